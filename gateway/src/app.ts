@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import cors from 'cors';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { Logger } from '@flatlay/platform';
+import { apiNotFound, errorMapper } from './http/errors.js';
+import { requestId } from './http/request-id.js';
+import { healthRoutes, type ServiceAddress } from './routes/health.js';
+
+export interface GatewayOptions {
+  services: ServiceAddress[];
+  logger: Logger;
+  /** Origins allowed to call /api from a browser (the SPA itself is same-origin). */
+  corsOrigins: string[];
+  /** The built React app; when absent, non-API paths answer a short note. */
+  webDir?: string;
+  jsonLimit?: string;
+}
+
+export function createGatewayApp(options: GatewayOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(requestId);
+  app.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:', 'blob:'] } } }));
+  app.use(healthRoutes(options.services));
+
+  const api = express.Router();
+  api.use(cors({ origin: options.corsOrigins, credentials: true }));
+  api.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+  api.use(apiNotFound);
+  app.use('/api', api);
+
+  const webDir = options.webDir;
+  if (webDir && existsSync(join(webDir, 'index.html'))) {
+    app.use(express.static(webDir, { index: false, maxAge: '1h' }));
+    // Client-side routing: every other path is the SPA.
+    app.get('/{*path}', (_req, res) => res.sendFile(join(webDir, 'index.html')));
+  } else {
+    app.get('/{*path}', (_req, res) => res.status(404).type('text').send('The web app is not built. Run `npm run build`.'));
+  }
+  app.use(errorMapper(options.logger));
+  return app;
+}

@@ -1,0 +1,80 @@
+// Composition root of the embedded default (`npm start`): every service, the gateway and a
+// real embedded PostgreSQL in one process tree, on the in-process bus. Setting DATABASE_URL or
+// KAFKA_BROKERS switches those parts to the real servers; nothing else changes.
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import {
+  createBus, createLogger, env, InProcessBus, loadConfig, startEmbeddedPostgres, startService, startTelemetry, stopOnSignals,
+  type RunningService,
+} from '@flatlay/platform';
+import { analyticsService } from '@flatlay/analytics';
+import { billingService } from '@flatlay/billing';
+import { identityService } from '@flatlay/identity';
+import { imageService } from '@flatlay/image';
+import { ledgerService } from '@flatlay/ledger';
+import { createGatewayApp } from './app.js';
+import { listen } from './server.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+const config = loadConfig(
+  z.object({
+    PORT: env.port(8080),
+    HOST: z.string().default('0.0.0.0'),
+    FLATLAY_DATA_DIR: z.string().default(join(repoRoot, '.data')),
+    DATABASE_URL: env.optionalUrl(),
+    KAFKA_BROKERS: env.csv().optional(),
+    CORS_ORIGINS: env.csv().optional(),
+    LOG_LEVEL: env.logLevel(),
+  }),
+);
+
+startTelemetry('flatlay');
+const logger = createLogger('flatlay', config.LOG_LEVEL);
+const dataDir = resolve(config.FLATLAY_DATA_DIR);
+await mkdir(dataDir, { recursive: true });
+
+const postgres = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(join(dataDir, 'postgres'));
+const databaseUrl = config.DATABASE_URL ?? postgres!.url;
+const bus = createBus(config.KAFKA_BROKERS, 'flatlay');
+const services: RunningService[] = [];
+
+async function stopAll(): Promise<void> {
+  await http?.stop();
+  for (const s of services.reverse()) await s.stop();
+  await bus.close();
+  await postgres?.stop();
+}
+
+let http: Awaited<ReturnType<typeof listen>> | undefined;
+try {
+  const definitions = [identityService, ledgerService, imageService, billingService, analyticsService];
+  services.push(
+    ...(await Promise.all(
+      definitions.map((def) =>
+        startService(def, {
+          databaseUrl,
+          bus,
+          grpcPort: 0,
+          replayOutboxOnStart: bus instanceof InProcessBus,
+          logger: createLogger(def.name, config.LOG_LEVEL),
+        }),
+      ),
+    )),
+  );
+  const app = createGatewayApp({
+    logger,
+    corsOrigins: config.CORS_ORIGINS ?? [`http://localhost:${config.PORT}`],
+    webDir: join(repoRoot, 'web', 'dist'),
+    services: services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` })),
+  });
+  http = await listen(app, config.HOST, config.PORT);
+} catch (error) {
+  logger.fatal({ err: error }, 'Flatlay could not start');
+  await stopAll().catch(() => undefined);
+  process.exit(1);
+}
+logger.info({ url: `http://localhost:${http.port}`, postgres: postgres ? 'embedded' : 'external', bus: bus instanceof InProcessBus ? 'in-process' : 'kafka' }, 'Flatlay is running');
+stopOnSignals(stopAll, logger);

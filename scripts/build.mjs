@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { build, ensureInstalled } from './lib/steps.mjs';
+
+ensureInstalled();
+build();

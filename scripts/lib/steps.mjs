@@ -1,0 +1,56 @@
+// Set-up steps shared by `npm start` and `npm test`, using Node built-ins only: they run
+// before dependencies are installed.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+export function step(title, fn) {
+  const started = Date.now();
+  process.stdout.write(`› ${title}\n`);
+  const result = fn();
+  process.stdout.write(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return result;
+}
+
+export function sh(cmd, args, options = {}) {
+  execFileSync(cmd, args, { cwd: repoRoot, stdio: 'inherit', ...options, env: { ...process.env, ...(options.env ?? {}) } });
+}
+
+/** Installs dependencies when the lockfile changed since the last install (or never ran). */
+export function ensureInstalled() {
+  const lock = join(repoRoot, 'package-lock.json');
+  const stampFile = join(repoRoot, 'node_modules', '.flatlay-install-stamp');
+  const want = createHash('sha256').update(readFileSync(lock)).digest('hex');
+  const have = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : '';
+  if (want === have) return false;
+  step('Installing dependencies (npm install, from the lockfile)', () =>
+    // onnxruntime-node's install script downloads CUDA binaries, which cannot work offline.
+    sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { env: { ONNXRUNTIME_NODE_INSTALL: 'skip' } }),
+  );
+  mkdirSync(join(repoRoot, 'node_modules'), { recursive: true });
+  writeFileSync(stampFile, want);
+  return true;
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist') continue;
+    const p = join(dir, name);
+    const s = statSync(p);
+    newest = Math.max(newest, s.isDirectory() ? newestMtime(p) : s.mtimeMs);
+  }
+  return newest;
+}
+
+/** Checks generated protobuf code, compiles every TypeScript project, builds the web app when it changed. */
+export function build() {
+  step('Checking proto/ (buf lint, generated code current)', () => sh('node', ['scripts/proto.mjs', 'check']));
+  step('Compiling TypeScript (tsc -b)', () => sh('npx', ['--no-install', 'tsc', '-b']));
+  const web = join(repoRoot, 'web');
+  const builtAt = existsSync(join(web, 'dist', 'index.html')) ? statSync(join(web, 'dist', 'index.html')).mtimeMs : 0;
+  if (newestMtime(web) > builtAt) step('Building the web app (vite)', () => sh('npx', ['--no-install', 'vite', 'build', '--logLevel', 'warn'], { cwd: web }));
+}

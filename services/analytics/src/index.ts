@@ -1,0 +1,1 @@
+export { analyticsService } from './service.js';

@@ -1,0 +1,1 @@
+export { imageService } from './service.js';

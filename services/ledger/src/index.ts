@@ -1,0 +1,1 @@
+export { ledgerService } from './service.js';

@@ -1,0 +1,83 @@
+/** One message on a topic. The key decides the partition, so one key's messages keep their order. */
+export interface BusMessage {
+  topic: string;
+  key: string;
+  value: Buffer;
+  headers: Record<string, string>;
+}
+
+export interface Delivery extends BusMessage {
+  partition: number;
+  offset: number;
+}
+
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+}
+
+export interface SubscribeOptions {
+  /** Consumers of one group share the topic's partitions; each message goes to one of them. */
+  groupId: string;
+  topics: string[];
+  /**
+   * Handles one message. The message counts as consumed only when this resolves; if it
+   * throws, the same message is offered again after a pause, and its partition waits.
+   */
+  handle(delivery: Delivery): Promise<void>;
+  /** Pause before a failed message is offered again (default 500 ms). */
+  retryDelayMs?: number;
+}
+
+export interface Subscription {
+  /** Partitions currently assigned to this member, per topic. */
+  assignment(): Map<string, number[]>;
+  /**
+   * Leaves the group. A message still being handled is abandoned uncommitted, as when a
+   * consumer dies: another member of the group receives it again.
+   */
+  close(): Promise<void>;
+}
+
+export interface Bus {
+  /** Creates missing topics. Topics are never created implicitly by publishing. */
+  ensureTopics(topics: TopicSpec[]): Promise<void>;
+  /** Resolves once every message is durably accepted (acks from all in-sync replicas on Kafka). */
+  publish(messages: BusMessage[]): Promise<void>;
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  close(): Promise<void>;
+}
+
+export class UnknownTopicError extends Error {
+  constructor(topic: string) {
+    super(`Topic ${topic} does not exist; create it with ensureTopics first`);
+    this.name = 'UnknownTopicError';
+  }
+}
+
+/** Thrown into an abandoned handler's continuation so its result is never committed. */
+export class SubscriptionClosed extends Error {
+  constructor() {
+    super('Subscription closed');
+    this.name = 'SubscriptionClosed';
+  }
+}
+
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((ok) => {
+    const timer = setTimeout(ok, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), ok()), { once: true });
+  });
+
+/** Resolves with the work's result, or rejects with SubscriptionClosed as soon as the signal aborts. */
+export function abandonOnAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new SubscriptionClosed());
+  return new Promise<T>((ok, fail) => {
+    const onAbort = () => fail(new SubscriptionClosed());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => (signal.removeEventListener('abort', onAbort), ok(v)),
+      (e) => (signal.removeEventListener('abort', onAbort), fail(e)),
+    );
+  });
+}

@@ -1,0 +1,137 @@
+import { EventEmitter } from 'node:events';
+import { abandonOnAbort, sleep, SubscriptionClosed, UnknownTopicError, type Bus, type BusMessage, type Delivery, type SubscribeOptions, type Subscription, type TopicSpec } from './bus.js';
+import { partitionFor } from './partitioner.js';
+
+interface Member {
+  id: number;
+  options: SubscribeOptions;
+  assigned: Map<string, number[]>;
+  /** Aborted when partitions are dealt again: loops finish the message in hand, then stop. */
+  generation: AbortController;
+  /** Aborted when the member leaves: the message in hand is abandoned uncommitted. */
+  killed: AbortController;
+  loops: Promise<void>[];
+  closed: boolean;
+}
+
+interface Group {
+  members: Member[];
+  /** Next offset to consume, per `topic:partition`; committed only after a handler resolves. */
+  committed: Map<string, number>;
+  rebalancing: Promise<void>;
+}
+
+/**
+ * The bus of the embedded default: Kafka's semantics (partitions by key, consumer groups,
+ * commit after handling, redelivery of uncommitted messages) inside one process.
+ * Its log lives in memory; durability comes from the outbox, which is replayed from the
+ * relay's checkpoint (ADR 0004).
+ */
+export class InProcessBus implements Bus {
+  private readonly log = new Map<string, BusMessage[][]>();
+  private readonly groups = new Map<string, Group>();
+  private readonly appended = new EventEmitter().setMaxListeners(0);
+  private nextMemberId = 1;
+
+  async ensureTopics(topics: TopicSpec[]): Promise<void> {
+    for (const t of topics) {
+      if (!this.log.has(t.name)) this.log.set(t.name, Array.from({ length: t.partitions }, () => []));
+    }
+  }
+
+  async publish(messages: BusMessage[]): Promise<void> {
+    for (const m of messages) if (!this.log.has(m.topic)) throw new UnknownTopicError(m.topic);
+    for (const m of messages) {
+      const partitions = this.log.get(m.topic)!;
+      partitions[partitionFor(m.key, partitions.length)]!.push({ ...m, headers: { ...m.headers } });
+    }
+    this.appended.emit('append');
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    for (const t of options.topics) if (!this.log.has(t)) throw new UnknownTopicError(t);
+    const group: Group = this.groups.get(options.groupId) ?? { members: [], committed: new Map(), rebalancing: Promise.resolve() };
+    this.groups.set(options.groupId, group);
+    const member: Member = { id: this.nextMemberId++, options, assigned: new Map(), generation: new AbortController(), killed: new AbortController(), loops: [], closed: false };
+    group.members.push(member);
+    await this.rebalance(group);
+    return {
+      assignment: () => new Map(member.assigned),
+      close: async () => {
+        if (member.closed) return;
+        member.closed = true;
+        member.killed.abort();
+        member.generation.abort();
+        group.members = group.members.filter((m) => m !== member);
+        await this.rebalance(group);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const group of this.groups.values()) {
+      for (const m of group.members) (m.closed = true), m.killed.abort(), m.generation.abort();
+      group.members = [];
+    }
+    this.appended.emit('append');
+  }
+
+  /** Stops every member's loops, waits for handlers that are still alive, then deals partitions out again. */
+  private rebalance(group: Group): Promise<void> {
+    group.rebalancing = group.rebalancing.then(async () => {
+      for (const m of group.members) m.generation.abort();
+      await Promise.allSettled(group.members.flatMap((m) => m.loops));
+      const members = group.members;
+      for (const m of members) {
+        m.assigned = new Map();
+        m.generation = new AbortController();
+        m.loops = [];
+      }
+      if (members.length === 0) return;
+      const topics = [...new Set(members.flatMap((m) => m.options.topics))].sort();
+      for (const topic of topics) {
+        const interested = members.filter((m) => m.options.topics.includes(topic));
+        const count = this.log.get(topic)!.length;
+        for (let p = 0; p < count; p++) {
+          const owner = interested[p % interested.length]!;
+          owner.assigned.set(topic, [...(owner.assigned.get(topic) ?? []), p]);
+        }
+      }
+      for (const m of members) {
+        for (const [topic, partitions] of m.assigned) {
+          for (const p of partitions) m.loops.push(this.consume(group, m, topic, p, m.generation.signal, m.killed.signal));
+        }
+      }
+    });
+    return group.rebalancing;
+  }
+
+  private async consume(group: Group, member: Member, topic: string, partition: number, signal: AbortSignal, killed: AbortSignal): Promise<void> {
+    const slot = `${topic}:${partition}`;
+    const messages = this.log.get(topic)![partition]!;
+    while (!signal.aborted) {
+      const offset = group.committed.get(slot) ?? 0;
+      const message = messages[offset];
+      if (!message) {
+        await this.nextAppend(signal);
+        continue;
+      }
+      const delivery: Delivery = { ...message, headers: { ...message.headers }, partition, offset };
+      try {
+        await abandonOnAbort(member.options.handle(delivery), killed);
+        group.committed.set(slot, offset + 1);
+      } catch (error) {
+        if (error instanceof SubscriptionClosed) return;
+        await sleep(member.options.retryDelayMs ?? 500, signal);
+      }
+    }
+  }
+
+  private nextAppend(signal: AbortSignal): Promise<void> {
+    return new Promise((ok) => {
+      const done = () => (this.appended.off('append', done), signal.removeEventListener('abort', done), ok());
+      this.appended.on('append', done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}

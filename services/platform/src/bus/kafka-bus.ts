@@ -1,0 +1,112 @@
+import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { abandonOnAbort, sleep, SubscriptionClosed, type Bus, type BusMessage, type SubscribeOptions, type Subscription, type TopicSpec } from './bus.js';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Replication factor for created topics (1 on a single local broker, 3 in a cluster). */
+  replicationFactor?: number;
+}
+
+/**
+ * The bus on Kafka. Producers wait for all in-sync replicas (acks -1) and are idempotent;
+ * consumers commit a message's offset only after its handler (and so its transaction) has
+ * finished, so a consumer that dies mid-handler leaves the message to the next owner.
+ */
+export class KafkaBus implements Bus {
+  private readonly kafka: Kafka;
+  private readonly producer: Producer;
+  private admin: Admin | undefined;
+  private connected: Promise<void> | undefined;
+  private readonly consumers = new Set<Consumer>();
+
+  constructor(private readonly options: KafkaBusOptions) {
+    this.kafka = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.NOTHING, retry: { retries: 8 } });
+    // Bounded retries: a missing topic or a lost broker surfaces in seconds, and the outbox relay retries later.
+    this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 } });
+  }
+
+  private connect(): Promise<void> {
+    this.connected ??= this.producer.connect();
+    return this.connected;
+  }
+
+  async ensureTopics(topics: TopicSpec[]): Promise<void> {
+    this.admin ??= this.kafka.admin();
+    await this.admin.connect();
+    const existing = new Set(await this.admin.listTopics());
+    const missing = topics.filter((t) => !existing.has(t.name));
+    if (missing.length === 0) return;
+    await this.admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: this.options.replicationFactor ?? 1 })),
+    });
+  }
+
+  async publish(messages: BusMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.connect();
+    const byTopic = new Map<string, BusMessage[]>();
+    for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+    await this.producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, ms]) => ({ topic, messages: ms.map((m) => ({ key: m.key, value: m.value, headers: m.headers })) })),
+    });
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    const consumer = this.kafka.consumer({
+      groupId: options.groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 10_000,
+      rebalanceTimeout: 15_000,
+      heartbeatInterval: 1_000,
+      retry: { retries: 8 },
+    });
+    this.consumers.add(consumer);
+    const killed = new AbortController();
+    let assignment = new Map<string, number[]>();
+    consumer.on(consumer.events.GROUP_JOIN, (e) => {
+      assignment = new Map(Object.entries(e.payload.memberAssignment));
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: options.topics, fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      partitionsConsumedConcurrently: 8,
+      eachMessage: async ({ topic, partition, message, heartbeat }) => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = v.toString();
+        const delivery = { topic, partition, offset: Number(message.offset), key: message.key?.toString() ?? '', value: message.value ?? Buffer.alloc(0), headers };
+        // Retry in place: the partition waits, so a later message never overtakes a failed one.
+        for (;;) {
+          try {
+            await abandonOnAbort(options.handle(delivery), killed.signal);
+            break;
+          } catch (error) {
+            if (error instanceof SubscriptionClosed) throw error; // dies without committing
+            await heartbeat().catch(() => undefined);
+            await sleep(options.retryDelayMs ?? 500, killed.signal);
+            if (killed.signal.aborted) throw new SubscriptionClosed();
+          }
+        }
+        await consumer.commitOffsets([{ topic, partition, offset: String(Number(message.offset) + 1) }]);
+      },
+    });
+    return {
+      assignment: () => new Map(assignment),
+      close: async () => {
+        killed.abort();
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
+    this.consumers.clear();
+    if (this.connected) await this.producer.disconnect();
+    await this.admin?.disconnect();
+  }
+}

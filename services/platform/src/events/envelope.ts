@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { events } from '@flatlay/proto';
+import type { OutboxMessage } from './outbox.js';
+
+/** What ts-proto generates for every message: enough to encode, decode and name it. */
+export interface MessageType<T> {
+  encode(message: T): { finish(): Uint8Array };
+  decode(input: Uint8Array): T;
+  fromPartial(object: unknown): T;
+}
+
+export interface EventMeta {
+  aggregateId: string;
+  aggregateVersion?: number;
+  eventId?: string;
+  causationId?: string;
+  correlationId?: string;
+  occurredAt: Date;
+}
+
+/** Wraps a protobuf event in the envelope and addresses it to its topic, keyed by aggregate. */
+export function outboxMessage<T>(topic: string, typeName: string, type: MessageType<T>, payload: T, meta: EventMeta): OutboxMessage {
+  const eventId = meta.eventId ?? randomUUID();
+  const envelope = events.Envelope.encode({
+    eventId,
+    type: typeName,
+    occurredAt: meta.occurredAt,
+    aggregateId: meta.aggregateId,
+    aggregateVersion: meta.aggregateVersion ?? 0,
+    causationId: meta.causationId ?? '',
+    correlationId: meta.correlationId ?? eventId,
+    payload: Buffer.from(type.encode(payload).finish()),
+  }).finish();
+  return { topic, key: meta.aggregateId, eventId, eventType: typeName, envelope };
+}
+
+export const decodeEnvelope = (value: Uint8Array): events.Envelope => events.Envelope.decode(value);

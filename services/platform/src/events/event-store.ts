@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { withTransaction, type Queryable } from '../db/pool.js';
+import { enqueueOutbox, type OutboxMessage } from './outbox.js';
+
+/** A domain event as the decider sees it: a type name and plain data. */
+export interface DomainEvent<T extends string = string, D = unknown> {
+  type: T;
+  data: D;
+}
+
+export interface RecordedEvent<E extends DomainEvent = DomainEvent> {
+  eventId: string;
+  streamName: string;
+  streamPosition: number;
+  globalPosition: number;
+  transactionId: string;
+  type: E['type'];
+  data: E['data'];
+  metadata: Record<string, unknown>;
+  recordedAt: Date;
+}
+
+/** Position in the commit-safe global order. */
+export interface GlobalPosition {
+  transactionId: string;
+  position: number;
+}
+export const START: GlobalPosition = { transactionId: '0', position: 0 };
+
+export interface Decider<S, C, E extends DomainEvent> {
+  decide(command: C, state: S): E[];
+  evolve(state: S, event: E): S;
+  initialState(): S;
+}
+
+/** A version conflict is a value the command handler may retry on, not a crash. */
+export class VersionConflict extends Error {
+  constructor(public readonly streamName: string, public readonly expectedVersion: number) {
+    super(`Stream ${streamName} is not at version ${expectedVersion}`);
+    this.name = 'VersionConflict';
+  }
+}
+
+export interface AppendOptions {
+  /** The version the caller read; 0 means the stream must not exist yet. */
+  expectedVersion: number;
+  /** Messages to publish, written to the outbox in the same transaction. */
+  outbox?: OutboxMessage[];
+  metadata?: Record<string, unknown>;
+}
+
+interface EventRow {
+  event_id: string;
+  stream_name: string;
+  stream_position: number;
+  global_position: number;
+  transaction_id: string;
+  event_type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recorded_at: Date;
+}
+
+const toRecorded = <E extends DomainEvent>(r: EventRow): RecordedEvent<E> => ({
+  eventId: r.event_id,
+  streamName: r.stream_name,
+  streamPosition: r.stream_position,
+  globalPosition: r.global_position,
+  transactionId: r.transaction_id,
+  type: r.event_type as E['type'],
+  data: r.data as E['data'],
+  metadata: r.metadata,
+  recordedAt: r.recorded_at,
+});
+
+/** The PostgreSQL event store: append with expected version, read a stream, fold it. */
+export class EventStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async appendToStream(streamName: string, events: DomainEvent[], options: AppendOptions): Promise<{ nextExpectedVersion: number }> {
+    return withTransaction(this.pool, (tx) => this.appendInTransaction(tx, streamName, events, options));
+  }
+
+  /** The same append inside a transaction the caller owns (to write projections alongside). */
+  async appendInTransaction(tx: pg.PoolClient, streamName: string, events: DomainEvent[], options: AppendOptions): Promise<{ nextExpectedVersion: number }> {
+    const { expectedVersion } = options;
+    const next = expectedVersion + events.length;
+    if (events.length === 0) return { nextExpectedVersion: expectedVersion };
+    // The conditional write is the concurrency check: of N appends at one version, one row
+    // update (or insert) succeeds and the rest find the version moved.
+    const moved =
+      expectedVersion === 0
+        ? await tx.query('INSERT INTO es_streams (stream_name, stream_version) VALUES ($1, $2) ON CONFLICT DO NOTHING', [streamName, next])
+        : await tx.query('UPDATE es_streams SET stream_version = $3 WHERE stream_name = $1 AND stream_version = $2', [streamName, expectedVersion, next]);
+    if (moved.rowCount !== 1) throw new VersionConflict(streamName, expectedVersion);
+    await tx.query(
+      `INSERT INTO es_events (stream_name, stream_position, event_id, event_type, data, metadata)
+       SELECT $1, $2 + ord, id, type, data, $6::jsonb
+       FROM unnest($3::uuid[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, data, ord)`,
+      [
+        streamName,
+        expectedVersion,
+        events.map(() => randomUUID()),
+        events.map((e) => e.type),
+        events.map((e) => JSON.stringify(e.data)),
+        JSON.stringify(options.metadata ?? {}),
+      ],
+    );
+    if (options.outbox?.length) await enqueueOutbox(tx, options.outbox);
+    return { nextExpectedVersion: next };
+  }
+
+  async readStream<E extends DomainEvent>(streamName: string, db: Queryable = this.pool): Promise<RecordedEvent<E>[]> {
+    const { rows } = await db.query(
+      `SELECT event_id, stream_name, stream_position, global_position, transaction_id::text, event_type, data, metadata, recorded_at
+       FROM es_events WHERE stream_name = $1 ORDER BY stream_position`,
+      [streamName],
+    );
+    return rows.map((r: EventRow) => toRecorded<E>(r));
+  }
+
+  async aggregateStream<S, E extends DomainEvent>(
+    streamName: string,
+    decider: Pick<Decider<S, unknown, E>, 'evolve' | 'initialState'>,
+    db: Queryable = this.pool,
+  ): Promise<{ state: S; version: number }> {
+    const events = await this.readStream<E>(streamName, db);
+    const state = events.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as E), decider.initialState());
+    return { state, version: events.length === 0 ? 0 : events[events.length - 1]!.streamPosition };
+  }
+
+  /**
+   * Events after `after` in commit-safe global order, stopping below the oldest running
+   * transaction so that a transaction committing late is read later, never skipped.
+   */
+  async readAll(after: GlobalPosition, limit = 500, db: Queryable = this.pool): Promise<RecordedEvent[]> {
+    const { rows } = await db.query(
+      `SELECT event_id, stream_name, stream_position, global_position, transaction_id::text, event_type, data, metadata, recorded_at
+       FROM es_events
+       WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+         AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY transaction_id, global_position
+       LIMIT $3`,
+      [after.transactionId, after.position, limit],
+    );
+    return rows.map((r: EventRow) => toRecorded(r));
+  }
+}

@@ -1,0 +1,102 @@
+import type pg from 'pg';
+import { withTransaction } from '../db/pool.js';
+import type { Bus } from '../bus/bus.js';
+import type { Logger } from '../logger.js';
+import { START, type GlobalPosition } from './event-store.js';
+
+export interface OutboxRelayOptions {
+  pool: pg.Pool;
+  bus: Bus;
+  /** Checkpoint name; one relay of this name publishes at a time. */
+  name: string;
+  logger?: Logger;
+  batchSize?: number;
+  /** How often to look for new rows when idle. */
+  pollMs?: number;
+}
+
+interface OutboxRow {
+  position: number;
+  transaction_id: string;
+  topic: string;
+  message_key: string;
+  envelope: Buffer;
+  headers: Record<string, string>;
+}
+
+/**
+ * Publishes the outbox to the bus in commit order. A batch is published before its checkpoint
+ * moves, in one transaction holding an advisory lock: a relay killed after publishing
+ * publishes again (consumers' inboxes absorb the duplicate), one killed before publishing
+ * loses nothing, and rows of transactions still running are left for a later pass.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: OutboxRelayOptions) {}
+
+  /** One pass; returns how many messages were published. */
+  async runOnce(): Promise<number> {
+    const { pool, bus, name } = this.options;
+    const lockKey = hashName(name);
+    return withTransaction(pool, async (tx) => {
+      const { rows: lock } = await tx.query('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
+      if (!lock[0].ok) return 0; // another replica is relaying
+      const from = await readCheckpoint(tx, name);
+      const { rows } = await tx.query<OutboxRow>(
+        `SELECT position, transaction_id::text, topic, message_key, envelope, headers FROM outbox
+         WHERE (transaction_id, position) > ($1::xid8, $2::bigint)
+           AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+         ORDER BY transaction_id, position LIMIT $3`,
+        [from.transactionId, from.position, this.options.batchSize ?? 200],
+      );
+      if (rows.length === 0) return 0;
+      await bus.publish(rows.map((r) => ({ topic: r.topic, key: r.message_key, value: r.envelope, headers: r.headers })));
+      const last = rows[rows.length - 1]!;
+      await tx.query(
+        `INSERT INTO checkpoints (reader, transaction_id, position) VALUES ($1, $2::xid8, $3)
+         ON CONFLICT (reader) DO UPDATE SET transaction_id = EXCLUDED.transaction_id, position = EXCLUDED.position, updated_at = now()`,
+        [name, last.transaction_id, last.position],
+      );
+      return rows.length;
+    });
+  }
+
+  /** Publishes until the outbox is drained; for tests and shutdown. */
+  async drain(): Promise<void> {
+    while ((await this.runOnce()) > 0);
+  }
+
+  start(): void {
+    const loop = async () => {
+      if (this.stopped) return;
+      let published = 0;
+      try {
+        published = await this.runOnce();
+      } catch (error) {
+        this.options.logger?.warn({ err: error }, 'outbox relay pass failed; will retry');
+      }
+      if (!this.stopped) this.timer = setTimeout(() => (this.running = loop()), published > 0 ? 0 : this.options.pollMs ?? 100);
+    };
+    this.running = loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+}
+
+export async function readCheckpoint(db: Pick<pg.PoolClient, 'query'>, reader: string): Promise<GlobalPosition> {
+  const { rows } = await db.query('SELECT transaction_id::text, position FROM checkpoints WHERE reader = $1', [reader]);
+  return rows[0] ? { transactionId: rows[0].transaction_id, position: rows[0].position } : START;
+}
+
+function hashName(name: string): number {
+  let h = 0;
+  for (const c of name) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0;
+  return h;
+}

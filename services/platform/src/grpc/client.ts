@@ -1,0 +1,43 @@
+import { credentials, Metadata, type Client, type ServiceError } from '@grpc/grpc-js';
+import { HealthClient } from './health-client.js';
+import { fromServiceError } from '../errors.js';
+import { injectTraceHeaders } from '../telemetry.js';
+
+export type ClientConstructor<C extends Client> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C;
+
+export function createClient<C extends Client>(Ctor: ClientConstructor<C>, address: string): C {
+  return new Ctor(address, credentials.createInsecure(), { 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
+}
+
+type UnaryMethod<Req, Res> = (request: Req, metadata: Metadata, options: { deadline: Date }, callback: (error: ServiceError | null, response: Res) => void) => unknown;
+
+/**
+ * Calls a unary method with a deadline (every call has one), the trace context and any
+ * identity metadata; a remote AppError comes back as the same AppError.
+ */
+export function call<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, request: Req, options: { deadlineMs?: number; metadata?: Record<string, string> } = {}): Promise<Res> {
+  const metadata = new Metadata();
+  for (const [k, v] of Object.entries({ ...injectTraceHeaders({}), ...(options.metadata ?? {}) })) metadata.set(k, v);
+  const deadline = new Date(Date.now() + (options.deadlineMs ?? 5_000));
+  return new Promise((ok, fail) => {
+    method.call(client, request, metadata, { deadline }, (error, response) => (error ? fail(fromServiceError(error)) : ok(response)));
+  });
+}
+
+export type HealthState = 'SERVING' | 'NOT_SERVING' | 'UNREACHABLE';
+
+/** Asks a server's standard gRPC health service how it is. */
+export async function checkHealth(address: string, service = '', deadlineMs = 1_000): Promise<HealthState> {
+  const client = new HealthClient(address, credentials.createInsecure());
+  try {
+    const status = await new Promise<number | string>((ok, fail) =>
+      client.check({ service }, new Metadata(), { deadline: new Date(Date.now() + deadlineMs) }, (e, r) => (e ? fail(e) : ok(r.status))),
+    );
+    // The package's loader may give the enum as its name or its number.
+    return status === 'SERVING' || status === 1 ? 'SERVING' : 'NOT_SERVING';
+  } catch {
+    return 'UNREACHABLE';
+  } finally {
+    client.close();
+  }
+}

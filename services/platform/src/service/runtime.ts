@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import type { Bus, TopicSpec } from '../bus/bus.js';
+import { createPool, ensureDatabase } from '../db/pool.js';
+import { runMigrations, type MigrationSource } from '../db/migrations.js';
+import { OutboxRelay } from '../events/relay.js';
+import { GrpcServer, type GrpcService } from '../grpc/server.js';
+import { createLogger, type Logger } from '../logger.js';
+
+export const platformMigrations: MigrationSource = {
+  name: 'platform',
+  dir: fileURLToPath(new URL('../../migrations', import.meta.url)),
+};
+
+export interface ServiceContext {
+  name: string;
+  version: string;
+  instanceId: string;
+  startedAt: Date;
+  logger: Logger;
+  pool: pg.Pool;
+  bus: Bus;
+  /** Number of migrations applied to this service's database. */
+  schemaVersion: number;
+}
+
+export interface ServiceDefinition {
+  name: string;
+  version?: string;
+  /** This service's own migrations (the platform's tables are applied first). */
+  migrationsDir: string;
+  /** Topics this service publishes to or consumes from; created when missing. */
+  topics?: TopicSpec[];
+  /** Builds the gRPC services once the database and bus are ready. */
+  grpc(ctx: ServiceContext): GrpcService[];
+  /** Starts consumers and background work; returns what to stop on shutdown. */
+  start?(ctx: ServiceContext): Promise<Array<() => Promise<void>>>;
+}
+
+export interface RuntimeOptions {
+  /** Server URL; the service uses its own database `flatlay_<name>` on it. */
+  databaseUrl: string;
+  bus: Bus;
+  grpcHost?: string;
+  grpcPort: number;
+  /**
+   * Publish the whole outbox again at start. The in-process bus keeps its log in memory, so
+   * after a restart consumers catch up from the outbox; their inboxes drop what they had.
+   */
+  replayOutboxOnStart?: boolean;
+  logger?: Logger;
+}
+
+export interface RunningService {
+  name: string;
+  port: number;
+  context: ServiceContext;
+  stop(): Promise<void>;
+}
+
+/**
+ * The one way a service starts: its database, migrations, topics, gRPC server with health,
+ * outbox relay and consumers; and the reverse order on stop.
+ */
+export async function startService(def: ServiceDefinition, options: RuntimeOptions): Promise<RunningService> {
+  const logger = options.logger ?? createLogger(def.name);
+  const url = await ensureDatabase(options.databaseUrl, `flatlay_${def.name}`);
+  const pool = createPool(url);
+  const stops: Array<() => Promise<void>> = [];
+  try {
+    const schemaVersion = await runMigrations(pool, [platformMigrations, { name: def.name, dir: def.migrationsDir }]);
+    if (def.topics?.length) await options.bus.ensureTopics(def.topics);
+    if (options.replayOutboxOnStart) await pool.query('DELETE FROM checkpoints WHERE reader = $1', [`outbox-relay:${def.name}`]);
+    const ctx: ServiceContext = {
+      name: def.name,
+      version: def.version ?? '0.1.0',
+      instanceId: randomUUID(),
+      startedAt: new Date(),
+      logger,
+      pool,
+      bus: options.bus,
+      schemaVersion,
+    };
+    const relay = new OutboxRelay({ pool, bus: options.bus, name: `outbox-relay:${def.name}`, logger });
+    relay.start();
+    stops.push(() => relay.stop());
+    if (def.start) stops.push(...(await def.start(ctx)));
+    const server = new GrpcServer(def.grpc(ctx));
+    const port = await server.listen(options.grpcHost ?? '127.0.0.1', options.grpcPort);
+    server.setServing(true);
+    stops.push(() => server.shutdown());
+    logger.info({ port, schemaVersion }, `${def.name} service ready`);
+    return {
+      name: def.name,
+      port,
+      context: ctx,
+      async stop() {
+        for (const stop of stops.reverse()) await stop().catch((err) => logger.warn({ err }, 'error while stopping'));
+        await pool.end();
+        logger.info(`${def.name} service stopped`);
+      },
+    };
+  } catch (error) {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await pool.end();
+    throw error;
+  }
+}
+
+/** Stops `stop` once on SIGTERM or SIGINT, then exits; a second signal exits at once. */
+export function stopOnSignals(stop: () => Promise<void>, logger: Logger): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    stop().then(
+      () => process.exit(0),
+      (err) => (logger.error({ err }, 'failed to stop cleanly'), process.exit(1)),
+    );
+  };
+  process.once('SIGTERM', handler);
+  process.once('SIGINT', handler);
+}

@@ -1,0 +1,39 @@
+import { context, propagation, trace, type Context } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+
+let provider: NodeTracerProvider | undefined;
+
+/**
+ * Starts tracing once per process. Spans are exported over OTLP/HTTP only when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise trace ids still flow through logs,
+ * gRPC metadata and Kafka headers, which is what correlating a user's action needs.
+ */
+export function startTelemetry(serviceName: string, endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT): void {
+  if (provider) return;
+  const spanProcessors: SpanProcessor[] = endpoint
+    ? [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))]
+    : [];
+  provider = new NodeTracerProvider({ resource: resourceFromAttributes({ 'service.name': serviceName }), spanProcessors });
+  provider.register({ propagator: new W3CTraceContextPropagator() });
+}
+
+export async function stopTelemetry(): Promise<void> {
+  await provider?.shutdown();
+  provider = undefined;
+}
+
+export const tracer = (name = 'flatlay') => trace.getTracer(name);
+
+/** Writes the active trace context into a plain header map (Kafka headers, outbox rows). */
+export function injectTraceHeaders(headers: Record<string, string> = {}, ctx: Context = context.active()): Record<string, string> {
+  propagation.inject(ctx, headers);
+  return headers;
+}
+
+/** Reads a trace context from a plain header map. */
+export function extractTraceContext(headers: Record<string, string | undefined>): Context {
+  return propagation.extract(context.active(), headers);
+}

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import {
+  EventStore, InProcessBus, KafkaBus, OutboxRelay, PostgresInbox, decodeEnvelope, enqueueOutbox, outboxMessage, readCheckpoint, withTransaction,
+  type Bus, type BusMessage, type Pool,
+} from '../src/index.js';
+import { events } from '@flatlay/proto';
+import { freshDatabase, requireEnv, uniqueName, waitFor } from './support.js';
+
+const started = (topic: string, service: string) =>
+  outboxMessage(topic, 'flatlay.events.v1.ServiceStarted', events.ServiceStarted, { service, version: '1', instanceId: 'i' }, { aggregateId: service, occurredAt: new Date() });
+
+/** A bus that records what it was asked to publish, and can fail like a crash. */
+class RecordingBus extends InProcessBus {
+  published: BusMessage[] = [];
+  failBefore = false;
+  failAfter = false;
+  override async publish(messages: BusMessage[]): Promise<void> {
+    if (this.failBefore) throw new Error('crash before publish');
+    await super.publish(messages);
+    this.published.push(...messages);
+    if (this.failAfter) throw new Error('crash after publish, before the checkpoint');
+  }
+}
+
+const serviceOf = (m: BusMessage) => events.ServiceStarted.decode(decodeEnvelope(m.value).payload).service;
+
+describe('Transactional outbox and relay', { timeout: 120_000 }, () => {
+  let pool: Pool;
+  let bus: RecordingBus;
+  const topic = 'platform.test.v1';
+  before(async () => {
+    pool = await freshDatabase('outbox');
+    bus = new RecordingBus();
+    await bus.ensureTopics([{ name: topic, partitions: 2 }]);
+  });
+  after(() => pool.end());
+
+  const relay = (b: Bus = bus) => new OutboxRelay({ pool, bus: b, name: 'relay-under-test' });
+
+  it('never publishes what was not committed', async () => {
+    const tx = await pool.connect();
+    try {
+      await tx.query('BEGIN');
+      await enqueueOutbox(tx, [started(topic, 'uncommitted')]);
+      assert.equal(await relay().runOnce(), 0);
+      await tx.query('ROLLBACK');
+    } finally {
+      tx.release();
+    }
+    await relay().drain();
+    assert.equal(bus.published.length, 0);
+  });
+
+  it('loses nothing when killed between commit and publish, and keeps commit order', async () => {
+    await withTransaction(pool, (tx) => enqueueOutbox(tx, ['a', 'b', 'c'].map((s) => started(topic, s))));
+    bus.failBefore = true;
+    await assert.rejects(relay().runOnce());
+    bus.failBefore = false;
+    assert.equal(bus.published.length, 0);
+    await relay().drain();
+    assert.deepEqual(bus.published.map(serviceOf), ['a', 'b', 'c']);
+  });
+
+  it('publishes again (never loses) when killed after publishing but before its checkpoint', async () => {
+    bus.published = [];
+    const before = await readCheckpoint(pool, 'relay-under-test');
+    await withTransaction(pool, (tx) => enqueueOutbox(tx, [started(topic, 'd')]));
+    bus.failAfter = true;
+    await assert.rejects(relay().runOnce());
+    bus.failAfter = false;
+    assert.deepEqual(await readCheckpoint(pool, 'relay-under-test'), before, 'checkpoint did not move');
+    await relay().drain();
+    assert.deepEqual(bus.published.map(serviceOf), ['d', 'd']);
+  });
+
+  it('waits for a transaction that commits late instead of skipping it', async () => {
+    bus.published = [];
+    const late = await pool.connect();
+    try {
+      await late.query('BEGIN');
+      await enqueueOutbox(late, [started(topic, 'late')]);
+      await withTransaction(pool, (tx) => enqueueOutbox(tx, [started(topic, 'early')]));
+      await relay().drain();
+      assert.deepEqual(bus.published.map(serviceOf), [], 'the early commit waits behind the running transaction');
+      await late.query('COMMIT');
+    } finally {
+      late.release();
+    }
+    await relay().drain();
+    assert.deepEqual(bus.published.map(serviceOf), ['late', 'early']);
+  });
+
+  it('writes events and their outbox messages atomically', async () => {
+    bus.published = [];
+    const store = new EventStore(pool);
+    await store.appendToStream('svc-x', [{ type: 'Started', data: {} }], { expectedVersion: 0, outbox: [started(topic, 'x')] });
+    await assert.rejects(store.appendToStream('svc-x', [{ type: 'Started', data: {} }], { expectedVersion: 0, outbox: [started(topic, 'lost')] }));
+    await relay().drain();
+    assert.deepEqual(bus.published.map(serviceOf), ['x']);
+  });
+
+  it('delivers through real Kafka to a consumer whose inbox absorbs the duplicate of a crashed relay', async () => {
+    const kafka = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: 'relay-test' });
+    const kafkaTopic = uniqueName('platform.relay');
+    await kafka.ensureTopics([{ name: kafkaTopic, partitions: 3 }]);
+    // Its own database: the rows above are addressed to a topic that exists only on the in-process bus.
+    const pool = await freshDatabase('relay_kafka');
+    const inbox = new PostgresInbox(pool);
+    const handled: string[] = [];
+    const sub = await kafka.subscribe({
+      groupId: uniqueName('g'),
+      topics: [kafkaTopic],
+      handle: async (d) => {
+        const envelope = decodeEnvelope(d.value);
+        await inbox.handleOnce('relay-test', envelope.eventId, async (tx) => {
+          await tx.query('SELECT 1');
+          handled.push(events.ServiceStarted.decode(envelope.payload).service);
+        });
+      },
+    });
+    try {
+      const names = Array.from({ length: 5 }, () => randomUUID().slice(0, 6));
+      await withTransaction(pool, (tx) => enqueueOutbox(tx, names.map((n) => started(kafkaTopic, n))));
+      // First relay publishes and "dies" before its checkpoint; the second publishes again.
+      const crashesAfterPublishing: Bus = {
+        ensureTopics: (t) => kafka.ensureTopics(t),
+        subscribe: (o) => kafka.subscribe(o),
+        close: async () => undefined,
+        publish: async (m) => {
+          await kafka.publish(m);
+          throw new Error('crash');
+        },
+      };
+      const crashing = new OutboxRelay({ pool, bus: crashesAfterPublishing, name: 'kafka-relay' });
+      await assert.rejects(crashing.runOnce());
+      await new OutboxRelay({ pool, bus: kafka, name: 'kafka-relay' }).drain();
+      await waitFor(() => handled.length >= 5, 'five events handled');
+      await new Promise((r) => setTimeout(r, 500)); // let the duplicates arrive too
+      assert.deepEqual([...handled].sort(), [...names].sort());
+    } finally {
+      await sub.close();
+      await kafka.close();
+      await pool.end();
+    }
+  });
+});
