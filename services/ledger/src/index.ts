@@ -1,1 +1,2 @@
 export { ledgerService } from './service.js';
+export * from './domain/index.js';

@@ -1,0 +1,5 @@
+export * from './token-rules.js';
+export * from './token-account-commands.js';
+export * from './token-account-events.js';
+export * from './token-account-refusal.js';
+export * from './token-account.js';

@@ -1,0 +1,72 @@
+/**
+ * Commands a TokenAccount decides on. One account (one stream) per user; the user id is the
+ * stream's, so commands do not repeat it. Time (`at`) and every id come in from the caller.
+ */
+import type { BillingPeriod, PlanId } from './token-rules.js';
+
+type Command<Type extends string, Data> = Readonly<{ type: Type; data: Readonly<Data> }>;
+
+/** The 200-token sign-up bonus; once per user (UserRegistered). */
+export type SignUpGrant = Command<'SignUpGrant', { at: Date }>;
+
+/** 100 tokens for enhancing one image; once per image id. Free (0) on an unlimited plan. */
+export type SpendForImage = Command<'SpendForImage', { imageId: string; at: Date }>;
+
+/** Gives back what the spend for this image charged; only after that spend, once. */
+export type RefundImageSpend = Command<'RefundImageSpend', { imageId: string; at: Date }>;
+
+/** A token pack bought: `tokens` come from billing's catalogue; once per payment id. */
+export type CreditPayment = Command<
+  'CreditPayment',
+  { paymentId: string; packId: string; packName: string; tokens: number; at: Date }
+>;
+
+/**
+ * One billing period of a plan; once per (subscriptionId, periodStart).
+ * Lite and Studio grant their tokens; Unlimited opens a window [periodStart, periodEnd)
+ * in which spends and unlocks charge nothing.
+ */
+export type GrantPlan = Command<
+  'GrantPlan',
+  {
+    subscriptionId: string;
+    plan: PlanId;
+    billingPeriod: BillingPeriod;
+    periodStart: Date;
+    periodEnd: Date;
+    at: Date;
+  }
+>;
+
+/** Ends an unlimited plan before its period ends (subscription cancelled at once). */
+export type EndUnlimitedPlan = Command<'EndUnlimitedPlan', { subscriptionId: string; at: Date }>;
+
+/** 100 tokens to unlock a locked result; once per image id. Free (0) on an unlimited plan. */
+export type UnlockImage = Command<'UnlockImage', { imageId: string; at: Date }>;
+
+/** An operator adds tokens, or deducts them (never below 0); once per adjustment id. */
+export type AdminAdjust = Command<
+  'AdminAdjust',
+  {
+    adjustmentId: string;
+    operatorId: string;
+    reason: string;
+    direction: 'add' | 'deduct';
+    tokens: number;
+    at: Date;
+  }
+>;
+
+/** The user was deleted: history stays, nothing moves any more. */
+export type CloseAccount = Command<'CloseAccount', { at: Date }>;
+
+export type TokenAccountCommand =
+  | SignUpGrant
+  | SpendForImage
+  | RefundImageSpend
+  | CreditPayment
+  | GrantPlan
+  | EndUnlimitedPlan
+  | UnlockImage
+  | AdminAdjust
+  | CloseAccount;

@@ -1,0 +1,79 @@
+/**
+ * The state of a TokenAccount, derived only from its events: initialState, evolve, replay.
+ */
+import { balanceDelta, type TokenAccountEvent } from './token-account-events.js';
+
+export interface UnlimitedPeriod {
+  readonly subscriptionId: string;
+  /** ISO-8601, inclusive. */
+  readonly from: string;
+  /** ISO-8601, exclusive. */
+  readonly until: string;
+}
+
+export interface TokenAccountState {
+  readonly status: 'open' | 'closed';
+  readonly balance: number;
+  /** Business keys of every event applied: the idempotency record. */
+  readonly appliedKeys: ReadonlySet<string>;
+  /** Tokens each image's enhancement charged, so a refund gives back exactly that. */
+  readonly imageSpends: ReadonlyMap<string, number>;
+  readonly unlimitedPeriods: readonly UnlimitedPeriod[];
+  /** subscriptionId -> when its unlimited plan was ended early (ISO-8601). */
+  readonly unlimitedEndedAt: ReadonlyMap<string, string>;
+}
+
+export function initialState(): TokenAccountState {
+  return {
+    status: 'open',
+    balance: 0,
+    appliedKeys: new Set(),
+    imageSpends: new Map(),
+    unlimitedPeriods: [],
+    unlimitedEndedAt: new Map(),
+  };
+}
+
+/** Whether an unlimited plan covers the instant `at`. */
+export function isUnlimitedAt(state: TokenAccountState, at: Date): boolean {
+  const t = at.getTime();
+  return state.unlimitedPeriods.some((period) => {
+    const endedAt = state.unlimitedEndedAt.get(period.subscriptionId);
+    const until = Math.min(Date.parse(period.until), endedAt === undefined ? Infinity : Date.parse(endedAt));
+    return Date.parse(period.from) <= t && t < until;
+  });
+}
+
+export function evolve(state: TokenAccountState, event: TokenAccountEvent): TokenAccountState {
+  const next: TokenAccountState = {
+    ...state,
+    balance: state.balance + balanceDelta(event),
+    appliedKeys: new Set(state.appliedKeys).add(event.data.businessKey),
+  };
+  switch (event.type) {
+    case 'TokensSpent':
+      return event.data.purpose === 'enhancement'
+        ? { ...next, imageSpends: new Map(state.imageSpends).set(event.data.imageId, event.data.amount) }
+        : next;
+    case 'UnlimitedPlanStarted': {
+      const { subscriptionId, periodStart: from, periodEnd: until } = event.data;
+      return { ...next, unlimitedPeriods: [...state.unlimitedPeriods, { subscriptionId, from, until }] };
+    }
+    case 'UnlimitedPlanEnded':
+      return {
+        ...next,
+        unlimitedEndedAt: new Map(state.unlimitedEndedAt).set(event.data.subscriptionId, event.data.occurredAt),
+      };
+    case 'AccountClosed':
+      return { ...next, status: 'closed' };
+    default:
+      return next;
+  }
+}
+
+/** Folds a stream into the state it stands for. */
+export function replay(events: Iterable<TokenAccountEvent>, from = initialState()): TokenAccountState {
+  let state = from;
+  for (const event of events) state = evolve(state, event);
+  return state;
+}
