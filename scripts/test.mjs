@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// `npm test`: installs, builds (proto check + type check), provisions real Postgres, Kafka,
+// Redis and stripe-mock, runs every test tier with Node's test runner, and stops what it started.
+//   npm test                    every tier
+//   npm test -- unit            one tier (unit | int | e2e); or file paths / substrings to filter
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { down, up } from './infra.mjs';
+import { build, ensureInstalled, repoRoot } from './lib/steps.mjs';
+
+const TIERS = ['unit', 'int', 'e2e'];
+const ROOTS = ['proto', 'services', 'gateway', 'web', 'tests', 'scripts'];
+
+function findSpecs(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) findSpecs(p, out);
+    else if (/\.(unit|int|e2e)\.spec\.tsx?$/.test(name)) out.push(relative(repoRoot, p));
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const tierOf = (f) => f.match(/\.(unit|int|e2e)\.spec\./)[1];
+let files = ROOTS.flatMap((r) => findSpecs(join(repoRoot, r))).sort((a, b) => TIERS.indexOf(tierOf(a)) - TIERS.indexOf(tierOf(b)) || a.localeCompare(b));
+if (filters.length) files = files.filter((f) => filters.some((x) => (TIERS.includes(x) ? tierOf(f) === x : f.includes(x))));
+if (files.length === 0) {
+  console.error(`No test files match ${filters.join(' ')}`);
+  process.exit(1);
+}
+
+ensureInstalled();
+build();
+const needsInfra = files.some((f) => tierOf(f) !== 'unit');
+if (needsInfra) console.log('› Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock)');
+const infra = needsInfra ? await up() : {};
+let code = 1;
+try {
+  const env = { ...process.env, ...Object.fromEntries(Object.entries(infra).filter(([, v]) => typeof v === 'string')), NODE_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+  console.log(`› Running ${files.length} test files (${TIERS.map((t) => `${files.filter((f) => tierOf(f) === t).length} ${t}`).join(', ')})`);
+  code = await new Promise((ok) => {
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], { cwd: repoRoot, env, stdio: 'inherit' });
+    child.on('exit', (c, signal) => ok(c ?? (signal ? 1 : 0)));
+  });
+} finally {
+  if (needsInfra && !process.env.FLATLAY_KEEP_INFRA) await down();
+}
+process.exit(code);

@@ -1,0 +1,35 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { checkHealth, freePort } from '../src/index.js';
+import { waitFor } from './support.js';
+
+export interface ChildRun {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves with the exit code (or the signal's name). */
+  exited: Promise<number | string>;
+}
+
+/** Starts a Node process the way a deployment would, capturing its output for failure messages. */
+export function startNode(args: string[], env: Record<string, string | undefined>): ChildRun {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | string>((ok) => child.on('exit', (code, signal) => ok(code ?? signal ?? -1)));
+  return { child, output: () => output, exited };
+}
+
+export async function startServiceProcess(service: string, databaseUrl: string): Promise<ChildRun & { address: string }> {
+  const port = await freePort();
+  // The built entry point, as deployed (npm test builds first).
+  const run = startNode([`services/${service}/dist/main.js`], {
+    DATABASE_URL: databaseUrl,
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: String(port),
+    KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+  });
+  const address = `127.0.0.1:${port}`;
+  await waitFor(async () => (await checkHealth(address)) === 'SERVING' || run.child.exitCode !== null, `${service} to serve`, 60_000);
+  if (run.child.exitCode !== null) throw new Error(`${service} exited early:\n${run.output()}`);
+  return { ...run, address };
+}

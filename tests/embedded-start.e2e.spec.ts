@@ -1,0 +1,52 @@
+// What `npm start` runs after install and build: the whole product on its embedded default
+// (embedded PostgreSQL, in-process bus), with no DATABASE_URL, KAFKA_BROKERS or REDIS_URL.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { freePort } from '@flatlay/platform';
+import { startNode } from '../services/platform/test/process.js';
+import { waitFor } from '../services/platform/test/support.js';
+
+const postgresProcesses = (dataDir: string) => {
+  try {
+    return execFileSync('pgrep', ['-f', dataDir]).toString().trim();
+  } catch {
+    return '';
+  }
+};
+
+describe('embedded default', { timeout: 240_000 }, () => {
+  it('starts every service on embedded Postgres, is healthy, keeps data across restarts, and leaves nothing behind on Ctrl-C', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-data-'));
+    const run = async (extra: Record<string, string> = {}) => {
+      const port = await freePort();
+      const proc = startNode(['gateway/dist/embedded.js'], {
+        PORT: String(port), HOST: '127.0.0.1', FLATLAY_DATA_DIR: dataDir,
+        DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', LOG_LEVEL: 'info', ...extra,
+      });
+      const url = `http://127.0.0.1:${port}`;
+      await waitFor(async () => proc.child.exitCode !== null || (await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false)), 'healthy', 180_000);
+      assert.equal(proc.child.exitCode, null, proc.output());
+      return { proc, url };
+    };
+
+    const first = await run({ ADMIN_EMAIL: 'Owner@Example.com', ADMIN_PASSWORD: 'correct horse battery' });
+    const health = await (await fetch(`${first.url}/healthz`)).json();
+    assert.deepEqual(Object.keys(health.services).sort(), ['analytics', 'billing', 'identity', 'image', 'ledger']);
+    assert.match(first.proc.output(), /"outcome":"created"/);
+    assert.doesNotMatch(first.proc.output(), /correct horse battery/, 'the admin password never reaches the logs');
+    first.proc.child.kill('SIGINT');
+    assert.equal(await first.proc.exited, 0, first.proc.output());
+    assert.equal(postgresProcesses(dataDir), '', 'embedded Postgres stopped with the product');
+
+    // Second start on the same data: the admin account is updated, not duplicated.
+    const second = await run({ ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'another good password' });
+    assert.match(second.proc.output(), /"outcome":"updated"/);
+    second.proc.child.kill('SIGTERM');
+    assert.equal(await second.proc.exited, 0, second.proc.output());
+    assert.equal(postgresProcesses(dataDir), '');
+  });
+});

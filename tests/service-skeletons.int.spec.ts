@@ -1,0 +1,51 @@
+// Each service as its own process, the Kubernetes shape: starts, migrates its own database,
+// answers gRPC health and GetServiceStatus, and stops cleanly on SIGTERM.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import pg from 'pg';
+import { analytics, billing, identity, image, ledger } from '@flatlay/proto';
+import { call, checkHealth, createClient } from '@flatlay/platform';
+import { requireEnv } from '../services/platform/test/support.js';
+import { startServiceProcess } from '../services/platform/test/process.js';
+
+const clients = {
+  identity: identity.IdentityServiceClient,
+  ledger: ledger.LedgerServiceClient,
+  image: image.ImageServiceClient,
+  billing: billing.BillingServiceClient,
+  analytics: analytics.AnalyticsServiceClient,
+};
+
+describe('service processes', { timeout: 240_000 }, () => {
+  for (const [name, Client] of Object.entries(clients)) {
+    it(`${name}: starts, migrates its own database, answers health and status, stops on SIGTERM`, async () => {
+      const service = await startServiceProcess(name, requireEnv('DATABASE_URL'));
+      try {
+        const client = createClient(Client, service.address);
+        const status = await call(client, client.getServiceStatus, {});
+        assert.equal(status.service, name);
+        assert.ok(status.schemaVersion >= 2, 'platform and service migrations applied');
+        client.close();
+
+        const db = new pg.Client({ connectionString: requireEnv('DATABASE_URL').replace(/\/postgres$/, `/flatlay_${name}`) });
+        await db.connect();
+        const owner = await db.query('SELECT service FROM service_info');
+        const tables = await db.query("SELECT table_name FROM information_schema.tables WHERE table_name IN ('es_events','outbox','inbox','checkpoints')");
+        await db.end();
+        assert.deepEqual(owner.rows, [{ service: name }]);
+        assert.equal(tables.rowCount, 4);
+      } finally {
+        service.child.kill('SIGTERM');
+      }
+      assert.equal(await service.exited, 0, `clean exit after SIGTERM:\n${service.output()}`);
+      assert.equal(await checkHealth(service.address), 'UNREACHABLE');
+    });
+  }
+
+  it('a service with a missing variable stops at once, naming it', async () => {
+    const { startNode } = await import('../services/platform/test/process.js');
+    const run = startNode(['services/ledger/dist/main.js'], { DATABASE_URL: '' });
+    assert.notEqual(await run.exited, 0);
+    assert.match(run.output(), /DATABASE_URL is required but not set/);
+  });
+});
