@@ -18,10 +18,50 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Timestamp } from "../../../google/protobuf/timestamp.js";
 
 export const protobufPackage = "flatlay.ledger.v1";
 
 export const protobufFileName = "flatlay/ledger/v1/ledger_service.proto";
+
+export enum SpendPurpose {
+  SPEND_PURPOSE_UNSPECIFIED = 0,
+  SPEND_PURPOSE_ENHANCEMENT = 1,
+  SPEND_PURPOSE_UNLOCK = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function spendPurposeFromJSON(object: any): SpendPurpose {
+  switch (object) {
+    case 0:
+    case "SPEND_PURPOSE_UNSPECIFIED":
+      return SpendPurpose.SPEND_PURPOSE_UNSPECIFIED;
+    case 1:
+    case "SPEND_PURPOSE_ENHANCEMENT":
+      return SpendPurpose.SPEND_PURPOSE_ENHANCEMENT;
+    case 2:
+    case "SPEND_PURPOSE_UNLOCK":
+      return SpendPurpose.SPEND_PURPOSE_UNLOCK;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return SpendPurpose.UNRECOGNIZED;
+  }
+}
+
+export function spendPurposeToJSON(object: SpendPurpose): string {
+  switch (object) {
+    case SpendPurpose.SPEND_PURPOSE_UNSPECIFIED:
+      return "SPEND_PURPOSE_UNSPECIFIED";
+    case SpendPurpose.SPEND_PURPOSE_ENHANCEMENT:
+      return "SPEND_PURPOSE_ENHANCEMENT";
+    case SpendPurpose.SPEND_PURPOSE_UNLOCK:
+      return "SPEND_PURPOSE_UNLOCK";
+    case SpendPurpose.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
 
 export interface GetServiceStatusRequest {
 }
@@ -33,6 +73,108 @@ export interface GetServiceStatusResponse {
   schemaVersion: number;
   /** Seconds since the process started. */
   uptimeSeconds: number;
+}
+
+export interface OpenAccountRequest {
+  userId: string;
+}
+
+export interface OpenAccountResponse {
+  balance: number;
+}
+
+export interface SpendRequest {
+  userId: string;
+  imageId: string;
+  purpose: SpendPurpose;
+}
+
+export interface SpendResponse {
+  balance: number;
+  /** Tokens taken by this call: 100, or 0 on an unlimited plan or when already spent. */
+  charged: number;
+  unlimitedPlan: boolean;
+}
+
+export interface RefundRequest {
+  userId: string;
+  imageId: string;
+}
+
+export interface RefundResponse {
+  balance: number;
+  refunded: number;
+}
+
+export interface CreditRequest {
+  userId: string;
+  paymentId: string;
+  packId: string;
+  packName: string;
+  tokens: number;
+}
+
+export interface CreditResponse {
+  balance: number;
+}
+
+export interface GrantPlanRequest {
+  userId: string;
+  subscriptionId: string;
+  /** lite | studio | unlimited */
+  plan: string;
+  /** monthly | yearly */
+  billingPeriod: string;
+  periodStart: Date | undefined;
+  periodEnd: Date | undefined;
+}
+
+export interface GrantPlanResponse {
+  balance: number;
+}
+
+export interface AdjustRequest {
+  userId: string;
+  adjustmentId: string;
+  operatorId: string;
+  reason: string;
+  /** add | deduct */
+  direction: string;
+  tokens: number;
+}
+
+export interface AdjustResponse {
+  balance: number;
+  /** What was applied: a deduct stops at 0. */
+  applied: number;
+}
+
+export interface GetBalanceRequest {
+  userId: string;
+}
+
+export interface GetBalanceResponse {
+  balance: number;
+}
+
+export interface ListTransactionsRequest {
+  userId: string;
+  /** At most this many, newest first (default 10, at most 100). */
+  limit: number;
+}
+
+export interface Transaction {
+  id: string;
+  description: string;
+  /** Positive for credits, negative for debits. */
+  amount: number;
+  createdAt: Date | undefined;
+  balanceAfter: number;
+}
+
+export interface ListTransactionsResponse {
+  balance: number;
+  transactions: Transaction[];
 }
 
 function createBaseGetServiceStatusRequest(): GetServiceStatusRequest {
@@ -212,7 +354,1699 @@ export const GetServiceStatusResponse: MessageFns<GetServiceStatusResponse> = {
   },
 };
 
-/** The ledger service's gRPC API. Domain calls are added by the issue that builds the service. */
+function createBaseOpenAccountRequest(): OpenAccountRequest {
+  return { userId: "" };
+}
+
+export const OpenAccountRequest: MessageFns<OpenAccountRequest> = {
+  encode(message: OpenAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OpenAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOpenAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OpenAccountRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: OpenAccountRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OpenAccountRequest>, I>>(base?: I): OpenAccountRequest {
+    return OpenAccountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OpenAccountRequest>, I>>(object: I): OpenAccountRequest {
+    const message = createBaseOpenAccountRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseOpenAccountResponse(): OpenAccountResponse {
+  return { balance: 0 };
+}
+
+export const OpenAccountResponse: MessageFns<OpenAccountResponse> = {
+  encode(message: OpenAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.balance !== 0) {
+      writer.uint32(8).int64(message.balance);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OpenAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOpenAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.balance = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OpenAccountResponse {
+    return { balance: isSet(object.balance) ? globalThis.Number(object.balance) : 0 };
+  },
+
+  toJSON(message: OpenAccountResponse): unknown {
+    const obj: any = {};
+    if (message.balance !== 0) {
+      obj.balance = Math.round(message.balance);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OpenAccountResponse>, I>>(base?: I): OpenAccountResponse {
+    return OpenAccountResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OpenAccountResponse>, I>>(object: I): OpenAccountResponse {
+    const message = createBaseOpenAccountResponse();
+    message.balance = object.balance ?? 0;
+    return message;
+  },
+};
+
+function createBaseSpendRequest(): SpendRequest {
+  return { userId: "", imageId: "", purpose: 0 };
+}
+
+export const SpendRequest: MessageFns<SpendRequest> = {
+  encode(message: SpendRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.imageId !== "") {
+      writer.uint32(18).string(message.imageId);
+    }
+    if (message.purpose !== 0) {
+      writer.uint32(24).int32(message.purpose);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SpendRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSpendRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.imageId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.purpose = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SpendRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      imageId: isSet(object.imageId)
+        ? globalThis.String(object.imageId)
+        : isSet(object.image_id)
+        ? globalThis.String(object.image_id)
+        : "",
+      purpose: isSet(object.purpose) ? spendPurposeFromJSON(object.purpose) : 0,
+    };
+  },
+
+  toJSON(message: SpendRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.imageId !== "") {
+      obj.imageId = message.imageId;
+    }
+    if (message.purpose !== 0) {
+      obj.purpose = spendPurposeToJSON(message.purpose);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SpendRequest>, I>>(base?: I): SpendRequest {
+    return SpendRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SpendRequest>, I>>(object: I): SpendRequest {
+    const message = createBaseSpendRequest();
+    message.userId = object.userId ?? "";
+    message.imageId = object.imageId ?? "";
+    message.purpose = object.purpose ?? 0;
+    return message;
+  },
+};
+
+function createBaseSpendResponse(): SpendResponse {
+  return { balance: 0, charged: 0, unlimitedPlan: false };
+}
+
+export const SpendResponse: MessageFns<SpendResponse> = {
+  encode(message: SpendResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.balance !== 0) {
+      writer.uint32(8).int64(message.balance);
+    }
+    if (message.charged !== 0) {
+      writer.uint32(16).int64(message.charged);
+    }
+    if (message.unlimitedPlan !== false) {
+      writer.uint32(24).bool(message.unlimitedPlan);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SpendResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSpendResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.balance = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.charged = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.unlimitedPlan = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SpendResponse {
+    return {
+      balance: isSet(object.balance) ? globalThis.Number(object.balance) : 0,
+      charged: isSet(object.charged) ? globalThis.Number(object.charged) : 0,
+      unlimitedPlan: isSet(object.unlimitedPlan)
+        ? globalThis.Boolean(object.unlimitedPlan)
+        : isSet(object.unlimited_plan)
+        ? globalThis.Boolean(object.unlimited_plan)
+        : false,
+    };
+  },
+
+  toJSON(message: SpendResponse): unknown {
+    const obj: any = {};
+    if (message.balance !== 0) {
+      obj.balance = Math.round(message.balance);
+    }
+    if (message.charged !== 0) {
+      obj.charged = Math.round(message.charged);
+    }
+    if (message.unlimitedPlan !== false) {
+      obj.unlimitedPlan = message.unlimitedPlan;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SpendResponse>, I>>(base?: I): SpendResponse {
+    return SpendResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SpendResponse>, I>>(object: I): SpendResponse {
+    const message = createBaseSpendResponse();
+    message.balance = object.balance ?? 0;
+    message.charged = object.charged ?? 0;
+    message.unlimitedPlan = object.unlimitedPlan ?? false;
+    return message;
+  },
+};
+
+function createBaseRefundRequest(): RefundRequest {
+  return { userId: "", imageId: "" };
+}
+
+export const RefundRequest: MessageFns<RefundRequest> = {
+  encode(message: RefundRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.imageId !== "") {
+      writer.uint32(18).string(message.imageId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefundRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefundRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.imageId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RefundRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      imageId: isSet(object.imageId)
+        ? globalThis.String(object.imageId)
+        : isSet(object.image_id)
+        ? globalThis.String(object.image_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RefundRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.imageId !== "") {
+      obj.imageId = message.imageId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RefundRequest>, I>>(base?: I): RefundRequest {
+    return RefundRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RefundRequest>, I>>(object: I): RefundRequest {
+    const message = createBaseRefundRequest();
+    message.userId = object.userId ?? "";
+    message.imageId = object.imageId ?? "";
+    return message;
+  },
+};
+
+function createBaseRefundResponse(): RefundResponse {
+  return { balance: 0, refunded: 0 };
+}
+
+export const RefundResponse: MessageFns<RefundResponse> = {
+  encode(message: RefundResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.balance !== 0) {
+      writer.uint32(8).int64(message.balance);
+    }
+    if (message.refunded !== 0) {
+      writer.uint32(16).int64(message.refunded);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefundResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefundResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.balance = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.refunded = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RefundResponse {
+    return {
+      balance: isSet(object.balance) ? globalThis.Number(object.balance) : 0,
+      refunded: isSet(object.refunded) ? globalThis.Number(object.refunded) : 0,
+    };
+  },
+
+  toJSON(message: RefundResponse): unknown {
+    const obj: any = {};
+    if (message.balance !== 0) {
+      obj.balance = Math.round(message.balance);
+    }
+    if (message.refunded !== 0) {
+      obj.refunded = Math.round(message.refunded);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RefundResponse>, I>>(base?: I): RefundResponse {
+    return RefundResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RefundResponse>, I>>(object: I): RefundResponse {
+    const message = createBaseRefundResponse();
+    message.balance = object.balance ?? 0;
+    message.refunded = object.refunded ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreditRequest(): CreditRequest {
+  return { userId: "", paymentId: "", packId: "", packName: "", tokens: 0 };
+}
+
+export const CreditRequest: MessageFns<CreditRequest> = {
+  encode(message: CreditRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.paymentId !== "") {
+      writer.uint32(18).string(message.paymentId);
+    }
+    if (message.packId !== "") {
+      writer.uint32(26).string(message.packId);
+    }
+    if (message.packName !== "") {
+      writer.uint32(34).string(message.packName);
+    }
+    if (message.tokens !== 0) {
+      writer.uint32(40).int64(message.tokens);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreditRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreditRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.paymentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.packId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.packName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.tokens = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreditRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      paymentId: isSet(object.paymentId)
+        ? globalThis.String(object.paymentId)
+        : isSet(object.payment_id)
+        ? globalThis.String(object.payment_id)
+        : "",
+      packId: isSet(object.packId)
+        ? globalThis.String(object.packId)
+        : isSet(object.pack_id)
+        ? globalThis.String(object.pack_id)
+        : "",
+      packName: isSet(object.packName)
+        ? globalThis.String(object.packName)
+        : isSet(object.pack_name)
+        ? globalThis.String(object.pack_name)
+        : "",
+      tokens: isSet(object.tokens) ? globalThis.Number(object.tokens) : 0,
+    };
+  },
+
+  toJSON(message: CreditRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.paymentId !== "") {
+      obj.paymentId = message.paymentId;
+    }
+    if (message.packId !== "") {
+      obj.packId = message.packId;
+    }
+    if (message.packName !== "") {
+      obj.packName = message.packName;
+    }
+    if (message.tokens !== 0) {
+      obj.tokens = Math.round(message.tokens);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreditRequest>, I>>(base?: I): CreditRequest {
+    return CreditRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreditRequest>, I>>(object: I): CreditRequest {
+    const message = createBaseCreditRequest();
+    message.userId = object.userId ?? "";
+    message.paymentId = object.paymentId ?? "";
+    message.packId = object.packId ?? "";
+    message.packName = object.packName ?? "";
+    message.tokens = object.tokens ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreditResponse(): CreditResponse {
+  return { balance: 0 };
+}
+
+export const CreditResponse: MessageFns<CreditResponse> = {
+  encode(message: CreditResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.balance !== 0) {
+      writer.uint32(8).int64(message.balance);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreditResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreditResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.balance = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreditResponse {
+    return { balance: isSet(object.balance) ? globalThis.Number(object.balance) : 0 };
+  },
+
+  toJSON(message: CreditResponse): unknown {
+    const obj: any = {};
+    if (message.balance !== 0) {
+      obj.balance = Math.round(message.balance);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreditResponse>, I>>(base?: I): CreditResponse {
+    return CreditResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreditResponse>, I>>(object: I): CreditResponse {
+    const message = createBaseCreditResponse();
+    message.balance = object.balance ?? 0;
+    return message;
+  },
+};
+
+function createBaseGrantPlanRequest(): GrantPlanRequest {
+  return { userId: "", subscriptionId: "", plan: "", billingPeriod: "", periodStart: undefined, periodEnd: undefined };
+}
+
+export const GrantPlanRequest: MessageFns<GrantPlanRequest> = {
+  encode(message: GrantPlanRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.plan !== "") {
+      writer.uint32(26).string(message.plan);
+    }
+    if (message.billingPeriod !== "") {
+      writer.uint32(34).string(message.billingPeriod);
+    }
+    if (message.periodStart !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodStart), writer.uint32(42).fork()).join();
+    }
+    if (message.periodEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodEnd), writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GrantPlanRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGrantPlanRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.plan = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.billingPeriod = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.periodStart = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.periodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GrantPlanRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      plan: isSet(object.plan) ? globalThis.String(object.plan) : "",
+      billingPeriod: isSet(object.billingPeriod)
+        ? globalThis.String(object.billingPeriod)
+        : isSet(object.billing_period)
+        ? globalThis.String(object.billing_period)
+        : "",
+      periodStart: isSet(object.periodStart)
+        ? fromJsonTimestamp(object.periodStart)
+        : isSet(object.period_start)
+        ? fromJsonTimestamp(object.period_start)
+        : undefined,
+      periodEnd: isSet(object.periodEnd)
+        ? fromJsonTimestamp(object.periodEnd)
+        : isSet(object.period_end)
+        ? fromJsonTimestamp(object.period_end)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GrantPlanRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.plan !== "") {
+      obj.plan = message.plan;
+    }
+    if (message.billingPeriod !== "") {
+      obj.billingPeriod = message.billingPeriod;
+    }
+    if (message.periodStart !== undefined) {
+      obj.periodStart = message.periodStart.toISOString();
+    }
+    if (message.periodEnd !== undefined) {
+      obj.periodEnd = message.periodEnd.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GrantPlanRequest>, I>>(base?: I): GrantPlanRequest {
+    return GrantPlanRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GrantPlanRequest>, I>>(object: I): GrantPlanRequest {
+    const message = createBaseGrantPlanRequest();
+    message.userId = object.userId ?? "";
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.plan = object.plan ?? "";
+    message.billingPeriod = object.billingPeriod ?? "";
+    message.periodStart = object.periodStart ?? undefined;
+    message.periodEnd = object.periodEnd ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGrantPlanResponse(): GrantPlanResponse {
+  return { balance: 0 };
+}
+
+export const GrantPlanResponse: MessageFns<GrantPlanResponse> = {
+  encode(message: GrantPlanResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.balance !== 0) {
+      writer.uint32(8).int64(message.balance);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GrantPlanResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGrantPlanResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.balance = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GrantPlanResponse {
+    return { balance: isSet(object.balance) ? globalThis.Number(object.balance) : 0 };
+  },
+
+  toJSON(message: GrantPlanResponse): unknown {
+    const obj: any = {};
+    if (message.balance !== 0) {
+      obj.balance = Math.round(message.balance);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GrantPlanResponse>, I>>(base?: I): GrantPlanResponse {
+    return GrantPlanResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GrantPlanResponse>, I>>(object: I): GrantPlanResponse {
+    const message = createBaseGrantPlanResponse();
+    message.balance = object.balance ?? 0;
+    return message;
+  },
+};
+
+function createBaseAdjustRequest(): AdjustRequest {
+  return { userId: "", adjustmentId: "", operatorId: "", reason: "", direction: "", tokens: 0 };
+}
+
+export const AdjustRequest: MessageFns<AdjustRequest> = {
+  encode(message: AdjustRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.adjustmentId !== "") {
+      writer.uint32(18).string(message.adjustmentId);
+    }
+    if (message.operatorId !== "") {
+      writer.uint32(26).string(message.operatorId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.direction !== "") {
+      writer.uint32(42).string(message.direction);
+    }
+    if (message.tokens !== 0) {
+      writer.uint32(48).int64(message.tokens);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdjustRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdjustRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.adjustmentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.operatorId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.direction = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.tokens = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdjustRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      adjustmentId: isSet(object.adjustmentId)
+        ? globalThis.String(object.adjustmentId)
+        : isSet(object.adjustment_id)
+        ? globalThis.String(object.adjustment_id)
+        : "",
+      operatorId: isSet(object.operatorId)
+        ? globalThis.String(object.operatorId)
+        : isSet(object.operator_id)
+        ? globalThis.String(object.operator_id)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      direction: isSet(object.direction) ? globalThis.String(object.direction) : "",
+      tokens: isSet(object.tokens) ? globalThis.Number(object.tokens) : 0,
+    };
+  },
+
+  toJSON(message: AdjustRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.adjustmentId !== "") {
+      obj.adjustmentId = message.adjustmentId;
+    }
+    if (message.operatorId !== "") {
+      obj.operatorId = message.operatorId;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.direction !== "") {
+      obj.direction = message.direction;
+    }
+    if (message.tokens !== 0) {
+      obj.tokens = Math.round(message.tokens);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdjustRequest>, I>>(base?: I): AdjustRequest {
+    return AdjustRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdjustRequest>, I>>(object: I): AdjustRequest {
+    const message = createBaseAdjustRequest();
+    message.userId = object.userId ?? "";
+    message.adjustmentId = object.adjustmentId ?? "";
+    message.operatorId = object.operatorId ?? "";
+    message.reason = object.reason ?? "";
+    message.direction = object.direction ?? "";
+    message.tokens = object.tokens ?? 0;
+    return message;
+  },
+};
+
+function createBaseAdjustResponse(): AdjustResponse {
+  return { balance: 0, applied: 0 };
+}
+
+export const AdjustResponse: MessageFns<AdjustResponse> = {
+  encode(message: AdjustResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.balance !== 0) {
+      writer.uint32(8).int64(message.balance);
+    }
+    if (message.applied !== 0) {
+      writer.uint32(16).int64(message.applied);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdjustResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdjustResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.balance = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.applied = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdjustResponse {
+    return {
+      balance: isSet(object.balance) ? globalThis.Number(object.balance) : 0,
+      applied: isSet(object.applied) ? globalThis.Number(object.applied) : 0,
+    };
+  },
+
+  toJSON(message: AdjustResponse): unknown {
+    const obj: any = {};
+    if (message.balance !== 0) {
+      obj.balance = Math.round(message.balance);
+    }
+    if (message.applied !== 0) {
+      obj.applied = Math.round(message.applied);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdjustResponse>, I>>(base?: I): AdjustResponse {
+    return AdjustResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdjustResponse>, I>>(object: I): AdjustResponse {
+    const message = createBaseAdjustResponse();
+    message.balance = object.balance ?? 0;
+    message.applied = object.applied ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetBalanceRequest(): GetBalanceRequest {
+  return { userId: "" };
+}
+
+export const GetBalanceRequest: MessageFns<GetBalanceRequest> = {
+  encode(message: GetBalanceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetBalanceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetBalanceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetBalanceRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetBalanceRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetBalanceRequest>, I>>(base?: I): GetBalanceRequest {
+    return GetBalanceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetBalanceRequest>, I>>(object: I): GetBalanceRequest {
+    const message = createBaseGetBalanceRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetBalanceResponse(): GetBalanceResponse {
+  return { balance: 0 };
+}
+
+export const GetBalanceResponse: MessageFns<GetBalanceResponse> = {
+  encode(message: GetBalanceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.balance !== 0) {
+      writer.uint32(8).int64(message.balance);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetBalanceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetBalanceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.balance = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetBalanceResponse {
+    return { balance: isSet(object.balance) ? globalThis.Number(object.balance) : 0 };
+  },
+
+  toJSON(message: GetBalanceResponse): unknown {
+    const obj: any = {};
+    if (message.balance !== 0) {
+      obj.balance = Math.round(message.balance);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetBalanceResponse>, I>>(base?: I): GetBalanceResponse {
+    return GetBalanceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetBalanceResponse>, I>>(object: I): GetBalanceResponse {
+    const message = createBaseGetBalanceResponse();
+    message.balance = object.balance ?? 0;
+    return message;
+  },
+};
+
+function createBaseListTransactionsRequest(): ListTransactionsRequest {
+  return { userId: "", limit: 0 };
+}
+
+export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
+  encode(message: ListTransactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTransactionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTransactionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTransactionsRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListTransactionsRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTransactionsRequest>, I>>(base?: I): ListTransactionsRequest {
+    return ListTransactionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTransactionsRequest>, I>>(object: I): ListTransactionsRequest {
+    const message = createBaseListTransactionsRequest();
+    message.userId = object.userId ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseTransaction(): Transaction {
+  return { id: "", description: "", amount: 0, createdAt: undefined, balanceAfter: 0 };
+}
+
+export const Transaction: MessageFns<Transaction> = {
+  encode(message: Transaction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.description !== "") {
+      writer.uint32(18).string(message.description);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(24).int64(message.amount);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(34).fork()).join();
+    }
+    if (message.balanceAfter !== 0) {
+      writer.uint32(40).int64(message.balanceAfter);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Transaction {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransaction();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.balanceAfter = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Transaction {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      balanceAfter: isSet(object.balanceAfter)
+        ? globalThis.Number(object.balanceAfter)
+        : isSet(object.balance_after)
+        ? globalThis.Number(object.balance_after)
+        : 0,
+    };
+  },
+
+  toJSON(message: Transaction): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.balanceAfter !== 0) {
+      obj.balanceAfter = Math.round(message.balanceAfter);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Transaction>, I>>(base?: I): Transaction {
+    return Transaction.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Transaction>, I>>(object: I): Transaction {
+    const message = createBaseTransaction();
+    message.id = object.id ?? "";
+    message.description = object.description ?? "";
+    message.amount = object.amount ?? 0;
+    message.createdAt = object.createdAt ?? undefined;
+    message.balanceAfter = object.balanceAfter ?? 0;
+    return message;
+  },
+};
+
+function createBaseListTransactionsResponse(): ListTransactionsResponse {
+  return { balance: 0, transactions: [] };
+}
+
+export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
+  encode(message: ListTransactionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.balance !== 0) {
+      writer.uint32(8).int64(message.balance);
+    }
+    for (const v of message.transactions) {
+      Transaction.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTransactionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTransactionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.balance = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.transactions.push(Transaction.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTransactionsResponse {
+    return {
+      balance: isSet(object.balance) ? globalThis.Number(object.balance) : 0,
+      transactions: globalThis.Array.isArray(object?.transactions)
+        ? object.transactions.map((e: any) => Transaction.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListTransactionsResponse): unknown {
+    const obj: any = {};
+    if (message.balance !== 0) {
+      obj.balance = Math.round(message.balance);
+    }
+    if (message.transactions?.length) {
+      obj.transactions = message.transactions.map((e) => Transaction.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTransactionsResponse>, I>>(base?: I): ListTransactionsResponse {
+    return ListTransactionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTransactionsResponse>, I>>(object: I): ListTransactionsResponse {
+    const message = createBaseListTransactionsResponse();
+    message.balance = object.balance ?? 0;
+    message.transactions = object.transactions?.map((e) => Transaction.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+/**
+ * Token accounts: one event-sourced stream per user. Every command is idempotent by its
+ * business key (user, image id, payment id, subscription period, adjustment id).
+ * Refusals come back as gRPC errors with a flatlay-error-code in metadata
+ * (INSUFFICIENT_TOKENS carries the balance, NOT_FOUND, INVALID_ARGUMENT, CONFLICT for a closed account).
+ */
 export type LedgerServiceService = typeof LedgerServiceService;
 export const LedgerServiceService = {
   /** Reports what this instance is and whether its dependencies are ready. */
@@ -227,11 +2061,107 @@ export const LedgerServiceService = {
       Buffer.from(GetServiceStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetServiceStatusResponse => GetServiceStatusResponse.decode(value),
   },
+  /** Opens the account with the 200-token sign-up grant; again for the same user changes nothing. */
+  openAccount: {
+    path: "/flatlay.ledger.v1.LedgerService/OpenAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: OpenAccountRequest): Buffer => Buffer.from(OpenAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): OpenAccountRequest => OpenAccountRequest.decode(value),
+    responseSerialize: (value: OpenAccountResponse): Buffer => Buffer.from(OpenAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OpenAccountResponse => OpenAccountResponse.decode(value),
+  },
+  /** Takes 100 tokens for an image (enhancement or unlock); once per image and purpose. */
+  spend: {
+    path: "/flatlay.ledger.v1.LedgerService/Spend" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SpendRequest): Buffer => Buffer.from(SpendRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SpendRequest => SpendRequest.decode(value),
+    responseSerialize: (value: SpendResponse): Buffer => Buffer.from(SpendResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SpendResponse => SpendResponse.decode(value),
+  },
+  /** Gives back what an enhancement spend took (the enhancement failed); once. */
+  refund: {
+    path: "/flatlay.ledger.v1.LedgerService/Refund" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RefundRequest): Buffer => Buffer.from(RefundRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RefundRequest => RefundRequest.decode(value),
+    responseSerialize: (value: RefundResponse): Buffer => Buffer.from(RefundResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RefundResponse => RefundResponse.decode(value),
+  },
+  /** Credits a token pack bought with a payment; once per payment id. */
+  credit: {
+    path: "/flatlay.ledger.v1.LedgerService/Credit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreditRequest): Buffer => Buffer.from(CreditRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreditRequest => CreditRequest.decode(value),
+    responseSerialize: (value: CreditResponse): Buffer => Buffer.from(CreditResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreditResponse => CreditResponse.decode(value),
+  },
+  /** Grants a subscription period's tokens (or unlimited access); once per period. */
+  grantPlan: {
+    path: "/flatlay.ledger.v1.LedgerService/GrantPlan" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GrantPlanRequest): Buffer => Buffer.from(GrantPlanRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GrantPlanRequest => GrantPlanRequest.decode(value),
+    responseSerialize: (value: GrantPlanResponse): Buffer => Buffer.from(GrantPlanResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GrantPlanResponse => GrantPlanResponse.decode(value),
+  },
+  /** An operator adds tokens or deducts them (never below 0); once per adjustment id. */
+  adjust: {
+    path: "/flatlay.ledger.v1.LedgerService/Adjust" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AdjustRequest): Buffer => Buffer.from(AdjustRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AdjustRequest => AdjustRequest.decode(value),
+    responseSerialize: (value: AdjustResponse): Buffer => Buffer.from(AdjustResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AdjustResponse => AdjustResponse.decode(value),
+  },
+  getBalance: {
+    path: "/flatlay.ledger.v1.LedgerService/GetBalance" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetBalanceRequest): Buffer => Buffer.from(GetBalanceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetBalanceRequest => GetBalanceRequest.decode(value),
+    responseSerialize: (value: GetBalanceResponse): Buffer => Buffer.from(GetBalanceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetBalanceResponse => GetBalanceResponse.decode(value),
+  },
+  /** The history, newest first. */
+  listTransactions: {
+    path: "/flatlay.ledger.v1.LedgerService/ListTransactions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTransactionsRequest): Buffer =>
+      Buffer.from(ListTransactionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTransactionsRequest => ListTransactionsRequest.decode(value),
+    responseSerialize: (value: ListTransactionsResponse): Buffer =>
+      Buffer.from(ListTransactionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTransactionsResponse => ListTransactionsResponse.decode(value),
+  },
 } as const;
 
 export interface LedgerServiceServer extends UntypedServiceImplementation {
   /** Reports what this instance is and whether its dependencies are ready. */
   getServiceStatus: handleUnaryCall<GetServiceStatusRequest, GetServiceStatusResponse>;
+  /** Opens the account with the 200-token sign-up grant; again for the same user changes nothing. */
+  openAccount: handleUnaryCall<OpenAccountRequest, OpenAccountResponse>;
+  /** Takes 100 tokens for an image (enhancement or unlock); once per image and purpose. */
+  spend: handleUnaryCall<SpendRequest, SpendResponse>;
+  /** Gives back what an enhancement spend took (the enhancement failed); once. */
+  refund: handleUnaryCall<RefundRequest, RefundResponse>;
+  /** Credits a token pack bought with a payment; once per payment id. */
+  credit: handleUnaryCall<CreditRequest, CreditResponse>;
+  /** Grants a subscription period's tokens (or unlimited access); once per period. */
+  grantPlan: handleUnaryCall<GrantPlanRequest, GrantPlanResponse>;
+  /** An operator adds tokens or deducts them (never below 0); once per adjustment id. */
+  adjust: handleUnaryCall<AdjustRequest, AdjustResponse>;
+  getBalance: handleUnaryCall<GetBalanceRequest, GetBalanceResponse>;
+  /** The history, newest first. */
+  listTransactions: handleUnaryCall<ListTransactionsRequest, ListTransactionsResponse>;
 }
 
 export interface LedgerServiceClient extends Client {
@@ -250,6 +2180,133 @@ export interface LedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetServiceStatusResponse) => void,
+  ): ClientUnaryCall;
+  /** Opens the account with the 200-token sign-up grant; again for the same user changes nothing. */
+  openAccount(
+    request: OpenAccountRequest,
+    callback: (error: ServiceError | null, response: OpenAccountResponse) => void,
+  ): ClientUnaryCall;
+  openAccount(
+    request: OpenAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OpenAccountResponse) => void,
+  ): ClientUnaryCall;
+  openAccount(
+    request: OpenAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OpenAccountResponse) => void,
+  ): ClientUnaryCall;
+  /** Takes 100 tokens for an image (enhancement or unlock); once per image and purpose. */
+  spend(
+    request: SpendRequest,
+    callback: (error: ServiceError | null, response: SpendResponse) => void,
+  ): ClientUnaryCall;
+  spend(
+    request: SpendRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SpendResponse) => void,
+  ): ClientUnaryCall;
+  spend(
+    request: SpendRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SpendResponse) => void,
+  ): ClientUnaryCall;
+  /** Gives back what an enhancement spend took (the enhancement failed); once. */
+  refund(
+    request: RefundRequest,
+    callback: (error: ServiceError | null, response: RefundResponse) => void,
+  ): ClientUnaryCall;
+  refund(
+    request: RefundRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RefundResponse) => void,
+  ): ClientUnaryCall;
+  refund(
+    request: RefundRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RefundResponse) => void,
+  ): ClientUnaryCall;
+  /** Credits a token pack bought with a payment; once per payment id. */
+  credit(
+    request: CreditRequest,
+    callback: (error: ServiceError | null, response: CreditResponse) => void,
+  ): ClientUnaryCall;
+  credit(
+    request: CreditRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreditResponse) => void,
+  ): ClientUnaryCall;
+  credit(
+    request: CreditRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreditResponse) => void,
+  ): ClientUnaryCall;
+  /** Grants a subscription period's tokens (or unlimited access); once per period. */
+  grantPlan(
+    request: GrantPlanRequest,
+    callback: (error: ServiceError | null, response: GrantPlanResponse) => void,
+  ): ClientUnaryCall;
+  grantPlan(
+    request: GrantPlanRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GrantPlanResponse) => void,
+  ): ClientUnaryCall;
+  grantPlan(
+    request: GrantPlanRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GrantPlanResponse) => void,
+  ): ClientUnaryCall;
+  /** An operator adds tokens or deducts them (never below 0); once per adjustment id. */
+  adjust(
+    request: AdjustRequest,
+    callback: (error: ServiceError | null, response: AdjustResponse) => void,
+  ): ClientUnaryCall;
+  adjust(
+    request: AdjustRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AdjustResponse) => void,
+  ): ClientUnaryCall;
+  adjust(
+    request: AdjustRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AdjustResponse) => void,
+  ): ClientUnaryCall;
+  getBalance(
+    request: GetBalanceRequest,
+    callback: (error: ServiceError | null, response: GetBalanceResponse) => void,
+  ): ClientUnaryCall;
+  getBalance(
+    request: GetBalanceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetBalanceResponse) => void,
+  ): ClientUnaryCall;
+  getBalance(
+    request: GetBalanceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetBalanceResponse) => void,
+  ): ClientUnaryCall;
+  /** The history, newest first. */
+  listTransactions(
+    request: ListTransactionsRequest,
+    callback: (error: ServiceError | null, response: ListTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listTransactions(
+    request: ListTransactionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listTransactions(
+    request: ListTransactionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTransactionsResponse) => void,
   ): ClientUnaryCall;
 }
 
@@ -274,6 +2331,28 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
