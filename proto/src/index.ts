@@ -5,3 +5,4 @@ export * as ledger from './gen/flatlay/ledger/v1/ledger_service.js';
 export * as image from './gen/flatlay/image/v1/image_service.js';
 export * as billing from './gen/flatlay/billing/v1/billing_service.js';
 export * as analytics from './gen/flatlay/analytics/v1/analytics_service.js';
+export { topics, eventTypes } from './events.js';

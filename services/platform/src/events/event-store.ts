@@ -48,6 +48,14 @@ export interface AppendOptions {
   /** Messages to publish, written to the outbox in the same transaction. */
   outbox?: OutboxMessage[];
   metadata?: Record<string, unknown>;
+  /** Ids for the events, when the caller needs them beforehand (e.g. to put in outbox envelopes). */
+  eventIds?: string[];
+}
+
+export interface AppendResult {
+  nextExpectedVersion: number;
+  /** Ids given to the appended events, in order. */
+  eventIds: string[];
 }
 
 interface EventRow {
@@ -78,15 +86,17 @@ const toRecorded = <E extends DomainEvent>(r: EventRow): RecordedEvent<E> => ({
 export class EventStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  async appendToStream(streamName: string, events: DomainEvent[], options: AppendOptions): Promise<{ nextExpectedVersion: number }> {
+  async appendToStream(streamName: string, events: DomainEvent[], options: AppendOptions): Promise<AppendResult> {
     return withTransaction(this.pool, (tx) => this.appendInTransaction(tx, streamName, events, options));
   }
 
   /** The same append inside a transaction the caller owns (to write projections alongside). */
-  async appendInTransaction(tx: pg.PoolClient, streamName: string, events: DomainEvent[], options: AppendOptions): Promise<{ nextExpectedVersion: number }> {
+  async appendInTransaction(tx: Queryable, streamName: string, events: DomainEvent[], options: AppendOptions): Promise<AppendResult> {
     const { expectedVersion } = options;
     const next = expectedVersion + events.length;
-    if (events.length === 0) return { nextExpectedVersion: expectedVersion };
+    if (events.length === 0) return { nextExpectedVersion: expectedVersion, eventIds: [] };
+    const eventIds = options.eventIds ?? events.map(() => randomUUID());
+    if (eventIds.length !== events.length) throw new Error('eventIds must give one id per event');
     // The conditional write is the concurrency check: of N appends at one version, one row
     // update (or insert) succeeds and the rest find the version moved.
     const moved =
@@ -101,21 +111,22 @@ export class EventStore {
       [
         streamName,
         expectedVersion,
-        events.map(() => randomUUID()),
+        eventIds,
         events.map((e) => e.type),
         events.map((e) => JSON.stringify(e.data)),
         JSON.stringify(options.metadata ?? {}),
       ],
     );
     if (options.outbox?.length) await enqueueOutbox(tx, options.outbox);
-    return { nextExpectedVersion: next };
+    return { nextExpectedVersion: next, eventIds };
   }
 
-  async readStream<E extends DomainEvent>(streamName: string, db: Queryable = this.pool): Promise<RecordedEvent<E>[]> {
+  /** A stream's events in order; `afterVersion` skips those a caller already folded. */
+  async readStream<E extends DomainEvent>(streamName: string, db: Queryable = this.pool, afterVersion = 0): Promise<RecordedEvent<E>[]> {
     const { rows } = await db.query(
       `SELECT event_id, stream_name, stream_position, global_position, transaction_id::text, event_type, data, metadata, recorded_at
-       FROM es_events WHERE stream_name = $1 ORDER BY stream_position`,
-      [streamName],
+       FROM es_events WHERE stream_name = $1 AND stream_position > $2 ORDER BY stream_position`,
+      [streamName, afterVersion],
     );
     return rows.map((r: EventRow) => toRecorded<E>(r));
   }
