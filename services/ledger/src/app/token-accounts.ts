@@ -94,7 +94,11 @@ export class TokenAccounts {
   }
 
   private async load(db: Queryable, userId: string): Promise<Loaded> {
-    const cached = this.cache.get(userId) ?? { state: initialState(), version: 0 };
+    // A cached state is used as is: if another writer moved the stream since, the append's
+    // version check fails, the entry is dropped, and the retry reads what is new.
+    const hit = this.cache.get(userId);
+    if (hit) return hit;
+    const cached = { state: initialState(), version: 0 };
     const newer = await this.store.readStream<TokenAccountEvent>(accountStream(userId), db, cached.version);
     if (newer.length === 0) return cached;
     let state = cached.state;

@@ -29,18 +29,15 @@ export async function projectAccountEvents(
     balance += delta;
     if (HISTORY_EVENTS.has(event.type)) rows.push([e.eventId, e.streamPosition, event.data.description, delta, balance, event.data.occurredAt]);
   }
-  if (rows.length > 0) {
-    await db.query(
-      `INSERT INTO account_transactions (event_id, user_id, stream_position, description, amount, balance_after, created_at)
-       SELECT id, $1, pos, descr, amount, after, at
-       FROM unnest($2::uuid[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::timestamptz[]) AS t(id, pos, descr, amount, after, at)`,
-      [account.userId, ...[0, 1, 2, 3, 4, 5].map((i) => rows.map((r) => r[i]))],
-    );
-  }
+  // One statement: the history rows and the balance row, so a spend costs one round trip here.
   await db.query(
-    `INSERT INTO account_balances (user_id, balance, version, closed, updated_at) VALUES ($1, $2, $3, $4, now())
+    `WITH history AS (
+       INSERT INTO account_transactions (event_id, user_id, stream_position, description, amount, balance_after, created_at)
+       SELECT id, $1, pos, descr, amount, after, at
+       FROM unnest($5::uuid[], $6::bigint[], $7::text[], $8::bigint[], $9::bigint[], $10::timestamptz[]) AS t(id, pos, descr, amount, after, at))
+     INSERT INTO account_balances (user_id, balance, version, closed, updated_at) VALUES ($1, $2, $3, $4, now())
      ON CONFLICT (user_id) DO UPDATE SET balance = EXCLUDED.balance, version = EXCLUDED.version, closed = EXCLUDED.closed, updated_at = now()`,
-    [account.userId, account.balance, account.version, account.closed],
+    [account.userId, account.balance, account.version, account.closed, ...[0, 1, 2, 3, 4, 5].map((i) => rows.map((r) => r[i]))],
   );
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { withTransaction, type Queryable } from '../db/pool.js';
-import { enqueueOutbox, type OutboxMessage } from './outbox.js';
+import { outboxInsertSql, outboxParams, type OutboxMessage } from './outbox.js';
 
 /** A domain event as the decider sees it: a type name and plain data. */
 export interface DomainEvent<T extends string = string, D = unknown> {
@@ -97,27 +97,36 @@ export class EventStore {
     if (events.length === 0) return { nextExpectedVersion: expectedVersion, eventIds: [] };
     const eventIds = options.eventIds ?? events.map(() => randomUUID());
     if (eventIds.length !== events.length) throw new Error('eventIds must give one id per event');
-    // The conditional write is the concurrency check: of N appends at one version, one row
-    // update (or insert) succeeds and the rest find the version moved.
-    const moved =
+    // One statement: the conditional stream write is the concurrency check (of N appends at one
+    // version, one succeeds and the rest find the version moved), and the events and outbox rows
+    // are written only when it passed.
+    const moveStream =
       expectedVersion === 0
-        ? await tx.query('INSERT INTO es_streams (stream_name, stream_version) VALUES ($1, $2) ON CONFLICT DO NOTHING', [streamName, next])
-        : await tx.query('UPDATE es_streams SET stream_version = $3 WHERE stream_name = $1 AND stream_version = $2', [streamName, expectedVersion, next]);
-    if (moved.rowCount !== 1) throw new VersionConflict(streamName, expectedVersion);
-    await tx.query(
-      `INSERT INTO es_events (stream_name, stream_position, event_id, event_type, data, metadata)
-       SELECT $1, $2 + ord, id, type, data, $6::jsonb
-       FROM unnest($3::uuid[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, data, ord)`,
+        ? 'INSERT INTO es_streams (stream_name, stream_version) VALUES ($1, $3) ON CONFLICT DO NOTHING RETURNING 1'
+        : 'UPDATE es_streams SET stream_version = $3 WHERE stream_name = $1 AND stream_version = $2 RETURNING 1';
+    const outbox = options.outbox ?? [];
+    const { rows } = await tx.query(
+      `WITH moved AS (${moveStream}),
+       appended AS (
+         INSERT INTO es_events (stream_name, stream_position, event_id, event_type, data, metadata)
+         SELECT $1, $2 + ord, id, type, data, $7::jsonb
+         FROM unnest($4::uuid[], $5::text[], $6::jsonb[]) WITH ORDINALITY AS e(id, type, data, ord)
+         WHERE EXISTS (SELECT 1 FROM moved)
+         RETURNING 1),
+       published AS (${outboxInsertSql(8, 'EXISTS (SELECT 1 FROM moved)')} RETURNING 1)
+       SELECT (SELECT count(*) FROM moved)::int AS moved`,
       [
         streamName,
         expectedVersion,
+        next,
         eventIds,
         events.map((e) => e.type),
         events.map((e) => JSON.stringify(e.data)),
         JSON.stringify(options.metadata ?? {}),
+        ...outboxParams(outbox),
       ],
     );
-    if (options.outbox?.length) await enqueueOutbox(tx, options.outbox);
+    if (rows[0].moved !== 1) throw new VersionConflict(streamName, expectedVersion);
     return { nextExpectedVersion: next, eventIds };
   }
 
