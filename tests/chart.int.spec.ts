@@ -1,7 +1,8 @@
 // The Helm chart (charts/flatlay), checked offline: no cluster can run here, so the chart is
 // linted, rendered for several value sets with the real helm binary (.infra/bin/helm, from
-// `node scripts/infra.mjs install`), and the rendered objects are held to the deployment's
-// policies. Also checks that k8s/ and skaffold.yaml agree with what the chart renders.
+// `node scripts/infra.mjs install`), and the rendered objects are validated against their OpenAPI
+// schemas (kubernetes-models, Strimzi and KEDA models from npm; no download) and held to the
+// deployment's policies. Also checks that k8s/ and skaffold.yaml agree with what the chart renders.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -96,6 +97,31 @@ function render(vs: ValueSet): K8s[] {
   return objects;
 }
 
+/**
+ * Validates one object against its OpenAPI schema: Kubernetes' own (kubernetes-models) or the
+ * CRD's (Strimzi, KEDA). An object of a kind no model knows is an error, not a pass.
+ */
+async function validateSchema(o: K8s): Promise<void> {
+  const [group, version] = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/') : ['', String(o.apiVersion)];
+  const module = group.endsWith('strimzi.io')
+    ? `@kubernetes-models/strimzi-kafka-operator/${group}/${version}/${o.kind}`
+    : group === 'keda.sh'
+      ? `@kubernetes-models/keda/${group}/${version}/${o.kind}`
+      : `kubernetes-models/${group ? `${group}/` : ''}${version}/${o.kind}`;
+  let Model: (new (data: K8s) => { validate(): void }) | undefined;
+  try {
+    Model = (await import(module))[o.kind];
+  } catch (e) {
+    throw new Error(`no schema for ${o.apiVersion} ${o.kind} (${module}): ${(e as Error).message}`);
+  }
+  assert.ok(Model, `no model ${o.kind} in ${module}`);
+  try {
+    new Model(o).validate();
+  } catch (e) {
+    throw new Error(`${o.kind} ${o.metadata?.name} is not a valid ${o.apiVersion} object: ${(e as Error).message}`);
+  }
+}
+
 const ofKind = (objs: K8s[], kind: string) => objs.filter((o) => o.kind === kind);
 const componentOf = (o: K8s): string => o.metadata?.labels?.['app.kubernetes.io/component'];
 const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
@@ -126,6 +152,14 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         for (const d of deployments) {
           assert.ok(matches(d.spec.selector.matchLabels, d.spec.template.metadata.labels), `${d.metadata.name}: selector does not select its pods`);
         }
+      });
+
+      it('renders only objects valid against their OpenAPI schemas (Kubernetes, Strimzi)', async () => {
+        const objs = render(vs);
+        for (const o of objs) await validateSchema(o);
+        // What each value set renders, beyond the Deployments.
+        const kinds = new Set(objs.map((o) => o.kind));
+        for (const k of ['ServiceAccount', 'ConfigMap', 'Service', 'Ingress', 'KafkaTopic']) assert.ok(kinds.has(k), `renders a ${k}`);
       });
 
       it('runs one image for every component, chosen by the container command', () => {
@@ -357,11 +391,11 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
   ).filter(Boolean);
   const prod = VALUE_SETS.find((v) => v.name === 'prod')!;
 
-  it('every k8s/ manifest is a named Kubernetes object', () => {
+  it('every k8s/ manifest is a named object, valid against its OpenAPI schema (Kubernetes, Strimzi, KEDA)', async () => {
     assert.ok(manifests.length >= 6);
     for (const m of manifests) {
-      assert.match(m.apiVersion, /^[a-z0-9.]+\/v\w+$|^v1$/, `${m.kind}: apiVersion`);
       assert.ok(m.kind && m.metadata?.name, `${m.kind}: kind and metadata.name`);
+      await validateSchema(m);
     }
   });
 
