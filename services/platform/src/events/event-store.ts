@@ -52,6 +52,15 @@ export interface AppendOptions {
   eventIds?: string[];
 }
 
+/** One stream's part of a group commit. */
+export interface StreamAppend {
+  streamName: string;
+  expectedVersion: number;
+  events: DomainEvent[];
+  eventIds?: string[];
+  outbox?: OutboxMessage[];
+}
+
 export interface AppendResult {
   nextExpectedVersion: number;
   /** Ids given to the appended events, in order. */
@@ -128,6 +137,53 @@ export class EventStore {
     );
     if (rows[0].moved !== 1) throw new VersionConflict(streamName, expectedVersion);
     return { nextExpectedVersion: next, eventIds };
+  }
+
+  /**
+   * Appends to many streams in the caller's transaction, in two statements whatever their
+   * number (group commit). Each stream keeps its own version check: the returned set names the
+   * streams whose append took effect; the others hit a version conflict and wrote nothing.
+   * Streams are locked in name order, so concurrent batches cannot deadlock each other.
+   */
+  async appendManyInTransaction(tx: Queryable, appends: StreamAppend[]): Promise<Set<string>> {
+    const work = appends.filter((a) => a.events.length > 0).sort((a, b) => (a.streamName < b.streamName ? -1 : a.streamName > b.streamName ? 1 : 0));
+    if (new Set(work.map((a) => a.streamName)).size !== work.length) throw new Error('appendMany takes each stream at most once');
+    if (work.length === 0) return new Set();
+    const { rows } = await tx.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]) WITH ORDINALITY AS i(stream_name, expected, next, ord)),
+       locked AS (
+         SELECT s.stream_name FROM es_streams s JOIN input i USING (stream_name)
+         WHERE i.expected > 0 ORDER BY s.stream_name FOR UPDATE OF s),
+       updated AS (
+         UPDATE es_streams s SET stream_version = i.next FROM input i
+         WHERE s.stream_name = i.stream_name AND i.expected > 0 AND s.stream_version = i.expected
+           AND s.stream_name IN (SELECT stream_name FROM locked)
+         RETURNING s.stream_name),
+       created AS (
+         INSERT INTO es_streams (stream_name, stream_version)
+         SELECT stream_name, next FROM input WHERE expected = 0 ORDER BY stream_name
+         ON CONFLICT DO NOTHING RETURNING stream_name)
+       SELECT stream_name FROM updated UNION ALL SELECT stream_name FROM created`,
+      [work.map((a) => a.streamName), work.map((a) => a.expectedVersion), work.map((a) => a.expectedVersion + a.events.length)],
+    );
+    const moved = new Set<string>(rows.map((r: { stream_name: string }) => r.stream_name));
+    const winners = work.filter((a) => moved.has(a.streamName));
+    if (winners.length === 0) return moved;
+    const events = winners.flatMap((a) => {
+      const ids = a.eventIds ?? a.events.map(() => randomUUID());
+      return a.events.map((e, i) => ({ stream: a.streamName, position: a.expectedVersion + 1 + i, id: ids[i]!, type: e.type, data: JSON.stringify(e.data) }));
+    });
+    const outbox = winners.flatMap((a) => a.outbox ?? []);
+    await tx.query(
+      `WITH appended AS (
+         INSERT INTO es_events (stream_name, stream_position, event_id, event_type, data)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[])
+         RETURNING 1)
+       ${outboxInsertSql(6)}`,
+      [events.map((e) => e.stream), events.map((e) => e.position), events.map((e) => e.id), events.map((e) => e.type), events.map((e) => e.data), ...outboxParams(outbox)],
+    );
+    return moved;
   }
 
   /** A stream's events in order; `afterVersion` skips those a caller already folded. */
