@@ -140,7 +140,7 @@ export class EventStore {
   }
 
   /**
-   * Appends to many streams in the caller's transaction, in two statements whatever their
+   * Appends to many streams in the caller's transaction, in one statement whatever their
    * number (group commit). Each stream keeps its own version check: the returned set names the
    * streams whose append took effect; the others hit a version conflict and wrote nothing.
    * Streams are locked in name order, so concurrent batches cannot deadlock each other.
@@ -149,9 +149,16 @@ export class EventStore {
     const work = appends.filter((a) => a.events.length > 0).sort((a, b) => (a.streamName < b.streamName ? -1 : a.streamName > b.streamName ? 1 : 0));
     if (new Set(work.map((a) => a.streamName)).size !== work.length) throw new Error('appendMany takes each stream at most once');
     if (work.length === 0) return new Set();
+    const events = work.flatMap((a) => {
+      const ids = a.eventIds ?? a.events.map(() => randomUUID());
+      return a.events.map((e, i) => ({ stream: a.streamName, position: a.expectedVersion + 1 + i, id: ids[i]!, type: e.type, data: JSON.stringify(e.data) }));
+    });
+    const outbox = work.flatMap((a) => (a.outbox ?? []).map((m) => ({ m, stream: a.streamName })));
+    // One statement: lock the existing streams in name order, move those still at their expected
+    // version (or create new ones), and write events and outbox rows only for the streams that moved.
     const { rows } = await tx.query(
       `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]) WITH ORDINALITY AS i(stream_name, expected, next, ord)),
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS i(stream_name, expected, next)),
        locked AS (
          SELECT s.stream_name FROM es_streams s JOIN input i USING (stream_name)
          WHERE i.expected > 0 ORDER BY s.stream_name FOR UPDATE OF s),
@@ -163,26 +170,29 @@ export class EventStore {
        created AS (
          INSERT INTO es_streams (stream_name, stream_version)
          SELECT stream_name, next FROM input WHERE expected = 0 ORDER BY stream_name
-         ON CONFLICT DO NOTHING RETURNING stream_name)
-       SELECT stream_name FROM updated UNION ALL SELECT stream_name FROM created`,
-      [work.map((a) => a.streamName), work.map((a) => a.expectedVersion), work.map((a) => a.expectedVersion + a.events.length)],
+         ON CONFLICT DO NOTHING RETURNING stream_name),
+       moved AS (SELECT stream_name FROM updated UNION ALL SELECT stream_name FROM created),
+       appended AS (
+         INSERT INTO es_events (stream_name, stream_position, event_id, event_type, data)
+         SELECT * FROM unnest($4::text[], $5::bigint[], $6::uuid[], $7::text[], $8::jsonb[]) AS e(stream_name, pos, id, type, data)
+         WHERE e.stream_name IN (SELECT stream_name FROM moved)
+         RETURNING 1),
+       published AS (${outboxInsertSql(9, 'm.stream IN (SELECT stream_name FROM moved)', true)} RETURNING 1)
+       SELECT stream_name FROM moved`,
+      [
+        work.map((a) => a.streamName),
+        work.map((a) => a.expectedVersion),
+        work.map((a) => a.expectedVersion + a.events.length),
+        events.map((e) => e.stream),
+        events.map((e) => e.position),
+        events.map((e) => e.id),
+        events.map((e) => e.type),
+        events.map((e) => e.data),
+        ...outboxParams(outbox.map((o) => o.m)),
+        outbox.map((o) => o.stream),
+      ],
     );
     const moved = new Set<string>(rows.map((r: { stream_name: string }) => r.stream_name));
-    const winners = work.filter((a) => moved.has(a.streamName));
-    if (winners.length === 0) return moved;
-    const events = winners.flatMap((a) => {
-      const ids = a.eventIds ?? a.events.map(() => randomUUID());
-      return a.events.map((e, i) => ({ stream: a.streamName, position: a.expectedVersion + 1 + i, id: ids[i]!, type: e.type, data: JSON.stringify(e.data) }));
-    });
-    const outbox = winners.flatMap((a) => a.outbox ?? []);
-    await tx.query(
-      `WITH appended AS (
-         INSERT INTO es_events (stream_name, stream_position, event_id, event_type, data)
-         SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[])
-         RETURNING 1)
-       ${outboxInsertSql(6)}`,
-      [events.map((e) => e.stream), events.map((e) => e.position), events.map((e) => e.id), events.map((e) => e.type), events.map((e) => e.data), ...outboxParams(outbox)],
-    );
     return moved;
   }
 

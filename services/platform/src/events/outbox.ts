@@ -16,11 +16,13 @@ export interface OutboxMessage {
  * types, envelopes, headers), shared by enqueueOutbox and the event store's single-statement
  * append. `guard` restricts the insert (e.g. to when a version check passed).
  */
-export function outboxInsertSql(first: number, guard = 'TRUE'): string {
+export function outboxInsertSql(first: number, guard = 'TRUE', withStream = false): string {
   const p = (i: number) => `$${first + i}`;
+  // With `withStream`, a seventh parameter gives each row's stream, which `guard` may test as m.stream.
+  const stream = withStream ? `, ${p(6)}::text[]` : '';
   return `INSERT INTO outbox (topic, message_key, event_id, event_type, envelope, headers)
      SELECT topic, key, id, type, env, ${p(5)}::jsonb
-     FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::uuid[], ${p(3)}::text[], ${p(4)}::bytea[]) AS m(topic, key, id, type, env)
+     FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::uuid[], ${p(3)}::text[], ${p(4)}::bytea[]${stream}) AS m(topic, key, id, type, env${withStream ? ', stream' : ''})
      WHERE ${guard}`;
 }
 
