@@ -7,8 +7,8 @@ export type { Logger } from 'pino';
  * JSON logs with the active trace and span id on every line, so a log line can be joined to
  * its trace. Known secret-bearing fields are redacted wherever they appear.
  */
-export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -22,5 +22,6 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
       const { traceId, spanId } = span.spanContext();
       return { trace_id: traceId, span_id: spanId };
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import {
-  EventStore, InProcessBus, KafkaBus, OutboxRelay, PostgresInbox, decodeEnvelope, enqueueOutbox, outboxMessage, readCheckpoint, withTransaction,
+  EventStore, InProcessBus, KafkaBus, OutboxRelay, PostgresInbox, decodeEnvelope, enqueueOutbox, outboxMessage, readCheckpoint, startTelemetry, stopTelemetry, tracer, withTransaction,
   type Bus, type BusMessage, type Pool,
 } from '../src/index.js';
 import { events } from '@flatlay/proto';
@@ -99,6 +99,21 @@ describe('Transactional outbox and relay', { timeout: 120_000 }, () => {
     await assert.rejects(store.appendToStream('svc-x', [{ type: 'Started', data: {} }], { expectedVersion: 0, outbox: [started(topic, 'lost')] }));
     await relay().drain();
     assert.deepEqual(bus.published.map(serviceOf), ['x']);
+  });
+
+  it('carries the trace context of the writing request to the published message', async () => {
+    bus.published = [];
+    startTelemetry('outbox-test');
+    let traceId = '';
+    await tracer().startActiveSpan('request', async (span) => {
+      traceId = span.spanContext().traceId;
+      await withTransaction(pool, (tx) => enqueueOutbox(tx, [started(topic, 'traced')]));
+      span.end();
+    });
+    await relay().drain(); // outside the span, as the relay always is
+    assert.equal(bus.published.length, 1);
+    assert.match(bus.published[0]!.headers.traceparent ?? '', new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    await stopTelemetry();
   });
 
   it('delivers through real Kafka to a consumer whose inbox absorbs the duplicate of a crashed relay', async () => {
