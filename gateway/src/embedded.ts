@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   createBus, createLogger, env, InProcessBus, loadConfig, startEmbeddedPostgres, startService, startTelemetry, stopOnSignals,
-  type RunningService,
+  type RunningService, type ServiceDefinition,
 } from '@flatlay/platform';
 import { analyticsService } from '@flatlay/analytics';
 import { billingService } from '@flatlay/billing';
-import { identityService } from '@flatlay/identity';
+import { createIdentityService } from '@flatlay/identity';
 import { imageService } from '@flatlay/image';
 import { ledgerService } from '@flatlay/ledger';
 import { createGatewayApp } from './app.js';
@@ -50,20 +50,23 @@ async function stopAll(): Promise<void> {
 
 let http: Awaited<ReturnType<typeof listen>> | undefined;
 try {
-  const definitions = [identityService, ledgerService, imageService, billingService, analyticsService];
-  services.push(
-    ...(await Promise.all(
-      definitions.map((def) =>
-        startService(def, {
-          databaseUrl,
-          bus,
-          grpcPort: 0,
-          replayOutboxOnStart: bus instanceof InProcessBus,
-          logger: createLogger(def.name, config.LOG_LEVEL),
-        }),
-      ),
-    )),
-  );
+  const start = (def: ServiceDefinition) =>
+    startService(def, {
+      databaseUrl,
+      bus,
+      grpcPort: 0,
+      replayOutboxOnStart: bus instanceof InProcessBus,
+      logger: createLogger(def.name, config.LOG_LEVEL),
+    });
+  // The ledger first: identity makes the sign-up grant over gRPC and needs its address.
+  const ledger = await start(ledgerService);
+  services.push(ledger);
+  const identity = createIdentityService({
+    LEDGER_ADDR: `127.0.0.1:${ledger.port}`,
+    // A generated signing key kept with the data, so restarts keep sessions (JWT_PRIVATE_KEY wins).
+    ...(process.env.JWT_PRIVATE_KEY ? {} : { JWT_KEY_FILE: process.env.JWT_KEY_FILE || join(dataDir, 'identity', 'jwt-signing-key.pem') }),
+  });
+  services.push(...(await Promise.all([identity, imageService, billingService, analyticsService].map(start))));
   const app = createGatewayApp({
     logger,
     corsOrigins: config.CORS_ORIGINS ?? [`http://localhost:${config.PORT}`],
