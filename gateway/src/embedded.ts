@@ -15,6 +15,7 @@ import { createIdentityService } from '@flatlay/identity';
 import { imageService } from '@flatlay/image';
 import { ledgerService } from '@flatlay/ledger';
 import { createGatewayApp } from './app.js';
+import { rateLimitEnvSchema, rateLimitsFrom } from './config.js';
 import { listen } from './server.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,7 +29,7 @@ const config = loadConfig(
     KAFKA_BROKERS: env.csv().optional(),
     CORS_ORIGINS: env.csv().optional(),
     LOG_LEVEL: env.logLevel(),
-  }),
+  }).extend(rateLimitEnvSchema.shape),
 );
 
 startTelemetry('flatlay');
@@ -40,9 +41,11 @@ const postgres = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(j
 const databaseUrl = config.DATABASE_URL ?? postgres!.url;
 const bus = createBus(config.KAFKA_BROKERS, 'flatlay');
 const services: RunningService[] = [];
+const rateLimits = rateLimitsFrom(config);
 
 async function stopAll(): Promise<void> {
   await http?.stop();
+  await rateLimits.close();
   for (const s of services.reverse()) await s.stop();
   await bus.close();
   await postgres?.stop();
@@ -69,6 +72,7 @@ try {
   services.push(...(await Promise.all([identity, imageService, billingService, analyticsService].map(start))));
   const app = createGatewayApp({
     logger,
+    rateLimits: rateLimits.options,
     corsOrigins: config.CORS_ORIGINS ?? [`http://localhost:${config.PORT}`],
     webDir: join(repoRoot, 'web', 'dist'),
     services: services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` })),
