@@ -5,7 +5,8 @@ import { createPrivateKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { SignJWT } from 'jose';
-import { call, outboxMessage } from '@flatlay/platform';
+import { call, createLogger, outboxMessage } from '@flatlay/platform';
+import { createGatewayApp, listen } from '../src/index.js';
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { requireEnv, waitFor } from '../../services/platform/test/support.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -120,6 +121,32 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       // Another address from the same client is not affected.
       const other = await s.newUser('unaffected');
       assert.equal((await s.request('POST', '/auth/login', { json: { email: other.email, password: other.password } })).status, 200);
+    });
+  });
+
+  describe('rate limits per client IP', () => {
+    it('register and login: 429 with a message and Retry-After past the per-IP limit (memory counters without Redis)', async () => {
+      const app = createGatewayApp({
+        logger: createLogger('ip-limit-test', 'silent'),
+        corsOrigins: [],
+        services: s.services.map((x) => ({ name: x.name, address: `127.0.0.1:${x.port}` })),
+        rateLimits: { perIp: 3, perEmail: 100, windowSeconds: 600 },
+      });
+      const http = await listen(app, '127.0.0.1', 0);
+      try {
+        const post = (path: string, email: string) =>
+          fetch(`http://127.0.0.1:${http.port}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'x' }) });
+        for (let i = 0; i < 3; i++) assert.equal((await post('/auth/register', `bad-${i}`)).status, 400);
+        const limited = await post('/auth/register', `ip.${randomUUID()}@example.com`);
+        assert.equal(limited.status, 429);
+        assert.match((await limited.json()).message, /^Too many attempts\. Please try again in \d+ seconds\.$/);
+        assert.ok(Number(limited.headers.get('retry-after')) > 0);
+        // Login has its own counters.
+        for (let i = 0; i < 3; i++) assert.equal((await post('/auth/login', `n${i}@example.com`)).status, 401);
+        assert.equal((await post('/auth/login', 'n9@example.com')).status, 429);
+      } finally {
+        await http.stop();
+      }
     });
   });
 

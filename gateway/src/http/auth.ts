@@ -16,6 +16,8 @@ export interface Caller {
 declare module 'express-serve-static-core' {
   interface Request {
     caller?: Caller;
+    /** Why the identity service refused the bearer token (passport-http-bearer keeps only a challenge). */
+    authRefusal?: string;
   }
 }
 
@@ -30,18 +32,22 @@ export const ADMIN_REQUIRED = 'Admin authentication required';
 export function createAuthenticator(clients: ServiceClients) {
   const passport = new Passport();
   passport.use(
-    new BearerStrategy((token, done) => {
+    new BearerStrategy({ passReqToCallback: true }, (req: Request, token: string, done: (error: unknown, user?: Caller | false) => void) => {
       const client = clients.identity();
       call(client, client.verifyToken, { token }, { deadlineMs: 3_000 }).then(
-        (v) => done(null, { userId: v.userId, role: v.role === 'admin' ? 'admin' : 'user', tokenId: v.tokenId, token } satisfies Caller),
-        (error: unknown) => (error instanceof AppError && error.code === 'UNAUTHENTICATED' ? done(null, false, { message: error.message, scope: 'invalid' }) : done(error)),
+        (v) => done(null, { userId: v.userId, role: v.role === 'admin' ? 'admin' : 'user', tokenId: v.tokenId, token }),
+        (error: unknown) => {
+          if (!(error instanceof AppError && error.code === 'UNAUTHENTICATED')) return done(error);
+          req.authRefusal = error.message;
+          done(null, false);
+        },
       );
     }),
   );
 
   /** Authenticates the bearer token; `required` decides whether a missing one is refused. */
   const authenticate = (required: boolean): RequestHandler => (req: Request, res: Response, next: NextFunction) => {
-    passport.authenticate('bearer', { session: false }, (error: unknown, caller: Caller | false, info: unknown) => {
+    passport.authenticate('bearer', { session: false }, (error: unknown, caller: Caller | false) => {
       if (error) return next(error);
       if (caller) {
         req.caller = caller;
@@ -49,7 +55,7 @@ export function createAuthenticator(clients: ServiceClients) {
       }
       const sent = Boolean(req.headers.authorization);
       if (!sent && !required) return next();
-      const message = typeof info === 'object' && info && 'message' in info && typeof info.message === 'string' ? info.message : sent ? 'Not authenticated: the authorization header is not a bearer token' : NO_TOKEN;
+      const message = req.authRefusal ?? (sent ? 'Not authenticated: the authorization header is not a bearer token' : NO_TOKEN);
       res.setHeader('WWW-Authenticate', 'Bearer');
       next(new AppError('UNAUTHENTICATED', message));
     })(req, res, next);
