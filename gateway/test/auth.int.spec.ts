@@ -139,7 +139,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
         for (let i = 0; i < 3; i++) assert.equal((await post('/auth/register', `bad-${i}`)).status, 400);
         const limited = await post('/auth/register', `ip.${randomUUID()}@example.com`);
         assert.equal(limited.status, 429);
-        assert.match((await limited.json()).message, /^Too many attempts\. Please try again in \d+ seconds\.$/);
+        assert.match(((await limited.json()) as { message: string }).message, /^Too many attempts\. Please try again in \d+ seconds\.$/);
         assert.ok(Number(limited.headers.get('retry-after')) > 0);
         // Login has its own counters.
         for (let i = 0; i < 3; i++) assert.equal((await post('/auth/login', `n${i}@example.com`)).status, 401);
