@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Local infrastructure for Flatlay's tests: real Postgres, Kafka (KRaft), Redis and stripe-mock,
-// installed into the ignored cache folder `.infra/` and started on free loopback ports.
+// installed into the ignored cache folder `.infra/` and started on free loopback ports; plus the
+// Kubernetes tooling the chart test uses (helm, kubeconform in .infra/bin; no cluster).
 //
 //   node scripts/infra.mjs install   fetch/build everything (idempotent, cached in .infra/)
 //   node scripts/infra.mjs up        install, start all services, write .infra/run/env.json
@@ -32,6 +33,8 @@ export const VERSIONS = Object.freeze({
   reload4j: '1.2.25',
   dependencyPlugin: '3.8.1',
   stripeMock: 'v0.203.0', // github.com/stripe/stripe-mock
+  helm: 'v3.21.4', // helm.sh/helm/v3/cmd/helm
+  kubeconform: 'v0.7.0', // github.com/yannh/kubeconform/cmd/kubeconform
 });
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,6 +46,8 @@ const RUN = path.join(INFRA, 'run');
 const ENV_FILE = path.join(RUN, 'env.json');
 const STATE_FILE = path.join(RUN, 'state.json');
 const STRIPE_MOCK_BIN = path.join(BIN, 'stripe-mock');
+export const HELM_BIN = path.join(BIN, 'helm');
+export const KUBECONFORM_BIN = path.join(BIN, 'kubeconform');
 const REDIS_SERVER = '/usr/bin/redis-server';
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -334,23 +339,30 @@ async function installKafka() {
   log(`kafka: ${fs.readdirSync(KAFKA_LIBS).filter((f) => f.endsWith('.jar')).length} jars in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
 
-async function installStripeMock() {
-  const marker = path.join(BIN, '.stripe-mock.version');
-  if (exists(STRIPE_MOCK_BIN) && exists(marker) && fs.readFileSync(marker, 'utf8') === VERSIONS.stripeMock) {
-    log(`stripe-mock ${VERSIONS.stripeMock}: cached in .infra/bin`);
+/** `go install <pkg>@<version>` into .infra/bin, skipped when that version is already there. */
+async function installGoTool(name, pkg, version) {
+  const bin = path.join(BIN, name);
+  const marker = path.join(BIN, `.${name}.version`);
+  if (exists(bin) && exists(marker) && fs.readFileSync(marker, 'utf8') === version) {
+    log(`${name} ${version}: cached in .infra/bin`);
     return;
   }
-  if (!which('go')) throw new Error('go is required to build stripe-mock');
-  log(`stripe-mock ${VERSIONS.stripeMock}: go install`);
+  if (!which('go')) throw new Error(`go is required to build ${name}`);
+  log(`${name} ${version}: go install`);
   const t = Date.now();
   fs.mkdirSync(BIN, { recursive: true });
-  await run('go', ['install', `github.com/stripe/stripe-mock@${VERSIONS.stripeMock}`], {
+  await run('go', ['install', `${pkg}@${version}`], {
     cwd: os.tmpdir(),
     env: { ...process.env, GOBIN: BIN, GOFLAGS: '-mod=mod', GO111MODULE: 'on' },
   });
-  fs.writeFileSync(marker, VERSIONS.stripeMock);
-  log(`stripe-mock: built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  fs.writeFileSync(marker, version);
+  log(`${name}: built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
+
+const installStripeMock = () => installGoTool('stripe-mock', 'github.com/stripe/stripe-mock', VERSIONS.stripeMock);
+// Kubernetes tooling for tests/chart.int.spec.ts (lint, render, schema-check the Helm chart offline).
+const installHelm = () => installGoTool('helm', 'helm.sh/helm/v3/cmd/helm', VERSIONS.helm);
+const installKubeconform = () => installGoTool('kubeconform', 'github.com/yannh/kubeconform/cmd/kubeconform', VERSIONS.kubeconform);
 
 /** Fetches/builds everything into .infra/ (each step skipped when its output exists). */
 export async function install(opts = {}) {
@@ -359,7 +371,7 @@ export async function install(opts = {}) {
   fs.mkdirSync(INFRA, { recursive: true });
   const t = Date.now();
   // Independent steps run side by side (apt, Maven, Go).
-  const results = await Promise.allSettled([installApt(), installKafka(), installStripeMock()]);
+  const results = await Promise.allSettled([installApt(), installKafka(), installStripeMock(), installHelm(), installKubeconform()]);
   const failed = results.filter((r) => r.status === 'rejected');
   if (failed.length) throw new Error(failed.map((r) => r.reason?.message ?? r.reason).join('\n\n'));
   log(`install: ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);

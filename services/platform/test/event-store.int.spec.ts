@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { EventStore, START, VersionConflict, type DomainEvent, type Pool } from '../src/index.js';
+import { randomUUID } from 'node:crypto';
+import { EventStore, START, VersionConflict, withTransaction, type DomainEvent, type Pool } from '../src/index.js';
 import { freshDatabase } from './support.js';
 
 type Counted = DomainEvent<'Added', { n: number }>;
@@ -49,6 +50,43 @@ describe('PostgreSQL event store', { timeout: 60_000 }, () => {
       assert.equal((await store.readStream(stream)).length, version + 1);
     });
   }
+
+  it('appends to many streams in one statement, each with its own version check, events and outbox only for those that moved', async () => {
+    await store.appendToStream('many-a', [added(1)], { expectedVersion: 0 });
+    await store.appendToStream('many-b', [added(1), added(1)], { expectedVersion: 0 });
+    await store.appendToStream('many-d', [added(1)], { expectedVersion: 0 });
+    const outbox = (key: string) => [{ topic: 't', key, eventId: randomUUID(), eventType: 'Added', envelope: new Uint8Array([1]) }];
+    const moved = await withTransaction(pool, (tx) =>
+      store.appendManyInTransaction(tx, [
+        { streamName: 'many-a', expectedVersion: 1, events: [added(10)], outbox: outbox('many-a') }, // right version
+        { streamName: 'many-b', expectedVersion: 1, events: [added(10)], outbox: outbox('many-b') }, // stale
+        { streamName: 'many-c', expectedVersion: 0, events: [added(10), added(20)], outbox: outbox('many-c') }, // new
+        { streamName: 'many-d', expectedVersion: 0, events: [added(10)], outbox: outbox('many-d') }, // exists already
+      ]),
+    );
+    assert.deepEqual([...moved].sort(), ['many-a', 'many-c']);
+    assert.deepEqual(await store.aggregateStream('many-a', counter), { state: { total: 11 }, version: 2 });
+    assert.deepEqual(await store.aggregateStream('many-b', counter), { state: { total: 2 }, version: 2 });
+    assert.deepEqual(await store.aggregateStream('many-c', counter), { state: { total: 30 }, version: 2 });
+    assert.deepEqual(await store.aggregateStream('many-d', counter), { state: { total: 1 }, version: 1 });
+    const { rows } = await pool.query("SELECT message_key FROM outbox WHERE message_key LIKE 'many-%' ORDER BY message_key");
+    assert.deepEqual(rows.map((r) => r.message_key), ['many-a', 'many-c']);
+  });
+
+  it('concurrent group commits over the same streams move each stream exactly once per version', async () => {
+    const streams = Array.from({ length: 12 }, (_, i) => `group-${i}`);
+    for (const s of streams) await store.appendToStream(s, [added(0)], { expectedVersion: 0 });
+    // Eight batches, each over all twelve streams in a different order, all at version 1.
+    const batches = Array.from({ length: 8 }, (_, b) => [...streams].sort(() => (b % 2 ? 1 : -1)).map((streamName) => ({ streamName, expectedVersion: 1, events: [added(b + 1)] })));
+    const results = await Promise.allSettled(batches.map((batch) => withTransaction(pool, (tx) => store.appendManyInTransaction(tx, batch))));
+    const winners = new Map<string, number>();
+    for (const r of results) if (r.status === 'fulfilled') for (const s of r.value) winners.set(s, (winners.get(s) ?? 0) + 1);
+    for (const r of results) if (r.status === 'rejected') assert.equal(r.reason.code, '40P01', 'the only acceptable failure is a detected deadlock');
+    for (const s of streams) {
+      assert.equal(winners.get(s), 1, `${s} moved once`);
+      assert.equal((await store.readStream(s)).length, 2);
+    }
+  });
 
   it('a reader of the global order never skips a transaction that commits late', async () => {
     const late = await pool.connect();

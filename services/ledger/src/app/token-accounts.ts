@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, EventStore, VersionConflict, withTransaction, type Pool, type Queryable } from '@flatlay/platform';
+import { AppError, EventStore, VersionConflict, withTransaction, type Pool, type Queryable, type StreamAppend } from '@flatlay/platform';
 import {
   evolve, initialState, isTokenAccountRefusal, tokenAccount, type TokenAccountCommand, type TokenAccountEvent, type TokenAccountRefusal, type TokenAccountState,
 } from '../domain/index.js';
-import { projectAccountEvents } from '../projections/account-projection.js';
+import { projectAccountChanges, type AccountChange } from '../projections/account-projection.js';
+import { GroupCommitter } from './group-commit.js';
 import { KeyedSerializer } from './account-lock.js';
 import { toOutboxMessages } from './ledger-events.js';
 
@@ -22,6 +23,11 @@ interface Loaded {
   version: number;
 }
 
+interface AccountWrite {
+  append: StreamAppend;
+  projection: AccountChange;
+}
+
 const MAX_ATTEMPTS = 20;
 const CACHE_LIMIT = 10_000;
 
@@ -36,11 +42,14 @@ export class TokenAccounts {
   /** Folded state of recently used accounts, valid only as far as its version; never trusted blindly. */
   private readonly cache = new Map<string, Loaded>();
 
+  private readonly writer: GroupCommitter<AccountWrite>;
+
   constructor(private readonly pool: Pool) {
     this.store = new EventStore(pool);
+    this.writer = new GroupCommitter((writes) => this.commitBatch(writes), { maxBatch: 200, maxInFlight: 2 });
   }
 
-  /** Executes in its own transaction, or inside `tx` (a consumer's inbox transaction). */
+  /** Executes in its own transaction (group-committed with others), or inside `tx` (a consumer's inbox transaction). */
   execute(userId: string, command: TokenAccountCommand, tx?: Queryable): Promise<CommandOutcome> {
     if (!userId) throw new AppError('INVALID_ARGUMENT', 'A user id is required');
     return this.serializer.run(userId, async () => {
@@ -49,11 +58,19 @@ export class TokenAccounts {
           if (tx) {
             // Inside a caller's transaction the cache cannot be updated (it may roll back).
             this.cache.delete(userId);
-            return await this.decideAndAppend(tx, userId, command);
+            const loaded = await this.load(tx, userId);
+            const change = this.decide(userId, command, loaded);
+            if (change.write) {
+              await this.store.appendInTransaction(tx, change.write.append.streamName, change.write.append.events, change.write.append);
+              await projectAccountChanges(tx, [change.write.projection]);
+            }
+            return change.outcome;
           }
-          const outcome = await withTransaction(this.pool, (own) => this.decideAndAppend(own, userId, command));
-          this.remember(userId, outcome.loaded);
-          return outcome;
+          const loaded = await this.load(this.pool, userId);
+          const change = this.decide(userId, command, loaded);
+          if (change.write && !(await this.writer.submit(change.write))) throw new VersionConflict(accountStream(userId), loaded.version);
+          this.remember(userId, change.next);
+          return change.outcome;
         } catch (error) {
           if (error instanceof VersionConflict && attempt < MAX_ATTEMPTS) {
             this.cache.delete(userId);
@@ -67,34 +84,74 @@ export class TokenAccounts {
     });
   }
 
-  private async decideAndAppend(db: Queryable, userId: string, command: TokenAccountCommand): Promise<CommandOutcome & { loaded: Loaded }> {
-    const loaded = await this.load(db, userId);
+  /** Runs the decider and prepares what to write: events, outbox messages and read-model rows. */
+  private decide(userId: string, command: TokenAccountCommand, loaded: Loaded): { outcome: CommandOutcome; next: Loaded; write?: AccountWrite } {
     const events = tokenAccount.decide(command, loaded.state);
-    if (events.length === 0) return { balance: loaded.state.balance, events, state: loaded.state, loaded };
+    if (events.length === 0) return { outcome: { balance: loaded.state.balance, events, state: loaded.state }, next: loaded };
     const balances: number[] = [];
     let state = loaded.state;
     for (const event of events) {
       state = evolve(state, event);
       balances.push(state.balance);
     }
-    const eventIds = events.map(() => randomUUID());
-    await this.store.appendInTransaction(db, accountStream(userId), events, {
-      expectedVersion: loaded.version,
-      eventIds,
-      outbox: toOutboxMessages(userId, loaded.version + 1, eventIds, events, balances),
-    });
     const version = loaded.version + events.length;
-    await projectAccountEvents(
-      db,
-      { userId, balance: state.balance, version, closed: state.status === 'closed' },
-      events.map((event, i) => ({ eventId: eventIds[i]!, streamPosition: loaded.version + 1 + i, type: event.type, data: event.data })),
-      loaded.state.balance,
-    );
-    return { balance: state.balance, events, state, loaded: { state, version } };
+    const eventIds = events.map(() => randomUUID());
+    return {
+      outcome: { balance: state.balance, events, state },
+      next: { state, version },
+      write: {
+        append: {
+          streamName: accountStream(userId),
+          expectedVersion: loaded.version,
+          events,
+          eventIds,
+          outbox: toOutboxMessages(userId, loaded.version + 1, eventIds, events, balances),
+        },
+        projection: {
+          account: { userId, balance: state.balance, version, closed: state.status === 'closed' },
+          events: events.map((event, i) => ({ eventId: eventIds[i]!, streamPosition: loaded.version + 1 + i, type: event.type, data: event.data })),
+          balanceBefore: loaded.state.balance,
+        },
+      },
+    };
+  }
+
+  /** One transaction for a batch of accounts: appends (each with its own version check), then the read models of those that took effect. */
+  private async commitBatch(writes: AccountWrite[]): Promise<boolean[]> {
+    try {
+      if (writes.length === 1) return [await this.commitOne(writes[0]!)];
+      return await withTransaction(this.pool, async (tx) => {
+        const moved = await this.store.appendManyInTransaction(tx, writes.map((w) => w.append));
+        await projectAccountChanges(tx, writes.filter((w) => moved.has(w.append.streamName)).map((w) => w.projection));
+        return writes.map((w) => moved.has(w.append.streamName));
+      });
+    } catch (error) {
+      // Two batches that lock streams in different orders: Postgres aborts one; its commands decide again.
+      if ((error as { code?: string }).code === '40P01') return writes.map(() => false);
+      throw error;
+    }
+  }
+
+  /** A lone write takes the one-statement append: fewer round trips when there is nobody to share with. */
+  private async commitOne(write: AccountWrite): Promise<boolean> {
+    try {
+      await withTransaction(this.pool, async (tx) => {
+        await this.store.appendInTransaction(tx, write.append.streamName, write.append.events, write.append);
+        await projectAccountChanges(tx, [write.projection]);
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof VersionConflict) return false;
+      throw error;
+    }
   }
 
   private async load(db: Queryable, userId: string): Promise<Loaded> {
-    const cached = this.cache.get(userId) ?? { state: initialState(), version: 0 };
+    // A cached state is used as is: if another writer moved the stream since, the append's
+    // version check fails, the entry is dropped, and the retry reads what is new.
+    const hit = this.cache.get(userId);
+    if (hit) return hit;
+    const cached = { state: initialState(), version: 0 };
     const newer = await this.store.readStream<TokenAccountEvent>(accountStream(userId), db, cached.version);
     if (newer.length === 0) return cached;
     let state = cached.state;

@@ -11,36 +11,43 @@ export interface ProjectedAccount {
   closed: boolean;
 }
 
+export interface AccountChange {
+  account: ProjectedAccount;
+  events: Array<Pick<RecordedEvent<TokenAccountEvent>, 'eventId' | 'streamPosition' | 'type' | 'data'>>;
+  balanceBefore: number;
+}
+
 /**
- * Writes an account's new events into the balance and history read models. Called in the
- * transaction that appended them, and by the rebuild.
+ * Writes accounts' new events into the balance and history read models, in one statement
+ * whatever the number of accounts. Called in the transaction that appended them, and by the rebuild.
  */
-export async function projectAccountEvents(
-  db: Queryable,
-  account: ProjectedAccount,
-  events: Array<Pick<RecordedEvent<TokenAccountEvent>, 'eventId' | 'streamPosition' | 'type' | 'data'>>,
-  balanceBefore: number,
-): Promise<void> {
-  let balance = balanceBefore;
-  const rows: Array<[string, number, string, number, number, string]> = [];
-  for (const e of events) {
-    const event = { type: e.type, data: e.data } as TokenAccountEvent;
-    const delta = balanceDelta(event);
-    balance += delta;
-    if (HISTORY_EVENTS.has(event.type)) rows.push([e.eventId, e.streamPosition, event.data.description, delta, balance, event.data.occurredAt]);
+export async function projectAccountChanges(db: Queryable, changes: AccountChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  const history: Array<[string, string, number, string, number, number, string]> = [];
+  for (const { account, events, balanceBefore } of changes) {
+    let balance = balanceBefore;
+    for (const e of events) {
+      const event = { type: e.type, data: e.data } as TokenAccountEvent;
+      const delta = balanceDelta(event);
+      balance += delta;
+      if (HISTORY_EVENTS.has(event.type)) history.push([e.eventId, account.userId, e.streamPosition, event.data.description, delta, balance, event.data.occurredAt]);
+    }
   }
-  if (rows.length > 0) {
-    await db.query(
-      `INSERT INTO account_transactions (event_id, user_id, stream_position, description, amount, balance_after, created_at)
-       SELECT id, $1, pos, descr, amount, after, at
-       FROM unnest($2::uuid[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::timestamptz[]) AS t(id, pos, descr, amount, after, at)`,
-      [account.userId, ...[0, 1, 2, 3, 4, 5].map((i) => rows.map((r) => r[i]))],
-    );
-  }
+  const column = <T>(i: number) => history.map((r) => r[i] as T);
   await db.query(
-    `INSERT INTO account_balances (user_id, balance, version, closed, updated_at) VALUES ($1, $2, $3, $4, now())
+    `WITH history AS (
+       INSERT INTO account_transactions (event_id, user_id, stream_position, description, amount, balance_after, created_at)
+       SELECT * FROM unnest($5::uuid[], $6::text[], $7::bigint[], $8::text[], $9::bigint[], $10::bigint[], $11::timestamptz[]))
+     INSERT INTO account_balances (user_id, balance, version, closed, updated_at)
+     SELECT *, now() FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::boolean[])
      ON CONFLICT (user_id) DO UPDATE SET balance = EXCLUDED.balance, version = EXCLUDED.version, closed = EXCLUDED.closed, updated_at = now()`,
-    [account.userId, account.balance, account.version, account.closed],
+    [
+      changes.map((c) => c.account.userId),
+      changes.map((c) => c.account.balance),
+      changes.map((c) => c.account.version),
+      changes.map((c) => c.account.closed),
+      ...[0, 1, 2, 3, 4, 5, 6].map((i) => column(i)),
+    ],
   );
 }
 

@@ -1,6 +1,6 @@
 import { withTransaction, type Pool } from '@flatlay/platform';
 import { evolve, initialState, type TokenAccountEvent } from '../domain/index.js';
-import { projectAccountEvents } from './account-projection.js';
+import { projectAccountChanges, type AccountChange } from './account-projection.js';
 
 /**
  * Replays every account stream into empty read models, in one transaction: readers see the
@@ -15,19 +15,21 @@ export async function rebuildProjections(pool: Pool): Promise<{ accounts: number
        WHERE stream_name LIKE 'account-%' ORDER BY stream_name, stream_position`,
     );
     let accounts = 0;
+    let changes: AccountChange[] = [];
     for (let i = 0; i < rows.length; ) {
       const stream = rows[i].stream_name as string;
       const batch = [];
       while (i < rows.length && rows[i].stream_name === stream) batch.push(rows[i++]);
       const state = batch.reduce((s, r) => evolve(s, { type: r.event_type, data: r.data } as TokenAccountEvent), initialState());
-      await projectAccountEvents(
-        tx,
-        { userId: stream.slice('account-'.length), balance: state.balance, version: batch.length, closed: state.status === 'closed' },
-        batch.map((r) => ({ eventId: r.event_id, streamPosition: r.stream_position, type: r.event_type, data: r.data })),
-        0,
-      );
+      changes.push({
+        account: { userId: stream.slice('account-'.length), balance: state.balance, version: batch.length, closed: state.status === 'closed' },
+        events: batch.map((r) => ({ eventId: r.event_id, streamPosition: r.stream_position, type: r.event_type, data: r.data })),
+        balanceBefore: 0,
+      });
       accounts++;
+      if (changes.length === 500) changes = (await projectAccountChanges(tx, changes), []);
     }
+    await projectAccountChanges(tx, changes);
     return { accounts, events: rows.length };
   });
 }

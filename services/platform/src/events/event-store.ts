@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { withTransaction, type Queryable } from '../db/pool.js';
-import { enqueueOutbox, type OutboxMessage } from './outbox.js';
+import { outboxInsertSql, outboxParams, type OutboxMessage } from './outbox.js';
 
 /** A domain event as the decider sees it: a type name and plain data. */
 export interface DomainEvent<T extends string = string, D = unknown> {
@@ -52,6 +52,15 @@ export interface AppendOptions {
   eventIds?: string[];
 }
 
+/** One stream's part of a group commit. */
+export interface StreamAppend {
+  streamName: string;
+  expectedVersion: number;
+  events: DomainEvent[];
+  eventIds?: string[];
+  outbox?: OutboxMessage[];
+}
+
 export interface AppendResult {
   nextExpectedVersion: number;
   /** Ids given to the appended events, in order. */
@@ -97,28 +106,94 @@ export class EventStore {
     if (events.length === 0) return { nextExpectedVersion: expectedVersion, eventIds: [] };
     const eventIds = options.eventIds ?? events.map(() => randomUUID());
     if (eventIds.length !== events.length) throw new Error('eventIds must give one id per event');
-    // The conditional write is the concurrency check: of N appends at one version, one row
-    // update (or insert) succeeds and the rest find the version moved.
-    const moved =
+    // One statement: the conditional stream write is the concurrency check (of N appends at one
+    // version, one succeeds and the rest find the version moved), and the events and outbox rows
+    // are written only when it passed.
+    const moveStream =
       expectedVersion === 0
-        ? await tx.query('INSERT INTO es_streams (stream_name, stream_version) VALUES ($1, $2) ON CONFLICT DO NOTHING', [streamName, next])
-        : await tx.query('UPDATE es_streams SET stream_version = $3 WHERE stream_name = $1 AND stream_version = $2', [streamName, expectedVersion, next]);
-    if (moved.rowCount !== 1) throw new VersionConflict(streamName, expectedVersion);
-    await tx.query(
-      `INSERT INTO es_events (stream_name, stream_position, event_id, event_type, data, metadata)
-       SELECT $1, $2 + ord, id, type, data, $6::jsonb
-       FROM unnest($3::uuid[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, data, ord)`,
+        ? 'INSERT INTO es_streams (stream_name, stream_version) VALUES ($1, $3) ON CONFLICT DO NOTHING RETURNING 1'
+        : 'UPDATE es_streams SET stream_version = $3 WHERE stream_name = $1 AND stream_version = $2 RETURNING 1';
+    const outbox = options.outbox ?? [];
+    const { rows } = await tx.query(
+      `WITH moved AS (${moveStream}),
+       appended AS (
+         INSERT INTO es_events (stream_name, stream_position, event_id, event_type, data, metadata)
+         SELECT $1, $2 + ord, id, type, data, $7::jsonb
+         FROM unnest($4::uuid[], $5::text[], $6::jsonb[]) WITH ORDINALITY AS e(id, type, data, ord)
+         WHERE EXISTS (SELECT 1 FROM moved)
+         RETURNING 1),
+       published AS (${outboxInsertSql(8, 'EXISTS (SELECT 1 FROM moved)')} RETURNING 1)
+       SELECT (SELECT count(*) FROM moved)::int AS moved`,
       [
         streamName,
         expectedVersion,
+        next,
         eventIds,
         events.map((e) => e.type),
         events.map((e) => JSON.stringify(e.data)),
         JSON.stringify(options.metadata ?? {}),
+        ...outboxParams(outbox),
       ],
     );
-    if (options.outbox?.length) await enqueueOutbox(tx, options.outbox);
+    if (rows[0].moved !== 1) throw new VersionConflict(streamName, expectedVersion);
     return { nextExpectedVersion: next, eventIds };
+  }
+
+  /**
+   * Appends to many streams in the caller's transaction, in one statement whatever their
+   * number (group commit). Each stream keeps its own version check: the returned set names the
+   * streams whose append took effect; the others hit a version conflict and wrote nothing.
+   * Streams are locked in name order, so concurrent batches cannot deadlock each other.
+   */
+  async appendManyInTransaction(tx: Queryable, appends: StreamAppend[]): Promise<Set<string>> {
+    const work = appends.filter((a) => a.events.length > 0).sort((a, b) => (a.streamName < b.streamName ? -1 : a.streamName > b.streamName ? 1 : 0));
+    if (new Set(work.map((a) => a.streamName)).size !== work.length) throw new Error('appendMany takes each stream at most once');
+    if (work.length === 0) return new Set();
+    const events = work.flatMap((a) => {
+      const ids = a.eventIds ?? a.events.map(() => randomUUID());
+      return a.events.map((e, i) => ({ stream: a.streamName, position: a.expectedVersion + 1 + i, id: ids[i]!, type: e.type, data: JSON.stringify(e.data) }));
+    });
+    const outbox = work.flatMap((a) => (a.outbox ?? []).map((m) => ({ m, stream: a.streamName })));
+    // One statement: lock the existing streams in name order, move those still at their expected
+    // version (or create new ones), and write events and outbox rows only for the streams that moved.
+    const { rows } = await tx.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS i(stream_name, expected, next)),
+       locked AS (
+         SELECT s.stream_name FROM es_streams s JOIN input i USING (stream_name)
+         WHERE i.expected > 0 ORDER BY s.stream_name FOR UPDATE OF s),
+       updated AS (
+         UPDATE es_streams s SET stream_version = i.next FROM input i
+         WHERE s.stream_name = i.stream_name AND i.expected > 0 AND s.stream_version = i.expected
+           AND s.stream_name IN (SELECT stream_name FROM locked)
+         RETURNING s.stream_name),
+       created AS (
+         INSERT INTO es_streams (stream_name, stream_version)
+         SELECT stream_name, next FROM input WHERE expected = 0 ORDER BY stream_name
+         ON CONFLICT DO NOTHING RETURNING stream_name),
+       moved AS (SELECT stream_name FROM updated UNION ALL SELECT stream_name FROM created),
+       appended AS (
+         INSERT INTO es_events (stream_name, stream_position, event_id, event_type, data)
+         SELECT * FROM unnest($4::text[], $5::bigint[], $6::uuid[], $7::text[], $8::jsonb[]) AS e(stream_name, pos, id, type, data)
+         WHERE e.stream_name IN (SELECT stream_name FROM moved)
+         RETURNING 1),
+       published AS (${outboxInsertSql(9, 'm.stream IN (SELECT stream_name FROM moved)', true)} RETURNING 1)
+       SELECT stream_name FROM moved`,
+      [
+        work.map((a) => a.streamName),
+        work.map((a) => a.expectedVersion),
+        work.map((a) => a.expectedVersion + a.events.length),
+        events.map((e) => e.stream),
+        events.map((e) => e.position),
+        events.map((e) => e.id),
+        events.map((e) => e.type),
+        events.map((e) => e.data),
+        ...outboxParams(outbox.map((o) => o.m)),
+        outbox.map((o) => o.stream),
+      ],
+    );
+    const moved = new Set<string>(rows.map((r: { stream_name: string }) => r.stream_name));
+    return moved;
   }
 
   /** A stream's events in order; `afterVersion` skips those a caller already folded. */

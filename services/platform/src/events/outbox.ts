@@ -12,23 +12,34 @@ export interface OutboxMessage {
 }
 
 /**
- * Writes messages to the outbox inside the caller's transaction. The active trace context is
- * captured now, because the relay publishes later, outside the request.
+ * The INSERT of outbox rows from six parameters starting at `$first` (topics, keys, ids,
+ * types, envelopes, headers), shared by enqueueOutbox and the event store's single-statement
+ * append. `guard` restricts the insert (e.g. to when a version check passed).
  */
+export function outboxInsertSql(first: number, guard = 'TRUE', withStream = false): string {
+  const p = (i: number) => `$${first + i}`;
+  // With `withStream`, a seventh parameter gives each row's stream, which `guard` may test as m.stream.
+  const stream = withStream ? `, ${p(6)}::text[]` : '';
+  return `INSERT INTO outbox (topic, message_key, event_id, event_type, envelope, headers)
+     SELECT topic, key, id, type, env, ${p(5)}::jsonb
+     FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::uuid[], ${p(3)}::text[], ${p(4)}::bytea[]${stream}) AS m(topic, key, id, type, env${withStream ? ', stream' : ''})
+     WHERE ${guard}`;
+}
+
+/** The six parameters of outboxInsertSql. The active trace context is captured now, because the relay publishes later. */
+export function outboxParams(messages: OutboxMessage[]): unknown[] {
+  return [
+    messages.map((m) => m.topic),
+    messages.map((m) => m.key),
+    messages.map((m) => m.eventId),
+    messages.map((m) => m.eventType),
+    messages.map((m) => Buffer.from(m.envelope)),
+    JSON.stringify(injectTraceHeaders({})),
+  ];
+}
+
+/** Writes messages to the outbox inside the caller's transaction. */
 export async function enqueueOutbox(tx: Queryable, messages: OutboxMessage[]): Promise<void> {
   if (messages.length === 0) return;
-  const headers = JSON.stringify(injectTraceHeaders({}));
-  await tx.query(
-    `INSERT INTO outbox (topic, message_key, event_id, event_type, envelope, headers)
-     SELECT topic, key, id, type, env, $6::jsonb
-     FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::bytea[]) AS m(topic, key, id, type, env)`,
-    [
-      messages.map((m) => m.topic),
-      messages.map((m) => m.key),
-      messages.map((m) => m.eventId),
-      messages.map((m) => m.eventType),
-      messages.map((m) => Buffer.from(m.envelope)),
-      headers,
-    ],
-  );
+  await tx.query(outboxInsertSql(1), outboxParams(messages));
 }

@@ -1,0 +1,47 @@
+# syntax=docker/dockerfile:1
+# One image for every Flatlay component; the container command picks the component:
+#   node gateway/dist/main.js            gateway (HTTP 8080, serves web/dist)
+#   node services/<name>/dist/main.js     identity | ledger | image | billing | analytics (gRPC)
+#   node services/image/dist/worker.js    image worker (GPU node pool)
+# The Helm chart (charts/flatlay) sets the command per Deployment.
+
+ARG NODE_IMAGE=node:20-slim
+
+# ---- build: install from the lockfile, generate/check proto, compile TypeScript, build the web app
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# onnxruntime-node's install script downloads CUDA binaries; the GPU provider is supplied separately.
+ENV ONNXRUNTIME_NODE_INSTALL=skip
+# Manifests first, so the dependency layer is cached until a manifest or the lockfile changes.
+COPY package.json package-lock.json ./
+COPY proto/package.json proto/
+COPY services/platform/package.json services/platform/
+COPY services/identity/package.json services/identity/
+COPY services/ledger/package.json services/ledger/
+COPY services/image/package.json services/image/
+COPY services/billing/package.json services/billing/
+COPY services/analytics/package.json services/analytics/
+COPY gateway/package.json gateway/
+COPY web/package.json web/
+RUN npm ci --no-audit --no-fund --loglevel=error
+COPY . .
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund --loglevel=error
+
+# ---- runtime: compiled output and production dependencies only, as a non-root user
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+# Owned by root and read-only to the process (the chart also mounts the root filesystem read-only;
+# /tmp is an emptyDir there).
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/proto ./proto
+COPY --from=build /app/services ./services
+COPY --from=build /app/gateway ./gateway
+COPY --from=build /app/web/dist ./web/dist
+COPY --from=build /app/web/package.json ./web/package.json
+# uid/gid 1000 is the `node` user of the official image; numeric so runAsNonRoot can verify it.
+USER 1000:1000
+EXPOSE 8080 50051 50052 50053 50054 50055
+CMD ["node", "gateway/dist/main.js"]

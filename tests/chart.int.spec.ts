@@ -1,0 +1,462 @@
+// The Helm chart (charts/flatlay), checked offline: no cluster can run here, so the chart is
+// linted, rendered for several value sets with the real helm binary (.infra/bin/helm, from
+// `node scripts/infra.mjs install`), and the rendered objects are validated against their OpenAPI
+// schemas (kubernetes-models, Strimzi and KEDA models from npm; no download) and held to the
+// deployment's policies. Also checks that k8s/ and skaffold.yaml agree with what the chart renders.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+
+const root = resolve(import.meta.dirname, '..');
+const chartDir = join(root, 'charts', 'flatlay');
+const HELM = join(root, '.infra', 'bin', 'helm');
+const KUBE_VERSION = '1.30.0';
+const RELEASE = 'flatlay';
+const NAMESPACE = 'flatlay';
+
+const COMPONENTS = ['gateway', 'identity', 'ledger', 'image', 'image-worker', 'billing', 'analytics'];
+const GRPC_PORTS: Record<string, number> = { identity: 50051, ledger: 50052, image: 50053, billing: 50054, analytics: 50055 };
+const TOPICS = [
+  'identity.user.v1',
+  'ledger.account.v1',
+  'billing.payment.v1',
+  'billing.subscription.v1',
+  'image.generation.v1',
+  'image.generation.requested.v1',
+  'analytics.settings.v1',
+];
+const WORK_QUEUE = 'image.generation.requested.v1';
+/** Env names whose values are secrets: they must come from a Secret (secretKeyRef), never a literal. */
+const SECRET_NAME = /(^|_)(SECRET|PASSWORD|PASSWD|TOKEN|KEY|CREDENTIALS?)(_|$)|^DATABASE_URL$|^REDIS_URL$/;
+const GPU_TAINT_KEY = 'nvidia.com/gpu';
+const GPU_POOL = { 'flatlay.dev/pool': 'gpu' };
+
+// biome-ignore lint: rendered Kubernetes objects are untyped JSON
+type K8s = any;
+
+function helm(args: string[]): { status: number; out: string } {
+  if (!existsSync(HELM)) {
+    throw new Error(`helm is missing at ${relative(root, HELM)}: run \`node scripts/infra.mjs install\` (it go-installs helm into .infra/bin)`);
+  }
+  const r = spawnSync(HELM, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, HELM_CACHE_HOME: join(root, '.infra', 'helm', 'cache'), HELM_CONFIG_HOME: join(root, '.infra', 'helm', 'config'), HELM_DATA_HOME: join(root, '.infra', 'helm', 'data') } });
+  if (r.error) throw r.error;
+  return { status: r.status ?? 1, out: `${r.stdout}${r.stderr}` };
+}
+
+interface ValueSet {
+  name: string;
+  files: string[];
+  set?: string[];
+  /** Components expected to render a Deployment. */
+  enabled: string[];
+  /** Whether the image worker is expected on the GPU pool. */
+  gpuWorker: boolean;
+  prod: boolean;
+  /** Expected topic replicas (from the values). */
+  topicReplicas: number;
+}
+
+const VALUE_SETS: ValueSet[] = [
+  { name: 'default', files: [], enabled: COMPONENTS, gpuWorker: true, prod: false, topicReplicas: 3 },
+  { name: 'dev', files: ['values-dev.yaml'], enabled: COMPONENTS, gpuWorker: false, prod: false, topicReplicas: 1 },
+  { name: 'prod', files: ['values-prod.yaml'], enabled: COMPONENTS, gpuWorker: true, prod: true, topicReplicas: 3 },
+  {
+    name: 'prod, GPU worker disabled',
+    files: ['values-prod.yaml'],
+    set: ['components.image-worker.enabled=false'],
+    enabled: COMPONENTS.filter((c) => c !== 'image-worker'),
+    gpuWorker: false,
+    prod: true,
+    topicReplicas: 3,
+  },
+];
+
+function valuesArgs(vs: Pick<ValueSet, 'files' | 'set'>): string[] {
+  return [...vs.files.flatMap((f) => ['--values', join(chartDir, f)]), ...(vs.set ?? []).flatMap((s) => ['--set', s])];
+}
+
+function template(vs: Pick<ValueSet, 'files' | 'set'>): { status: number; out: string } {
+  return helm(['template', RELEASE, chartDir, '--namespace', NAMESPACE, '--kube-version', KUBE_VERSION, ...valuesArgs(vs)]);
+}
+
+const rendered = new Map<string, K8s[]>();
+function render(vs: ValueSet): K8s[] {
+  const cached = rendered.get(vs.name);
+  if (cached) return cached;
+  const { status, out } = template(vs);
+  assert.equal(status, 0, `helm template (${vs.name}) failed:\n${out}`);
+  const docs = parseAllDocuments(out).map((d) => {
+    assert.equal(d.errors.length, 0, `rendered YAML (${vs.name}) does not parse: ${d.errors.join('; ')}`);
+    return d.toJS();
+  });
+  const objects = docs.filter((o) => o && typeof o === 'object');
+  rendered.set(vs.name, objects);
+  return objects;
+}
+
+/**
+ * Validates one object against its OpenAPI schema: Kubernetes' own (kubernetes-models) or the
+ * CRD's (Strimzi, KEDA). An object of a kind no model knows is an error, not a pass.
+ */
+async function validateSchema(o: K8s): Promise<void> {
+  const [group, version] = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/') : ['', String(o.apiVersion)];
+  const module = group.endsWith('strimzi.io')
+    ? `@kubernetes-models/strimzi-kafka-operator/${group}/${version}/${o.kind}`
+    : group === 'keda.sh'
+      ? `@kubernetes-models/keda/${group}/${version}/${o.kind}`
+      : `kubernetes-models/${group ? `${group}/` : ''}${version}/${o.kind}`;
+  let Model: (new (data: K8s) => { validate(): void }) | undefined;
+  try {
+    Model = (await import(module))[o.kind];
+  } catch (e) {
+    throw new Error(`no schema for ${o.apiVersion} ${o.kind} (${module}): ${(e as Error).message}`);
+  }
+  assert.ok(Model, `no model ${o.kind} in ${module}`);
+  try {
+    new Model(o).validate();
+  } catch (e) {
+    throw new Error(`${o.kind} ${o.metadata?.name} is not a valid ${o.apiVersion} object: ${(e as Error).message}`);
+  }
+}
+
+const ofKind = (objs: K8s[], kind: string) => objs.filter((o) => o.kind === kind);
+const componentOf = (o: K8s): string => o.metadata?.labels?.['app.kubernetes.io/component'];
+const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
+  Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
+const containersOf = (d: K8s): K8s[] => [...(d.spec.template.spec.initContainers ?? []), ...d.spec.template.spec.containers];
+
+describe('charts/flatlay (helm lint, template and policies, offline)', () => {
+  it('helm is installed in .infra/bin (fails, never skips, when missing)', () => {
+    const { status, out } = helm(['version', '--short']);
+    assert.equal(status, 0, out);
+    assert.match(out, /^v3\./);
+  });
+
+  for (const vs of VALUE_SETS.filter((v) => !v.set)) {
+    it(`helm lint --strict passes (${vs.name})`, () => {
+      const { status, out } = helm(['lint', chartDir, '--strict', '--kube-version', KUBE_VERSION, '--namespace', NAMESPACE, ...valuesArgs(vs)]);
+      assert.equal(status, 0, out);
+      assert.match(out, /0 chart\(s\) failed/);
+    });
+  }
+
+  for (const vs of VALUE_SETS) {
+    describe(`rendered with ${vs.name} values`, () => {
+      it('has one Deployment per enabled component, and none for a disabled one', () => {
+        const deployments = ofKind(render(vs), 'Deployment');
+        assert.deepEqual(deployments.map(componentOf).sort(), [...vs.enabled].sort());
+        assert.deepEqual(deployments.map((d) => d.metadata.name).sort(), vs.enabled.map((c) => `${RELEASE}-${c}`).sort());
+        for (const d of deployments) {
+          assert.ok(matches(d.spec.selector.matchLabels, d.spec.template.metadata.labels), `${d.metadata.name}: selector does not select its pods`);
+        }
+      });
+
+      it('renders only objects valid against their OpenAPI schemas (Kubernetes, Strimzi)', async () => {
+        const objs = render(vs);
+        for (const o of objs) await validateSchema(o);
+        // What each value set renders, beyond the Deployments.
+        const kinds = new Set(objs.map((o) => o.kind));
+        for (const k of ['ServiceAccount', 'ConfigMap', 'Service', 'Ingress', 'KafkaTopic']) assert.ok(kinds.has(k), `renders a ${k}`);
+      });
+
+      it('runs one image for every component, chosen by the container command', () => {
+        const images = new Set<string>();
+        for (const d of ofKind(render(vs), 'Deployment')) {
+          const [c] = d.spec.template.spec.containers;
+          images.add(c.image);
+          const comp = componentOf(d);
+          const entry = comp === 'gateway' ? 'gateway/dist/main.js' : comp === 'image-worker' ? 'services/image/dist/worker.js' : `services/${comp}/dist/main.js`;
+          assert.deepEqual(c.command, ['node', entry], `${comp}: command`);
+        }
+        assert.equal(images.size, 1, `expected one image, got ${[...images].join(', ')}`);
+        const [image] = images;
+        assert.match(image, /^[^:@\s]+(:[^:@\s]+)(@sha256:[a-f0-9]{64})?$/, `image must carry an explicit tag: ${image}`);
+        if (vs.prod) assert.doesNotMatch(image, /:latest(@|$)/, 'prod must not deploy a :latest tag');
+      });
+
+      it('gives every container resources, probes and a non-root, read-only, capability-free security context', () => {
+        for (const d of ofKind(render(vs), 'Deployment')) {
+          const pod = d.spec.template.spec;
+          const name = d.metadata.name;
+          assert.equal(pod.securityContext?.runAsNonRoot, true, `${name}: pod runAsNonRoot`);
+          assert.ok(pod.securityContext?.runAsUser > 0, `${name}: pod runAsUser is not root`);
+          assert.equal(pod.automountServiceAccountToken, false, `${name}: no API token mounted`);
+          for (const c of containersOf(d)) {
+            const where = `${name}/${c.name}`;
+            assert.ok(c.resources?.requests?.cpu, `${where}: cpu request`);
+            assert.ok(c.resources?.requests?.memory, `${where}: memory request`);
+            assert.ok(c.resources?.limits?.memory, `${where}: memory limit`);
+            const sc = c.securityContext ?? {};
+            assert.equal(sc.runAsNonRoot, true, `${where}: runAsNonRoot`);
+            assert.equal(sc.allowPrivilegeEscalation, false, `${where}: allowPrivilegeEscalation`);
+            assert.equal(sc.readOnlyRootFilesystem, true, `${where}: readOnlyRootFilesystem`);
+            assert.ok(sc.capabilities?.drop?.includes('ALL'), `${where}: drops ALL capabilities`);
+            assert.ok(!sc.privileged, `${where}: not privileged`);
+            // A read-only root needs a writable /tmp.
+            assert.ok(c.volumeMounts?.some((m: K8s) => m.mountPath === '/tmp'), `${where}: /tmp mounted`);
+            for (const kind of ['readinessProbe', 'livenessProbe']) {
+              const probe = c[kind];
+              assert.ok(probe, `${where}: ${kind}`);
+              if (componentOf(d) === 'gateway') {
+                assert.equal(probe.httpGet?.path, '/healthz', `${where}: ${kind} is GET /healthz`);
+                assert.equal(c.ports.find((p: K8s) => p.name === probe.httpGet.port)?.containerPort, 8080, `${where}: ${kind} on the HTTP port`);
+              } else {
+                assert.ok(probe.grpc, `${where}: ${kind} uses the gRPC health protocol`);
+                assert.equal(probe.grpc.port, c.ports[0].containerPort, `${where}: ${kind} on the gRPC port`);
+                const grpcPort = c.env.find((e: K8s) => e.name === 'GRPC_PORT')?.value;
+                assert.equal(Number(grpcPort), c.ports[0].containerPort, `${where}: GRPC_PORT matches the container port`);
+              }
+            }
+          }
+          const comp = componentOf(d);
+          if (GRPC_PORTS[comp]) assert.equal(pod.containers[0].ports[0].containerPort, GRPC_PORTS[comp], `${comp}: default gRPC port`);
+        }
+      });
+
+      it('references every secret value (secretKeyRef), never inlines one, and creates no Secret', () => {
+        const objs = render(vs);
+        assert.equal(ofKind(objs, 'Secret').length, 0, 'the chart must not create Secrets');
+        for (const cm of ofKind(objs, 'ConfigMap')) {
+          for (const key of Object.keys(cm.data ?? {})) assert.doesNotMatch(key, SECRET_NAME, `ConfigMap ${cm.metadata.name} holds ${key}`);
+        }
+        for (const d of ofKind(objs, 'Deployment')) {
+          for (const c of containersOf(d)) {
+            for (const e of c.env ?? []) {
+              if (!SECRET_NAME.test(e.name)) continue;
+              assert.equal(e.value, undefined, `${d.metadata.name}: ${e.name} has a literal value`);
+              assert.ok(e.valueFrom?.secretKeyRef?.name && e.valueFrom.secretKeyRef.key, `${d.metadata.name}: ${e.name} must come from a secretKeyRef`);
+            }
+            assert.ok(!(c.envFrom ?? []).some((s: K8s) => s.secretRef && !s.secretRef.name), `${d.metadata.name}: envFrom secret without a name`);
+          }
+          const comp = componentOf(d);
+          const db = d.spec.template.spec.containers[0].env.find((e: K8s) => e.name === 'DATABASE_URL');
+          if (comp === 'gateway') assert.equal(db, undefined, 'the gateway has no database');
+          else assert.ok(db?.valueFrom?.secretKeyRef, `${comp}: DATABASE_URL from its own Secret`);
+        }
+        // One database per service: no two services share a DATABASE_URL Secret (the worker is the image service's).
+        const dbSecret = (comp: string) =>
+          ofKind(objs, 'Deployment')
+            .find((d) => componentOf(d) === comp)
+            ?.spec.template.spec.containers[0].env.find((e: K8s) => e.name === 'DATABASE_URL')?.valueFrom.secretKeyRef.name;
+        const services = vs.enabled.filter((c) => c !== 'gateway' && c !== 'image-worker');
+        assert.equal(new Set(services.map(dbSecret)).size, services.length, 'each service has its own database Secret');
+        if (vs.enabled.includes('image-worker')) assert.equal(dbSecret('image-worker'), dbSecret('image'));
+      });
+
+      it(vs.gpuWorker ? 'puts the image worker on the GPU pool: nvidia.com/gpu, GPU taint tolerated' : 'keeps GPU requests off every Deployment', () => {
+        const deployments = ofKind(render(vs), 'Deployment');
+        const worker = deployments.find((d) => componentOf(d) === 'image-worker');
+        for (const d of deployments.filter((x) => x !== worker || !vs.gpuWorker)) {
+          const c = d.spec.template.spec.containers[0];
+          assert.equal(c.resources.limits?.[GPU_TAINT_KEY], undefined, `${d.metadata.name}: no GPU`);
+          assert.ok(!(d.spec.template.spec.tolerations ?? []).some((t: K8s) => t.key === GPU_TAINT_KEY), `${d.metadata.name}: does not tolerate the GPU taint`);
+        }
+        if (!vs.gpuWorker) return;
+        assert.ok(worker, 'image-worker Deployment');
+        const pod = worker.spec.template.spec;
+        const c = pod.containers[0];
+        assert.ok(Number(c.resources.requests[GPU_TAINT_KEY]) >= 1, 'requests nvidia.com/gpu');
+        assert.equal(c.resources.limits[GPU_TAINT_KEY], c.resources.requests[GPU_TAINT_KEY], 'GPU limit equals request');
+        assert.ok(
+          pod.tolerations?.some((t: K8s) => t.key === GPU_TAINT_KEY && t.effect === 'NoSchedule' && (t.operator === 'Exists' || t.value)),
+          'tolerates the nvidia.com/gpu:NoSchedule taint',
+        );
+        assert.deepEqual(pod.nodeSelector, GPU_POOL, 'selects the GPU node pool');
+        assert.equal(pod.runtimeClassName, 'nvidia');
+        assert.ok(
+          !c.env.some((e: K8s) => e.name === 'GRPC_PORT' && Object.values(GRPC_PORTS).includes(Number(e.value))),
+          'the worker does not take a service port',
+        );
+      });
+
+      it('has every Service select exactly one existing Deployment, on a named container port', () => {
+        const objs = render(vs);
+        const deployments = ofKind(objs, 'Deployment');
+        const services = ofKind(objs, 'Service');
+        assert.ok(services.length > 0);
+        for (const s of services) {
+          const selected = deployments.filter((d) => matches(s.spec.selector, d.spec.template.metadata.labels));
+          assert.equal(selected.length, 1, `Service ${s.metadata.name} selects ${selected.length} Deployments`);
+          const ports = selected[0].spec.template.spec.containers.flatMap((c: K8s) => c.ports ?? []);
+          for (const p of s.spec.ports) {
+            assert.ok(ports.some((cp: K8s) => cp.name === p.targetPort || cp.containerPort === p.targetPort), `Service ${s.metadata.name}: targetPort ${p.targetPort}`);
+          }
+        }
+        // The worker takes no traffic; every other enabled component is reachable.
+        const withService = services.map(componentOf).sort();
+        assert.deepEqual(withService, vs.enabled.filter((c) => c !== 'image-worker').sort());
+      });
+
+      it('wires the gateway to each service by its Service name and port', () => {
+        const objs = render(vs);
+        const gateway = ofKind(objs, 'Deployment').find((d) => componentOf(d) === 'gateway');
+        const env = Object.fromEntries(gateway.spec.template.spec.containers[0].env.map((e: K8s) => [e.name, e.value]));
+        for (const svc of ['identity', 'ledger', 'image', 'billing', 'analytics']) {
+          assert.equal(env[`${svc.toUpperCase()}_ADDR`], `${RELEASE}-${svc}:${GRPC_PORTS[svc]}`);
+          const service = ofKind(objs, 'Service').find((s) => s.metadata.name === `${RELEASE}-${svc}`);
+          assert.equal(service?.spec.ports[0].port, GRPC_PORTS[svc], `${svc}: Service port`);
+        }
+        const ingress = ofKind(objs, 'Ingress');
+        assert.equal(ingress.length, 1, 'one Ingress, for the gateway');
+        for (const rule of ingress[0].spec.rules) {
+          for (const p of rule.http.paths) {
+            const svc = ofKind(objs, 'Service').find((s) => s.metadata.name === p.backend.service.name);
+            assert.equal(componentOf(svc), 'gateway');
+            assert.equal(p.backend.service.port.number, svc.spec.ports[0].port);
+          }
+        }
+        const cm = ofKind(objs, 'ConfigMap')[0];
+        assert.ok(cm.data.KAFKA_BROKERS, 'KAFKA_BROKERS in the ConfigMap');
+        for (const d of ofKind(objs, 'Deployment')) {
+          assert.ok(d.spec.template.spec.containers[0].envFrom.some((s: K8s) => s.configMapRef?.name === cm.metadata.name), `${d.metadata.name}: reads the ConfigMap`);
+          assert.equal(d.spec.template.spec.serviceAccountName, ofKind(objs, 'ServiceAccount')[0]?.metadata.name, `${d.metadata.name}: the chart's ServiceAccount`);
+        }
+      });
+
+      it('declares exactly the Kafka topics as Strimzi KafkaTopics, the work queue widest', () => {
+        const topics = ofKind(render(vs), 'KafkaTopic');
+        assert.deepEqual(topics.map((t) => t.spec.topicName).sort(), [...TOPICS].sort());
+        assert.deepEqual(topics.map((t) => t.metadata.name).sort(), [...TOPICS].sort());
+        for (const t of topics) {
+          assert.equal(t.apiVersion, 'kafka.strimzi.io/v1beta2');
+          assert.equal(t.metadata.labels['strimzi.io/cluster'], 'flatlay');
+          assert.ok(Number.isInteger(t.spec.partitions) && t.spec.partitions >= 1, `${t.spec.topicName}: partitions`);
+          assert.equal(t.spec.replicas, vs.topicReplicas, `${t.spec.topicName}: replicas`);
+          if (vs.topicReplicas > 1) assert.ok(Number(t.spec.config['min.insync.replicas']) < vs.topicReplicas, `${t.spec.topicName}: min.insync.replicas below replicas`);
+        }
+        const queue = topics.find((t) => t.spec.topicName === WORK_QUEUE);
+        for (const t of topics.filter((x) => x !== queue)) assert.ok(queue.spec.partitions > t.spec.partitions, `${WORK_QUEUE} has more partitions than ${t.spec.topicName}`);
+      });
+
+      it(vs.prod ? 'protects and autoscales the request path (PDB, HPA) and spreads it over zones' : 'renders no PDB or HPA', () => {
+        const objs = render(vs);
+        const deployments = ofKind(objs, 'Deployment');
+        const pdbs = ofKind(objs, 'PodDisruptionBudget');
+        const hpas = ofKind(objs, 'HorizontalPodAutoscaler');
+        if (!vs.prod) {
+          assert.equal(pdbs.length + hpas.length, 0);
+          return;
+        }
+        for (const d of deployments) {
+          const comp = componentOf(d);
+          assert.equal(pdbs.filter((p) => matches(p.spec.selector.matchLabels, d.spec.template.metadata.labels)).length, 1, `${comp}: one PDB`);
+          const hpa = hpas.find((h) => h.spec.scaleTargetRef.name === d.metadata.name);
+          if (comp === 'image-worker') {
+            assert.equal(hpa, undefined, 'the worker scales on Kafka lag (KEDA), not on CPU');
+            continue;
+          }
+          assert.ok(hpa, `${comp}: HPA`);
+          assert.equal(hpa.spec.scaleTargetRef.kind, 'Deployment');
+          assert.ok(hpa.spec.minReplicas >= 2 && hpa.spec.maxReplicas >= hpa.spec.minReplicas, `${comp}: HPA bounds`);
+          assert.equal(d.spec.replicas, undefined, `${comp}: replicas left to the HPA`);
+          assert.ok(d.spec.template.spec.topologySpreadConstraints?.length, `${comp}: spread over zones`);
+        }
+        for (const h of hpas) assert.ok(deployments.some((d) => d.metadata.name === h.spec.scaleTargetRef.name), `HPA ${h.metadata.name} targets a Deployment`);
+      });
+    });
+  }
+
+  describe('values.schema.json refuses unsafe values', () => {
+    const refuses = (set: string[], why: RegExp) => {
+      const { status, out } = template({ files: ['values-prod.yaml'], set });
+      assert.notEqual(status, 0, `helm template accepted ${set.join(' ')}`);
+      assert.match(out, why);
+    };
+    it('a literal secret under env', () => refuses(['components.billing.env.STRIPE_SECRET_KEY=sk_live_123'], /meet the specifications of the schema/));
+    it('a literal DATABASE_URL under env or config', () => {
+      refuses(['components.ledger.env.DATABASE_URL=postgres://u:p@db/ledger'], /meet the specifications of the schema/);
+      refuses(['config.DATABASE_URL=postgres://u:p@db/ledger'], /meet the specifications of the schema/);
+    });
+    it('the :latest tag', () => refuses(['image.tag=latest'], /meet the specifications of the schema/));
+    it('a root or privilege-escalating security context', () => {
+      refuses(['podSecurityContext.runAsNonRoot=false'], /meet the specifications of the schema/);
+      refuses(['containerSecurityContext.allowPrivilegeEscalation=true'], /meet the specifications of the schema/);
+    });
+  });
+});
+
+describe('k8s/ and skaffold.yaml agree with the chart', () => {
+  const k8sDir = join(root, 'k8s');
+  const files = (function walk(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.yaml') ? [join(dir, e.name)] : []));
+  })(k8sDir);
+  const manifests = files.flatMap((f) =>
+    parseAllDocuments(readFileSync(f, 'utf8')).map((d) => {
+      assert.equal(d.errors.length, 0, `${relative(root, f)}: ${d.errors.join('; ')}`);
+      return d.toJS();
+    }),
+  ).filter(Boolean);
+  const prod = VALUE_SETS.find((v) => v.name === 'prod')!;
+
+  it('every k8s/ manifest is a named object, valid against its OpenAPI schema (Kubernetes, Strimzi, KEDA)', async () => {
+    assert.ok(manifests.length >= 6);
+    for (const m of manifests) {
+      assert.ok(m.kind && m.metadata?.name, `${m.kind}: kind and metadata.name`);
+      await validateSchema(m);
+    }
+  });
+
+  it('the Strimzi Kafka cluster is KRaft with node pools, no auto-created topics, and the chart points at it', () => {
+    const kafka = manifests.find((m) => m.kind === 'Kafka');
+    assert.equal(kafka.metadata.annotations['strimzi.io/kraft'], 'enabled');
+    assert.equal(kafka.metadata.annotations['strimzi.io/node-pools'], 'enabled');
+    assert.equal(kafka.spec.kafka.config['auto.create.topics.enable'], false);
+    assert.equal(kafka.spec.zookeeper, undefined);
+    const pools = manifests.filter((m) => m.kind === 'KafkaNodePool');
+    assert.ok(pools.some((p) => p.spec.roles.includes('controller')) && pools.some((p) => p.spec.roles.includes('broker')));
+    for (const p of pools) assert.equal(p.metadata.labels['strimzi.io/cluster'], kafka.metadata.name);
+    const objs = render(prod);
+    for (const t of ofKind(objs, 'KafkaTopic')) assert.equal(t.metadata.labels['strimzi.io/cluster'], kafka.metadata.name);
+    assert.equal(kafka.spec.entityOperator.topicOperator.watchedNamespace, NAMESPACE);
+    const plain = kafka.spec.kafka.listeners.find((l: K8s) => !l.tls);
+    assert.equal(ofKind(objs, 'ConfigMap')[0].data.KAFKA_BROKERS, `${kafka.metadata.name}-kafka-bootstrap.${kafka.metadata.namespace}.svc:${plain.port}`);
+  });
+
+  it('the KEDA ScaledObject scales the rendered image worker on the work queue, within its partitions', () => {
+    const so = manifests.find((m) => m.kind === 'ScaledObject');
+    const objs = render(prod);
+    const worker = ofKind(objs, 'Deployment').find((d) => componentOf(d) === 'image-worker');
+    assert.equal(so.spec.scaleTargetRef.name, worker.metadata.name);
+    assert.equal(so.metadata.namespace, NAMESPACE);
+    const trigger = so.spec.triggers.find((t: K8s) => t.type === 'kafka');
+    assert.equal(trigger.metadata.topic, WORK_QUEUE);
+    const group = worker.spec.template.spec.containers[0].env.find((e: K8s) => e.name === 'GENERATION_CONSUMER_GROUP')?.value;
+    assert.equal(trigger.metadata.consumerGroup, group);
+    const queue = ofKind(objs, 'KafkaTopic').find((t) => t.spec.topicName === WORK_QUEUE);
+    assert.ok(so.spec.maxReplicaCount <= queue.spec.partitions, 'no more workers than partitions');
+  });
+
+  it('the nvidia RuntimeClass schedules onto the pool the worker selects', () => {
+    const rc = manifests.find((m) => m.kind === 'RuntimeClass');
+    const worker = ofKind(render(prod), 'Deployment').find((d) => componentOf(d) === 'image-worker');
+    assert.equal(rc.metadata.name, worker.spec.template.spec.runtimeClassName);
+    assert.deepEqual(rc.scheduling.nodeSelector, worker.spec.template.spec.nodeSelector);
+  });
+
+  it('namespaces exist for the release and for Kafka', () => {
+    const names = manifests.filter((m) => m.kind === 'Namespace').map((m) => m.metadata.name);
+    for (const n of [NAMESPACE, 'kafka', 'flatlay-dev']) assert.ok(names.includes(n), n);
+  });
+
+  it('skaffold builds the one image and deploys the chart with dev and prod values', () => {
+    const sk = parse(readFileSync(join(root, 'skaffold.yaml'), 'utf8'));
+    assert.match(sk.apiVersion, /^skaffold\/v4/);
+    assert.equal(sk.build.artifacts.length, 1);
+    assert.equal(sk.build.artifacts[0].docker.dockerfile, 'Dockerfile');
+    assert.ok(existsSync(join(root, 'Dockerfile')));
+    const release = sk.deploy.helm.releases[0];
+    assert.equal(resolve(root, release.chartPath), chartDir);
+    const image = sk.build.artifacts[0].image;
+    assert.equal(release.setValueTemplates['image.repository'], `{{.IMAGE_REPO_${image}}}`);
+    for (const profile of ['dev', 'prod']) {
+      const p = sk.profiles.find((x: K8s) => x.name === profile);
+      assert.ok(p, `profile ${profile}`);
+      const files = p.patches.filter((x: K8s) => x.path.includes('valuesFiles')).map((x: K8s) => x.value);
+      assert.deepEqual(files, [`charts/flatlay/values-${profile}.yaml`]);
+      assert.ok(existsSync(join(root, files[0])));
+    }
+  });
+});
