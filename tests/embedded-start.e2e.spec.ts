@@ -38,6 +38,13 @@ describe('embedded default', { timeout: 240_000 }, () => {
     assert.deepEqual(Object.keys(health.services).sort(), ['analytics', 'billing', 'identity', 'image', 'ledger']);
     assert.match(first.proc.output(), /"outcome":"created"/);
     assert.doesNotMatch(first.proc.output(), /correct horse battery/, 'the admin password never reaches the logs');
+    // A shopper signs up: the grant shows at once; the session must survive the restart below.
+    const registered = await fetch(`${first.url}/api/auth/register`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'Shopper@Example.com', password: 'shopper password' }),
+    });
+    assert.equal(registered.status, 201);
+    const session = (await registered.json()) as { access_token: string; user: { id: string; tokenBalance: number } };
+    assert.equal(session.user.tokenBalance, 200);
     first.proc.child.kill('SIGINT');
     assert.equal(await first.proc.exited, 0, first.proc.output());
     assert.equal(postgresProcesses(dataDir), '', 'embedded Postgres stopped with the product');
@@ -45,6 +52,14 @@ describe('embedded default', { timeout: 240_000 }, () => {
     // Second start on the same data: the admin account is updated, not duplicated.
     const second = await run({ ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'another good password' });
     assert.match(second.proc.output(), /"outcome":"updated"/);
+    // The signing key is kept in the data folder: the token from before the restart still works.
+    const me = await fetch(`${second.url}/api/auth/me`, { headers: { authorization: `Bearer ${session.access_token}` } });
+    assert.equal(me.status, 200);
+    assert.deepEqual(await me.json().then((u: any) => [u.id, u.tokenBalance]), [session.user.id, 200]);
+    const admin = await fetch(`${second.url}/api/admin/login`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username: 'OWNER@example.com', password: 'another good password' }).toString(),
+    });
+    assert.equal(admin.status, 200, 'the admin password was updated at start');
     second.proc.child.kill('SIGTERM');
     assert.equal(await second.proc.exited, 0, second.proc.output());
     assert.equal(postgresProcesses(dataDir), '');

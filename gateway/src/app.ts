@@ -4,9 +4,16 @@ import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from '@flatlay/platform';
+import { serviceClients, type ServiceClients } from './clients.js';
+import { createAuthenticator } from './http/auth.js';
 import { apiNotFound, errorMapper } from './http/errors.js';
+import { authRateLimits, defaultAuthRateLimits, type AuthRateLimitOptions } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { openApiDocument } from './openapi.js';
+import { adminAuthRoutes } from './routes/admin-auth.js';
+import { authRoutes } from './routes/auth.js';
 import { healthRoutes, type ServiceAddress } from './routes/health.js';
+import { tokenRoutes } from './routes/tokens.js';
 
 export interface GatewayOptions {
   services: ServiceAddress[];
@@ -16,6 +23,10 @@ export interface GatewayOptions {
   /** The built React app; when absent, non-API paths answer a short note. */
   webDir?: string;
   jsonLimit?: string;
+  /** Sign-in and sign-up attempt limits (Redis-backed when `redis` is given). */
+  rateLimits?: AuthRateLimitOptions;
+  /** gRPC clients of the services; made from `services` when absent. */
+  clients?: ServiceClients;
 }
 
 export function createGatewayApp(options: GatewayOptions): Express {
@@ -26,11 +37,26 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:', 'blob:'] } } }));
   app.use(healthRoutes(options.services));
 
+  const clients = options.clients ?? serviceClients(options.services);
+  const auth = createAuthenticator(clients);
+  const limit = authRateLimits(options.rateLimits ?? defaultAuthRateLimits);
+
   const api = express.Router();
   api.use(cors({ origin: options.corsOrigins, credentials: true }));
   api.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+  api.use(express.urlencoded({ extended: false, limit: options.jsonLimit ?? '1mb' }));
+  api.use(auth.passport.initialize());
+  // One file per /api area; routes are registered with their full path on this router, so the
+  // OpenAPI test can read every (method, path) Express serves.
+  api.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  authRoutes(api, clients, auth, limit);
+  tokenRoutes(api, clients, auth);
+  adminAuthRoutes(api, clients, auth, limit);
   api.use(apiNotFound);
   app.use('/api', api);
+  app.locals.apiRouter = api;
 
   const webDir = options.webDir;
   if (webDir && existsSync(join(webDir, 'index.html'))) {

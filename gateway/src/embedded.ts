@@ -7,14 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   createBus, createLogger, env, InProcessBus, loadConfig, startEmbeddedPostgres, startService, startTelemetry, stopOnSignals,
-  type RunningService,
+  type RunningService, type ServiceDefinition,
 } from '@flatlay/platform';
 import { analyticsService } from '@flatlay/analytics';
 import { billingService } from '@flatlay/billing';
-import { identityService } from '@flatlay/identity';
+import { createIdentityService } from '@flatlay/identity';
 import { imageService } from '@flatlay/image';
 import { ledgerService } from '@flatlay/ledger';
 import { createGatewayApp } from './app.js';
+import { rateLimitEnvSchema, rateLimitsFrom } from './config.js';
 import { listen } from './server.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,7 +29,7 @@ const config = loadConfig(
     KAFKA_BROKERS: env.csv().optional(),
     CORS_ORIGINS: env.csv().optional(),
     LOG_LEVEL: env.logLevel(),
-  }),
+  }).extend(rateLimitEnvSchema.shape),
 );
 
 startTelemetry('flatlay');
@@ -40,9 +41,11 @@ const postgres = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(j
 const databaseUrl = config.DATABASE_URL ?? postgres!.url;
 const bus = createBus(config.KAFKA_BROKERS, 'flatlay');
 const services: RunningService[] = [];
+const rateLimits = rateLimitsFrom(config);
 
 async function stopAll(): Promise<void> {
   await http?.stop();
+  await rateLimits.close();
   for (const s of services.reverse()) await s.stop();
   await bus.close();
   await postgres?.stop();
@@ -50,22 +53,26 @@ async function stopAll(): Promise<void> {
 
 let http: Awaited<ReturnType<typeof listen>> | undefined;
 try {
-  const definitions = [identityService, ledgerService, imageService, billingService, analyticsService];
-  services.push(
-    ...(await Promise.all(
-      definitions.map((def) =>
-        startService(def, {
-          databaseUrl,
-          bus,
-          grpcPort: 0,
-          replayOutboxOnStart: bus instanceof InProcessBus,
-          logger: createLogger(def.name, config.LOG_LEVEL),
-        }),
-      ),
-    )),
-  );
+  const start = (def: ServiceDefinition) =>
+    startService(def, {
+      databaseUrl,
+      bus,
+      grpcPort: 0,
+      replayOutboxOnStart: bus instanceof InProcessBus,
+      logger: createLogger(def.name, config.LOG_LEVEL),
+    });
+  // The ledger first: identity makes the sign-up grant over gRPC and needs its address.
+  const ledger = await start(ledgerService);
+  services.push(ledger);
+  const identity = createIdentityService({
+    LEDGER_ADDR: `127.0.0.1:${ledger.port}`,
+    // A generated signing key kept with the data, so restarts keep sessions (JWT_PRIVATE_KEY wins).
+    ...(process.env.JWT_PRIVATE_KEY ? {} : { JWT_KEY_FILE: process.env.JWT_KEY_FILE || join(dataDir, 'identity', 'jwt-signing-key.pem') }),
+  });
+  services.push(...(await Promise.all([identity, imageService, billingService, analyticsService].map(start))));
   const app = createGatewayApp({
     logger,
+    rateLimits: rateLimits.options,
     corsOrigins: config.CORS_ORIGINS ?? [`http://localhost:${config.PORT}`],
     webDir: join(repoRoot, 'web', 'dist'),
     services: services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` })),

@@ -2,14 +2,16 @@
 import { fileURLToPath } from 'node:url';
 import { createLogger, loadConfig, startTelemetry, stopOnSignals } from '@flatlay/platform';
 import { createGatewayApp } from './app.js';
-import { gatewayEnvSchema } from './config.js';
+import { gatewayEnvSchema, rateLimitsFrom } from './config.js';
 import { listen } from './server.js';
 
 const config = loadConfig(gatewayEnvSchema);
 startTelemetry('gateway');
 const logger = createLogger('gateway', config.LOG_LEVEL);
+const rateLimits = rateLimitsFrom(config);
 const app = createGatewayApp({
   logger,
+  rateLimits: rateLimits.options,
   corsOrigins: config.CORS_ORIGINS,
   webDir: config.WEB_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
   services: [
@@ -22,4 +24,7 @@ const app = createGatewayApp({
 });
 const http = await listen(app, config.HOST, config.PORT);
 logger.info({ port: http.port }, 'gateway listening');
-stopOnSignals(() => http.stop(), logger);
+stopOnSignals(async () => {
+  await http.stop();
+  await rateLimits.close();
+}, logger);

@@ -11,6 +11,8 @@ export function errorMapper(logger: Logger): ErrorRequestHandler {
     const app = toAppError(error);
     if (app.code === 'INTERNAL') logger.error({ err: error, requestId: req.headers['x-request-id'] }, 'unhandled error');
     if (res.headersSent) return;
+    if (app.code === 'RATE_LIMITED' && typeof app.details.retryAfterSeconds === 'number') res.setHeader('Retry-After', String(app.details.retryAfterSeconds));
+    if (app.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer');
     res.status(httpStatusOf(app.code)).json(errorBody(app));
   };
 }

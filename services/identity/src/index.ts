@@ -1,1 +1,3 @@
-export { identityService } from './service.js';
+export { identityService, createIdentityService, type IdentityOverrides } from './service.js';
+export { identityEnvSchema, type IdentityConfig } from './config.js';
+export type { TokenAccountsPort } from './app/token-accounts-port.js';

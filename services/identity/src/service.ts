@@ -1,25 +1,61 @@
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
-import { loadConfig, type ServiceDefinition } from '@flatlay/platform';
+import { topics } from '@flatlay/proto';
+import type { ServiceContext, ServiceDefinition } from '@flatlay/platform';
+import { AccessTokens } from './app/access-tokens.js';
+import { Accounts } from './app/accounts.js';
 import { ensureAdminAccount } from './app/admin-account.js';
+import { GoogleVerifier, SupabaseVerifier } from './app/external-verifiers.js';
+import { Passwords } from './app/passwords.js';
+import { Revocations } from './app/revocations.js';
+import { loadSigningKey } from './app/signing-key.js';
+import { ledgerTokenAccounts, type TokenAccountsPort } from './app/token-accounts-port.js';
+import { loadIdentityConfig, type IdentityConfig } from './config.js';
+import { consumedTopics, subscriptionEventHandler } from './consumers/subscription-consumer.js';
 import { identityGrpcService } from './grpc/identity-grpc.js';
 
-export const identityService: ServiceDefinition = {
-  name: 'identity',
-  // Migrations are SQL files; they are read from src/ in both the source and the built layout.
-  migrationsDir: fileURLToPath(new URL('../src/db/migrations', import.meta.url)),
-  topics: [{ name: 'identity.user.v1', partitions: 6 }],
-  grpc: (ctx) => [identityGrpcService(ctx)],
-  async start(ctx) {
-    const { ADMIN_EMAIL, ADMIN_PASSWORD } = loadConfig(adminEnvSchema);
-    if (ADMIN_EMAIL && ADMIN_PASSWORD) {
-      const outcome = await ensureAdminAccount(ctx.pool, ADMIN_EMAIL, ADMIN_PASSWORD);
-      ctx.logger.info({ outcome }, 'admin account from ADMIN_EMAIL is ready');
-    }
-    return [];
-  },
-};
+export type IdentityOverrides = Partial<Record<keyof IdentityConfig, string>>;
 
-const adminEnvSchema = z
-  .object({ ADMIN_EMAIL: z.email().optional(), ADMIN_PASSWORD: z.string().min(8, 'must have at least 8 characters').optional() })
-  .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), { message: 'set both ADMIN_EMAIL and ADMIN_PASSWORD, or neither', path: ['ADMIN_PASSWORD'] });
+/**
+ * The identity service. Configuration comes from the environment; `overrides` (a composition
+ * root's or a test's) win over it, e.g. LEDGER_ADDR once the ledger's port is known.
+ */
+export function createIdentityService(overrides: IdentityOverrides = {}, adapters: { ledger?: TokenAccountsPort } = {}): ServiceDefinition {
+  // One Accounts per service context: built in start(), which runs before grpc().
+  const accountsOf = new WeakMap<ServiceContext, Accounts>();
+  const accounts = (ctx: ServiceContext) => {
+    const a = accountsOf.get(ctx);
+    if (!a) throw new Error('identity: start() must run before grpc()');
+    return a;
+  };
+  return {
+    name: 'identity',
+    // Migrations are SQL files; they are read from src/ in both the source and the built layout.
+    migrationsDir: fileURLToPath(new URL('../src/db/migrations', import.meta.url)),
+    topics: [topics.identityUser, ...consumedTopics].map((name) => ({ name, partitions: 6 })),
+    grpc: (ctx) => [identityGrpcService(ctx, accounts(ctx))],
+    async start(ctx) {
+      const config = loadIdentityConfig(overrides);
+      const key = await loadSigningKey({ privateKeyPem: config.JWT_PRIVATE_KEY, keyFile: config.JWT_KEY_FILE }, ctx.logger);
+      const ledger = adapters.ledger ?? ledgerTokenAccounts(config.LEDGER_ADDR);
+      const app = new Accounts({
+        pool: ctx.pool,
+        logger: ctx.logger,
+        passwords: new Passwords(),
+        tokens: new AccessTokens(key, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS, adminTtlSeconds: config.JWT_ADMIN_TTL_SECONDS }),
+        revocations: new Revocations(ctx.pool),
+        ledger,
+        google: new GoogleVerifier(config.GOOGLE_CLIENT_ID, config.GOOGLE_CERTS_URL),
+        supabase: new SupabaseVerifier(config.SUPABASE_JWT_SECRET),
+      });
+      accountsOf.set(ctx, app);
+      if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+        const outcome = await ensureAdminAccount(ctx.pool, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+        ctx.logger.info({ outcome }, 'admin account from ADMIN_EMAIL is ready');
+      }
+      const subscription = await ctx.bus.subscribe({ groupId: 'identity', topics: consumedTopics, handle: subscriptionEventHandler(ctx.pool, app, ctx.logger) });
+      return [() => subscription.close(), async () => ledger.close()];
+    },
+  };
+}
+
+export const identityService: ServiceDefinition = createIdentityService();

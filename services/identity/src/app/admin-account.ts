@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import type { Pool } from '@flatlay/platform';
+import { normalizeEmail } from '../domain/index.js';
 
 /**
  * Creates the operator's admin account, or brings its password and role up to date, from
@@ -14,7 +15,7 @@ export async function ensureAdminAccount(pool: Pool, email: string, password: st
      VALUES ($1, $2, $3, 'admin', $4, $4)
      ON CONFLICT (lower(email)) DO UPDATE SET password_hash = EXCLUDED.password_hash, role = 'admin', updated_at = EXCLUDED.updated_at
      RETURNING (xmax = 0) AS inserted`,
-    [randomUUID(), email.trim(), passwordHash, now],
+    [randomUUID(), normalizeEmail(email), passwordHash, now],
   );
   return rows[0].inserted ? 'created' : 'updated';
 }

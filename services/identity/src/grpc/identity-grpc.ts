@@ -1,10 +1,46 @@
 import { identity } from '@flatlay/proto';
 import { serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
+import type { Accounts, Profile, Session } from '../app/accounts.js';
+
+const toUser = (p: Profile): identity.User => ({
+  id: p.id,
+  email: p.email,
+  role: p.role,
+  firstName: p.firstName,
+  lastName: p.lastName,
+  name: p.name,
+  avatarUrl: p.avatarUrl,
+  stripeCustomerId: p.stripeCustomerId,
+  stripeSubscriptionId: p.stripeSubscriptionId,
+  subscriptionPlan: p.subscriptionPlan,
+  subscriptionStatus: p.subscriptionStatus,
+  subscriptionPlanName: p.subscriptionPlanName,
+  subscriptionPeriodEnd: p.subscriptionPeriodEnd,
+  isUnlimited: p.isUnlimited,
+  createdAt: p.createdAt,
+});
+
+const toSession = (s: Session) => ({ accessToken: s.accessToken, user: toUser(s.user), tokenBalance: s.tokenBalance });
 
 /** Maps the IdentityService protobuf API to the application. */
-export function identityGrpcService(ctx: ServiceContext): GrpcService {
+export function identityGrpcService(ctx: ServiceContext, accounts: Accounts): GrpcService {
+  const { logger } = ctx;
   const implementation: identity.IdentityServiceServer = {
-    getServiceStatus: unary(ctx.logger, async () => serviceStatus(ctx)),
+    getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
+    register: unary(logger, async (req: identity.RegisterRequest) => toSession(await accounts.register(req.email, req.password))),
+    login: unary(logger, async (req: identity.LoginRequest) => toSession(await accounts.login(req.email, req.password))),
+    loginWithGoogle: unary(logger, async (req: identity.LoginWithGoogleRequest) => toSession(await accounts.loginWithGoogle(req.idToken))),
+    loginWithSupabase: unary(logger, async (req: identity.LoginWithSupabaseRequest) =>
+      toSession(await accounts.loginWithSupabase(req.accessToken, { userId: req.userId, email: req.email, name: req.name, avatarUrl: req.avatarUrl })),
+    ),
+    adminLogin: unary(logger, async (req: identity.AdminLoginRequest) => ({ accessToken: await accounts.adminLogin(req.username, req.password) })),
+    verifyToken: unary(logger, async (req: identity.VerifyTokenRequest) => {
+      const c = await accounts.verify(req.token);
+      return { userId: c.userId, role: c.role, tokenId: c.tokenId, expiresAt: c.expiresAt };
+    }),
+    revokeToken: unary(logger, async (req: identity.RevokeTokenRequest) => ({ revoked: await accounts.revoke(req.token) })),
+    getProfile: unary(logger, async (req: identity.GetProfileRequest) => ({ user: toUser(await accounts.profile(req.userId)) })),
+    deleteUser: unary(logger, async (req: identity.DeleteUserRequest) => ({ userId: await accounts.deleteUser({ userId: req.userId, email: req.email }) })),
   };
   return { name: 'flatlay.identity.v1.IdentityService', definition: identity.IdentityServiceService, implementation };
 }

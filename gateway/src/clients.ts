@@ -1,0 +1,31 @@
+import { identity, ledger } from '@flatlay/proto';
+import { AppError, createClient } from '@flatlay/platform';
+import type { ServiceAddress } from './routes/health.js';
+
+export interface ServiceClients {
+  identity(): identity.IdentityServiceClient;
+  ledger(): ledger.LedgerServiceClient;
+  close(): void;
+}
+
+/** One gRPC client per service, made on first use from the configured addresses. */
+export function serviceClients(services: ServiceAddress[]): ServiceClients {
+  const made = new Map<string, { close(): void }>();
+  const get = <C extends { close(): void }>(name: string, make: (address: string) => C): C => {
+    const existing = made.get(name);
+    if (existing) return existing as C;
+    const address = services.find((s) => s.name === name)?.address;
+    if (!address) throw new AppError('UNAVAILABLE', `The ${name} service is not configured`);
+    const client = make(address);
+    made.set(name, client);
+    return client;
+  };
+  return {
+    identity: () => get('identity', (a) => createClient(identity.IdentityServiceClient, a)),
+    ledger: () => get('ledger', (a) => createClient(ledger.LedgerServiceClient, a)),
+    close: () => {
+      for (const c of made.values()) c.close();
+      made.clear();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+// Every /api route x {no token, user token, other user's token, admin token}: the expected
+// status, and no answer carries another user's data. Also: the OpenAPI document describes
+// exactly the routes Express serves.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { Router } from 'express';
+import { documentedOperations } from '../src/openapi.js';
+import { startStack, type Reply, type Stack } from './support/stack.js';
+
+type Who = 'none' | 'user' | 'other' | 'admin';
+const WHO: Who[] = ['none', 'user', 'other', 'admin'];
+
+interface Row {
+  /** "METHOD /path" as documented (guards use a sample path under the guarded area). */
+  operation: string;
+  send(s: Stack, token: string | undefined): Promise<Reply>;
+  expect: Record<Who, number>;
+}
+
+const all = (status: number): Record<Who, number> => ({ none: status, user: status, other: status, admin: status });
+const signedIn = { none: 401, user: 200, other: 200, admin: 200 };
+const adminOnly = { none: 401, user: 403, other: 403, admin: 404 }; // 404: past the guard; the area's routes come with their issue
+
+describe('access matrix of /api', { timeout: 240_000 }, () => {
+  let s: Stack;
+  const people: Partial<Record<Who, { id: string; email: string; password: string }>> = {};
+
+  before(async () => {
+    s = await startStack('matrix-test');
+    const user = await s.newUser('matrix-a');
+    const other = await s.newUser('matrix-b');
+    const admin = await s.request('POST', '/admin/login', { form: { username: s.admin.email, password: s.admin.password } });
+    const adminMe = await s.request('GET', '/auth/me', { token: admin.body.access_token });
+    people.user = user;
+    people.other = other;
+    people.admin = { id: adminMe.body.id, email: adminMe.body.email, password: s.admin.password };
+  });
+  after(async () => s?.stop());
+
+  /** A fresh token per request, so a logout in one row cannot affect another. */
+  const tokenFor = async (who: Who): Promise<string | undefined> => {
+    if (who === 'none') return undefined;
+    const p = people[who]!;
+    const res = who === 'admin'
+      ? await s.request('POST', '/admin/login', { form: { username: p.email, password: p.password } })
+      : await s.request('POST', '/auth/login', { json: { email: p.email, password: p.password } });
+    return res.body.access_token;
+  };
+
+  const rows: Row[] = [
+    { operation: 'GET /openapi.json', send: (s, token) => s.request('GET', '/openapi.json', { token }), expect: all(200) },
+    { operation: 'POST /auth/register', send: (s, token) => s.request('POST', '/auth/register', { token, json: { email: `m.${randomUUID()}@example.com`, password: 'long enough pw' } }), expect: all(201) },
+    { operation: 'POST /auth/login', send: (s, token) => s.request('POST', '/auth/login', { token, json: { email: people.user!.email, password: people.user!.password } }), expect: all(200) },
+    { operation: 'POST /auth/google', send: async (s, token) => s.request('POST', '/auth/google', { token, json: { idToken: await s.googleIdToken({ sub: randomUUID(), email: `g.${randomUUID()}@gmail.com`, email_verified: true }) } }), expect: all(200) },
+    // The bearer of this route is a Supabase token: our own tokens are refused like none at all.
+    { operation: 'POST /auth/supabase', send: (s, token) => s.request('POST', '/auth/supabase', { token, json: {} }), expect: all(401) },
+    { operation: 'GET /auth/me', send: (s, token) => s.request('GET', '/auth/me', { token }), expect: signedIn },
+    { operation: 'POST /auth/logout', send: (s, token) => s.request('POST', '/auth/logout', { token }), expect: signedIn },
+    { operation: 'GET /tokens/balance', send: (s, token) => s.request('GET', '/tokens/balance', { token }), expect: signedIn },
+    { operation: 'GET /tokens/', send: (s, token) => s.request('GET', '/tokens/', { token }), expect: signedIn },
+    { operation: 'POST /admin/login', send: (s, token) => s.request('POST', '/admin/login', { token, form: { username: s.admin.email, password: s.admin.password } }), expect: all(200) },
+    { operation: 'GET /admin/users', send: (s, token) => s.request('GET', '/admin/users', { token }), expect: adminOnly },
+    { operation: 'DELETE /admin/user/delete', send: (s, token) => s.request('DELETE', `/admin/user/delete?email=${encodeURIComponent(people.other!.email)}`, { token }), expect: adminOnly },
+    { operation: 'GET /settings/keys/status', send: (s, token) => s.request('GET', '/settings/keys/status', { token }), expect: adminOnly },
+    { operation: 'POST /settings/keys', send: (s, token) => s.request('POST', '/settings/keys', { token, json: { x: 1 } }), expect: adminOnly },
+  ];
+
+  it('covers every documented operation', () => {
+    const covered = new Set(rows.map((r) => r.operation));
+    assert.deepEqual(documentedOperations().filter((op) => !covered.has(op)), []);
+  });
+
+  for (const row of rows) {
+    it(`${row.operation}: ${WHO.map((w) => `${w} ${row.expect[w]}`).join(', ')}`, async () => {
+      for (const who of WHO) {
+        const res = await row.send(s, await tokenFor(who));
+        assert.equal(res.status, row.expect[who], `${row.operation} as ${who}: ${JSON.stringify(res.body)}`);
+        if (res.status >= 400) {
+          assert.equal(typeof res.body.message, 'string', 'errors carry a message');
+          assert.equal(res.body.detail, res.body.message, 'and the same detail');
+        }
+        // Nothing of another person's leaks into an answer given to a signed-in caller.
+        if (who !== 'none' && row.operation !== 'POST /auth/login') {
+          const text = JSON.stringify(res.body);
+          for (const someone of WHO.filter((w) => w !== 'none' && w !== who)) {
+            assert.ok(!text.includes(people[someone]!.id), `${row.operation} as ${who} shows ${someone}'s id`);
+            assert.ok(!text.includes(people[someone]!.email), `${row.operation} as ${who} shows ${someone}'s email`);
+          }
+        }
+      }
+    });
+  }
+
+  it("each caller's /me and /tokens answer that caller's own account", async () => {
+    for (const who of ['user', 'other', 'admin'] as const) {
+      const token = await tokenFor(who);
+      const me = await s.request('GET', '/auth/me', { token });
+      assert.deepEqual([me.body.id, me.body.email], [people[who]!.id, people[who]!.email]);
+      const tokens = await s.request('GET', '/tokens/', { token });
+      assert.equal(tokens.body.balance, who === 'admin' ? 0 : 200);
+    }
+  });
+
+  it('the OpenAPI document describes exactly the routes Express serves', async () => {
+    const served = await s.request('GET', '/openapi.json');
+    assert.equal(served.body.openapi, '3.1.0');
+    const { createGatewayApp } = await import('../src/index.js');
+    const { createLogger } = await import('@flatlay/platform');
+    const app = createGatewayApp({ logger: createLogger('openapi-test', 'silent'), corsOrigins: [], services: [] });
+    const api = app.locals.apiRouter as Router;
+    const registered = api.stack
+      .filter((layer) => layer.route)
+      .flatMap((layer) => Object.keys((layer.route as unknown as { methods: Record<string, boolean> }).methods).map((m) => `${m.toUpperCase()} ${layer.route!.path}`));
+    assert.deepEqual([...registered].sort(), documentedOperations().sort());
+    assert.deepEqual(Object.keys(served.body.paths).sort(), [...new Set(documentedOperations().map((op) => op.split(' ')[1]))].sort());
+  });
+});

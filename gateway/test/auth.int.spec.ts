@@ -1,0 +1,362 @@
+// The auth surface through the running gateway: identity and ledger on real Postgres and
+// Kafka, rate limits on real Redis; every endpoint and each of its refusals with its message.
+import assert from 'node:assert/strict';
+import { createPrivateKey, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { SignJWT } from 'jose';
+import { call, createLogger, outboxMessage } from '@flatlay/platform';
+import { createGatewayApp, listen } from '../src/index.js';
+import { events, eventTypes, topics } from '@flatlay/proto';
+import { requireEnv, waitFor } from '../../services/platform/test/support.js';
+import { startStack, type Stack } from './support/stack.js';
+
+const dbOf = (name: string) => new pg.Pool({ connectionString: requireEnv('DATABASE_URL').replace(/\/[^/]*$/, `/flatlay_${name}`), max: 2 });
+
+describe('auth through the gateway', { timeout: 240_000 }, () => {
+  let s: Stack;
+  let identityDb: pg.Pool;
+  let ledgerDb: pg.Pool;
+
+  before(async () => {
+    s = await startStack('auth-test', { perIp: 10_000, perEmail: 5, windowSeconds: 600 });
+    identityDb = dbOf('identity');
+    ledgerDb = dbOf('ledger');
+  });
+  after(async () => {
+    await identityDb?.end();
+    await ledgerDb?.end();
+    await s?.stop();
+  });
+
+  /** An access token signed with the service's key but with chosen claims. */
+  const forge = async (claims: Record<string, unknown>, key = createPrivateKey(s.jwtPrivateKeyPem)) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ role: 'user', iss: 'flatlay', aud: 'flatlay-api', iat: now - 10, exp: now + 600, jti: randomUUID(), ...claims }).setProtectedHeader({ alg: 'ES256' }).sign(key);
+  };
+
+  describe('POST /api/auth/register', () => {
+    it('creates the account, signs in, and shows the 200-token grant in the answer and in the first /me', async () => {
+      const email = `New.${randomUUID().slice(0, 8)}@Example.com`;
+      const res = await s.request('POST', '/auth/register', { json: { email, password: 'correct horse battery' } });
+      assert.equal(res.status, 201);
+      assert.equal(typeof res.body.access_token, 'string');
+      const u = res.body.user;
+      assert.deepEqual(
+        { ...u, id: undefined, createdAt: undefined },
+        {
+          id: undefined, createdAt: undefined, email: email.toLowerCase(), tokenBalance: 200, firstName: null, lastName: null, name: email.toLowerCase().split('@')[0],
+          avatarUrl: null, stripeCustomerId: null, stripeSubscriptionId: null, subscriptionPlan: 'none', subscriptionStatus: null,
+          subscriptionPlanName: null, subscriptionPeriodEnd: null, isUnlimited: false, role: 'user',
+        },
+      );
+      const me = await s.request('GET', '/auth/me', { token: res.body.access_token });
+      assert.equal(me.status, 200);
+      assert.equal(me.body.id, u.id);
+      assert.equal(me.body.tokenBalance, 200);
+      const stored = await identityDb.query('SELECT password_hash FROM users WHERE id = $1', [u.id]);
+      assert.match(stored.rows[0].password_hash, /^\$argon2id\$/);
+    });
+
+    it("publishes UserRegistered; the ledger's consumer handles it as a no-op (still one grant of 200)", async () => {
+      const user = await s.newUser('grant');
+      const { rows } = await identityDb.query("SELECT event_id FROM outbox WHERE message_key = $1 AND event_type = $2", [user.id, eventTypes.UserRegistered]);
+      assert.equal(rows.length, 1);
+      await waitFor(async () => (await ledgerDb.query("SELECT 1 FROM inbox WHERE consumer = 'ledger' AND event_id = $1", [rows[0].event_id])).rowCount === 1, 'ledger consumed UserRegistered');
+      const tokens = await s.request('GET', '/tokens/', { token: user.token });
+      assert.equal(tokens.body.balance, 200);
+      assert.deepEqual(tokens.body.transactions.map((t: { description: string; amount: number }) => [t.description, t.amount]), [['Sign-up bonus', 200]]);
+    });
+
+    it('compares e-mail case-insensitively: a taken address in other case is 409 with a message', async () => {
+      const user = await s.newUser('taken');
+      const res = await s.request('POST', '/auth/register', { json: { email: `  ${user.email.toUpperCase()} `, password: 'another password' } });
+      assert.equal(res.status, 409);
+      assert.equal(res.body.message, 'An account with this email already exists');
+      assert.equal(res.body.detail, res.body.message);
+    });
+
+    it('refuses a malformed e-mail, a short password and missing fields with 400 and a message', async () => {
+      const bad = await s.request('POST', '/auth/register', { json: { email: 'not-an-email', password: 'long enough' } });
+      assert.deepEqual([bad.status, bad.body.message], [400, 'Please enter a valid email address']);
+      const short = await s.request('POST', '/auth/register', { json: { email: `short.${randomUUID().slice(0, 6)}@example.com`, password: '1234567' } });
+      assert.deepEqual([short.status, short.body.message], [400, 'Password must be at least 8 characters long']);
+      const missing = await s.request('POST', '/auth/register', { json: {} });
+      assert.deepEqual([missing.status, missing.body.message], [400, 'Email is required']);
+      const wrongType = await s.request('POST', '/auth/register', { json: { email: 42, password: 'long enough' } });
+      assert.deepEqual([wrongType.status, wrongType.body.message], [400, 'email must be a string']);
+    });
+  });
+
+  describe('POST /api/auth/login', () => {
+    it('signs in with any case of the e-mail and answers the profile with the balance', async () => {
+      const user = await s.newUser('login');
+      const res = await s.request('POST', '/auth/login', { json: { email: user.email.toUpperCase(), password: user.password } });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.user.id, user.id);
+      assert.equal(res.body.user.tokenBalance, 200);
+      assert.notEqual(res.body.access_token, user.token);
+    });
+
+    it('answers the same 401 message for a wrong password and an unknown e-mail', async () => {
+      const user = await s.newUser('wrong');
+      const wrong = await s.request('POST', '/auth/login', { json: { email: user.email, password: 'not the password' } });
+      const unknown = await s.request('POST', '/auth/login', { json: { email: `nobody.${randomUUID()}@example.com`, password: 'not the password' } });
+      assert.deepEqual([wrong.status, wrong.body.message], [401, 'Invalid email or password']);
+      assert.deepEqual([unknown.status, unknown.body], [401, wrong.body]);
+    });
+
+    it('refuses missing fields with 400', async () => {
+      const res = await s.request('POST', '/auth/login', { json: { email: 'a@example.com' } });
+      assert.deepEqual([res.status, res.body.message], [400, 'Email and password are required']);
+    });
+
+    it('limits attempts per e-mail: 429 with a message and Retry-After', async () => {
+      const user = await s.newUser('limited');
+      for (let i = 0; i < 5; i++) assert.equal((await s.request('POST', '/auth/login', { json: { email: user.email, password: 'guess' + i } })).status, 401);
+      const limited = await s.request('POST', '/auth/login', { json: { email: user.email.toUpperCase(), password: user.password } });
+      assert.equal(limited.status, 429);
+      assert.match(limited.body.message, /^Too many attempts\. Please try again in \d+ seconds\.$/);
+      assert.ok(Number(limited.headers.get('retry-after')) > 0);
+      // Another address from the same client is not affected.
+      const other = await s.newUser('unaffected');
+      assert.equal((await s.request('POST', '/auth/login', { json: { email: other.email, password: other.password } })).status, 200);
+    });
+  });
+
+  describe('rate limits per client IP', () => {
+    it('register and login: 429 with a message and Retry-After past the per-IP limit (memory counters without Redis)', async () => {
+      const app = createGatewayApp({
+        logger: createLogger('ip-limit-test', 'silent'),
+        corsOrigins: [],
+        services: s.services.map((x) => ({ name: x.name, address: `127.0.0.1:${x.port}` })),
+        rateLimits: { perIp: 3, perEmail: 100, windowSeconds: 600 },
+      });
+      const http = await listen(app, '127.0.0.1', 0);
+      try {
+        const post = (path: string, email: string) =>
+          fetch(`http://127.0.0.1:${http.port}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'x' }) });
+        for (let i = 0; i < 3; i++) assert.equal((await post('/auth/register', `bad-${i}`)).status, 400);
+        const limited = await post('/auth/register', `ip.${randomUUID()}@example.com`);
+        assert.equal(limited.status, 429);
+        assert.match(((await limited.json()) as { message: string }).message, /^Too many attempts\. Please try again in \d+ seconds\.$/);
+        assert.ok(Number(limited.headers.get('retry-after')) > 0);
+        // Login has its own counters.
+        for (let i = 0; i < 3; i++) assert.equal((await post('/auth/login', `n${i}@example.com`)).status, 401);
+        assert.equal((await post('/auth/login', 'n9@example.com')).status, 429);
+      } finally {
+        await http.stop();
+      }
+    });
+  });
+
+  describe('GET /api/auth/me and the bearer token', () => {
+    it('401 with a message for a missing, malformed, tampered, foreign, wrong-audience or expired token', async () => {
+      const user = await s.newUser('me');
+      const cases: Array<[string, Record<string, string>, RegExp]> = [
+        ['missing', {}, /^Not authenticated: Authentication required$/],
+        ['not bearer', { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }, /^Not authenticated/],
+        ['malformed', { authorization: 'Bearer not-a-jwt' }, /^Not authenticated: the token is malformed/],
+        ['tampered', { authorization: `Bearer ${user.token.slice(0, -4)}AAAA` }, /^Not authenticated: the token signature is invalid/],
+        ['foreign key', { authorization: `Bearer ${await forge({ sub: user.id }, generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey)}` }, /signature is invalid/],
+        ['wrong audience', { authorization: `Bearer ${await forge({ sub: user.id, aud: 'someone-else' })}` }, /not issued here/],
+        ['expired', { authorization: `Bearer ${await forge({ sub: user.id, iat: 1_000, exp: 2_000 })}` }, /^Not authenticated: token expired$/],
+      ];
+      for (const [name, headers, message] of cases) {
+        const res = await s.request('GET', '/auth/me', { headers });
+        assert.equal(res.status, 401, name);
+        assert.match(res.body.message, message, name);
+        assert.equal(res.headers.get('www-authenticate'), 'Bearer', name);
+      }
+      assert.equal((await s.request('GET', '/auth/me', { token: user.token })).status, 200);
+    });
+
+    it('a token forged with the user role claim changed to admin does not verify', async () => {
+      const user = await s.newUser('escalate');
+      const [h, p, sig] = user.token.split('.');
+      const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
+      const forged = `${h}.${Buffer.from(JSON.stringify({ ...claims, role: 'admin' })).toString('base64url')}.${sig}`;
+      assert.equal((await s.request('GET', '/admin/users', { token: forged })).status, 401);
+    });
+
+    it('401 once the user is deleted: credentials and personal data gone, UserDeleted published', async () => {
+      const user = await s.newUser('deleted');
+      const answer = await call(s.identityClient, s.identityClient.deleteUser, { email: user.email.toUpperCase(), userId: '' });
+      assert.equal(answer.userId, user.id);
+      const res = await s.request('GET', '/auth/me', { token: user.token });
+      assert.deepEqual([res.status, res.body.message], [401, 'Not authenticated: the account no longer exists']);
+      assert.equal((await identityDb.query('SELECT 1 FROM users WHERE id = $1', [user.id])).rowCount, 0);
+      assert.equal((await identityDb.query('SELECT 1 FROM outbox WHERE message_key = $1 AND event_type = $2', [user.id, eventTypes.UserDeleted])).rowCount, 1);
+      const login = await s.request('POST', '/auth/login', { json: { email: user.email, password: user.password } });
+      assert.equal(login.status, 401);
+    });
+  });
+
+  describe('POST /api/auth/logout', () => {
+    it('revokes the presented token only, and answers 2xx again when it is already revoked', async () => {
+      const user = await s.newUser('logout');
+      const second = (await s.request('POST', '/auth/login', { json: { email: user.email, password: user.password } })).body.access_token;
+      const out = await s.request('POST', '/auth/logout', { token: user.token });
+      assert.deepEqual([out.status, out.body], [200, { message: 'Logged out' }]);
+      const me = await s.request('GET', '/auth/me', { token: user.token });
+      assert.deepEqual([me.status, me.body.message], [401, 'Not authenticated: token revoked']);
+      assert.equal((await s.request('GET', '/tokens/balance', { token: user.token })).status, 401);
+      assert.equal((await s.request('POST', '/auth/logout', { token: user.token })).status, 200);
+      assert.equal((await s.request('GET', '/auth/me', { token: second })).status, 200, 'the other session goes on');
+    });
+
+    it('401 without a token or with one not issued here', async () => {
+      const none = await s.request('POST', '/auth/logout');
+      assert.deepEqual([none.status, none.body.message], [401, 'Not authenticated: Authentication required']);
+      const bad = await s.request('POST', '/auth/logout', { token: 'garbage' });
+      assert.equal(bad.status, 401);
+    });
+  });
+
+  describe('POST /api/auth/google', () => {
+    it('creates an account from a verified Google ID token, with its name and picture and the grant', async () => {
+      const sub = randomUUID();
+      const email = `g.${sub.slice(0, 8)}@gmail.com`;
+      const idToken = await s.googleIdToken({ sub, email, email_verified: true, given_name: 'Ada', family_name: 'Lovelace', picture: 'https://lh3.example/p.png' });
+      const res = await s.request('POST', '/auth/google', { json: { idToken } });
+      assert.equal(res.status, 200);
+      assert.equal(typeof res.body.access_token, 'string');
+      assert.deepEqual([res.body.user.email, res.body.user.name, res.body.user.firstName, res.body.user.avatarUrl, res.body.user.tokenBalance], [email, 'Ada Lovelace', 'Ada', 'https://lh3.example/p.png', 200]);
+      const again = await s.request('POST', '/auth/google', { json: { idToken: await s.googleIdToken({ sub, email, email_verified: true }) } });
+      assert.equal(again.body.user.id, res.body.user.id, 'the same Google account signs in to the same user');
+      assert.equal(again.body.user.tokenBalance, 200, 'the grant is made once');
+    });
+
+    it('links to the password account with the same verified e-mail; refuses to when unverified (409)', async () => {
+      const user = await s.newUser('link');
+      const unverified = await s.request('POST', '/auth/google', { json: { idToken: await s.googleIdToken({ sub: randomUUID(), email: user.email, email_verified: false }) } });
+      assert.deepEqual([unverified.status, unverified.body.message], [409, 'An account with this email already exists. Sign in with your password.']);
+      const res = await s.request('POST', '/auth/google', { json: { idToken: await s.googleIdToken({ sub: randomUUID(), email: user.email.toUpperCase(), email_verified: true, name: 'Grace Hopper' }) } });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.user.id, user.id);
+      assert.equal(res.body.user.name, 'Grace Hopper');
+      const changed = await identityDb.query('SELECT count(*)::int AS n FROM outbox WHERE message_key = $1 AND event_type = $2', [user.id, eventTypes.UserProfileChanged]);
+      assert.equal(changed.rows[0].n, 1, 'UserProfileChanged published once');
+    });
+
+    it('refuses a missing, wrongly signed, foreign-audience or expired token, and the admin account', async () => {
+      const missing = await s.request('POST', '/auth/google', { json: {} });
+      assert.deepEqual([missing.status, missing.body.message], [400, 'idToken is required']);
+      const claims = { sub: randomUUID(), email: `x.${randomUUID().slice(0, 6)}@gmail.com`, email_verified: true };
+      for (const idToken of [
+        await s.googleIdToken(claims, { signWith: 'stranger' }),
+        await s.googleIdToken(claims, { audience: 'another-app.apps.googleusercontent.com' }),
+        await s.googleIdToken({ ...claims, iat: 1_000, exp: 2_000 }),
+        await s.googleIdToken({ ...claims, iss: 'https://evil.example' }),
+      ]) {
+        const res = await s.request('POST', '/auth/google', { json: { idToken } });
+        assert.deepEqual([res.status, res.body.message], [401, 'Could not verify Google account']);
+      }
+      const admin = await s.request('POST', '/auth/google', { json: { idToken: await s.googleIdToken({ sub: randomUUID(), email: s.admin.email, email_verified: true }) } });
+      assert.deepEqual([admin.status, admin.body.message], [403, 'Administrator accounts sign in with their password']);
+    });
+  });
+
+  describe('POST /api/auth/supabase', () => {
+    it('creates or links the account from a verified Supabase token and answers access_token and user', async () => {
+      const sub = randomUUID();
+      const email = `sb.${sub.slice(0, 8)}@example.com`;
+      const token = await s.supabaseToken({ sub, email });
+      const res = await s.request('POST', '/auth/supabase', { token, json: { id: sub, email, name: 'Katherine Johnson', avatarUrl: 'https://cdn.example/k.png' } });
+      assert.equal(res.status, 200);
+      assert.deepEqual([res.body.user.email, res.body.user.name, res.body.user.avatarUrl, res.body.user.tokenBalance], [email, 'Katherine Johnson', 'https://cdn.example/k.png', 200]);
+      const me = await s.request('GET', '/auth/me', { token: res.body.access_token });
+      assert.equal(me.body.id, res.body.user.id);
+      const again = await s.request('POST', '/auth/supabase', { token: await s.supabaseToken({ sub, email }), json: {} });
+      assert.equal(again.body.user.id, res.body.user.id);
+    });
+
+    it('401 without a token, with a wrongly signed or expired one, or with a body naming another user', async () => {
+      const sub = randomUUID();
+      const none = await s.request('POST', '/auth/supabase', { json: { id: sub } });
+      assert.deepEqual([none.status, none.body.message], [401, 'Not authenticated: send the Supabase access token as a bearer token']);
+      const forged = await s.request('POST', '/auth/supabase', { token: await s.supabaseToken({ sub, email: 'f@example.com' }, 'another-secret-of-enough-length!!'), json: {} });
+      assert.deepEqual([forged.status, forged.body.message], [401, 'Not authenticated: the Supabase token is invalid or expired']);
+      const expired = await s.request('POST', '/auth/supabase', { token: await s.supabaseToken({ sub, email: 'f@example.com', iat: 1_000, exp: 2_000 }), json: {} });
+      assert.equal(expired.status, 401);
+      const mismatch = await s.request('POST', '/auth/supabase', { token: await s.supabaseToken({ sub, email: 'f@example.com' }), json: { id: randomUUID() } });
+      assert.deepEqual([mismatch.status, mismatch.body.message], [401, 'Not authenticated: the Supabase token belongs to another user']);
+    });
+  });
+
+  describe('POST /api/admin/login and the admin guard', () => {
+    it('gives the admin account (created from ADMIN_EMAIL) a token that opens /api/admin and /api/settings', async () => {
+      const res = await s.request('POST', '/admin/login', { form: { username: s.admin.email.toLowerCase(), password: s.admin.password } });
+      assert.equal(res.status, 200);
+      const [, payload] = res.body.access_token.split('.');
+      assert.equal(JSON.parse(Buffer.from(payload, 'base64url').toString()).role, 'admin');
+      // Past the guard: these areas' own routes come with their issues; the guard let the call through.
+      assert.equal((await s.request('GET', '/admin/users', { token: res.body.access_token })).status, 404);
+      assert.equal((await s.request('GET', '/settings/keys/status', { token: res.body.access_token })).status, 404);
+    });
+
+    it("401 'Invalid admin credentials' for a plain user and for a wrong password; 400 without fields", async () => {
+      const user = await s.newUser('notadmin');
+      const plain = await s.request('POST', '/admin/login', { form: { username: user.email, password: user.password } });
+      assert.deepEqual([plain.status, plain.body.message], [401, 'Invalid admin credentials']);
+      const wrong = await s.request('POST', '/admin/login', { form: { username: s.admin.email, password: 'not it at all' } });
+      assert.deepEqual([wrong.status, wrong.body.message], [401, 'Invalid admin credentials']);
+      const empty = await s.request('POST', '/admin/login', { form: { username: '', password: '' } });
+      assert.deepEqual([empty.status, empty.body.message], [400, 'Please enter both email and password']);
+    });
+
+    it('401 without a token and 403 with a user token on /api/admin/* and /api/settings/*', async () => {
+      const user = await s.newUser('guard');
+      for (const path of ['/admin/users', '/admin/stats/signups', '/settings/keys/status']) {
+        const none = await s.request('GET', path);
+        assert.deepEqual([none.status, none.body.message], [401, 'Not authenticated: Authentication required'], path);
+        const plain = await s.request('GET', path, { token: user.token });
+        assert.deepEqual([plain.status, plain.body.message], [403, 'Admin authentication required'], path);
+      }
+    });
+  });
+
+  describe('GET /api/tokens', () => {
+    it('answers the balance and the history with id, description, amount and createdAt', async () => {
+      const user = await s.newUser('tokens');
+      assert.deepEqual((await s.request('GET', '/tokens/balance', { token: user.token })).body, { balance: 200 });
+      const list = await s.request('GET', '/tokens/', { token: user.token });
+      assert.equal(list.status, 200);
+      assert.equal(list.body.balance, 200);
+      assert.equal(list.body.transactions.length, 1);
+      const [t] = list.body.transactions;
+      assert.deepEqual(Object.keys(t).sort(), ['amount', 'createdAt', 'description', 'id']);
+      assert.deepEqual([t.description, t.amount], ['Sign-up bonus', 200]);
+      assert.ok(!Number.isNaN(Date.parse(t.createdAt)));
+      const bad = await s.request('GET', '/tokens/?limit=0', { token: user.token });
+      assert.deepEqual([bad.status, bad.body.message], [400, 'limit must be an integer between 1 and 100']);
+    });
+  });
+
+  describe('plan fields from billing subscription events', () => {
+    it('an activated unlimited plan shows on /me; an immediate cancellation ends it; UserPlanChanged published', async () => {
+      const user = await s.newUser('plan');
+      const publish = async (type: string, codec: any, payload: unknown, occurredAt: Date) => {
+        const m = outboxMessage(topics.billingSubscription, type, codec, payload, { aggregateId: user.id, occurredAt });
+        await s.bus.publish([{ topic: m.topic, key: m.key, value: Buffer.from(m.envelope), headers: {} }]);
+      };
+      const periodEnd = new Date(Date.now() + 30 * 86_400_000);
+      await publish(eventTypes.SubscriptionActivated, events.SubscriptionActivated, {
+        subscriptionId: 'sub_test_1', userId: user.id, plan: 'unlimited', billingPeriod: 'monthly', periodStart: new Date(), periodEnd,
+      }, new Date(Date.now() - 1000));
+      const me = () => s.request('GET', '/auth/me', { token: user.token });
+      await waitFor(async () => (await me()).body.subscriptionStatus === 'active', 'plan applied');
+      const active = (await me()).body;
+      assert.deepEqual(
+        [active.subscriptionPlan, active.subscriptionPlanName, active.isUnlimited, active.stripeSubscriptionId, active.subscriptionPeriodEnd],
+        ['unlimited', 'Unlimited', true, 'sub_test_1', periodEnd.toISOString()],
+      );
+      await publish(eventTypes.SubscriptionCanceled, events.SubscriptionCanceled, { subscriptionId: 'sub_test_1', userId: user.id, plan: 'unlimited', immediate: true, effectiveAt: new Date() }, new Date());
+      await waitFor(async () => (await me()).body.subscriptionStatus === 'canceled', 'plan ended');
+      const ended = (await me()).body;
+      assert.deepEqual([ended.subscriptionPlan, ended.isUnlimited], ['none', false]);
+      const published = await identityDb.query('SELECT count(*)::int AS n FROM outbox WHERE message_key = $1 AND event_type = $2', [user.id, eventTypes.UserPlanChanged]);
+      assert.equal(published.rows[0].n, 2);
+    });
+  });
+});

@@ -1,0 +1,149 @@
+// The gateway with real identity and ledger services on real Postgres, Kafka and Redis, plus a
+// local stand-in for Google's certificate endpoint and a Supabase secret: everything the auth
+// surface needs, and nothing that reaches the network.
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { Redis } from 'ioredis';
+import { SignJWT } from 'jose';
+import { identity, ledger } from '@flatlay/proto';
+import { createClient, createLogger, KafkaBus, startService, type RunningService } from '@flatlay/platform';
+import { createIdentityService } from '@flatlay/identity';
+import { ledgerService } from '@flatlay/ledger';
+import { requireEnv } from '../../../services/platform/test/support.js';
+import { createGatewayApp, listen } from '../../src/index.js';
+import type { AuthRateLimitOptions } from '../../src/http/rate-limit.js';
+
+export const GOOGLE_CLIENT_ID = 'flatlay-test.apps.googleusercontent.com';
+export const SUPABASE_SECRET = 'supabase-test-secret-with-32-characters!';
+
+export interface Reply {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export interface Stack {
+  base: string;
+  admin: { email: string; password: string };
+  /** The PEM that signs access tokens (tests forge expired or foreign tokens with it). */
+  jwtPrivateKeyPem: string;
+  bus: KafkaBus;
+  identityClient: identity.IdentityServiceClient;
+  ledgerClient: ledger.LedgerServiceClient;
+  services: RunningService[];
+  redis: Redis;
+  request(method: string, path: string, options?: { token?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> }): Promise<Reply>;
+  googleIdToken(claims: Record<string, unknown>, options?: { audience?: string; signWith?: 'google' | 'stranger' }): Promise<string>;
+  supabaseToken(claims: Record<string, unknown>, secret?: string): Promise<string>;
+  /** Registers a fresh user and answers its e-mail, password, id and token. */
+  newUser(prefix?: string): Promise<{ email: string; password: string; id: string; token: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startStack(name: string, rateLimits: Omit<AuthRateLimitOptions, 'redis' | 'keyPrefix'> = { perIp: 10_000, perEmail: 1_000, windowSeconds: 600 }): Promise<Stack> {
+  const logger = createLogger(name, 'silent');
+  const databaseUrl = requireEnv('DATABASE_URL');
+  const bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: name });
+  const redis = new Redis(requireEnv('REDIS_URL'));
+
+  // Google's side: a signing key and its certificate endpoint, served here.
+  const google = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const kid = randomUUID();
+  const certs: Server = createServer((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.setHeader('cache-control', 'public, max-age=60');
+    res.end(JSON.stringify({ [kid]: google.publicKey.export({ type: 'spki', format: 'pem' }) }));
+  });
+  await new Promise<void>((ok) => certs.listen(0, '127.0.0.1', ok));
+  const certsPort = (certs.address() as { port: number }).port;
+
+  const jwtPrivateKeyPem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const admin = { email: `Admin.${randomUUID().slice(0, 8)}@Example.com`, password: 'operator password 1' };
+
+  const services: RunningService[] = [];
+  const ledgerRunning = await startService(ledgerService, { databaseUrl, bus, grpcPort: 0, logger });
+  services.push(ledgerRunning);
+  const identityRunning = await startService(
+    createIdentityService({
+      LEDGER_ADDR: `127.0.0.1:${ledgerRunning.port}`,
+      JWT_PRIVATE_KEY: jwtPrivateKeyPem,
+      GOOGLE_CLIENT_ID,
+      GOOGLE_CERTS_URL: `http://127.0.0.1:${certsPort}/oauth2/v1/certs`,
+      SUPABASE_JWT_SECRET: SUPABASE_SECRET,
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+    }),
+    { databaseUrl, bus, grpcPort: 0, logger },
+  );
+  services.push(identityRunning);
+  const addresses = services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` }));
+  const app = createGatewayApp({ logger, corsOrigins: ['https://shop.example'], services: addresses, rateLimits: { ...rateLimits, redis, keyPrefix: `test-${randomUUID()}` } });
+  const http = await listen(app, '127.0.0.1', 0);
+  const base = `http://127.0.0.1:${http.port}`;
+  const identityClient = createClient(identity.IdentityServiceClient, `127.0.0.1:${identityRunning.port}`);
+  const ledgerClient = createClient(ledger.LedgerServiceClient, `127.0.0.1:${ledgerRunning.port}`);
+
+  const request: Stack['request'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    }
+    const res = await fetch(`${base}/api${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+
+  const stack: Stack = {
+    base,
+    admin,
+    jwtPrivateKeyPem,
+    bus,
+    identityClient,
+    ledgerClient,
+    services,
+    redis,
+    request,
+    async googleIdToken(claims, options = {}) {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ iss: 'https://accounts.google.com', aud: options.audience ?? GOOGLE_CLIENT_ID, iat: now, exp: now + 600, ...claims })
+        .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+        .sign((options.signWith === 'stranger' ? stranger : google).privateKey);
+    },
+    async supabaseToken(claims, secret = SUPABASE_SECRET) {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ aud: 'authenticated', role: 'authenticated', iat: now, exp: now + 600, ...claims })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .sign(new TextEncoder().encode(secret));
+    },
+    async newUser(prefix = 'user') {
+      const email = `${prefix}.${randomUUID().slice(0, 8)}@example.com`;
+      const password = 'correct horse battery';
+      const res = await request('POST', '/auth/register', { json: { email, password } });
+      if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return { email, password, id: res.body.user.id, token: res.body.access_token };
+    },
+    async stop() {
+      await http.stop();
+      identityClient.close();
+      ledgerClient.close();
+      for (const s of [...services].reverse()) await s.stop().catch(() => undefined);
+      await bus.close();
+      redis.disconnect();
+      await new Promise((ok) => certs.close(ok));
+    },
+  };
+  return stack;
+}

@@ -1,0 +1,105 @@
+import type { Queryable } from '@flatlay/platform';
+import type { Plan, PlanState, SubscriptionStatus } from '../domain/index.js';
+import type { Role } from './access-tokens.js';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  passwordHash: string | null;
+  role: Role;
+  firstName: string;
+  lastName: string;
+  avatarUrl: string;
+  stripeCustomerId: string;
+  stripeSubscriptionId: string;
+  plan: PlanState;
+  createdAt: Date;
+}
+
+const COLUMNS = `id, email, password_hash, role, first_name, last_name, avatar_url, stripe_customer_id, stripe_subscription_id,
+  subscription_plan, subscription_status, subscription_period_end, plan_as_of, created_at`;
+
+function toUser(r: Record<string, unknown>): UserRow {
+  return {
+    id: r.id as string,
+    email: r.email as string,
+    passwordHash: (r.password_hash as string | null) ?? null,
+    role: r.role as Role,
+    firstName: r.first_name as string,
+    lastName: r.last_name as string,
+    avatarUrl: r.avatar_url as string,
+    stripeCustomerId: r.stripe_customer_id as string,
+    stripeSubscriptionId: r.stripe_subscription_id as string,
+    plan: {
+      plan: r.subscription_plan as Plan,
+      status: r.subscription_status as SubscriptionStatus,
+      subscriptionId: r.stripe_subscription_id as string,
+      periodEnd: (r.subscription_period_end as Date | null) ?? null,
+      asOf: (r.plan_as_of as Date | null) ?? null,
+    },
+    createdAt: r.created_at as Date,
+  };
+}
+
+/** SQL of the users table and linked identities; the only code that knows their columns. */
+export const userStore = {
+  async byId(db: Queryable, id: string, forUpdate = false): Promise<UserRow | undefined> {
+    const { rows } = await db.query(`SELECT ${COLUMNS} FROM users WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+    return rows[0] ? toUser(rows[0]) : undefined;
+  },
+
+  /** `email` is normalised (lower case); the unique index is on lower(email). */
+  async byEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
+    const { rows } = await db.query(`SELECT ${COLUMNS} FROM users WHERE lower(email) = $1`, [email]);
+    return rows[0] ? toUser(rows[0]) : undefined;
+  },
+
+  async byExternalIdentity(db: Queryable, provider: string, subject: string): Promise<UserRow | undefined> {
+    const { rows } = await db.query(
+      `SELECT u.* FROM users u JOIN external_identities x ON x.user_id = u.id WHERE x.provider = $1 AND x.subject = $2`,
+      [provider, subject],
+    );
+    return rows[0] ? toUser(rows[0]) : undefined;
+  },
+
+  /** Inserts a new account; false when the e-mail is taken (the unique index decides races). */
+  async insert(db: Queryable, u: { id: string; email: string; passwordHash: string | null; firstName: string; lastName: string; avatarUrl: string; now: Date }): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `INSERT INTO users (id, email, password_hash, role, first_name, last_name, avatar_url, created_at, updated_at)
+       VALUES ($1, $2, $3, 'user', $4, $5, $6, $7, $7) ON CONFLICT (lower(email)) DO NOTHING`,
+      [u.id, u.email, u.passwordHash, u.firstName, u.lastName, u.avatarUrl, u.now],
+    );
+    return rowCount === 1;
+  },
+
+  async link(db: Queryable, provider: string, subject: string, userId: string, now: Date): Promise<void> {
+    await db.query('INSERT INTO external_identities (provider, subject, user_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [provider, subject, userId, now]);
+  },
+
+  async updateProfile(db: Queryable, id: string, p: { firstName: string; lastName: string; avatarUrl: string }, now: Date): Promise<void> {
+    await db.query('UPDATE users SET first_name = $2, last_name = $3, avatar_url = $4, updated_at = $5 WHERE id = $1', [id, p.firstName, p.lastName, p.avatarUrl, now]);
+  },
+
+  async updatePlan(db: Queryable, id: string, plan: PlanState, now: Date): Promise<void> {
+    await db.query(
+      `UPDATE users SET subscription_plan = $2, subscription_status = $3, stripe_subscription_id = $4, subscription_period_end = $5, plan_as_of = $6, updated_at = $7
+       WHERE id = $1`,
+      [id, plan.plan, plan.status, plan.subscriptionId, plan.periodEnd, plan.asOf, now],
+    );
+  },
+
+  /** Removes the account, its password hash, profile and linked identities. */
+  async delete(db: Queryable, id: string): Promise<boolean> {
+    const { rowCount } = await db.query('DELETE FROM users WHERE id = $1', [id]);
+    return rowCount === 1;
+  },
+
+  /** What a token check needs in one round trip: the user's role (if the user exists) and whether the token is revoked. */
+  async sessionFacts(db: Queryable, userId: string, tokenId: string): Promise<{ role: Role | undefined; revoked: boolean }> {
+    const { rows } = await db.query(
+      `SELECT (SELECT role FROM users WHERE id = $1) AS role, EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2) AS revoked`,
+      [userId, tokenId],
+    );
+    return { role: (rows[0]?.role as Role | null) ?? undefined, revoked: rows[0]?.revoked === true };
+  },
+};

@@ -1,0 +1,4 @@
+export * from './credentials.js';
+export * from './profile.js';
+export * from './plan.js';
+export * from './external-sign-in.js';
