@@ -9,6 +9,7 @@ import { createAuthenticator } from './http/auth.js';
 import { apiNotFound, errorMapper } from './http/errors.js';
 import { authRateLimits, defaultAuthRateLimits, type AuthRateLimitOptions } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { traceRequests } from './http/tracing.js';
 import { openApiDocument } from './openapi.js';
 import { adminAuthRoutes } from './routes/admin-auth.js';
 import { authRoutes } from './routes/auth.js';
@@ -34,6 +35,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestId);
+  app.use(traceRequests);
   app.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:', 'blob:'] } } }));
   app.use(healthRoutes(options.services));
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, InProcessBus, startService, type RunningService } from '@flatlay/platform';
+import { createLogger, InProcessBus, startService, startTelemetry, type RunningService } from '@flatlay/platform';
 import { ledgerService } from '@flatlay/ledger';
 import { billingService } from '@flatlay/billing';
 import { requireEnv } from '../../services/platform/test/support.js';
@@ -16,6 +16,7 @@ describe('gateway', { timeout: 120_000 }, () => {
   const bus = new InProcessBus();
 
   before(async () => {
+    startTelemetry('gateway-test');
     const logger = createLogger('gateway-test', 'silent');
     services = await Promise.all(
       [ledgerService, billingService].map((def) => startService(def, { databaseUrl: requireEnv('DATABASE_URL'), bus, grpcPort: 0, logger })),
@@ -66,6 +67,16 @@ describe('gateway', { timeout: 120_000 }, () => {
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     assert.ok(res.headers.get('content-security-policy'));
     assert.match(res.headers.get('x-request-id') ?? '', /^[\w-]{8,}$/);
+  });
+
+  it('continues a caller\'s W3C trace and returns its trace id', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const res = await fetch(`${base}/healthz`, { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+    assert.match(res.headers.get('traceparent') ?? '', new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    const fresh = await fetch(`${base}/healthz`);
+    const freshTrace = fresh.headers.get('traceparent') ?? '';
+    assert.match(freshTrace, /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    assert.ok(!freshTrace.includes(traceId), 'a request without a trace starts its own');
   });
 
   it('allows configured origins only (CORS)', async () => {
