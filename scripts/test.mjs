@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { down, up } from './infra.mjs';
-import { build, ensureInstalled, repoRoot } from './lib/steps.mjs';
+import { build, ensureInstalled, repoRoot, sh, step } from './lib/steps.mjs';
 
 const TIERS = ['unit', 'int', 'e2e'];
 const ROOTS = ['proto', 'services', 'gateway', 'web', 'tests', 'scripts'];
@@ -33,6 +33,8 @@ if (files.length === 0) {
 
 ensureInstalled();
 build();
+// tsx strips types without checking them: check the tests' own code once here.
+step('Type-checking tests (tsconfig.tests.json)', () => sh('npx', ['--no-install', 'tsc', '-p', 'tsconfig.tests.json']));
 const needsInfra = files.some((f) => tierOf(f) !== 'unit');
 if (needsInfra) console.log('› Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock)');
 const infra = needsInfra ? await up() : {};

@@ -102,7 +102,7 @@ function render(vs: ValueSet): K8s[] {
  * CRD's (Strimzi, KEDA). An object of a kind no model knows is an error, not a pass.
  */
 async function validateSchema(o: K8s): Promise<void> {
-  const [group, version] = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/') : ['', String(o.apiVersion)];
+  const [group = '', version = ''] = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/') : ['', String(o.apiVersion)];
   const module = group.endsWith('strimzi.io')
     ? `@kubernetes-models/strimzi-kafka-operator/${group}/${version}/${o.kind}`
     : group === 'keda.sh'
@@ -172,7 +172,7 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           assert.deepEqual(c.command, ['node', entry], `${comp}: command`);
         }
         assert.equal(images.size, 1, `expected one image, got ${[...images].join(', ')}`);
-        const [image] = images;
+        const [image = ''] = images;
         assert.match(image, /^[^:@\s]+(:[^:@\s]+)(@sha256:[a-f0-9]{64})?$/, `image must carry an explicit tag: ${image}`);
         if (vs.prod) assert.doesNotMatch(image, /:latest(@|$)/, 'prod must not deploy a :latest tag');
       });
@@ -456,7 +456,7 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
       assert.ok(p, `profile ${profile}`);
       const files = p.patches.filter((x: K8s) => x.path.includes('valuesFiles')).map((x: K8s) => x.value);
       assert.deepEqual(files, [`charts/flatlay/values-${profile}.yaml`]);
-      assert.ok(existsSync(join(root, files[0])));
+      assert.ok(existsSync(join(root, String(files[0]))));
     }
   });
 });

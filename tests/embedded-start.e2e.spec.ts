@@ -34,7 +34,7 @@ describe('embedded default', { timeout: 240_000 }, () => {
     };
 
     const first = await run({ ADMIN_EMAIL: 'Owner@Example.com', ADMIN_PASSWORD: 'correct horse battery' });
-    const health = await (await fetch(`${first.url}/healthz`)).json();
+    const health = (await (await fetch(`${first.url}/healthz`)).json()) as { services: Record<string, string> };
     assert.deepEqual(Object.keys(health.services).sort(), ['analytics', 'billing', 'identity', 'image', 'ledger']);
     assert.match(first.proc.output(), /"outcome":"created"/);
     assert.doesNotMatch(first.proc.output(), /correct horse battery/, 'the admin password never reaches the logs');

@@ -9,6 +9,15 @@ import { billingService } from '@flatlay/billing';
 import { requireEnv } from '../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../src/index.js';
 
+interface ErrorBody {
+  detail: string;
+  message: string;
+}
+interface HealthBody {
+  status: string;
+  services: Record<string, string>;
+}
+
 describe('gateway', { timeout: 120_000 }, () => {
   let base: string;
   let http: Awaited<ReturnType<typeof listen>>;
@@ -46,7 +55,7 @@ describe('gateway', { timeout: 120_000 }, () => {
   it('answers unknown /api paths with a JSON 404 that has detail and message', async () => {
     const res = await fetch(`${base}/api/does-not-exist`);
     assert.equal(res.status, 404);
-    const body = await res.json();
+    const body = (await res.json()) as ErrorBody;
     assert.equal(body.detail, 'No API route for GET /does-not-exist');
     assert.equal(body.message, body.detail);
   });
@@ -54,10 +63,10 @@ describe('gateway', { timeout: 120_000 }, () => {
   it('rejects malformed and oversized JSON with a 4xx JSON error', async () => {
     const bad = await fetch(`${base}/api/anything`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
     assert.equal(bad.status, 400);
-    assert.match((await bad.json()).message, /not valid JSON/);
+    assert.match(((await bad.json()) as ErrorBody).message, /not valid JSON/);
     const big = await fetch(`${base}/api/anything`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 'x'.repeat(2_000_000) }) });
     assert.equal(big.status, 413);
-    assert.match((await big.json()).detail, /too large/);
+    assert.match(((await big.json()) as ErrorBody).detail, /too large/);
   });
 
   it('serves the SPA for other paths, with security headers and a request id', async () => {
@@ -90,7 +99,7 @@ describe('gateway', { timeout: 120_000 }, () => {
     await services[1]!.stop();
     const res = await fetch(`${base}/healthz`);
     assert.equal(res.status, 503);
-    const body = await res.json();
+    const body = (await res.json()) as HealthBody;
     assert.equal(body.services.ledger, 'SERVING');
     assert.notEqual(body.services.billing, 'SERVING');
   });

@@ -1,0 +1,12 @@
+// Types of scripts/infra.mjs for TypeScript callers (benchmarks, test helpers).
+export interface InfraEnv {
+  DATABASE_URL: string;
+  KAFKA_BROKERS: string;
+  REDIS_URL: string;
+  STRIPE_MOCK_URL: string;
+  CHROMIUM_PATH: string;
+}
+export function install(opts?: { quiet?: boolean }): Promise<void>;
+export function up(opts?: { quiet?: boolean }): Promise<InfraEnv>;
+export function down(opts?: { quiet?: boolean }): Promise<void>;
+export function status(opts?: { quiet?: boolean }): Promise<unknown>;
