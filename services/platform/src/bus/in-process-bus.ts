@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { abandonOnAbort, sleep, SubscriptionClosed, UnknownTopicError, type Bus, type BusMessage, type Delivery, type SubscribeOptions, type Subscription, type TopicSpec } from './bus.js';
+import { handleInSpan } from './consumer-span.js';
 import { partitionFor } from './partitioner.js';
 
 interface Member {
@@ -118,7 +119,7 @@ export class InProcessBus implements Bus {
       }
       const delivery: Delivery = { ...message, headers: { ...message.headers }, partition, offset };
       try {
-        await abandonOnAbort(member.options.handle(delivery), killed);
+        await abandonOnAbort(handleInSpan(member.options.groupId, delivery, member.options.handle), killed);
         group.committed.set(slot, offset + 1);
       } catch (error) {
         if (error instanceof SubscriptionClosed) return;

@@ -1,4 +1,5 @@
 import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { handleInSpan } from './consumer-span.js';
 import { abandonOnAbort, sleep, SubscriptionClosed, type Bus, type BusMessage, type SubscribeOptions, type Subscription, type TopicSpec } from './bus.js';
 
 export interface KafkaBusOptions {
@@ -81,7 +82,7 @@ export class KafkaBus implements Bus {
         // Retry in place: the partition waits, so a later message never overtakes a failed one.
         for (;;) {
           try {
-            await abandonOnAbort(options.handle(delivery), killed.signal);
+            await abandonOnAbort(handleInSpan(options.groupId, delivery, options.handle), killed.signal);
             break;
           } catch (error) {
             if (error instanceof SubscriptionClosed) throw error; // dies without committing

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Bus, Delivery, Inbox, Subscription } from '../../src/index.js';
+import { trace } from '@opentelemetry/api';
+import { startTelemetry, type Bus, type Delivery, type Inbox, type Subscription } from '../../src/index.js';
 import { uniqueName, waitFor } from '../support.js';
 
 const msg = (topic: string, key: string, body: object) => ({ topic, key, value: Buffer.from(JSON.stringify(body)), headers: { 'x-test': 'yes' } });
@@ -144,6 +145,18 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
       await bus.publish([msg(topic, 'k', { id: 'x' }), msg(topic, 'k', { id: 'y' })]);
       await waitFor(() => attempts.includes('y'), 'y handled');
       assert.deepEqual(attempts, ['x', 'x', 'x', 'y']);
+    });
+
+    it('runs each handler in a span that continues the producer\'s trace', async () => {
+      startTelemetry('bus-contract');
+      const topic = uniqueName('traced');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const traceId = '0af7651916cd43dd8448eb211c80319c';
+      let seen: string | undefined;
+      await subscribe({ groupId: uniqueName('g'), topics: [topic], handle: async () => void (seen = trace.getActiveSpan()?.spanContext().traceId) });
+      await bus.publish([{ ...msg(topic, 'k', {}), headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` } }]);
+      await waitFor(() => seen !== undefined, 'handled');
+      assert.equal(seen, traceId);
     });
 
     it('with an inbox, a redelivered event takes effect once', async () => {
