@@ -34,21 +34,22 @@ export async function projectAccountChanges(db: Queryable, changes: AccountChang
     }
   }
   const column = <T>(i: number) => history.map((r) => r[i] as T);
-  await db.query(
-    `WITH history AS (
+  await db.query({
+    name: 'ledger-project-accounts',
+    text: `WITH history AS (
        INSERT INTO account_transactions (event_id, user_id, stream_position, description, amount, balance_after, created_at)
        SELECT * FROM unnest($5::uuid[], $6::text[], $7::bigint[], $8::text[], $9::bigint[], $10::bigint[], $11::timestamptz[]))
      INSERT INTO account_balances (user_id, balance, version, closed, updated_at)
      SELECT *, now() FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::boolean[])
      ON CONFLICT (user_id) DO UPDATE SET balance = EXCLUDED.balance, version = EXCLUDED.version, closed = EXCLUDED.closed, updated_at = now()`,
-    [
+    values: [
       changes.map((c) => c.account.userId),
       changes.map((c) => c.account.balance),
       changes.map((c) => c.account.version),
       changes.map((c) => c.account.closed),
       ...[0, 1, 2, 3, 4, 5, 6].map((i) => column(i)),
     ],
-  );
+  });
 }
 
 export interface TransactionView {

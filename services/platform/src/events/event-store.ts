@@ -114,8 +114,10 @@ export class EventStore {
         ? 'INSERT INTO es_streams (stream_name, stream_version) VALUES ($1, $3) ON CONFLICT DO NOTHING RETURNING 1'
         : 'UPDATE es_streams SET stream_version = $3 WHERE stream_name = $1 AND stream_version = $2 RETURNING 1';
     const outbox = options.outbox ?? [];
-    const { rows } = await tx.query(
-      `WITH moved AS (${moveStream}),
+    // Named, so each connection plans this statement once (prepared), not on every append.
+    const { rows } = await tx.query({
+      name: expectedVersion === 0 ? 'es-append-new' : 'es-append',
+      text: `WITH moved AS (${moveStream}),
        appended AS (
          INSERT INTO es_events (stream_name, stream_position, event_id, event_type, data, metadata)
          SELECT $1, $2 + ord, id, type, data, $7::jsonb
@@ -124,7 +126,7 @@ export class EventStore {
          RETURNING 1),
        published AS (${outboxInsertSql(8, 'EXISTS (SELECT 1 FROM moved)')} RETURNING 1)
        SELECT (SELECT count(*) FROM moved)::int AS moved`,
-      [
+      values: [
         streamName,
         expectedVersion,
         next,
@@ -134,7 +136,7 @@ export class EventStore {
         JSON.stringify(options.metadata ?? {}),
         ...outboxParams(outbox),
       ],
-    );
+    });
     if (rows[0].moved !== 1) throw new VersionConflict(streamName, expectedVersion);
     return { nextExpectedVersion: next, eventIds };
   }
@@ -156,8 +158,9 @@ export class EventStore {
     const outbox = work.flatMap((a) => (a.outbox ?? []).map((m) => ({ m, stream: a.streamName })));
     // One statement: lock the existing streams in name order, move those still at their expected
     // version (or create new ones), and write events and outbox rows only for the streams that moved.
-    const { rows } = await tx.query(
-      `WITH input AS (
+    const { rows } = await tx.query({
+      name: 'es-append-many',
+      text: `WITH input AS (
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS i(stream_name, expected, next)),
        locked AS (
          SELECT s.stream_name FROM es_streams s JOIN input i USING (stream_name)
@@ -179,7 +182,7 @@ export class EventStore {
          RETURNING 1),
        published AS (${outboxInsertSql(9, 'm.stream IN (SELECT stream_name FROM moved)', true)} RETURNING 1)
        SELECT stream_name FROM moved`,
-      [
+      values: [
         work.map((a) => a.streamName),
         work.map((a) => a.expectedVersion),
         work.map((a) => a.expectedVersion + a.events.length),
@@ -191,18 +194,19 @@ export class EventStore {
         ...outboxParams(outbox.map((o) => o.m)),
         outbox.map((o) => o.stream),
       ],
-    );
+    });
     const moved = new Set<string>(rows.map((r: { stream_name: string }) => r.stream_name));
     return moved;
   }
 
   /** A stream's events in order; `afterVersion` skips those a caller already folded. */
   async readStream<E extends DomainEvent>(streamName: string, db: Queryable = this.pool, afterVersion = 0): Promise<RecordedEvent<E>[]> {
-    const { rows } = await db.query(
-      `SELECT event_id, stream_name, stream_position, global_position, transaction_id::text, event_type, data, metadata, recorded_at
+    const { rows } = await db.query({
+      name: 'es-read-stream',
+      text: `SELECT event_id, stream_name, stream_position, global_position, transaction_id::text, event_type, data, metadata, recorded_at
        FROM es_events WHERE stream_name = $1 AND stream_position > $2 ORDER BY stream_position`,
-      [streamName, afterVersion],
-    );
+      values: [streamName, afterVersion],
+    });
     return rows.map((r: EventRow) => toRecorded<E>(r));
   }
 
