@@ -84,4 +84,6 @@ try {
   process.exit(1);
 }
 logger.info({ url: `http://localhost:${http.port}`, postgres: postgres ? 'embedded' : 'external', bus: bus instanceof InProcessBus ? 'in-process' : 'kafka' }, 'Flatlay is running');
+// One plain sentence for the person at the terminal, beside the JSON logs.
+process.stdout.write(`\nFlatlay is running at http://localhost:${http.port} (${postgres ? 'embedded PostgreSQL in ' + dataDir : 'PostgreSQL at DATABASE_URL'}, ${bus instanceof InProcessBus ? 'in-process bus' : 'Kafka'}). Press Ctrl-C to stop.\n\n`);
 stopOnSignals(stopAll, logger);
