@@ -1,0 +1,66 @@
+import { availableParallelism } from 'node:os';
+import * as ort from 'onnxruntime-node';
+import { EngineError } from '../errors.js';
+import { defaultModelPath } from './isnet-assets.js';
+
+/** The model runtime behind a small interface, so stages can be tested with a fake. */
+export interface SegmentationModel {
+  readonly inputSize: number;
+  /** input: NCHW float32 [1,3,S,S]; returns S*S probabilities in [0,1]. */
+  run(input: Float32Array): Promise<Float32Array>;
+  close(): Promise<void>;
+}
+
+const sessions = new Map<string, Promise<OnnxSegmentationModel>>();
+
+class OnnxSegmentationModel implements SegmentationModel {
+  readonly inputSize = 1024;
+  constructor(
+    private readonly session: ort.InferenceSession,
+    private readonly inputName: string,
+    private readonly outputName: string,
+  ) {}
+
+  async run(input: Float32Array): Promise<Float32Array> {
+    const s = this.inputSize;
+    const tensor = new ort.Tensor('float32', input, [1, 3, s, s]);
+    const out = await this.session.run({ [this.inputName]: tensor });
+    const result = out[this.outputName];
+    if (!result) throw new EngineError('MODEL_UNAVAILABLE', 'model produced no output');
+    const data = result.data as Float32Array;
+    tensor.dispose?.();
+    return data;
+  }
+
+  async close(): Promise<void> {
+    /* shared per process: released at exit */
+  }
+}
+
+function providers(): string[] {
+  const names = ort.listSupportedBackends?.().map((b) => b.name) ?? [];
+  return names.includes('cuda') && process.env.ENGINE_CUDA === '1' ? ['cuda', 'cpu'] : ['cpu'];
+}
+
+/** One session per model file per process, created on first use and reused. */
+export function loadSegmentationModel(modelPath?: string): Promise<SegmentationModel> {
+  const file = modelPath ?? process.env.MODEL_PATH ?? defaultModelPath();
+  let pending = sessions.get(file);
+  if (!pending) {
+    pending = (async () => {
+      try {
+        const session = await ort.InferenceSession.create(file, {
+          executionProviders: providers(),
+          intraOpNumThreads: availableParallelism(),
+          graphOptimizationLevel: 'all',
+        });
+        return new OnnxSegmentationModel(session, session.inputNames[0] ?? 'input', session.outputNames[0] ?? 'output');
+      } catch (cause) {
+        sessions.delete(file);
+        throw new EngineError('MODEL_UNAVAILABLE', `cannot load segmentation model ${file}: ${(cause as Error).message}`, { cause });
+      }
+    })();
+    sessions.set(file, pending);
+  }
+  return pending;
+}
