@@ -82,10 +82,31 @@ export function removeHangerHooks(bin: Mask): Mask {
     const l = cc.labels[p]!;
     if (l === 0) continue;
     const b = cc.boxes[l]!;
-    // a hook: tall thin piece reaching above the body
-    if (b.bottom - b.top >= 2 * r && b.top < bodyTop) out.data[p] = 0;
+    // a hook, clip or bar: a thin piece rising above the body (rounded-off corners do not)
+    if (b.top < bodyTop - r / 2) out.data[p] = 0;
   }
+  trimNarrowTop(out);
   return keepProductComponents(out)?.mask ?? bin;
+}
+
+/**
+ * A hanger's hook and neck stand above the garment as rows far narrower than the garment:
+ * clear top rows whose extent is under 30% of the widest row, within the top fifth.
+ */
+export function trimNarrowTop(m: Mask): void {
+  const extents: number[] = [];
+  let top = -1, bottom = -1, widest = 0;
+  for (let y = 0; y < m.height; y++) {
+    let l = -1, r = -1;
+    for (let x = 0; x < m.width; x++) if (m.data[y * m.width + x]! > 0) { if (l < 0) l = x; r = x; }
+    const e = l < 0 ? 0 : r - l + 1;
+    extents.push(e);
+    if (e > 0) { if (top < 0) top = y; bottom = y; }
+    widest = Math.max(widest, e);
+  }
+  if (top < 0) return;
+  const limit = top + 0.2 * (bottom - top);
+  for (let y = top; y < limit && extents[y]! < 0.3 * widest; y++) m.data.fill(0, y * m.width, (y + 1) * m.width);
 }
 
 /**

@@ -129,11 +129,13 @@ export function symmetryCorrection(m: Mask): { deg: number; score: number } {
   }
   const mid = shrinkMask(m, 320);
   let fine = { deg: best.deg, score: symmetryAt(mid, best.deg) };
-  for (let d = best.deg - 1; d <= best.deg + 1 + 1e-9; d += 0.25) {
+  for (let d = Math.max(-MAX_CORRECTION_DEG, best.deg - 1); d <= Math.min(MAX_CORRECTION_DEG, best.deg + 1) + 1e-9; d += 0.25) {
     const sc = symmetryAt(mid, d);
     if (sc > fine.score + 1e-9) fine = { deg: d, score: sc };
   }
-  return fine;
+  // a tilt must earn its keep: only clearly better symmetry justifies turning the product
+  const upright = symmetryAt(mid, 0);
+  return fine.score - upright < 0.01 + 0.001 * Math.abs(fine.deg) ? { deg: 0, score: upright } : fine;
 }
 
 /** How far to rotate the product (degrees, clockwise) so that it stands level. */
