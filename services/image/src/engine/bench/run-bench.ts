@@ -1,0 +1,87 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { createEngine } from '../index.js';
+import { repoRoot } from '../model/isnet-assets.js';
+import { loadSegmentationModel } from '../model/session.js';
+import { median } from '../eval/metrics.js';
+
+/**
+ * npm run bench:engine: per-stage times and peak memory for 3, 12 and 24 MP photos to a 2048 px
+ * result, and the bare model inference time in the same run. RUNS=n sets repetitions (default 3).
+ */
+
+const root = repoRoot();
+const dataset = path.resolve(root, '../shared/datasets/garments');
+const RUNS = Number(process.env.RUNS ?? 3);
+const SIZES = [3, 12, 24];
+
+async function photoOf(mp: number): Promise<Buffer> {
+  const src = await readFile(path.join(dataset, 'casual', 'top_floor_02.jpg'));
+  const meta = await sharp(src).metadata();
+  const aspect = meta.width! / meta.height!;
+  const h = Math.round(Math.sqrt((mp * 1e6) / aspect));
+  const w = Math.round(h * aspect);
+  return sharp(src).resize(w, h, { kernel: 'cubic' }).jpeg({ quality: 90 }).toBuffer();
+}
+
+const maxRssMb = () => process.resourceUsage().maxRSS / 1024;
+
+async function main() {
+  const t0 = performance.now();
+  const model = await loadSegmentationModel();
+  const loadMs = performance.now() - t0;
+  const engine = await createEngine({ model });
+  const input = new Float32Array(3 * model.inputSize * model.inputSize).fill(0.1);
+  await model.run(input); // warm-up
+  const bare: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await model.run(input);
+    bare.push(performance.now() - t);
+  }
+  const bareMs = median(bare);
+  const rows: Record<string, unknown>[] = [];
+  for (const mp of SIZES) {
+    const photo = await photoOf(mp);
+    const totals: number[] = [];
+    const stages: Record<string, number[]> = {};
+    for (let i = 0; i < RUNS; i++) {
+      const t = performance.now();
+      const r = await engine.enhance(photo, { type: 'tops', size: 2048 });
+      totals.push(performance.now() - t);
+      for (const [k, v] of Object.entries(r.timings)) (stages[k] ??= []).push(v);
+    }
+    const row = {
+      megapixels: mp,
+      medianMs: Math.round(median(totals)),
+      ratioToInference: Math.round((median(totals) / bareMs) * 100) / 100,
+      stagesMedianMs: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, Math.round(median(v))])),
+      peakRssMb: Math.round(maxRssMb()),
+    };
+    rows.push(row);
+    process.stdout.write(`${JSON.stringify(row)}\n`);
+  }
+  await engine.close();
+  const env = { cpus: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, runs: RUNS, modelLoadMs: Math.round(loadMs), bareInferenceMs: Math.round(bareMs), bareInferenceRunsMs: bare.map(Math.round) };
+  const stageNames = [...new Set(rows.flatMap((r) => Object.keys(r.stagesMedianMs as object)))];
+  const md = [
+    '# Engine benchmark', '', `${new Date().toISOString()} · ${env.cpus} CPUs (${env.cpu}) · Node ${env.node} · ${RUNS} runs each, medians`, '',
+    `Model load ${env.modelLoadMs} ms; bare inference (1024x1024 ISNet) ${env.bareInferenceMs} ms.`, '',
+    `| input | total ms | x inference | ${stageNames.join(' | ')} | peak RSS MB |`,
+    `|---|---|---|${stageNames.map(() => '---').join('|')}|---|`,
+    ...rows.map((r) => `| ${r.megapixels} MP | ${r.medianMs} | ${r.ratioToInference} | ${stageNames.map((s) => (r.stagesMedianMs as Record<string, number>)[s] ?? '–').join(' | ')} | ${r.peakRssMb} |`),
+    '', 'Targets: 12 MP to 2048 px at most 2500 ms median and at most 1.6x bare inference; peak RSS at most 1200 MB at 24 MP.', '',
+  ].join('\n');
+  const out = path.join(root, 'reports', 'bench');
+  await mkdir(out, { recursive: true });
+  await writeFile(path.join(out, 'engine.md'), md);
+  await writeFile(path.join(out, 'engine.json'), JSON.stringify({ env, rows }, null, 2));
+  process.stdout.write(`${JSON.stringify(env)}\n${md}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err?.stack ?? err}\n`);
+  process.exit(1);
+});
