@@ -46,9 +46,7 @@ function describeUnknown(buf: Buffer): string {
 function mapSharpError(err: unknown): EngineError {
   const message = (err as Error)?.message ?? String(err);
   if (/pixel limit/i.test(message)) return new EngineError('TOO_MANY_PIXELS', `image too large: ${message}`, { cause: err });
-  if (/unsupported image format|bad seek|no decoder|compression format/i.test(message)) {
-    return new EngineError('UNSUPPORTED_FORMAT', `cannot decode this image: ${message}`, { cause: err });
-  }
+  // the magic bytes named a supported format, so a decoder failure means a damaged file
   return new EngineError('CORRUPT_IMAGE', `image is damaged or incomplete: ${message}`, { cause: err });
 }
 
