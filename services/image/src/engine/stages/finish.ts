@@ -18,14 +18,39 @@ export async function finishLayer(layer: Layer, gains: [number, number, number],
   const balanced = applyGains(layer.image, gains);
   if (sharpen <= 0) return { ...layer, image: balanced };
   const { width, height, channels } = balanced;
-  let rgb = await raw(balanced).removeAlpha().sharpen({ sigma: 0.5 + 0.5 * sharpen, m1: 0.5, m2: 1.5 + sharpen }).raw().toBuffer();
-  if (channels === 4) {
-    rgb = await sharp(rgb, { raw: { width, height, channels: 3 } })
-      .joinChannel(await raw(balanced).extractChannel(3).raw().toBuffer(), { raw: { width, height, channels: 1 } })
-      .raw()
-      .toBuffer();
+  const rgb = await raw(balanced).removeAlpha().sharpen({ sigma: 0.5 + 0.5 * sharpen, m1: 0.5, m2: 1.5 + sharpen }).raw().toBuffer();
+  if (channels === 3) return { ...layer, image: { data: rgb, width, height, channels } };
+  const out = Buffer.from(balanced.data); // keep alpha, take the sharpened colour
+  for (let i = 0, j = 0; j < rgb.length; i += 4, j += 3) {
+    out[i] = rgb[j]!;
+    out[i + 1] = rgb[j + 1]!;
+    out[i + 2] = rgb[j + 2]!;
   }
-  return { ...layer, image: { data: rgb, width, height, channels } };
+  return { ...layer, image: { data: out, width, height, channels } };
+}
+
+/** Alpha-blend a layer onto an opaque RGB canvas in place; alpha 0 leaves the background exact. */
+export function blendOnto(canvas: Buffer, cw: number, ch: number, layer: Layer): void {
+  const { data, width, height, channels } = layer.image;
+  for (let y = 0; y < height; y++) {
+    const cy = y + layer.top;
+    if (cy < 0 || cy >= ch) continue;
+    for (let x = 0; x < width; x++) {
+      const cx = x + layer.left;
+      if (cx < 0 || cx >= cw) continue;
+      const k = (y * width + x) * channels, o = (cy * cw + cx) * 3;
+      const a = channels === 4 ? data[k + 3]! : 255;
+      if (a === 0) continue;
+      if (a === 255) {
+        canvas[o] = data[k]!; canvas[o + 1] = data[k + 1]!; canvas[o + 2] = data[k + 2]!;
+      } else {
+        const b = 255 - a;
+        canvas[o] = (data[k]! * a + canvas[o]! * b + 127) / 255;
+        canvas[o + 1] = (data[k + 1]! * a + canvas[o + 1]! * b + 127) / 255;
+        canvas[o + 2] = (data[k + 2]! * a + canvas[o + 2]! * b + 127) / 255;
+      }
+    }
+  }
 }
 
 /** A soft elliptical contact shadow under a layer (drawn, blurred, faint). */
@@ -43,24 +68,31 @@ function contactShadow(layer: Layer, canvasW: number, canvasH: number): sharp.Ov
 
 /** Put the layers on the studio background (or a transparent canvas). Returns raw pixels. */
 export async function composeCanvas(layers: Layer[], width: number, height: number, o: FinishOptions): Promise<RawImage> {
-  const [r, g, b] = BACKGROUND_RGB[o.background];
-  const canvas = sharp({
-    create: { width, height, channels: 4, background: o.transparent ? { r: 0, g: 0, b: 0, alpha: 0 } : { r, g, b, alpha: 1 } },
-  });
-  const overlays: sharp.OverlayOptions[] = [];
-  if (o.shadow && !o.transparent) for (const l of layers) overlays.push(contactShadow(l, width, height));
-  for (const l of layers) {
-    overlays.push({
+  if (o.transparent) {
+    const overlays: sharp.OverlayOptions[] = layers.map((l) => ({
       input: l.image.data,
       raw: { width: l.image.width, height: l.image.height, channels: l.image.channels },
       left: l.left,
       top: l.top,
-    });
+    }));
+    const { data, info } = await sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .composite(overlays)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height, channels: 4 };
   }
-  let pipeline = canvas.composite(overlays);
-  if (!o.transparent) pipeline = sharp(await pipeline.raw().toBuffer(), { raw: { width, height, channels: 4 } }).removeAlpha();
-  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
+  const [r, g, b] = BACKGROUND_RGB[o.background];
+  let canvas = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < canvas.length; i += 3) { canvas[i] = r; canvas[i + 1] = g; canvas[i + 2] = b; }
+  if (o.shadow) {
+    canvas = await sharp(canvas, { raw: { width, height, channels: 3 } })
+      .composite(layers.map((l) => contactShadow(l, width, height)))
+      .removeAlpha()
+      .raw()
+      .toBuffer();
+  }
+  for (const l of layers) blendOnto(canvas, width, height, l);
+  return { data: canvas, width, height, channels: 3 };
 }
 
 export async function encode(img: RawImage, format: OutputFormat, transparent: boolean): Promise<Buffer> {
