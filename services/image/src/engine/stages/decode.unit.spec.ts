@@ -59,6 +59,15 @@ describe('decode', () => {
     assert.ok(px(b, 55, 5)[2]! > 150);
   });
 
+  it('reads HEIC (HEVC) through the WebAssembly fallback', async () => {
+    // 64x48, left half red, right half blue; made with pillow-heif (libheif + x265), 534 bytes
+    const heic = Buffer.from(HEIC_HALVES, 'base64');
+    assert.equal(sniffFormat(heic), 'heif');
+    const d = await decodeImage(heic, opts);
+    assert.deepEqual([d.image.width, d.image.height, d.format], [64, 48, 'heif']);
+    assert.ok(px(d, 5, 5)[0]! > 150 && px(d, 60, 5)[2]! > 150, `${px(d, 5, 5)} ${px(d, 60, 5)}`);
+  });
+
   it('takes the first frame of an animated GIF', async () => {
     const frame = (r: number) => Buffer.alloc(8 * 8 * 3, 0).map((_, i) => (i % 3 === 0 ? r : 0));
     const anim = await sharp(Buffer.concat([frame(250), frame(10)]), { raw: { width: 8, height: 16, channels: 3, pageHeight: 8 } as sharp.CreateRaw & { pageHeight: number } })
@@ -76,3 +85,6 @@ describe('decode', () => {
     await assert.rejects(decodeImage(big, { maxPixels: 5_000_000, workingLongSide: 1000 }), (e: unknown) => e instanceof EngineError && e.code === 'TOO_MANY_PIXELS');
   });
 });
+
+const HEIC_HALVES =
+  'AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAX1tZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAAACJpbG9jAAAAAERAAAEAAQAAAAABoQABAAAAAAAAAHUAAAAjaWluZgAAAAAAAQAAABVpbmZlAgAAAAABAABodmMxAAAAAA5waXRtAAAAAAABAAAA/WlwcnAAAADdaXBjbwAAAHZodmNDAQNwAAAAkAAAAAAAHvAA/P34+AAADwNgAAEAGEABDAH//wNwAAADAJAAAAMAAAMAHroCQGEAAQAqQgEBA3AAAAMAkAAAAwAAAwAeoCCBBZbq5Ka5uAhoMCAAAAMDIAAAAwAhYgABAAZEAcFzwIkAAAATY29scm5jbHgAAQANAAaAAAAAFGlzcGUAAAAAAAAAQAAAAEAAAAAoY2xhcAAAAEAAAAABAAAAMAAAAAEAAAAAAAAAAv////AAAAACAAAAEHBpeGkAAAAAAwgICAAAABhpcG1hAAAAAAAAAAEAAQWBAgMFhAAAAH1tZGF0AAAAcSgBrwT4cWTTt/+Bd///9lGOy/uiFvfIP38aUv9n8v//0Ki/aSrlkb2WtfnKUg80sPsfgJ7N/AuYVIXqBJ6fU8nRKZ9eKsRSjeEOeX1cdMSNPfWel8e8jAXn8lKvezMXMVcOh2CmmEH8lVrTbe/ziTvw';
