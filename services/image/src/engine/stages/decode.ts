@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { EngineError } from '../errors.js';
 import type { RawImage } from '../types.js';
 import { decodeHeicWithWasm } from './heic-fallback.js';
@@ -60,7 +60,7 @@ function checkPixels(width: number, height: number, options: DecodeOptions): voi
   }
 }
 
-async function toWorkingRgb(input: sharp.Sharp, options: DecodeOptions): Promise<RawImage> {
+async function toWorkingRgb(input: Sharp, options: DecodeOptions): Promise<RawImage> {
   const { data, info } = await input
     .rotate() // EXIF orientation 1-8
     .resize({ width: options.workingLongSide, height: options.workingLongSide, fit: 'inside', withoutEnlargement: true })
@@ -79,7 +79,7 @@ export async function decodeImage(buf: Buffer, options: DecodeOptions): Promise<
   if (!format) throw new EngineError('UNSUPPORTED_FORMAT', describeUnknown(buf));
   const open = () =>
     sharp(buf, { limitInputPixels: options.maxPixels, failOn: 'truncated', sequentialRead: true, pages: 1 }).timeout({ seconds: 30 });
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await open().metadata();
   } catch (err) {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import sharp from 'sharp';
+import sharp, { type CreateRaw, type Sharp } from 'sharp';
 import { EngineError } from '../errors.js';
 import { decodeImage, sniffFormat } from './decode.js';
 
 const opts = { maxPixels: 40_000_000, workingLongSide: 4096 };
 
 /** 60x40, left half red, right half blue. */
-function halves(): sharp.Sharp {
+function halves(): Sharp {
   const w = 60, h = 40, data = Buffer.alloc(w * h * 3);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
     const k = (y * w + x) * 3;
@@ -70,7 +70,7 @@ describe('decode', () => {
 
   it('takes the first frame of an animated GIF', async () => {
     const frame = (r: number) => Buffer.alloc(8 * 8 * 3, 0).map((_, i) => (i % 3 === 0 ? r : 0));
-    const anim = await sharp(Buffer.concat([frame(250), frame(10)]), { raw: { width: 8, height: 16, channels: 3, pageHeight: 8 } as sharp.CreateRaw & { pageHeight: number } })
+    const anim = await sharp(Buffer.concat([frame(250), frame(10)]), { raw: { width: 8, height: 16, channels: 3, pageHeight: 8 } as CreateRaw & { pageHeight: number } })
       .gif()
       .toBuffer();
     const d = await decodeImage(anim, opts);

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
 import { BACKGROUND_RGB, type Background, type OutputFormat, type RawImage } from '../types.js';
 import type { Layer } from './compose.js';
 import { applyGains } from './white-balance.js';
@@ -54,7 +54,7 @@ export function blendOnto(canvas: Buffer, cw: number, ch: number, layer: Layer):
 }
 
 /** A soft elliptical contact shadow under a layer (drawn, blurred, faint). */
-function contactShadow(layer: Layer, canvasW: number, canvasH: number): sharp.OverlayOptions {
+function contactShadow(layer: Layer, canvasW: number, canvasH: number): OverlayOptions {
   const w = Math.max(4, Math.round(layer.image.width * 0.9));
   const h = Math.max(2, Math.round(layer.image.width * 0.05));
   const cx = layer.left + layer.image.width / 2;
@@ -69,7 +69,7 @@ function contactShadow(layer: Layer, canvasW: number, canvasH: number): sharp.Ov
 /** Put the layers on the studio background (or a transparent canvas). Returns raw pixels. */
 export async function composeCanvas(layers: Layer[], width: number, height: number, o: FinishOptions): Promise<RawImage> {
   if (o.transparent) {
-    const overlays: sharp.OverlayOptions[] = layers.map((l) => ({
+    const overlays: OverlayOptions[] = layers.map((l) => ({
       input: l.image.data,
       raw: { width: l.image.width, height: l.image.height, channels: l.image.channels },
       left: l.left,

@@ -41,7 +41,7 @@ export function fillHoles(bin: Mask, prob?: Mask): Mask {
   let objectArea = 0;
   for (let i = 0; i < bin.data.length; i++) if (bin.data[i]! > 0) objectArea++;
   const sums = new Float64Array(cc.count + 1);
-  if (prob) for (let p = 0; p < bin.data.length; p++) sums[cc.labels[p]!] += prob.data[p]!;
+  if (prob) for (let p = 0; p < bin.data.length; p++) sums[cc.labels[p]!]! += prob.data[p]!;
   const fill = new Uint8Array(cc.count + 1);
   for (let i = 1; i <= cc.count; i++) {
     if (cc.touchesBorder[i]) continue;

@@ -10,7 +10,7 @@ export const MIN_GAIN = 1 / 1.2;
 
 export function estimateGains(rgb: RawImage, p = 6): [number, number, number] {
   const ch = rgb.channels;
-  const sums = [0, 0, 0];
+  const sums: [number, number, number] = [0, 0, 0];
   let n = 0;
   for (let i = 0; i < rgb.data.length; i += ch) {
     const r = rgb.data[i]!, g = rgb.data[i + 1]!, b = rgb.data[i + 2]!;
