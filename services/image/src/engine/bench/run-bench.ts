@@ -31,7 +31,8 @@ const maxRssMb = () => process.resourceUsage().maxRSS / 1024;
 
 async function main() {
   const t0 = performance.now();
-  const model = await loadSegmentationModel();
+  const optimization = (process.env.ENGINE_OPTIMIZATION ?? 'extended') as 'extended' | 'all';
+  const model = await loadSegmentationModel(undefined, optimization);
   const loadMs = performance.now() - t0;
   const engine = await createEngine({ model });
   const input = new Float32Array(3 * model.inputSize * model.inputSize).fill(0.1);
@@ -65,10 +66,10 @@ async function main() {
     process.stdout.write(`${JSON.stringify(row)}\n`);
   }
   await engine.close();
-  const env = { mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'unset', cpus: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, runs: RUNS, modelLoadMs: Math.round(loadMs), bareInferenceMs: Math.round(bareMs), bareInferenceRunsMs: bare.map(Math.round) };
+  const env = { optimization, mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'unset', cpus: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, runs: RUNS, modelLoadMs: Math.round(loadMs), bareInferenceMs: Math.round(bareMs), bareInferenceRunsMs: bare.map(Math.round) };
   const stageNames = [...new Set(rows.flatMap((r) => Object.keys(r.stagesMedianMs as object)))];
   const md = [
-    '# Engine benchmark', '', `${new Date().toISOString()} · ${env.cpus} CPUs (${env.cpu}) · Node ${env.node} · ${RUNS} runs each, medians · MALLOC_ARENA_MAX=${env.mallocArenaMax}`, '',
+    '# Engine benchmark', '', `${new Date().toISOString()} · ${env.cpus} CPUs (${env.cpu}) · Node ${env.node} · ${RUNS} runs each, medians · MALLOC_ARENA_MAX=${env.mallocArenaMax} · graph optimisation ${optimization}`, '',
     `Model load ${env.modelLoadMs} ms; bare inference (1024x1024 ISNet) ${env.bareInferenceMs} ms.`, '',
     `| input | total ms | x inference | ${stageNames.join(' | ')} | peak RSS MB |`,
     `|---|---|---|${stageNames.map(() => '---').join('|')}|---|`,

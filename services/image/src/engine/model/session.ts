@@ -24,7 +24,8 @@ class OnnxSegmentationModel implements SegmentationModel {
   async run(input: Float32Array): Promise<Float32Array> {
     const s = this.inputSize;
     const tensor = new ort.Tensor('float32', input, [1, 3, s, s]);
-    const out = await this.session.run({ [this.inputName]: tensor });
+    // fetch only the final mask: ISNet also exposes side outputs and feature maps (~100 MB)
+    const out = await this.session.run({ [this.inputName]: tensor }, [this.outputName]);
     const result = out[this.outputName];
     if (!result) throw new EngineError('MODEL_UNAVAILABLE', 'model produced no output');
     const data = result.data as Float32Array;
@@ -37,9 +38,11 @@ class OnnxSegmentationModel implements SegmentationModel {
   }
 }
 
+/** CUDA when this onnxruntime-node build carries it (or ENGINE_CUDA=1 asks for it), else CPU. */
 function providers(): string[] {
-  const names = ort.listSupportedBackends?.().map((b) => b.name) ?? [];
-  return names.includes('cuda') && process.env.ENGINE_CUDA === '1' ? ['cuda', 'cpu'] : ['cpu'];
+  const cuda = ort.listSupportedBackends?.().find((b) => b.name === 'cuda');
+  if (process.env.ENGINE_CUDA === '0') return ['cpu'];
+  return cuda && (cuda.bundled || process.env.ENGINE_CUDA === '1') ? ['cuda', 'cpu'] : ['cpu'];
 }
 
 export type GraphOptimization = 'basic' | 'extended' | 'all';
@@ -57,14 +60,20 @@ export function loadSegmentationModel(modelPath?: string, optimization: GraphOpt
   if (!pending) {
     pending = (async () => {
       try {
-        const session = await ort.InferenceSession.create(file, {
-          executionProviders: providers(),
+        const options = (executionProviders: string[]): ort.InferenceSession.SessionOptions => ({
+          executionProviders,
           intraOpNumThreads: availableParallelism(),
           graphOptimizationLevel: optimization,
           enableCpuMemArena: false,
           enableMemPattern: false,
         });
-        return new OnnxSegmentationModel(session, session.inputNames[0] ?? 'input', session.outputNames[0] ?? 'output');
+        const wanted = providers();
+        const session = await ort.InferenceSession.create(file, options(wanted)).catch((err: unknown) => {
+          if (wanted[0] === 'cpu') throw err;
+          return ort.InferenceSession.create(file, options(['cpu'])); // no usable CUDA: stay on CPU
+        });
+        const output = session.outputNames.includes('output') ? 'output' : session.outputNames[0] ?? 'output';
+        return new OnnxSegmentationModel(session, session.inputNames[0] ?? 'input', output);
       } catch (cause) {
         sessions.delete(key);
         throw new EngineError('MODEL_UNAVAILABLE', `cannot load segmentation model ${file}: ${(cause as Error).message}`, { cause });

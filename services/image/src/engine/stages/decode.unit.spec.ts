@@ -68,6 +68,17 @@ describe('decode', () => {
     assert.ok(px(d, 5, 5)[0]! > 150 && px(d, 60, 5)[2]! > 150, `${px(d, 5, 5)} ${px(d, 60, 5)}`);
   });
 
+  it('converts an ICC-tagged (Display P3) image to sRGB', async () => {
+    const raw = Buffer.alloc(16 * 16 * 3);
+    for (let i = 0; i < raw.length; i += 3) { raw[i] = 200; raw[i + 1] = 100; raw[i + 2] = 50; }
+    const p3 = await sharp(raw, { raw: { width: 16, height: 16, channels: 3 } }).withIccProfile('p3').png().toBuffer();
+    const stored = await sharp(p3, { ignoreIcc: true }).raw().toBuffer();
+    assert.ok(Math.abs(stored[0]! - 200) > 5, 'stored pixels are in P3, not sRGB');
+    const d = await decodeImage(p3, opts);
+    const [r, g, b] = px(d, 8, 8);
+    assert.ok(Math.abs(r! - 200) <= 2 && Math.abs(g! - 100) <= 2 && Math.abs(b! - 50) <= 2, `${r},${g},${b}`);
+  });
+
   it('takes the first frame of an animated GIF', async () => {
     const frame = (r: number) => Buffer.alloc(8 * 8 * 3, 0).map((_, i) => (i % 3 === 0 ? r : 0));
     const anim = await sharp(Buffer.concat([frame(250), frame(10)]), { raw: { width: 8, height: 16, channels: 3, pageHeight: 8 } as CreateRaw & { pageHeight: number } })

@@ -42,6 +42,15 @@ describe('mask cleanup', () => {
     assert.equal(at(out, 60, 110), 255, 'shoulder corner intact');
   });
 
+  it('removes the bar and hook of a clip hanger above trousers', () => {
+    const legs = rotatedRect(150, 200, 160, 160, 0), bar = rotatedRect(150, 108, 200, 6, 0), hook = rotatedRect(150, 80, 6, 50, 0);
+    const m = maskFrom(300, 300, (x, y) => legs(x, y) || bar(x, y) || hook(x, y));
+    const out = removeHangerHooks(m);
+    assert.equal(at(out, 150, 70), 0, 'hook gone');
+    assert.equal(at(out, 40, 108), 0, 'bar gone');
+    assert.equal(boundingBox(out)!.top, 120, 'waistband intact');
+  });
+
   it('feathers the edge without a halo and returns null for an empty mask', () => {
     const prob = maskFrom(100, 100, rotatedRect(50, 50, 60, 60, 0));
     const clean = cleanMask(prob, { removeHanger: false })!;
