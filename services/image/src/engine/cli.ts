@@ -2,6 +2,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine, isEngineError, type EnhanceOptions } from './index.js';
+import { resolveOptions } from './options.js';
+import { resolvePreset } from './presets/index.js';
+import { resolveRecipe } from './recipes/index.js';
 
 const USAGE = `usage: npm run enhance -- [options] INPUT... --out DIR
   --type T             clothing | accessory | shoes | details, or a sub-type
@@ -59,6 +62,14 @@ export async function main(argv: string[]): Promise<number> {
     transparent: v.transparent,
     preset: v.preset,
   };
+  try {
+    // refuse bad options before the model loads: they would fail every input the same way
+    const resolved = resolveOptions(options);
+    resolveRecipe(resolved.type, resolved.subType);
+    resolvePreset(resolved.preset);
+  } catch (err) {
+    fail((err as Error).message);
+  }
   await mkdir(v.out, { recursive: true });
   const engine = await createEngine(); // the model loads once, before the first image
   let failures = 0;
@@ -80,7 +91,6 @@ export async function main(argv: string[]): Promise<number> {
       const code = isEngineError(err) ? err.code : (err as NodeJS.ErrnoException).code ?? 'INTERNAL';
       const message = (err as Error).message;
       process.stdout.write(`${JSON.stringify({ input, error: { code, message } })}\n`);
-      if (isEngineError(err) && err.code === 'INVALID_OPTIONS') break; // the same for every input
     }
   }
   await engine.close();
