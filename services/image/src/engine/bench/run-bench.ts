@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { createEngine } from '../index.js';
@@ -66,10 +66,10 @@ async function main() {
     process.stdout.write(`${JSON.stringify(row)}\n`);
   }
   await engine.close();
-  const env = { optimization, mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'unset', cpus: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, runs: RUNS, modelLoadMs: Math.round(loadMs), bareInferenceMs: Math.round(bareMs), bareInferenceRunsMs: bare.map(Math.round) };
+  const env = { loadAverageAtEnd: loadavg().map((v) => Math.round(v * 100) / 100), optimization, mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'unset', cpus: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, runs: RUNS, modelLoadMs: Math.round(loadMs), bareInferenceMs: Math.round(bareMs), bareInferenceRunsMs: bare.map(Math.round) };
   const stageNames = [...new Set(rows.flatMap((r) => Object.keys(r.stagesMedianMs as object)))];
   const md = [
-    '# Engine benchmark', '', `${new Date().toISOString()} · ${env.cpus} CPUs (${env.cpu}) · Node ${env.node} · ${RUNS} runs each, medians · MALLOC_ARENA_MAX=${env.mallocArenaMax} · graph optimisation ${optimization}`, '',
+    '# Engine benchmark', '', `${new Date().toISOString()} · ${env.cpus} CPUs (${env.cpu}) · Node ${env.node} · ${RUNS} runs each, medians · MALLOC_ARENA_MAX=${env.mallocArenaMax} · graph optimisation ${optimization} · load average ${env.loadAverageAtEnd.join(' ')} (other work on the machine slows every figure)`, '',
     `Model load ${env.modelLoadMs} ms; bare inference (1024x1024 ISNet) ${env.bareInferenceMs} ms.`, '',
     `| input | total ms | x inference | ${stageNames.join(' | ')} | peak RSS MB |`,
     `|---|---|---|${stageNames.map(() => '---').join('|')}|---|`,
