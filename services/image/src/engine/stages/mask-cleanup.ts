@@ -70,6 +70,15 @@ export function removeHangerHooks(bin: Mask): Mask {
   const opened = dilate(erode(bin, r), r);
   let bodyTop = bin.height;
   for (let p = 0; p < opened.data.length; p++) if (opened.data[p]! > 0) { bodyTop = Math.floor(p / bin.width); break; }
+  // hooks hang from the middle (and a clip hanger's bar crosses it); straps sit off-centre
+  let bodyLeft = bin.width, bodyRight = -1;
+  for (let p = 0; p < opened.data.length; p++) {
+    if (opened.data[p]! === 0) continue;
+    const x = p % bin.width;
+    if (x < bodyLeft) bodyLeft = x;
+    if (x > bodyRight) bodyRight = x;
+  }
+  const centre = (bodyLeft + bodyRight) / 2, halfBand = 0.15 * (bodyRight - bodyLeft);
   const removed = emptyMask(bin.width, bin.height);
   const band = bodyTop + 2 * r;
   for (let p = 0; p < bin.data.length; p++) {
@@ -83,7 +92,7 @@ export function removeHangerHooks(bin: Mask): Mask {
     if (l === 0) continue;
     const b = cc.boxes[l]!;
     // a hook, clip or bar: a thin piece rising above the body (rounded-off corners do not)
-    if (b.top < bodyTop - r / 2) out.data[p] = 0;
+    if (b.top < bodyTop - r / 2 && b.left <= centre + halfBand && b.right >= centre - halfBand) out.data[p] = 0;
   }
   trimNarrowTop(out);
   return keepProductComponents(out)?.mask ?? bin;

@@ -51,6 +51,14 @@ describe('mask cleanup', () => {
     assert.equal(boundingBox(out)!.top, 120, 'waistband intact');
   });
 
+  it('keeps the straps of a camisole (thin, but off-centre)', () => {
+    const body = rotatedRect(150, 200, 160, 160, 0), left = rotatedRect(100, 90, 6, 60, 0), right = rotatedRect(200, 90, 6, 60, 0);
+    const m = maskFrom(300, 300, (x, y) => body(x, y) || left(x, y) || right(x, y));
+    const out = removeHangerHooks(m);
+    assert.equal(at(out, 100, 75), 255, 'left strap kept');
+    assert.equal(at(out, 200, 75), 255, 'right strap kept');
+  });
+
   it('feathers the edge without a halo and returns null for an empty mask', () => {
     const prob = maskFrom(100, 100, rotatedRect(50, 50, 60, 60, 0));
     const clean = cleanMask(prob, { removeHanger: false })!;
