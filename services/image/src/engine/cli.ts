@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createEngine, isEngineError, type EnhanceOptions } from './index.js';
 import { resolveOptions } from './options.js';
@@ -97,7 +98,7 @@ export async function main(argv: string[]): Promise<number> {
   return failures === 0 ? 0 : 1;
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('cli.ts')) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {

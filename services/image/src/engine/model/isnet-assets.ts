@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { EngineError } from '../errors.js';
 
 /**
@@ -28,7 +29,7 @@ export function isnetDistDir(): string {
 
 export function repoRoot(): string {
   // services/image/src/engine/model -> repository root
-  return path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../../..');
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 }
 
 /** Returns the path of the assembled ONNX file, building it on first use. */
