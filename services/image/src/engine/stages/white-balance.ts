@@ -30,7 +30,7 @@ export function estimateGains(rgb: RawImage): [number, number, number] {
       for (let c = 0; c < 3; c++) {
         const gx = d[k + ch + c]! - d[k - ch + c]!;
         const gy = d[k + w * ch + c]! - d[k - w * ch + c]!;
-        sums[c] += Math.sqrt(gx * gx + gy * gy);
+        sums[c]! += Math.sqrt(gx * gx + gy * gy);
       }
       n++;
     }
