@@ -50,7 +50,7 @@ describe('engine (stand-in model)', () => {
     assert.deepEqual([...data.subarray(0, 3)], [255, 255, 255]);
     const failed = r.checks.filter((c) => !c.pass).map((c) => c.rule);
     assert.deepEqual(failed, ['long side >= 1600 px'], 'only the size rule fails at 1024 px');
-    for (const stage of ['decode', 'segment', 'mask', 'straighten', 'compose', 'finish', 'deliver']) assert.ok(stage in r.timings, stage);
+    for (const stage of ['decode', 'segment', 'inference', 'mask', 'straighten', 'compose', 'finish', 'deliver']) assert.ok(stage in r.timings, stage);
   });
 
   it('writes transparent PNG, grey backgrounds and other formats', async () => {

@@ -72,8 +72,24 @@ export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: P
   const decoded = await decodeImage(input, { maxPixels: ctx.maxPixels, workingLongSide: Math.min(5120, Math.ceil(size * 1.25)) });
   const img = decoded.image;
   mark('decode');
-  const prob = await segment(img, ctx.model);
+  let inferenceMs = 0;
+  const timedModel: SegmentationModel = {
+    inputSize: ctx.model.inputSize,
+    run: async (x) => {
+      const t = performance.now();
+      try {
+        return await ctx.model.run(x);
+      } finally {
+        inferenceMs += performance.now() - t;
+      }
+    },
+    close: () => ctx.model.close(),
+  };
+  const prob = await segment(img, timedModel);
   mark('segment');
+  // report the model's own time apart from the segment stage's pre- and post-processing
+  timings.inference = Math.round(inferenceMs * 10) / 10;
+  timings.segment = Math.round((timings.segment! - inferenceMs) * 10) / 10;
 
   let layers: Layer[];
   let layout: Layout;
