@@ -1,0 +1,109 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createEngine, isEngineError, type EnhanceOptions } from './index.js';
+import { resolveOptions } from './options.js';
+import { resolvePreset } from './presets/index.js';
+import { resolveRecipe } from './recipes/index.js';
+
+const USAGE = `usage: npm run enhance -- [options] INPUT... --out DIR
+  --type T             clothing | accessory | shoes | details, or a sub-type
+                       (tops, bottoms, socks, jewelry, bags_belts, accessory_headwear,
+                        two_shoe, side_view, front_view, logo_detail, fabric_texture, hardware_tag)
+  --background B       white | grey                       (default white)
+  --shadow, --no-shadow  soft contact shadow               (default off)
+  --size N             long side in pixels, up to 4096     (default 2048 or the preset's)
+  --format F           jpeg | png | webp | avif            (default jpeg)
+  --transparent        PNG with the cut-out's alpha on a transparent canvas
+  --preset P           amazon | shopify | zalando | ebay | etsy | vinted
+  --out DIR            folder for the results (required)`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        type: { type: 'string' },
+        background: { type: 'string' },
+        shadow: { type: 'boolean' },
+        'no-shadow': { type: 'boolean' },
+        size: { type: 'string' },
+        format: { type: 'string' },
+        transparent: { type: 'boolean' },
+        preset: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  const { values: v, positionals: inputs } = parsed;
+  if (v.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!v.out) fail('--out DIR is required');
+  if (inputs.length === 0) fail('give at least one INPUT image');
+  const size = v.size === undefined ? undefined : Number(v.size);
+  const options: EnhanceOptions = {
+    type: v.type,
+    background: v.background as EnhanceOptions['background'],
+    shadow: v['no-shadow'] ? false : v.shadow,
+    size,
+    format: v.format as EnhanceOptions['format'],
+    transparent: v.transparent,
+    preset: v.preset,
+  };
+  try {
+    // refuse bad options before the model loads: they would fail every input the same way
+    const resolved = resolveOptions(options);
+    resolveRecipe(resolved.type, resolved.subType);
+    resolvePreset(resolved.preset);
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  await mkdir(v.out, { recursive: true });
+  const engine = await createEngine(); // the model loads once, before the first image
+  let failures = 0;
+  const used = new Set<string>();
+  for (const input of inputs) {
+    const started = performance.now();
+    try {
+      const result = await engine.enhance(await readFile(input), options);
+      const ext = result.format === 'jpeg' ? 'jpg' : result.format;
+      let name = `${path.parse(input).name}.${ext}`;
+      for (let k = 2; used.has(name); k++) name = `${path.parse(input).name}-${k}.${ext}`;
+      used.add(name);
+      const output = path.join(v.out, name);
+      await writeFile(output, result.full);
+      const ms = Math.round(performance.now() - started);
+      process.stdout.write(`${JSON.stringify({ input, output, width: result.width, height: result.height, ms, checks: result.checks })}\n`);
+    } catch (err) {
+      failures++;
+      const code = isEngineError(err) ? err.code : (err as NodeJS.ErrnoException).code ?? 'INTERNAL';
+      const message = (err as Error).message;
+      process.stdout.write(`${JSON.stringify({ input, error: { code, message } })}\n`);
+    }
+  }
+  await engine.close();
+  return failures === 0 ? 0 : 1;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`${isEngineError(err) ? `${err.code}: ` : ''}${(err as Error).message}\n`);
+      process.exit(1);
+    },
+  );
+}

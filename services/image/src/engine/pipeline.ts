@@ -1,0 +1,160 @@
+import sharp from 'sharp';
+import { EngineError } from './errors.js';
+import type { SegmentationModel } from './model/session.js';
+import { type EnhanceOptions, resolveOptions } from './options.js';
+import { resolvePreset, type CheckResult } from './presets/index.js';
+import { resolveRecipe } from './recipes/index.js';
+import { alphaMask, cutOut, measure, placeLayers, rotateCutout, type Layer } from './stages/compose.js';
+import { decodeImage } from './stages/decode.js';
+import { deliver } from './stages/deliver.js';
+import { composeCanvas, finishLayer } from './stages/finish.js';
+import { planCrop, planCutout, type Layout } from './stages/layout.js';
+import { cleanMask, keepProductComponents } from './stages/mask-cleanup.js';
+import { boundingBox, threshold } from './stages/mask-ops.js';
+import { segment } from './stages/segment.js';
+import { levelCorrection } from './stages/straighten.js';
+import { estimateGains } from './stages/white-balance.js';
+import type { Mask, OutputFormat, RawImage } from './types.js';
+
+export interface EnhanceResult {
+  full: Buffer;
+  thumbnail: Buffer;
+  preview: Buffer;
+  width: number;
+  height: number;
+  format: OutputFormat;
+  checks: CheckResult[];
+  /** Milliseconds per stage. */
+  timings: Record<string, number>;
+  /** What the engine decided, for evaluation and debugging. */
+  geometry: {
+    recipe: string;
+    workingWidth: number;
+    workingHeight: number;
+    rotationDeg: number;
+    gains: [number, number, number];
+    layout: Layout;
+    /** Cleaned product mask in working-image coordinates (mask resolution). */
+    mask: Mask | null;
+  };
+}
+
+export interface PipelineContext {
+  model: SegmentationModel;
+  maxPixels: number;
+}
+
+const DEFAULT_SIZE = 2048;
+
+async function sceneSample(img: RawImage): Promise<RawImage> {
+  const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+    .resize(256, 256, { fit: 'inside' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels as 3 };
+}
+
+export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: PipelineContext): Promise<EnhanceResult> {
+  const timings: Record<string, number> = {};
+  let last = performance.now();
+  const mark = (stage: string) => {
+    const now = performance.now();
+    timings[stage] = Math.round((now - last) * 10) / 10;
+    last = now;
+  };
+  const o = resolveOptions(options);
+  const recipe = resolveRecipe(o.type, o.subType);
+  const preset = resolvePreset(o.preset);
+  const size = o.size ?? preset?.size ?? DEFAULT_SIZE;
+  const aspect = preset?.aspect ?? recipe.aspect;
+  const margin = preset?.margin ?? recipe.margin;
+
+  const decoded = await decodeImage(input, { maxPixels: ctx.maxPixels, workingLongSide: Math.min(5120, Math.ceil(size * 1.25)) });
+  const img = decoded.image;
+  mark('decode');
+  let inferenceMs = 0;
+  const timedModel: SegmentationModel = {
+    inputSize: ctx.model.inputSize,
+    run: async (x) => {
+      const t = performance.now();
+      try {
+        return await ctx.model.run(x);
+      } finally {
+        inferenceMs += performance.now() - t;
+      }
+    },
+    close: () => ctx.model.close(),
+  };
+  const prob = await segment(img, timedModel);
+  mark('segment');
+  // report the model's own time apart from the segment stage's pre- and post-processing
+  timings.inference = Math.round(inferenceMs * 10) / 10;
+  timings.segment = Math.round((timings.segment! - inferenceMs) * 10) / 10;
+
+  let layers: Layer[];
+  let layout: Layout;
+  let rotationDeg = 0;
+  let mask: Mask | null = null;
+  if (recipe.mode === 'crop') {
+    const kept = keepProductComponents(threshold(prob, 128));
+    mask = kept?.mask ?? null;
+    const b = mask ? boundingBox(mask) : null;
+    const sx = img.width / prob.width, sy = img.height / prob.height;
+    const subject = b && { left: Math.floor(b.left * sx), top: Math.floor(b.top * sy), right: Math.ceil(b.right * sx), bottom: Math.ceil(b.bottom * sy) };
+    mark('mask');
+    layout = planCrop(subject, img.width, img.height, recipe, size, aspect);
+    layers = await placeLayers(img, layout);
+    mark('compose');
+  } else {
+    const clean = cleanMask(prob, { removeHanger: recipe.removeHanger });
+    if (!clean) throw new EngineError('NO_PRODUCT_FOUND', 'no product could be told apart from the background');
+    mask = clean.binary;
+    mark('mask');
+    rotationDeg = levelCorrection(clean.binary, recipe.level);
+    const rotated = await rotateCutout(await cutOut(img, clean.alpha), rotationDeg);
+    const m = measure(await alphaMask(rotated), rotated.width, rotated.height, recipe);
+    if (!m) throw new EngineError('NO_PRODUCT_FOUND', 'the product vanished after straightening');
+    mark('straighten');
+    layout = planCutout(m, recipe, size, aspect, margin);
+    layers = await placeLayers(rotated, layout);
+    mark('compose');
+  }
+
+  const gains = estimateGains(await sceneSample(img));
+  const finished = await Promise.all(layers.map((l) => finishLayer(l, gains, recipe.sharpen)));
+  const canvas = await composeCanvas(finished, layout.canvasWidth, layout.canvasHeight, {
+    background: o.background,
+    shadow: o.shadow,
+    transparent: o.transparent && recipe.mode === 'cutout',
+    gains,
+    sharpen: recipe.sharpen,
+  });
+  mark('finish');
+  const transparent = o.transparent && recipe.mode === 'cutout';
+  const delivery = await deliver(canvas, o.format, transparent);
+  mark('deliver');
+
+  let checks: CheckResult[] = [];
+  if (preset) {
+    const { data, info } = await sharp(delivery.full).raw().toBuffer({ resolveWithObject: true });
+    checks = preset.check({
+      width: canvas.width,
+      height: canvas.height,
+      format: o.format,
+      transparent,
+      background: o.background,
+      productBox: layout.productBox,
+      pixels: { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 },
+    });
+    mark('checks');
+  }
+  return {
+    ...delivery,
+    width: canvas.width,
+    height: canvas.height,
+    format: transparent ? 'png' : o.format,
+    checks,
+    timings,
+    geometry: { recipe: `${recipe.type}/${recipe.subType}`, workingWidth: img.width, workingHeight: img.height, rotationDeg, gains, layout, mask },
+  };
+}

@@ -1,0 +1,31 @@
+import type { LevelStrategy } from '../stages/straighten.js';
+
+/** How one kind of product is laid out on its canvas. */
+export interface Recipe {
+  type: EnhancementType;
+  subType: SubType;
+  /** cutout: the product alone on a studio background; crop: a sharpened close-up, not cut out. */
+  mode: 'cutout' | 'crop';
+  /** Canvas width / height. */
+  aspect: number;
+  /** Empty space on each side, as a share of the canvas side. */
+  margin: number;
+  level: LevelStrategy;
+  removeHanger: boolean;
+  /** Lay two separate parts (a pair of shoes) side by side on one baseline. */
+  pairSideBySide: boolean;
+  /** Centre on the axis of symmetry (true) or on the bounding box (false, e.g. a shoe's side). */
+  centreOnSymmetry: boolean;
+  /** Unsharp-mask strength applied to the product. */
+  sharpen: number;
+}
+
+export const SUB_TYPES = {
+  clothing: ['tops', 'bottoms', 'socks'],
+  accessory: ['jewelry', 'bags_belts', 'accessory_headwear'],
+  shoes: ['two_shoe', 'side_view', 'front_view'],
+  details: ['logo_detail', 'fabric_texture', 'hardware_tag'],
+} as const;
+
+export type EnhancementType = keyof typeof SUB_TYPES;
+export type SubType = (typeof SUB_TYPES)[EnhancementType][number];

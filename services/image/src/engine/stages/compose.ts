@@ -1,0 +1,88 @@
+import sharp from 'sharp';
+import type { Recipe } from '../recipes/index.js';
+import type { Mask, RawImage } from '../types.js';
+import type { Layout, Measurement } from './layout.js';
+import { boundingBox, components } from './mask-ops.js';
+import { shrinkMask, symmetryAxis } from './straighten.js';
+
+/** Pixel work of the compose stage: cut out, straighten, measure, cut the placed layers. */
+
+export interface Layer {
+  image: RawImage; // RGBA (cut-outs) or RGB (close-ups)
+  left: number;
+  top: number;
+}
+
+const raw = (img: RawImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
+
+/** The working photo with the product's alpha (mask upscaled smoothly to full size). */
+export async function cutOut(rgb: RawImage, alpha: Mask): Promise<RawImage> {
+  const full = await sharp(Buffer.from(alpha.data.buffer, alpha.data.byteOffset, alpha.data.length), {
+    raw: { width: alpha.width, height: alpha.height, channels: 1 },
+  })
+    .resize(rgb.width, rgb.height, { fit: 'fill', kernel: 'linear' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+  const data = await raw(rgb).joinChannel(full, { raw: { width: rgb.width, height: rgb.height, channels: 1 } }).raw().toBuffer();
+  return { data, width: rgb.width, height: rgb.height, channels: 4 };
+}
+
+/** Rotate (degrees clockwise) onto an enlarged transparent canvas. */
+export async function rotateCutout(rgba: RawImage, deg: number): Promise<RawImage> {
+  if (Math.abs(deg) < 0.05) return rgba;
+  const { data, info } = await raw(rgba)
+    .rotate(deg, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: 4 };
+}
+
+/** Alpha channel as a mask, at most `longSide` pixels long. */
+export async function alphaMask(rgba: RawImage, longSide = 1024): Promise<Mask> {
+  const s = Math.min(1, longSide / Math.max(rgba.width, rgba.height));
+  const w = Math.max(1, Math.round(rgba.width * s)), h = Math.max(1, Math.round(rgba.height * s));
+  const data = await raw(rgba).extractChannel(3).resize(w, h, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: w, height: h };
+}
+
+/** Box, axis of symmetry and separate parts of the straightened product, in its pixel coordinates. */
+export function measure(mask: Mask, fullWidth: number, fullHeight: number, recipe: Recipe): Measurement | null {
+  const box = boundingBox(mask, 128);
+  if (!box) return null;
+  const sx = fullWidth / mask.width, sy = fullHeight / mask.height;
+  const scaleBox = (b: typeof box) => ({
+    left: Math.max(0, Math.floor(b.left * sx)),
+    top: Math.max(0, Math.floor(b.top * sy)),
+    right: Math.min(fullWidth, Math.ceil(b.right * sx)),
+    bottom: Math.min(fullHeight, Math.ceil(b.bottom * sy)),
+  });
+  const axis = recipe.centreOnSymmetry ? symmetryAxis(mask).x : (box.left + box.right) / 2;
+  let parts: typeof box[] = [];
+  if (recipe.pairSideBySide) {
+    const small = shrinkMask(mask, 512);
+    const cc = components(small, (v) => v >= 128);
+    const f = mask.width / small.width;
+    const order = cc.areas.map((a, i) => ({ a, i })).slice(1).sort((p, q) => q.a - p.a);
+    const big = order.filter((o) => o.a >= 0.25 * (order[0]?.a ?? 0)).slice(0, 2);
+    parts = big.map(({ i }) => {
+      const b = cc.boxes[i]!;
+      return scaleBox({ left: b.left * f, top: b.top * f, right: b.right * f, bottom: b.bottom * f });
+    });
+  }
+  return { box: scaleBox(box), axisX: axis * sx, parts };
+}
+
+/** Cut each placed region out of the straightened image and scale it to its size on the canvas. */
+export async function placeLayers(source: RawImage, layout: Layout): Promise<Layer[]> {
+  return Promise.all(
+    layout.placements.map(async (p) => {
+      const { data, info } = await raw(source)
+        .extract({ left: p.region.left, top: p.region.top, width: p.region.right - p.region.left, height: p.region.bottom - p.region.top })
+        .resize(p.width, p.height, { fit: 'fill', kernel: 'lanczos3' })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return { image: { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 }, left: p.left, top: p.top };
+    }),
+  );
+}

@@ -1,0 +1,104 @@
+import sharp, { type OverlayOptions } from 'sharp';
+import { BACKGROUND_RGB, type Background, type OutputFormat, type RawImage } from '../types.js';
+import type { Layer } from './compose.js';
+import { applyGains } from './white-balance.js';
+
+export interface FinishOptions {
+  background: Background;
+  shadow: boolean;
+  transparent: boolean;
+  gains: [number, number, number];
+  sharpen: number;
+}
+
+const raw = (img: RawImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
+
+/** Colour-balance and gently sharpen a placed layer's colour; its alpha is left exactly as cut. */
+export async function finishLayer(layer: Layer, gains: [number, number, number], sharpen: number): Promise<Layer> {
+  const balanced = applyGains(layer.image, gains);
+  if (sharpen <= 0) return { ...layer, image: balanced };
+  const { width, height, channels } = balanced;
+  const rgb = await raw(balanced).removeAlpha().sharpen({ sigma: 0.5 + 0.5 * sharpen, m1: 0.5, m2: 1.5 + sharpen }).raw().toBuffer();
+  if (channels === 3) return { ...layer, image: { data: rgb, width, height, channels } };
+  const out = Buffer.from(balanced.data); // keep alpha, take the sharpened colour
+  for (let i = 0, j = 0; j < rgb.length; i += 4, j += 3) {
+    out[i] = rgb[j]!;
+    out[i + 1] = rgb[j + 1]!;
+    out[i + 2] = rgb[j + 2]!;
+  }
+  return { ...layer, image: { data: out, width, height, channels } };
+}
+
+/** Alpha-blend a layer onto an opaque RGB canvas in place; alpha 0 leaves the background exact. */
+export function blendOnto(canvas: Buffer, cw: number, ch: number, layer: Layer): void {
+  const { data, width, height, channels } = layer.image;
+  for (let y = 0; y < height; y++) {
+    const cy = y + layer.top;
+    if (cy < 0 || cy >= ch) continue;
+    for (let x = 0; x < width; x++) {
+      const cx = x + layer.left;
+      if (cx < 0 || cx >= cw) continue;
+      const k = (y * width + x) * channels, o = (cy * cw + cx) * 3;
+      const a = channels === 4 ? data[k + 3]! : 255;
+      if (a === 0) continue;
+      if (a === 255) {
+        canvas[o] = data[k]!; canvas[o + 1] = data[k + 1]!; canvas[o + 2] = data[k + 2]!;
+      } else {
+        const b = 255 - a;
+        canvas[o] = (data[k]! * a + canvas[o]! * b + 127) / 255;
+        canvas[o + 1] = (data[k + 1]! * a + canvas[o + 1]! * b + 127) / 255;
+        canvas[o + 2] = (data[k + 2]! * a + canvas[o + 2]! * b + 127) / 255;
+      }
+    }
+  }
+}
+
+/** A soft elliptical contact shadow under a layer (drawn, blurred, faint). */
+function contactShadow(layer: Layer, canvasW: number, canvasH: number): OverlayOptions {
+  const w = Math.max(4, Math.round(layer.image.width * 0.9));
+  const h = Math.max(2, Math.round(layer.image.width * 0.05));
+  const cx = layer.left + layer.image.width / 2;
+  const cy = Math.min(canvasH - h, layer.top + layer.image.height - h * 0.3);
+  const blur = Math.max(1, Math.round(h * 0.6));
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${canvasW}" height="${canvasH}">
+    <defs><filter id="b" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="${blur}"/></filter></defs>
+    <ellipse cx="${cx}" cy="${cy}" rx="${w / 2}" ry="${h / 2}" fill="#000" fill-opacity="0.22" filter="url(#b)"/></svg>`;
+  return { input: Buffer.from(svg), left: 0, top: 0 };
+}
+
+/** Put the layers on the studio background (or a transparent canvas). Returns raw pixels. */
+export async function composeCanvas(layers: Layer[], width: number, height: number, o: FinishOptions): Promise<RawImage> {
+  if (o.transparent) {
+    const overlays: OverlayOptions[] = layers.map((l) => ({
+      input: l.image.data,
+      raw: { width: l.image.width, height: l.image.height, channels: l.image.channels },
+      left: l.left,
+      top: l.top,
+    }));
+    const { data, info } = await sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .composite(overlays)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height, channels: 4 };
+  }
+  const [r, g, b] = BACKGROUND_RGB[o.background];
+  let canvas = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < canvas.length; i += 3) { canvas[i] = r; canvas[i + 1] = g; canvas[i + 2] = b; }
+  if (o.shadow) {
+    canvas = await sharp(canvas, { raw: { width, height, channels: 3 } })
+      .composite(layers.map((l) => contactShadow(l, width, height)))
+      .removeAlpha()
+      .raw()
+      .toBuffer();
+  }
+  for (const l of layers) blendOnto(canvas, width, height, l);
+  return { data: canvas, width, height, channels: 3 };
+}
+
+export async function encode(img: RawImage, format: OutputFormat, transparent: boolean): Promise<Buffer> {
+  const s = raw(img).withIccProfile('srgb');
+  if (transparent || format === 'png') return s.png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
+  if (format === 'jpeg') return s.jpeg({ quality: 92, chromaSubsampling: '4:4:4', mozjpeg: false }).toBuffer();
+  if (format === 'webp') return s.webp({ quality: 92, smartSubsample: true }).toBuffer();
+  return s.avif({ quality: 70, effort: 2, chromaSubsampling: '4:4:4' }).toBuffer();
+}

@@ -1,0 +1,149 @@
+import type { Mask } from '../types.js';
+import { components, dilate, emptyMask, erode, threshold } from './mask-ops.js';
+
+export interface CleanupOptions {
+  /** Remove thin structures (hanger hooks, clips) sticking out above the product. */
+  removeHanger: boolean;
+  /** Keep components at least this share of the largest one (both shoes of a pair). */
+  keepRatio?: number;
+}
+
+export interface CleanMask {
+  /** Soft alpha 0..255, feathered, no halo. */
+  alpha: Mask;
+  /** Binary product mask after cleanup. */
+  binary: Mask;
+  /** Number of product components kept. */
+  parts: number;
+}
+
+/** Keep the product's components, drop specks. Returns null when nothing is left. */
+export function keepProductComponents(bin: Mask, keepRatio = 0.08): { mask: Mask; parts: number } | null {
+  const cc = components(bin);
+  let largest = 0;
+  for (let i = 1; i <= cc.count; i++) largest = Math.max(largest, cc.areas[i]!);
+  const minArea = Math.max(keepRatio * largest, 0.0005 * bin.data.length);
+  if (largest < 0.001 * bin.data.length) return null;
+  const keep = new Uint8Array(cc.count + 1);
+  let parts = 0;
+  for (let i = 1; i <= cc.count; i++) if (cc.areas[i]! >= minArea) { keep[i] = 1; parts++; }
+  const out = emptyMask(bin.width, bin.height);
+  for (let p = 0; p < out.data.length; p++) if (keep[cc.labels[p]!]) out.data[p] = 255;
+  return { mask: out, parts };
+}
+
+/**
+ * Fill enclosed background regions: small ones always (misread prints, reflections), larger ones
+ * only when the model itself leaned towards "product" there (mean probability above 0.25).
+ */
+export function fillHoles(bin: Mask, prob?: Mask): Mask {
+  const cc = components(bin, (v) => v === 0);
+  let objectArea = 0;
+  for (let i = 0; i < bin.data.length; i++) if (bin.data[i]! > 0) objectArea++;
+  const sums = new Float64Array(cc.count + 1);
+  if (prob) for (let p = 0; p < bin.data.length; p++) sums[cc.labels[p]!]! += prob.data[p]!;
+  const fill = new Uint8Array(cc.count + 1);
+  for (let i = 1; i <= cc.count; i++) {
+    if (cc.touchesBorder[i]) continue;
+    const meanProb = prob ? sums[i]! / cc.areas[i]! / 255 : 0;
+    if (cc.areas[i]! < 0.02 * objectArea || meanProb > 0.25) fill[i] = 1;
+  }
+  const out = { data: bin.data.slice(), width: bin.width, height: bin.height };
+  for (let p = 0; p < out.data.length; p++) if (fill[cc.labels[p]!]) out.data[p] = 255;
+  return out;
+}
+
+/**
+ * Remove hanger hooks and clips: thin parts (narrower than 2r) that an opening removes and that
+ * rise above the garment's body. Corners rounded off by the opening are too short to count.
+ */
+export function removeHangerHooks(bin: Mask): Mask {
+  const cc0 = components(bin);
+  let box = null as null | { w: number; h: number };
+  for (let i = 1; i <= cc0.count; i++) {
+    const b = cc0.boxes[i]!;
+    const w = b.right - b.left, h = b.bottom - b.top;
+    if (!box || w * h > box.w * box.h) box = { w, h };
+  }
+  if (!box) return bin;
+  const r = Math.max(2, Math.round(0.03 * Math.max(box.w, box.h)));
+  const opened = dilate(erode(bin, r), r);
+  let bodyTop = bin.height;
+  for (let p = 0; p < opened.data.length; p++) if (opened.data[p]! > 0) { bodyTop = Math.floor(p / bin.width); break; }
+  // hooks hang from the middle (and a clip hanger's bar crosses it); straps sit off-centre
+  let bodyLeft = bin.width, bodyRight = -1;
+  for (let p = 0; p < opened.data.length; p++) {
+    if (opened.data[p]! === 0) continue;
+    const x = p % bin.width;
+    if (x < bodyLeft) bodyLeft = x;
+    if (x > bodyRight) bodyRight = x;
+  }
+  const centre = (bodyLeft + bodyRight) / 2, halfBand = 0.15 * (bodyRight - bodyLeft);
+  const removed = emptyMask(bin.width, bin.height);
+  const band = bodyTop + 2 * r;
+  for (let p = 0; p < bin.data.length; p++) {
+    const y = Math.floor(p / bin.width);
+    if (y < band && bin.data[p]! > 0 && opened.data[p] === 0) removed.data[p] = 255;
+  }
+  const cc = components(removed);
+  const out = { data: bin.data.slice(), width: bin.width, height: bin.height };
+  for (let p = 0; p < out.data.length; p++) {
+    const l = cc.labels[p]!;
+    if (l === 0) continue;
+    const b = cc.boxes[l]!;
+    // a hook, clip or bar: a thin piece rising above the body (rounded-off corners do not)
+    if (b.top < bodyTop - r / 2 && b.left <= centre + halfBand && b.right >= centre - halfBand) out.data[p] = 0;
+  }
+  trimNarrowTop(out);
+  return keepProductComponents(out)?.mask ?? bin;
+}
+
+/**
+ * A hanger's hook and neck stand above the garment as rows far narrower than the garment:
+ * clear top rows whose extent is under 30% of the widest row, within the top fifth.
+ */
+export function trimNarrowTop(m: Mask): void {
+  const extents: number[] = [];
+  let top = -1, bottom = -1, widest = 0;
+  for (let y = 0; y < m.height; y++) {
+    let l = -1, r = -1;
+    for (let x = 0; x < m.width; x++) if (m.data[y * m.width + x]! > 0) { if (l < 0) l = x; r = x; }
+    const e = l < 0 ? 0 : r - l + 1;
+    extents.push(e);
+    if (e > 0) { if (top < 0) top = y; bottom = y; }
+    widest = Math.max(widest, e);
+  }
+  if (top < 0) return;
+  const limit = top + 0.2 * (bottom - top);
+  for (let y = top; y < limit && extents[y]! < 0.3 * widest; y++) m.data.fill(0, y * m.width, (y + 1) * m.width);
+}
+
+/**
+ * Soft alpha from the model's probabilities inside the cleaned shape: interior opaque, edge
+ * following the model's own soft edge, pulled in a little so no background fringe (halo) shows.
+ */
+export function featherAlpha(prob: Mask, bin: Mask): Mask {
+  const interior = erode(bin, 1);
+  const edgeZone = dilate(bin, 1);
+  const out = emptyMask(bin.width, bin.height);
+  for (let p = 0; p < out.data.length; p++) {
+    if (interior.data[p]! > 0) out.data[p] = 255;
+    else if (edgeZone.data[p]! > 0) {
+      const a = bin.data[p]! > 0 ? Math.max(prob.data[p]!, 128) : prob.data[p]!;
+      out.data[p] = Math.max(0, Math.min(255, Math.round(((a - 64) * 255) / 160)));
+    }
+  }
+  return out;
+}
+
+export function cleanMask(prob: Mask, options: CleanupOptions): CleanMask | null {
+  let bin = threshold(prob, 128);
+  const kept = keepProductComponents(bin, options.keepRatio);
+  if (!kept) return null;
+  bin = kept.mask;
+  if (options.removeHanger) bin = removeHangerHooks(bin);
+  bin = fillHoles(bin, prob);
+  const again = keepProductComponents(bin, options.keepRatio);
+  if (!again) return null;
+  return { alpha: featherAlpha(prob, again.mask), binary: again.mask, parts: again.parts };
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { maskFrom, rotatedRect } from '../testing/fixtures.js';
+import { cleanMask, fillHoles, keepProductComponents, removeHangerHooks } from './mask-cleanup.js';
+import { area, boundingBox, components } from './mask-ops.js';
+
+const at = (m: { data: Uint8Array; width: number }, x: number, y: number) => m.data[y * m.width + x]!;
+
+describe('mask cleanup', () => {
+  it('keeps both blobs of a pair and drops specks', () => {
+    const left = rotatedRect(80, 100, 90, 60, 0), right = rotatedRect(220, 105, 100, 55, 0), speck = rotatedRect(150, 20, 4, 4, 0);
+    const m = maskFrom(300, 200, (x, y) => left(x, y) || right(x, y) || speck(x, y));
+    const kept = keepProductComponents(m)!;
+    assert.equal(kept.parts, 2);
+    assert.equal(components(kept.mask).count, 2);
+    assert.equal(at(kept.mask, 150, 20), 0, 'speck removed');
+    assert.equal(at(kept.mask, 80, 100), 255);
+    assert.equal(at(kept.mask, 220, 105), 255);
+  });
+
+  it('fills a hole inside the product', () => {
+    const body = rotatedRect(100, 100, 120, 120, 0), hole = rotatedRect(100, 100, 10, 10, 0);
+    const m = maskFrom(200, 200, (x, y) => body(x, y) && !hole(x, y));
+    assert.equal(at(m, 100, 100), 0);
+    const filled = fillHoles(m);
+    assert.equal(at(filled, 100, 100), 255);
+    assert.equal(area(filled), 120 * 120);
+  });
+
+  it('keeps a large opening the model was sure about (a bag handle loop)', () => {
+    const ring = rotatedRect(100, 100, 150, 150, 0), opening = rotatedRect(100, 100, 90, 90, 0);
+    const m = maskFrom(200, 200, (x, y) => ring(x, y) && !opening(x, y));
+    assert.equal(at(fillHoles(m, m), 100, 100), 0);
+  });
+
+  it('removes a hanger hook above a garment', () => {
+    const body = rotatedRect(150, 190, 200, 180, 0), hook = rotatedRect(150, 70, 8, 70, 0);
+    const m = maskFrom(300, 300, (x, y) => body(x, y) || hook(x, y));
+    const out = removeHangerHooks(m);
+    assert.equal(at(out, 150, 60), 0, 'hook gone');
+    assert.equal(boundingBox(out)!.top, 100, 'garment top intact');
+    assert.equal(at(out, 60, 110), 255, 'shoulder corner intact');
+  });
+
+  it('removes the bar and hook of a clip hanger above trousers', () => {
+    const legs = rotatedRect(150, 200, 160, 160, 0), bar = rotatedRect(150, 108, 200, 6, 0), hook = rotatedRect(150, 80, 6, 50, 0);
+    const m = maskFrom(300, 300, (x, y) => legs(x, y) || bar(x, y) || hook(x, y));
+    const out = removeHangerHooks(m);
+    assert.equal(at(out, 150, 70), 0, 'hook gone');
+    assert.equal(at(out, 40, 108), 0, 'bar gone');
+    assert.equal(boundingBox(out)!.top, 120, 'waistband intact');
+  });
+
+  it('keeps the straps of a camisole (thin, but off-centre)', () => {
+    const body = rotatedRect(150, 200, 160, 160, 0), left = rotatedRect(100, 90, 6, 60, 0), right = rotatedRect(200, 90, 6, 60, 0);
+    const m = maskFrom(300, 300, (x, y) => body(x, y) || left(x, y) || right(x, y));
+    const out = removeHangerHooks(m);
+    assert.equal(at(out, 100, 75), 255, 'left strap kept');
+    assert.equal(at(out, 200, 75), 255, 'right strap kept');
+  });
+
+  it('feathers the edge without a halo and returns null for an empty mask', () => {
+    const prob = maskFrom(100, 100, rotatedRect(50, 50, 60, 60, 0));
+    const clean = cleanMask(prob, { removeHanger: false })!;
+    assert.equal(at(clean.alpha, 50, 50), 255);
+    assert.equal(at(clean.alpha, 5, 5), 0);
+    assert.equal(at(clean.alpha, 18, 50), 0, 'nothing outside the product edge');
+    assert.equal(cleanMask(maskFrom(100, 100, () => false), { removeHanger: false }), null);
+  });
+});

@@ -1,0 +1,155 @@
+import type { Mask } from '../types.js';
+import { boundingBox } from './mask-ops.js';
+
+/**
+ * Levelling and the axis of symmetry, computed on masks (pure, no I/O).
+ * Angles are in degrees, positive = clockwise on screen (sharp's rotate convention).
+ */
+
+export const MAX_CORRECTION_DEG = 20;
+
+export type LevelStrategy = 'symmetry' | 'principal' | 'none';
+
+/** Nearest-neighbour downscale so searches stay cheap. */
+export function shrinkMask(m: Mask, longSide: number): Mask {
+  const s = Math.min(1, longSide / Math.max(m.width, m.height));
+  if (s === 1) return m;
+  const w = Math.max(1, Math.round(m.width * s)), h = Math.max(1, Math.round(m.height * s));
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const sy = Math.min(m.height - 1, Math.floor((y + 0.5) / s));
+    for (let x = 0; x < w; x++) out[y * w + x] = m.data[sy * m.width + Math.min(m.width - 1, Math.floor((x + 0.5) / s))]!;
+  }
+  return { data: out, width: w, height: h };
+}
+
+/** Rotate about the centre onto an expanded canvas (nearest neighbour). */
+export function rotateMask(m: Mask, deg: number): Mask {
+  const t = (deg * Math.PI) / 180, c = Math.cos(t), s = Math.sin(t);
+  const w = Math.ceil(Math.abs(m.width * c) + Math.abs(m.height * s));
+  const h = Math.ceil(Math.abs(m.width * s) + Math.abs(m.height * c));
+  const out = new Uint8Array(w * h);
+  const cx = m.width / 2, cy = m.height / 2, ox = w / 2, oy = h / 2;
+  for (let y = 0; y < h; y++) {
+    const dy = y + 0.5 - oy;
+    for (let x = 0; x < w; x++) {
+      const dx = x + 0.5 - ox;
+      const sx = Math.floor(dx * c + dy * s + cx), sy = Math.floor(-dx * s + dy * c + cy);
+      if (sx >= 0 && sy >= 0 && sx < m.width && sy < m.height) out[y * w + x] = m.data[sy * m.width + sx]!;
+    }
+  }
+  return { data: out, width: w, height: h };
+}
+
+export interface Moments {
+  area: number;
+  cx: number;
+  cy: number;
+  /** Principal axis direction, degrees, clockwise from the x axis. */
+  axisDeg: number;
+  /** sqrt(major/minor eigenvalue): 1 for a disc or a square. */
+  elongation: number;
+}
+
+export function moments(m: Mask): Moments {
+  let n = 0, sx = 0, sy = 0;
+  for (let y = 0; y < m.height; y++) for (let x = 0; x < m.width; x++) if (m.data[y * m.width + x]! > 127) { n++; sx += x; sy += y; }
+  if (n === 0) return { area: 0, cx: m.width / 2, cy: m.height / 2, axisDeg: 0, elongation: 1 };
+  const cx = sx / n, cy = sy / n;
+  let cxx = 0, cyy = 0, cxy = 0;
+  for (let y = 0; y < m.height; y++) for (let x = 0; x < m.width; x++) if (m.data[y * m.width + x]! > 127) {
+    const dx = x - cx, dy = y - cy;
+    cxx += dx * dx; cyy += dy * dy; cxy += dx * dy;
+  }
+  const axis = 0.5 * Math.atan2(2 * cxy, cxx - cyy);
+  const common = Math.sqrt(((cxx - cyy) / 2) ** 2 + cxy * cxy);
+  const l1 = (cxx + cyy) / 2 + common, l2 = Math.max(1e-9, (cxx + cyy) / 2 - common);
+  return { area: n, cx, cy, axisDeg: (axis * 180) / Math.PI, elongation: Math.sqrt(l1 / l2) };
+}
+
+/** Correction that brings the principal axis to the nearest of horizontal/vertical. */
+export function principalCorrection(m: Mask): { deg: number; elongation: number } {
+  const mo = moments(m);
+  let dev = mo.axisDeg % 90;
+  if (dev > 45) dev -= 90;
+  if (dev <= -45) dev += 90;
+  return { deg: -dev, elongation: mo.elongation };
+}
+
+/** Share of the mask that coincides with its mirror image about the vertical line x = axis. */
+export function mirrorScore(m: Mask, axis: number): number {
+  let overlap = 0, total = 0;
+  const twice = Math.round(2 * axis);
+  for (let y = 0; y < m.height; y++) {
+    const row = y * m.width;
+    for (let x = 0; x < m.width; x++) {
+      if (m.data[row + x]! <= 127) continue;
+      total++;
+      const mx = twice - x - 1;
+      if (mx >= 0 && mx < m.width && m.data[row + mx]! > 127) overlap++;
+    }
+  }
+  return total === 0 ? 0 : overlap / total;
+}
+
+/** The vertical axis of symmetry: the mirror line (near the centre of mass) with the best overlap. */
+export function symmetryAxis(m: Mask): { x: number; score: number } {
+  const small = shrinkMask(m, 256);
+  const scale = m.width / small.width;
+  const mo = moments(small);
+  const box = boundingBox(small, 128);
+  if (!box) return { x: m.width / 2, score: 0 };
+  const span = 0.15 * (box.right - box.left);
+  let best = { x: mo.cx + 0.5, score: -1 };
+  for (let a = mo.cx + 0.5 - span; a <= mo.cx + 0.5 + span; a += 0.5) {
+    const sc = mirrorScore(small, a);
+    if (sc > best.score + 1e-9) best = { x: a, score: sc };
+  }
+  // refine on the full mask around the coarse answer
+  let fine = { x: best.x * scale, score: -1 };
+  for (let a = (best.x - 1) * scale; a <= (best.x + 1) * scale; a += 0.5) {
+    const sc = mirrorScore(m, a);
+    if (sc > fine.score + 1e-9) fine = { x: a, score: sc };
+  }
+  return fine;
+}
+
+function symmetryAt(small: Mask, deg: number): number {
+  const r = rotateMask(small, deg);
+  return mirrorScore(r, moments(r).cx + 0.5);
+}
+
+/** The rotation within ±MAX_CORRECTION_DEG that makes the shape most mirror-symmetric. */
+export function symmetryCorrection(m: Mask): { deg: number; score: number } {
+  const small = shrinkMask(m, 160);
+  let best = { deg: 0, score: symmetryAt(small, 0) };
+  for (let d = -MAX_CORRECTION_DEG; d <= MAX_CORRECTION_DEG; d += 1) {
+    const sc = symmetryAt(small, d);
+    if (sc > best.score + 1e-9) best = { deg: d, score: sc };
+  }
+  const mid = shrinkMask(m, 320);
+  let fine = { deg: best.deg, score: symmetryAt(mid, best.deg) };
+  for (let d = Math.max(-MAX_CORRECTION_DEG, best.deg - 1); d <= Math.min(MAX_CORRECTION_DEG, best.deg + 1) + 1e-9; d += 0.25) {
+    const sc = symmetryAt(mid, d);
+    if (sc > fine.score + 1e-9) fine = { deg: d, score: sc };
+  }
+  // a tilt must earn its keep: only clearly better symmetry justifies turning the product
+  const upright = symmetryAt(mid, 0);
+  return fine.score - upright < 0.01 + 0.001 * Math.abs(fine.deg) ? { deg: 0, score: upright } : fine;
+}
+
+/** How far to rotate the product (degrees, clockwise) so that it stands level. */
+export function levelCorrection(m: Mask, strategy: LevelStrategy): number {
+  if (strategy === 'none') return 0;
+  const pca = principalCorrection(m);
+  const pcaUsable = pca.elongation >= 1.25 && Math.abs(pca.deg) <= MAX_CORRECTION_DEG;
+  if (strategy === 'principal' && pcaUsable) return round(pca.deg);
+  const sym = symmetryCorrection(m);
+  if (sym.score >= 0.8) return round(sym.deg);
+  if (pcaUsable) return round(pca.deg);
+  return 0;
+}
+
+function round(d: number): number {
+  return Math.round(d * 100) / 100 + 0; // +0 turns -0 into 0
+}
