@@ -47,6 +47,8 @@ const server = await serverUrl();
 const url = await ensureDatabase(server.url, `bench_ledger_${randomUUID().slice(0, 8)}`);
 const pool: Pool = createPool(url, 60);
 await runMigrations(pool, [platformMigrations, { name: 'ledger', dir: ledgerService.migrationsDir }]);
+// For experiments only: extra SQL run on the benchmark's own database (e.g. to try an index change).
+if (process.env.BENCH_SQL) await pool.query(process.env.BENCH_SQL);
 await pool.query('CREATE TABLE bench_bare (id bigserial PRIMARY KEY, user_id text NOT NULL, amount bigint NOT NULL, at timestamptz NOT NULL DEFAULT now())');
 
 const { rows } = await pool.query("SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync, version()");
@@ -59,7 +61,7 @@ const bare = await measure('bare INSERT+COMMIT', 50, async (client) => {
   await pool.query('INSERT INTO bench_bare (user_id, amount) VALUES ($1, $2)', [`u${client}`, 100]);
 });
 
-const accounts = new TokenAccounts(pool);
+const accounts = new TokenAccounts(pool, { batchesInFlight: Number(process.env.BENCH_BATCHES_IN_FLIGHT ?? 2) });
 const runs: Run[] = [];
 for (const clients of CLIENT_COUNTS) {
   // Each client spends on its own account, funded well beyond the run.

@@ -44,9 +44,10 @@ export class TokenAccounts {
 
   private readonly writer: GroupCommitter<AccountWrite>;
 
-  constructor(private readonly pool: Pool) {
+  /** `batchesInFlight`: how many group commits may run at once (each holds one connection). */
+  constructor(private readonly pool: Pool, options: { batchesInFlight?: number } = {}) {
     this.store = new EventStore(pool);
-    this.writer = new GroupCommitter((writes) => this.commitBatch(writes), { maxBatch: 200, maxInFlight: 2 });
+    this.writer = new GroupCommitter((writes) => this.commitBatch(writes), { maxBatch: 200, maxInFlight: options.batchesInFlight ?? 2 });
   }
 
   /** Executes in its own transaction (group-committed with others), or inside `tx` (a consumer's inbox transaction). */

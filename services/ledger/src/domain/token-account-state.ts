@@ -2,6 +2,7 @@
  * The state of a TokenAccount, derived only from its events: initialState, evolve, replay.
  */
 import { balanceDelta, type TokenAccountEvent } from './token-account-events.js';
+import { PersistentMap, PersistentSet } from './persistent-collections.js';
 
 export interface UnlimitedPeriod {
   readonly subscriptionId: string;
@@ -14,23 +15,26 @@ export interface UnlimitedPeriod {
 export interface TokenAccountState {
   readonly status: 'open' | 'closed';
   readonly balance: number;
-  /** Business keys of every event applied: the idempotency record. */
-  readonly appliedKeys: ReadonlySet<string>;
+  /**
+   * Business keys of every event applied: the idempotency record. Persistent collections, so
+   * evolving an account with a long history does not copy that history (docs/decisions/0006).
+   */
+  readonly appliedKeys: PersistentSet<string>;
   /** Tokens each image's enhancement charged, so a refund gives back exactly that. */
-  readonly imageSpends: ReadonlyMap<string, number>;
+  readonly imageSpends: PersistentMap<string, number>;
   readonly unlimitedPeriods: readonly UnlimitedPeriod[];
   /** subscriptionId -> when its unlimited plan was ended early (ISO-8601). */
-  readonly unlimitedEndedAt: ReadonlyMap<string, string>;
+  readonly unlimitedEndedAt: PersistentMap<string, string>;
 }
 
 export function initialState(): TokenAccountState {
   return {
     status: 'open',
     balance: 0,
-    appliedKeys: new Set(),
-    imageSpends: new Map(),
+    appliedKeys: PersistentSet.empty(),
+    imageSpends: PersistentMap.empty(),
     unlimitedPeriods: [],
-    unlimitedEndedAt: new Map(),
+    unlimitedEndedAt: PersistentMap.empty(),
   };
 }
 
@@ -48,12 +52,12 @@ export function evolve(state: TokenAccountState, event: TokenAccountEvent): Toke
   const next: TokenAccountState = {
     ...state,
     balance: state.balance + balanceDelta(event),
-    appliedKeys: new Set(state.appliedKeys).add(event.data.businessKey),
+    appliedKeys: state.appliedKeys.add(event.data.businessKey),
   };
   switch (event.type) {
     case 'TokensSpent':
       return event.data.purpose === 'enhancement'
-        ? { ...next, imageSpends: new Map(state.imageSpends).set(event.data.imageId, event.data.amount) }
+        ? { ...next, imageSpends: state.imageSpends.set(event.data.imageId, event.data.amount) }
         : next;
     case 'UnlimitedPlanStarted': {
       const { subscriptionId, periodStart: from, periodEnd: until } = event.data;
@@ -62,7 +66,7 @@ export function evolve(state: TokenAccountState, event: TokenAccountEvent): Toke
     case 'UnlimitedPlanEnded':
       return {
         ...next,
-        unlimitedEndedAt: new Map(state.unlimitedEndedAt).set(event.data.subscriptionId, event.data.occurredAt),
+        unlimitedEndedAt: state.unlimitedEndedAt.set(event.data.subscriptionId, event.data.occurredAt),
       };
     case 'AccountClosed':
       return { ...next, status: 'closed' };

@@ -79,3 +79,18 @@ export function refusal(
   assert.equal(caught.balance, state.balance);
   return caught;
 }
+
+/**
+ * A state with its collections as native Set and Map, for comparing states by content (the
+ * persistent collections share logs between versions, so their insides differ between equal
+ * states).
+ */
+export function comparableState(state: TokenAccountState) {
+  return {
+    ...state,
+    appliedKeys: new Set(state.appliedKeys),
+    imageSpends: new Map(state.imageSpends),
+    unlimitedPeriods: [...state.unlimitedPeriods],
+    unlimitedEndedAt: new Map(state.unlimitedEndedAt),
+  };
+}
