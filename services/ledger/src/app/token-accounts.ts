@@ -52,7 +52,7 @@ export class TokenAccounts {
 
   /** Executes in its own transaction (group-committed with others), or inside `tx` (a consumer's inbox transaction). */
   execute(userId: string, command: TokenAccountCommand, tx?: Queryable): Promise<CommandOutcome> {
-    if (!userId) throw new AppError('INVALID_ARGUMENT', 'A user id is required');
+    if (!userId) return Promise.reject(new AppError('INVALID_ARGUMENT', 'A user id is required'));
     return this.serializer.run(userId, async () => {
       for (let attempt = 1; ; attempt++) {
         try {
