@@ -1,0 +1,33 @@
+// Tools built with `go install` into .infra/bin: stripe-mock, and the Kubernetes tooling.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BIN, VERSIONS } from './layout.mjs';
+import { log } from './log.mjs';
+import { exists, run, which } from './process.mjs';
+
+/** `go install <pkg>@<version>` into .infra/bin, skipped when that version is already there. */
+async function installGoTool(name, pkg, version) {
+  const bin = path.join(BIN, name);
+  const marker = path.join(BIN, `.${name}.version`);
+  if (exists(bin) && exists(marker) && fs.readFileSync(marker, 'utf8') === version) {
+    log(`${name} ${version}: cached in .infra/bin`);
+    return;
+  }
+  if (!which('go')) throw new Error(`go is required to build ${name}`);
+  log(`${name} ${version}: go install`);
+  const t = Date.now();
+  fs.mkdirSync(BIN, { recursive: true });
+  await run('go', ['install', `${pkg}@${version}`], {
+    cwd: os.tmpdir(),
+    env: { ...process.env, GOBIN: BIN, GOFLAGS: '-mod=mod', GO111MODULE: 'on' },
+  });
+  fs.writeFileSync(marker, version);
+  log(`${name}: built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+}
+
+export const installStripeMock = () => installGoTool('stripe-mock', 'github.com/stripe/stripe-mock', VERSIONS.stripeMock);
+// Kubernetes tooling for tests/chart.int.spec.ts (lint, render, schema-check the Helm chart offline).
+export const installHelm = () => installGoTool('helm', 'helm.sh/helm/v3/cmd/helm', VERSIONS.helm);
+export const installKubeconform = () => installGoTool('kubeconform', 'github.com/yannh/kubeconform/cmd/kubeconform', VERSIONS.kubeconform);

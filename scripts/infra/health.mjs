@@ -1,0 +1,23 @@
+// Health of a recorded run: each service's pid is still ours and it answers its own protocol.
+
+import { kafkaApiVersions } from './kafka.mjs';
+import { pgReady } from './postgres.mjs';
+import { isOurs } from './process.mjs';
+import { redisPing } from './redis.mjs';
+import { stripeMockOk } from './stripe-mock.mjs';
+
+export async function health(state) {
+  const h = {};
+  const guard = async (f) => {
+    try {
+      return Boolean(await f());
+    } catch {
+      return false;
+    }
+  };
+  h.postgres = await guard(async () => state.postgres?.pid && isOurs(state.postgres.pid, 'postgres') && (await pgReady(state.postgres.bin, state.postgres.port)));
+  h.kafka = await guard(async () => state.kafka?.pid && isOurs(state.kafka.pid, 'kafka.Kafka') && (await kafkaApiVersions(state.kafka.port)));
+  h.redis = await guard(async () => state.redis?.pid && isOurs(state.redis.pid, 'redis-server') && (await redisPing(state.redis.port)));
+  h.stripeMock = await guard(async () => state.stripeMock?.pid && isOurs(state.stripeMock.pid, 'stripe-mock') && (await stripeMockOk(state.stripeMock.port)));
+  return h;
+}

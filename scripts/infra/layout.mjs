@@ -1,0 +1,42 @@
+// Pinned versions and where everything lives: the ignored cache folder `.infra/` at the repo root
+// (binaries and jars, kept between runs) and `.infra/run` (what one `up` started, removed by `down`).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const VERSIONS = Object.freeze({
+  kafka: '3.9.2', // org.apache.kafka:kafka_2.13 (+ kafka-tools for the admin CLIs)
+  slf4jReload4j: '1.7.36',
+  reload4j: '1.2.25',
+  dependencyPlugin: '3.8.1',
+  stripeMock: 'v0.203.0', // github.com/stripe/stripe-mock
+  helm: 'v3.21.4', // helm.sh/helm/v3/cmd/helm
+  kubeconform: 'v0.7.0', // github.com/yannh/kubeconform/cmd/kubeconform
+});
+
+// This file is scripts/infra/layout.mjs: the repo root is two levels up.
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const INFRA = path.join(ROOT, '.infra');
+export const BIN = path.join(INFRA, 'bin');
+export const KAFKA_DIR = path.join(INFRA, 'kafka');
+export const KAFKA_LIBS = path.join(KAFKA_DIR, 'libs');
+export const RUN = path.join(INFRA, 'run');
+export const ENV_FILE = path.join(RUN, 'env.json');
+export const STATE_FILE = path.join(RUN, 'state.json');
+export const STRIPE_MOCK_BIN = path.join(BIN, 'stripe-mock');
+export const HELM_BIN = path.join(BIN, 'helm');
+export const KUBECONFORM_BIN = path.join(BIN, 'kubeconform');
+export const REDIS_SERVER = '/usr/bin/redis-server';
+export const CHROMIUM = '/usr/bin/chromium';
+
+export const IS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Adds `.infra/` to the repo's .gitignore unless some spelling of it is already there. */
+export function ensureGitignore() {
+  const gi = path.join(ROOT, '.gitignore');
+  const text = fs.existsSync(gi) ? fs.readFileSync(gi, 'utf8') : '';
+  if (!text.split('\n').some((l) => ['.infra/', '/.infra/', '.infra', '/.infra'].includes(l.trim()))) {
+    fs.writeFileSync(gi, text + (text && !text.endsWith('\n') ? '\n' : '') + '.infra/\n');
+  }
+}

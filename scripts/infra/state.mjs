@@ -1,0 +1,29 @@
+// The run's files in .infra/run: state.json (what `up` started, written as it goes so `down` can
+// stop a half-started run) and env.json (the connection settings handed to tests).
+
+import fs from 'node:fs';
+import { CHROMIUM } from './layout.mjs';
+
+export function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+export function envFrom(state) {
+  return {
+    DATABASE_URL: state.postgres.url,
+    KAFKA_BROKERS: `127.0.0.1:${state.kafka.port}`,
+    REDIS_URL: `redis://127.0.0.1:${state.redis.port}`,
+    STRIPE_MOCK_URL: `http://127.0.0.1:${state.stripeMock.port}`,
+    CHROMIUM_PATH: CHROMIUM,
+    pids: {
+      postgres: state.postgres.pid,
+      kafka: state.kafka.pid,
+      redis: state.redis.pid,
+      stripeMock: state.stripeMock.pid,
+    },
+  };
+}
