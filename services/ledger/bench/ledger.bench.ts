@@ -47,8 +47,6 @@ const server = await serverUrl();
 const url = await ensureDatabase(server.url, `bench_ledger_${randomUUID().slice(0, 8)}`);
 const pool: Pool = createPool(url, 60);
 await runMigrations(pool, [platformMigrations, { name: 'ledger', dir: ledgerService.migrationsDir }]);
-// For experiments only: extra SQL run on the benchmark's own database (e.g. to try an index change).
-if (process.env.BENCH_SQL) await pool.query(process.env.BENCH_SQL);
 await pool.query('CREATE TABLE bench_bare (id bigserial PRIMARY KEY, user_id text NOT NULL, amount bigint NOT NULL, at timestamptz NOT NULL DEFAULT now())');
 
 const { rows } = await pool.query("SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync, version()");
