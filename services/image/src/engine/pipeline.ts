@@ -4,7 +4,7 @@ import type { SegmentationModel } from './model/session.js';
 import { type EnhanceOptions, resolveOptions } from './options.js';
 import { resolvePreset, type CheckResult } from './presets/index.js';
 import { resolveRecipe } from './recipes/index.js';
-import { alphaMask, cutOut, measure, placeLayers, rotateCutout, type Layer } from './stages/compose.js';
+import { alphaMask, cutOut, measure, placeLayers, productRegion, rotateCutout, type Layer } from './stages/compose.js';
 import { decodeImage } from './stages/decode.js';
 import { deliver } from './stages/deliver.js';
 import { composeCanvas, finishLayer } from './stages/finish.js';
@@ -14,7 +14,7 @@ import { boundingBox, threshold } from './stages/mask-ops.js';
 import { segment } from './stages/segment.js';
 import { levelCorrection } from './stages/straighten.js';
 import { estimateGains } from './stages/white-balance.js';
-import type { Mask, OutputFormat, RawImage } from './types.js';
+import type { Box, Mask, OutputFormat, RawImage } from './types.js';
 
 export interface EnhanceResult {
   full: Buffer;
@@ -31,6 +31,8 @@ export interface EnhanceResult {
     recipe: string;
     workingWidth: number;
     workingHeight: number;
+    /** Region of the working image cut out before straightening (the whole image for close-ups). */
+    cutRegion: Box;
     rotationDeg: number;
     gains: [number, number, number];
     layout: Layout;
@@ -95,6 +97,7 @@ export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: P
   let layout: Layout;
   let rotationDeg = 0;
   let mask: Mask | null = null;
+  let cutRegion: Box = { left: 0, top: 0, right: img.width, bottom: img.height };
   if (recipe.mode === 'crop') {
     const kept = keepProductComponents(threshold(prob, 128));
     mask = kept?.mask ?? null;
@@ -111,7 +114,8 @@ export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: P
     mask = clean.binary;
     mark('mask');
     rotationDeg = levelCorrection(clean.binary, recipe.level);
-    const rotated = await rotateCutout(await cutOut(img, clean.alpha), rotationDeg);
+    cutRegion = productRegion(clean.alpha, img.width, img.height) ?? cutRegion;
+    const rotated = await rotateCutout(await cutOut(img, clean.alpha, cutRegion), rotationDeg);
     const m = measure(await alphaMask(rotated), rotated.width, rotated.height, recipe);
     if (!m) throw new EngineError('NO_PRODUCT_FOUND', 'the product vanished after straightening');
     mark('straighten');
@@ -121,7 +125,7 @@ export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: P
   }
 
   const gains = estimateGains(await sceneSample(img));
-  const finished = await Promise.all(layers.map((l) => finishLayer(l, gains, recipe.sharpen)));
+  const finished = layers.map((l) => finishLayer(l, gains, recipe.sharpen));
   const canvas = await composeCanvas(finished, layout.canvasWidth, layout.canvasHeight, {
     background: o.background,
     shadow: o.shadow,
@@ -155,6 +159,6 @@ export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: P
     format: transparent ? 'png' : o.format,
     checks,
     timings,
-    geometry: { recipe: `${recipe.type}/${recipe.subType}`, workingWidth: img.width, workingHeight: img.height, rotationDeg, gains, layout, mask },
+    geometry: { recipe: `${recipe.type}/${recipe.subType}`, workingWidth: img.width, workingHeight: img.height, cutRegion, rotationDeg, gains, layout, mask },
   };
 }

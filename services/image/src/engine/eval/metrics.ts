@@ -30,7 +30,7 @@ export function iou(a: Mask, b: Mask): number {
 export async function maskInOutput(gt: Mask, r: EnhanceResult): Promise<Mask> {
   const g = r.geometry;
   const dummy = { data: Buffer.alloc(g.workingWidth * g.workingHeight * 3), width: g.workingWidth, height: g.workingHeight, channels: 3 as const };
-  const rotated = await rotateCutout(await cutOut(dummy, gt), g.rotationDeg);
+  const rotated = await rotateCutout(await cutOut(dummy, gt, g.cutRegion), g.rotationDeg);
   const layers = await placeLayers(rotated, g.layout);
   const canvas = await composeCanvas(layers, g.layout.canvasWidth, g.layout.canvasHeight, {
     background: 'white', shadow: false, transparent: true, gains: [1, 1, 1], sharpen: 0,

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { Recipe } from '../recipes/index.js';
-import type { Mask, RawImage } from '../types.js';
+import type { Box, Mask, RawImage } from '../types.js';
 import type { Layout, Measurement } from './layout.js';
 import { boundingBox, components } from './mask-ops.js';
 import { shrinkMask, symmetryAxis } from './straighten.js';
@@ -15,17 +15,41 @@ export interface Layer {
 
 const raw = (img: RawImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
 
-/** The working photo with the product's alpha (mask upscaled smoothly to full size). */
-export async function cutOut(rgb: RawImage, alpha: Mask): Promise<RawImage> {
-  const full = await sharp(Buffer.from(alpha.data.buffer, alpha.data.byteOffset, alpha.data.length), {
+/**
+ * The product's region of the working photo, with its alpha (mask upscaled smoothly to full size,
+ * then cut to the region). Cutting before straightening means the rotation and every later pass
+ * touch only the product's pixels, not the whole photo's.
+ */
+export async function cutOut(rgb: RawImage, alpha: Mask, region?: Box): Promise<RawImage> {
+  const r = region ?? { left: 0, top: 0, right: rgb.width, bottom: rgb.height };
+  const area = { left: r.left, top: r.top, width: r.right - r.left, height: r.bottom - r.top };
+  const cutAlpha = await sharp(Buffer.from(alpha.data.buffer, alpha.data.byteOffset, alpha.data.length), {
     raw: { width: alpha.width, height: alpha.height, channels: 1 },
   })
     .resize(rgb.width, rgb.height, { fit: 'fill', kernel: 'linear' })
+    .extract(area)
     .toColourspace('b-w')
     .raw()
     .toBuffer();
-  const data = await raw(rgb).joinChannel(full, { raw: { width: rgb.width, height: rgb.height, channels: 1 } }).raw().toBuffer();
-  return { data, width: rgb.width, height: rgb.height, channels: 4 };
+  const cutRgb = region ? await raw(rgb).extract(area).raw().toBuffer() : rgb.data;
+  const data = await sharp(cutRgb, { raw: { width: area.width, height: area.height, channels: rgb.channels } })
+    .joinChannel(cutAlpha, { raw: { width: area.width, height: area.height, channels: 1 } })
+    .raw()
+    .toBuffer();
+  return { data, width: area.width, height: area.height, channels: 4 };
+}
+
+/** Working-image box around everything the alpha keeps (its feathered edge included), padded. */
+export function productRegion(alpha: Mask, width: number, height: number, pad = 2): Box | null {
+  const b = boundingBox(alpha, 1);
+  if (!b) return null;
+  const sx = width / alpha.width, sy = height / alpha.height;
+  return {
+    left: Math.max(0, Math.floor(b.left * sx) - pad),
+    top: Math.max(0, Math.floor(b.top * sy) - pad),
+    right: Math.min(width, Math.ceil(b.right * sx) + pad),
+    bottom: Math.min(height, Math.ceil(b.bottom * sy) + pad),
+  };
 }
 
 /** Rotate (degrees clockwise) onto an enlarged transparent canvas. */
@@ -61,7 +85,7 @@ export function measure(mask: Mask, fullWidth: number, fullHeight: number, recip
   let parts: typeof box[] = [];
   if (recipe.pairSideBySide) {
     const small = shrinkMask(mask, 512);
-    const cc = components(small, (v) => v >= 128);
+    const cc = components(small, { level: 128 });
     const f = mask.width / small.width;
     const order = cc.areas.map((a, i) => ({ a, i })).slice(1).sort((p, q) => q.a - p.a);
     const big = order.filter((o) => o.a >= 0.25 * (order[0]?.a ?? 0)).slice(0, 2);

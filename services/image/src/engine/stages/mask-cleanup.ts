@@ -37,7 +37,7 @@ export function keepProductComponents(bin: Mask, keepRatio = 0.08): { mask: Mask
  * only when the model itself leaned towards "product" there (mean probability above 0.25).
  */
 export function fillHoles(bin: Mask, prob?: Mask): Mask {
-  const cc = components(bin, (v) => v === 0);
+  const cc = components(bin, { invert: true });
   let objectArea = 0;
   for (let i = 0; i < bin.data.length; i++) if (bin.data[i]! > 0) objectArea++;
   const sums = new Float64Array(cc.count + 1);

@@ -42,74 +42,130 @@ export interface Components {
   touchesBorder: boolean[];
 }
 
-/** 4-connected components of the pixels where `inside(value)` holds. */
-export function components(m: Mask, inside: (v: number) => boolean = (v) => v > 0): Components {
+/** Which pixels a component search looks at: value >= level, or value < level when inverted. */
+export interface Selection {
+  level?: number;
+  invert?: boolean;
+}
+
+/** Runs of selected pixels per row: runs[y] holds [start, end) pairs, left to right. */
+export function rowRuns(m: Mask, select: Selection = {}): Int32Array[] {
+  const level = select.level ?? 1, invert = select.invert ?? false;
   const { width: w, height: h, data } = m;
+  const rows: Int32Array[] = [];
+  const scratch = new Int32Array(w + 1);
+  for (let y = 0; y < h; y++) {
+    let n = 0, x = 0;
+    const row = y * w;
+    while (x < w) {
+      while (x < w && (data[row + x]! >= level) === invert) x++;
+      if (x >= w) break;
+      scratch[n++] = x;
+      while (x < w && (data[row + x]! >= level) !== invert) x++;
+      scratch[n++] = x;
+    }
+    rows.push(scratch.slice(0, n));
+  }
+  return rows;
+}
+
+/**
+ * 4-connected components of the selected pixels. Labels are numbered in raster order of each
+ * component's first pixel. Works on row runs joined by union-find: a mask of a million pixels
+ * has a few thousand runs, so this is far cheaper than visiting pixels one by one.
+ */
+export function components(m: Mask, select: Selection = {}): Components {
+  const { width: w, height: h } = m;
+  const runs = rowRuns(m, select);
+  let total = 0;
+  for (const r of runs) total += r.length / 2;
+  const parent = new Int32Array(total);
+  for (let i = 0; i < total; i++) parent[i] = i;
+  const find = (i: number): number => {
+    while (parent[i] !== i) { parent[i] = parent[parent[i]!]!; i = parent[i]!; }
+    return i;
+  };
+  const union = (a: number, b: number) => {
+    const ra = find(a), rb = find(b);
+    if (ra < rb) parent[rb] = ra;
+    else if (rb < ra) parent[ra] = rb;
+  };
+  const firstRun = new Int32Array(h + 1);
+  for (let y = 0, k = 0; y < h; y++) { firstRun[y] = k; k += runs[y]!.length / 2; }
+  firstRun[h] = total;
+  for (let y = 1; y < h; y++) {
+    const cur = runs[y]!, prev = runs[y - 1]!;
+    let j = 0;
+    for (let i = 0; i < cur.length; i += 2) {
+      const a = cur[i]!, b = cur[i + 1]!;
+      while (j < prev.length && prev[j + 1]! <= a) j += 2;
+      for (let k = j; k < prev.length && prev[k]! < b; k += 2) union(firstRun[y]! + i / 2, firstRun[y - 1]! + k / 2);
+    }
+  }
+  const labelOfRoot = new Int32Array(total);
   const labels = new Int32Array(w * h);
   const areas = [0];
   const boxes: Box[] = [{ left: 0, top: 0, right: 0, bottom: 0 }];
   const touches = [false];
-  const stack = new Int32Array(w * h);
   let count = 0;
-  for (let start = 0; start < w * h; start++) {
-    if (labels[start] !== 0 || !inside(data[start]!)) continue;
-    count++;
-    let sp = 0;
-    stack[sp++] = start;
-    labels[start] = count;
-    let n = 0, l = w, t = h, r = -1, b = -1, border = false;
-    while (sp > 0) {
-      const p = stack[--sp]!;
-      const x = p % w, y = (p - x) / w;
-      n++;
-      if (x < l) l = x;
-      if (x > r) r = x;
-      if (y < t) t = y;
-      if (y > b) b = y;
-      if (x === 0 || y === 0 || x === w - 1 || y === h - 1) border = true;
-      if (x > 0 && labels[p - 1] === 0 && inside(data[p - 1]!)) { labels[p - 1] = count; stack[sp++] = p - 1; }
-      if (x < w - 1 && labels[p + 1] === 0 && inside(data[p + 1]!)) { labels[p + 1] = count; stack[sp++] = p + 1; }
-      if (y > 0 && labels[p - w] === 0 && inside(data[p - w]!)) { labels[p - w] = count; stack[sp++] = p - w; }
-      if (y < h - 1 && labels[p + w] === 0 && inside(data[p + w]!)) { labels[p + w] = count; stack[sp++] = p + w; }
+  for (let y = 0; y < h; y++) {
+    const r = runs[y]!;
+    for (let i = 0; i < r.length; i += 2) {
+      const id = firstRun[y]! + i / 2, root = find(id);
+      let label = labelOfRoot[root]!;
+      if (label === 0) {
+        label = labelOfRoot[root] = ++count;
+        areas.push(0);
+        boxes.push({ left: w, top: y, right: 0, bottom: y + 1 });
+        touches.push(false);
+      }
+      const a = r[i]!, b = r[i + 1]!;
+      labels.fill(label, y * w + a, y * w + b);
+      areas[label]! += b - a;
+      const box = boxes[label]!;
+      if (a < box.left) box.left = a;
+      if (b > box.right) box.right = b;
+      box.bottom = y + 1;
+      if (a === 0 || b === w || y === 0 || y === h - 1) touches[label] = true;
     }
-    areas.push(n);
-    boxes.push({ left: l, top: t, right: r + 1, bottom: b + 1 });
-    touches.push(border);
   }
   return { labels, count, areas, boxes, touchesBorder: touches };
 }
 
-/** Separable square max (dilate) or min (erode) filter of radius r. */
+/**
+ * Separable square max (dilate) or min (erode) filter of radius r. Each pass counts the set pixels
+ * in the window from prefix sums, so the cost does not grow with r; the vertical pass walks rows
+ * (column sums kept per row) to stay cache-friendly. Outside the mask counts as "unset" for
+ * dilation and is ignored for erosion, so the image border does not eat into the product.
+ */
 function squareFilter(m: Mask, r: number, max: boolean): Mask {
   if (r <= 0) return { ...m, data: m.data.slice() };
-  const { width: w, height: h } = m;
-  const tmp = new Uint8Array(w * h);
-  const out = new Uint8Array(w * h);
-  const pad = max ? 0 : 255;
-  // Running counts of set pixels in the window make each pass O(N).
-  const pass = (src: Uint8Array, dst: Uint8Array, len: number, lines: number, stride: number, step: number) => {
-    for (let line = 0; line < lines; line++) {
-      const base = line * stride;
-      let set = 0;
-      let outside = 0;
-      for (let k = -r; k <= r; k++) {
-        if (k < 0 || k >= len) outside++;
-        else if (src[base + k * step]! > 0) set++;
-      }
-      for (let i = 0; i < len; i++) {
-        const size = 2 * r + 1;
-        const v = max ? (set > 0 ? 255 : 0) : (set + (pad ? outside : 0) === size ? 255 : 0);
-        dst[base + i * step] = v;
-        const leaving = i - r, entering = i + r + 1;
-        if (leaving < 0 || leaving >= len) outside--;
-        else if (src[base + leaving * step]! > 0) set--;
-        if (entering < 0 || entering >= len) outside++;
-        else if (src[base + entering * step]! > 0) set++;
-      }
+  const { width: w, height: h, data } = m;
+  const across = new Uint8Array(w * h);
+  const prefix = new Int32Array(w + 1);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) prefix[x + 1] = prefix[x]! + (data[row + x]! > 0 ? 1 : 0);
+    for (let x = 0; x < w; x++) {
+      const lo = x - r < 0 ? 0 : x - r, hi = x + r + 1 > w ? w : x + r + 1;
+      const set = prefix[hi]! - prefix[lo]!;
+      across[row + x] = (max ? set > 0 : set === hi - lo) ? 255 : 0;
     }
-  };
-  pass(m.data, tmp, w, h, w, 1);
-  pass(tmp, out, h, w, 1, w);
+  }
+  const columns = new Int32Array((h + 1) * w);
+  for (let y = 0; y < h; y++) {
+    const row = y * w, next = row + w;
+    for (let x = 0; x < w; x++) columns[next + x] = columns[row + x]! + (across[row + x]! > 0 ? 1 : 0);
+  }
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const lo = y - r < 0 ? 0 : y - r, hi = y + r + 1 > h ? h : y + r + 1;
+    const a = lo * w, b = hi * w, span = hi - lo, row = y * w;
+    for (let x = 0; x < w; x++) {
+      const set = columns[b + x]! - columns[a + x]!;
+      out[row + x] = (max ? set > 0 : set === span) ? 255 : 0;
+    }
+  }
   return { data: out, width: w, height: h };
 }
 

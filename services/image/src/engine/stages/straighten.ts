@@ -1,5 +1,5 @@
 import type { Mask } from '../types.js';
-import { boundingBox } from './mask-ops.js';
+import { boundingBox, rowRuns } from './mask-ops.js';
 
 /**
  * Levelling and the axis of symmetry, computed on masks (pure, no I/O).
@@ -52,15 +52,21 @@ export interface Moments {
 }
 
 export function moments(m: Mask): Moments {
-  let n = 0, sx = 0, sy = 0;
-  for (let y = 0; y < m.height; y++) for (let x = 0; x < m.width; x++) if (m.data[y * m.width + x]! > 127) { n++; sx += x; sy += y; }
+  // sums over row runs in closed form: a run [a, b) on row y adds b - a pixels, sum x, sum x^2
+  let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+  const sumTo = (k: number) => (k * (k + 1)) / 2, sqTo = (k: number) => (k * (k + 1) * (2 * k + 1)) / 6;
+  const rows = rowRuns(m, { level: 128 });
+  for (let y = 0; y < rows.length; y++) {
+    const r = rows[y]!;
+    for (let i = 0; i < r.length; i += 2) {
+      const a = r[i]!, b = r[i + 1]!, len = b - a, xs = sumTo(b - 1) - sumTo(a - 1);
+      n += len; sx += xs; sy += y * len;
+      sxx += sqTo(b - 1) - sqTo(a - 1); syy += y * y * len; sxy += y * xs;
+    }
+  }
   if (n === 0) return { area: 0, cx: m.width / 2, cy: m.height / 2, axisDeg: 0, elongation: 1 };
   const cx = sx / n, cy = sy / n;
-  let cxx = 0, cyy = 0, cxy = 0;
-  for (let y = 0; y < m.height; y++) for (let x = 0; x < m.width; x++) if (m.data[y * m.width + x]! > 127) {
-    const dx = x - cx, dy = y - cy;
-    cxx += dx * dx; cyy += dy * dy; cxy += dx * dy;
-  }
+  const cxx = sxx - n * cx * cx, cyy = syy - n * cy * cy, cxy = sxy - n * cx * cy;
   const axis = 0.5 * Math.atan2(2 * cxy, cxx - cyy);
   const common = Math.sqrt(((cxx - cyy) / 2) ** 2 + cxy * cxy);
   const l1 = (cxx + cyy) / 2 + common, l2 = Math.max(1e-9, (cxx + cyy) / 2 - common);
@@ -78,15 +84,25 @@ export function principalCorrection(m: Mask): { deg: number; elongation: number 
 
 /** Share of the mask that coincides with its mirror image about the vertical line x = axis. */
 export function mirrorScore(m: Mask, axis: number): number {
-  let overlap = 0, total = 0;
+  return mirrorScoreOfRuns(rowRuns(m, { level: 128 }), axis);
+}
+
+/**
+ * The same score from row runs: the mirror of a run [a, b) about the axis is [2axis - b, 2axis - a),
+ * so the overlap is a sum of run intersections per row (a few runs per row, not every pixel).
+ */
+function mirrorScoreOfRuns(rows: Int32Array[], axis: number): number {
   const twice = Math.round(2 * axis);
-  for (let y = 0; y < m.height; y++) {
-    const row = y * m.width;
-    for (let x = 0; x < m.width; x++) {
-      if (m.data[row + x]! <= 127) continue;
-      total++;
-      const mx = twice - x - 1;
-      if (mx >= 0 && mx < m.width && m.data[row + mx]! > 127) overlap++;
+  let overlap = 0, total = 0;
+  for (const r of rows) {
+    for (let i = 0; i < r.length; i += 2) {
+      const a = r[i]!, b = r[i + 1]!;
+      total += b - a;
+      const ma = twice - b, mb = twice - a;
+      for (let j = 0; j < r.length; j += 2) {
+        const lo = Math.max(ma, r[j]!), hi = Math.min(mb, r[j + 1]!);
+        if (hi > lo) overlap += hi - lo;
+      }
     }
   }
   return total === 0 ? 0 : overlap / total;
@@ -100,15 +116,17 @@ export function symmetryAxis(m: Mask): { x: number; score: number } {
   const box = boundingBox(small, 128);
   if (!box) return { x: m.width / 2, score: 0 };
   const span = 0.15 * (box.right - box.left);
+  const smallRuns = rowRuns(small, { level: 128 });
   let best = { x: mo.cx + 0.5, score: -1 };
   for (let a = mo.cx + 0.5 - span; a <= mo.cx + 0.5 + span; a += 0.5) {
-    const sc = mirrorScore(small, a);
+    const sc = mirrorScoreOfRuns(smallRuns, a);
     if (sc > best.score + 1e-9) best = { x: a, score: sc };
   }
   // refine on the full mask around the coarse answer
+  const fullRuns = rowRuns(m, { level: 128 });
   let fine = { x: best.x * scale, score: -1 };
   for (let a = (best.x - 1) * scale; a <= (best.x + 1) * scale; a += 0.5) {
-    const sc = mirrorScore(m, a);
+    const sc = mirrorScoreOfRuns(fullRuns, a);
     if (sc > fine.score + 1e-9) fine = { x: a, score: sc };
   }
   return fine;

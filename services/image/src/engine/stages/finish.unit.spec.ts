@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Layer } from './compose.js';
+import { composeCanvas, finishLayer } from './finish.js';
+
+function layer(width: number, height: number, rgb: [number, number, number], alphaAt: (x: number, y: number) => number): Layer {
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+    const k = (y * width + x) * 4;
+    data[k] = rgb[0]; data[k + 1] = rgb[1]; data[k + 2] = rgb[2]; data[k + 3] = alphaAt(x, y);
+  }
+  return { image: { data, width, height, channels: 4 }, left: 5, top: 7 };
+}
+
+const alphaOf = (l: Layer) => Buffer.from(l.image.data.filter((_, i) => i % 4 === 3));
+
+describe('finish', () => {
+  it('applies the white-balance gains to the colour and leaves the alpha exactly as cut', async () => {
+    const l = layer(40, 30, [200, 150, 100], (x, y) => (x * 7 + y * 3) % 256);
+    const out = finishLayer(l, [1.1, 1, 0.9], 0);
+    assert.deepEqual(alphaOf(out), alphaOf(l));
+    const [r, g, b] = out.image.data.subarray(0, 3);
+    assert.ok(Math.abs(r! - 220) <= 1 && Math.abs(g! - 150) <= 1 && Math.abs(b! - 90) <= 1, `got ${r},${g},${b}`);
+    assert.equal(out.left, 5);
+    assert.equal(out.top, 7);
+  });
+
+  it('sharpens an edge (more contrast across it) without touching the alpha', async () => {
+    const data = Buffer.alloc(32 * 32 * 4);
+    for (let p = 0; p < 32 * 32; p++) {
+      const v = p % 32 < 16 ? 90 : 160;
+      data.fill(v, p * 4, p * 4 + 3);
+      data[p * 4 + 3] = 255;
+    }
+    const l: Layer = { image: { data, width: 32, height: 32, channels: 4 }, left: 0, top: 0 };
+    const out = finishLayer(l, [1, 1, 1], 1);
+    const at = (x: number) => out.image.data[(16 * 32 + x) * 4]!;
+    assert.ok(at(16) - at(15) > 70, `edge contrast ${at(15)} -> ${at(16)}`);
+    assert.ok(at(16) - at(15) <= 70 + 2 * 24, 'each side moves at most the sharpening limit');
+    const k = (16 * 32 + 15) * 4;
+    assert.deepEqual([out.image.data[k + 1], out.image.data[k + 2]], [out.image.data[k], out.image.data[k]], 'grey stays grey');
+    assert.equal(at(2), 90, 'flat areas are left alone');
+    assert.deepEqual(alphaOf(out), alphaOf(l));
+    const soft = layer(32, 32, [120, 60, 200], (x, y) => (x * 37 + y * 11) % 256); // every alpha value
+    assert.deepEqual(alphaOf(finishLayer(soft, [1.05, 1, 0.95], 1)), alphaOf(soft));
+  });
+
+  it('keeps the background exactly the studio colour wherever the product is transparent', async () => {
+    const l = layer(20, 20, [10, 20, 30], (x) => (x < 10 ? 0 : 255));
+    const canvas = await composeCanvas([l], 50, 40, { background: 'grey', shadow: false, transparent: false, gains: [1, 1, 1], sharpen: 0 });
+    const px = (x: number, y: number) => Array.from(canvas.data.subarray((y * 50 + x) * 3, (y * 50 + x) * 3 + 3));
+    assert.deepEqual(px(0, 0), [236, 236, 234]);
+    assert.deepEqual(px(5 + 3, 7 + 3), [236, 236, 234], 'transparent part of the layer');
+    assert.deepEqual(px(5 + 15, 7 + 3), [10, 20, 30], 'opaque part of the layer');
+    assert.deepEqual(px(49, 39), [236, 236, 234]);
+  });
+});
