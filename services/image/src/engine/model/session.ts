@@ -54,7 +54,12 @@ export type GraphOptimization = 'basic' | 'extended' | 'all';
  * for about 15% more inference time ('all' is there for machines with memory to spare).
  */
 export function loadSegmentationModel(modelPath?: string, optimization: GraphOptimization = 'extended'): Promise<SegmentationModel> {
-  const file = modelPath ?? process.env.MODEL_PATH ?? defaultModelPath();
+  const wanted = providers();
+  // An operator's model is used as given; the default one comes in float16 for CUDA and
+  // widened to float32 for the CPU provider, which runs float16 weights through casts.
+  const given = modelPath ?? process.env.MODEL_PATH;
+  const fileFor = (executionProviders: string[]) => given ?? defaultModelPath({ precision: executionProviders[0] === 'cuda' ? 'fp16' : 'fp32' });
+  const file = fileFor(wanted);
   const key = `${file}#${optimization}`;
   let pending = sessions.get(key);
   if (!pending) {
@@ -67,10 +72,9 @@ export function loadSegmentationModel(modelPath?: string, optimization: GraphOpt
           enableCpuMemArena: false,
           enableMemPattern: false,
         });
-        const wanted = providers();
         const session = await ort.InferenceSession.create(file, options(wanted)).catch((err: unknown) => {
           if (wanted[0] === 'cpu') throw err;
-          return ort.InferenceSession.create(file, options(['cpu'])); // no usable CUDA: stay on CPU
+          return ort.InferenceSession.create(fileFor(['cpu']), options(['cpu'])); // no usable CUDA: stay on CPU
         });
         const output = session.outputNames.includes('output') ? 'output' : session.outputNames[0] ?? 'output';
         return new OnnxSegmentationModel(session, session.inputNames[0] ?? 'input', output);
