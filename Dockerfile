@@ -27,6 +27,9 @@ RUN npm ci --no-audit --no-fund --loglevel=error
 COPY . .
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund --loglevel=error
+# The segmentation model files (ISNet as shipped, and its float32 copy for CPU workers) are built
+# here, because the runtime file system is read-only.
+RUN ENGINE_MODEL_CACHE=/app/models node services/image/dist/engine/model/prepare.js
 
 # ---- runtime: compiled output and production dependencies only, as a non-root user
 FROM ${NODE_IMAGE} AS runtime
@@ -41,6 +44,8 @@ COPY --from=build /app/services ./services
 COPY --from=build /app/gateway ./gateway
 COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/web/package.json ./web/package.json
+COPY --from=build /app/models ./models
+ENV ENGINE_MODEL_CACHE=/app/models
 # uid/gid 1000 is the `node` user of the official image; numeric so runAsNonRoot can verify it.
 USER 1000:1000
 EXPOSE 8080 50051 50052 50053 50054 50055

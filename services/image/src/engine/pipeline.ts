@@ -109,7 +109,7 @@ export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: P
     layers = await placeLayers(img, layout);
     mark('compose');
   } else {
-    const clean = cleanMask(prob, { removeHanger: recipe.removeHanger });
+    const clean = cleanMask(prob, { removeHanger: recipe.removeHanger, trimUnsure: recipe.type === 'clothing' });
     if (!clean) throw new EngineError('NO_PRODUCT_FOUND', 'no product could be told apart from the background');
     mask = clean.binary;
     mark('mask');

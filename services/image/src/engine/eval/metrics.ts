@@ -3,6 +3,7 @@ import type { EnhanceResult } from '../pipeline.js';
 import { cutOut, placeLayers, rotateCutout } from '../stages/compose.js';
 import { composeCanvas } from '../stages/finish.js';
 import { boundingBox, dilate, erode } from '../stages/mask-ops.js';
+import { resolveRecipe } from '../recipes/index.js';
 import { symmetryAxis } from '../stages/straighten.js';
 import type { Mask } from '../types.js';
 import { ciede2000, meanLab } from './color.js';
@@ -64,7 +65,9 @@ export async function outputMetrics(
     if (data[k] === target[0] && data[k + 1] === target[1] && data[k + 2] === target[2]) pure++;
   }
   const box = boundingBox(productOut);
-  const axis = symmetryAxis(productOut).x;
+  // centred as the recipe centres: on the axis of symmetry, or (profiles, pairs) on the box
+  const recipe = resolveRecipe(r.geometry.recipe);
+  const axis = recipe.centreOnSymmetry || !box ? symmetryAxis(productOut).x : (box.left + box.right) / 2;
   const fill = box ? Math.max((box.right - box.left) / info.width, (box.bottom - box.top) / info.height) : 0;
   let colourError: number | null = null;
   if (clean) {

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../errors.js';
+import { keepOutputs } from './prune-outputs.js';
 import { widenToFloat32 } from './widen-fp16.js';
 
 /**
@@ -41,6 +42,23 @@ export function repoRoot(): string {
  */
 export type ModelPrecision = 'fp16' | 'fp32';
 
+/**
+ * Bumped whenever the making of the CPU copy changes (widening, pruning), so a copy made by an
+ * older version is never reused from the cache. 2: only the final mask is kept as an output.
+ */
+export const CPU_MODEL_VERSION = 2;
+
+/** The output the engine reads; ISNet's side outputs and feature maps are dropped from the CPU copy. */
+export const MASK_OUTPUT = 'output';
+
+/**
+ * Where assembled and widened models live: ENGINE_MODEL_CACHE (the container image fills it at
+ * build time, its file system being read-only at run time), else .cache/models in the repository.
+ */
+export function modelCacheDir(): string {
+  return process.env.ENGINE_MODEL_CACHE || path.join(repoRoot(), '.cache', 'models');
+}
+
 export interface DefaultModelOptions {
   precision?: ModelPrecision;
   key?: string;
@@ -49,18 +67,19 @@ export interface DefaultModelOptions {
 
 /**
  * Returns the path of the default model file, building it on first use: the shipped chunks are
- * assembled into isnet-<name>-<id>.onnx, and that file is widened into isnet-<name>-<id>-fp32.onnx.
+ * assembled into isnet-<name>-<id>.onnx, and that file is widened to float32 and pruned to the
+ * final mask output into isnet-<name>-<id>-fp32-w<version>.onnx.
  */
-export function defaultModelPath({ precision = 'fp32', key = DEFAULT_MODEL_KEY, cacheDir = path.join(repoRoot(), '.cache', 'models') }: DefaultModelOptions = {}): string {
+export function defaultModelPath({ precision = 'fp32', key = DEFAULT_MODEL_KEY, cacheDir = modelCacheDir() }: DefaultModelOptions = {}): string {
   const shipped = shippedModelPath(key, cacheDir);
   if (precision === 'fp16') return shipped;
-  const target = shipped.replace(/\.onnx$/, '-fp32.onnx');
+  const target = shipped.replace(/\.onnx$/, `-fp32-w${CPU_MODEL_VERSION}.onnx`);
   if (existsSync(target)) return target;
   let widened: Uint8Array;
   try {
-    widened = widenToFloat32(readFileSync(shipped));
+    widened = keepOutputs(widenToFloat32(readFileSync(shipped)), [MASK_OUTPUT]);
   } catch (cause) {
-    throw new EngineError('MODEL_UNAVAILABLE', `cannot widen ${shipped} to float32: ${(cause as Error).message}`, { cause });
+    throw new EngineError('MODEL_UNAVAILABLE', `cannot make the float32 CPU copy of ${shipped}: ${(cause as Error).message}`, { cause });
   }
   writeAtomically(target, widened);
   return target;

@@ -49,11 +49,12 @@ export type GraphOptimization = 'basic' | 'extended' | 'all';
 
 /**
  * One session per model file per process, created on first use and reused.
- * Memory: ONNX Runtime's CPU arena and memory patterns are off, and graph optimisation stops at
- * 'extended' by default: measured on ISNet at 1024 px this peaks near 1.07 GB instead of 2.4 GB,
- * for about 15% more inference time ('all' is there for machines with memory to spare).
+ * Memory: ONNX Runtime's CPU arena and memory patterns are off (with them a run peaks at 1.7 GB
+ * instead of about 0.9 GB, for about 15% less time). Graph optimisation is 'all' (NCHWc layouts):
+ * on the float32 CPU copy it is about 10% faster than 'extended' for about 200 MB more peak
+ * memory, which the 1.2 GB budget at 24 MP holds (docs/benchmarks.md).
  */
-export function loadSegmentationModel(modelPath?: string, optimization: GraphOptimization = 'extended'): Promise<SegmentationModel> {
+export function loadSegmentationModel(modelPath?: string, optimization: GraphOptimization = 'all'): Promise<SegmentationModel> {
   const wanted = providers();
   // An operator's model is used as given; the default one comes in float16 for CUDA and
   // widened to float32 for the CPU provider, which runs float16 weights through casts.

@@ -1,9 +1,11 @@
 import type { Mask } from '../types.js';
-import { components, dilate, emptyMask, erode, threshold } from './mask-ops.js';
+import { area, components, dilate, emptyMask, erode, threshold } from './mask-ops.js';
 
 export interface CleanupOptions {
   /** Remove thin structures (hanger hooks, clips) sticking out above the product. */
   removeHanger: boolean;
+  /** Drop broad regions the model was unsure of that lie away from what it was sure of. */
+  trimUnsure?: boolean;
   /** Keep components at least this share of the largest one (both shoes of a pair). */
   keepRatio?: number;
 }
@@ -136,8 +138,30 @@ export function featherAlpha(prob: Mask, bin: Mask): Mask {
   return out;
 }
 
+/** Probability (0..255) above which the model is taken to be sure a pixel is product. */
+export const SURE = 217;
+
+/**
+ * A garment on a bed or a blanket: the model is sure of the garment (probability near 1) but half
+ * sure of folds of the bedding that touch it, which pass the 0.5 threshold as a grey apron around
+ * the product. Keep unsure pixels only within a narrow band (1% of the long side) of sure ones:
+ * the product's own soft edge lies in that band, a broad unsure region does not. When the sure part
+ * is under 70% of the whole the model is unsure of the product itself (white on white, sheer
+ * fabric), and the mask is left as it is rather than cut down.
+ */
+export function trimUnsureRegions(prob: Mask, bin: Mask): Mask {
+  const sure = threshold(prob, SURE);
+  const sureArea = area(sure), all = area(bin);
+  if (all === 0 || sureArea < 0.7 * all) return bin;
+  const band = dilate(sure, Math.max(2, Math.round(0.01 * Math.max(prob.width, prob.height))));
+  const out = emptyMask(bin.width, bin.height);
+  for (let p = 0; p < out.data.length; p++) if (bin.data[p]! > 0 && band.data[p]! > 0) out.data[p] = 255;
+  return out;
+}
+
 export function cleanMask(prob: Mask, options: CleanupOptions): CleanMask | null {
   let bin = threshold(prob, 128);
+  if (options.trimUnsure) bin = trimUnsureRegions(prob, bin);
   const kept = keepProductComponents(bin, options.keepRatio);
   if (!kept) return null;
   bin = kept.mask;

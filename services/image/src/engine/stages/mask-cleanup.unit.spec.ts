@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { maskFrom, rotatedRect } from '../testing/fixtures.js';
-import { cleanMask, fillHoles, keepProductComponents, removeHangerHooks } from './mask-cleanup.js';
+import { cleanMask, fillHoles, keepProductComponents, removeHangerHooks, trimUnsureRegions } from './mask-cleanup.js';
+import { threshold } from './mask-ops.js';
 import { area, boundingBox, components } from './mask-ops.js';
 
 const at = (m: { data: Uint8Array; width: number }, x: number, y: number) => m.data[y * m.width + x]!;
@@ -57,6 +58,30 @@ describe('mask cleanup', () => {
     const out = removeHangerHooks(m);
     assert.equal(at(out, 100, 75), 255, 'left strap kept');
     assert.equal(at(out, 200, 75), 255, 'right strap kept');
+  });
+
+  it('drops a broad half-sure region attached to a sure garment (bedding), keeps the soft edge', () => {
+    // garment: sure (255) with a 2 px soft rim (170); blanket fold to its right: half sure (160).
+    // The band kept around sure pixels is 1% of the long side: 2 px here.
+    const garment = rotatedRect(100, 100, 120, 140, 0), rim = rotatedRect(100, 100, 124, 144, 0), fold = rotatedRect(190, 120, 60, 100, 0);
+    const prob = { data: new Uint8Array(200 * 200), width: 200, height: 200 };
+    for (let y = 0; y < 200; y++) for (let x = 0; x < 200; x++) {
+      prob.data[y * 200 + x] = garment(x + 0.5, y + 0.5) ? 255 : rim(x + 0.5, y + 0.5) ? 170 : fold(x + 0.5, y + 0.5) ? 160 : 0;
+    }
+    const out = trimUnsureRegions(prob, threshold(prob, 128));
+    assert.equal(at(out, 190, 120), 0, 'the fold is gone');
+    assert.equal(at(out, 100 - 62, 100), 255, 'the soft rim stays');
+    assert.equal(at(out, 100, 100 + 71), 255);
+    assert.equal(at(out, 100, 100), 255);
+    assert.equal(at(out, 161, 120), 255, 'a band as wide as a soft edge stays where the fold touches');
+    assert.equal(at(out, 163, 120), 0);
+  });
+
+  it('leaves a mask alone when the model is unsure of the product itself (white on white)', () => {
+    const prob = maskFrom(100, 100, rotatedRect(50, 50, 60, 60, 0));
+    for (let p = 0; p < prob.data.length; p++) if (prob.data[p]) prob.data[p] = p % 3 === 0 ? 255 : 170;
+    const bin = threshold(prob, 128);
+    assert.deepEqual(trimUnsureRegions(prob, bin), bin);
   });
 
   it('feathers the edge without a halo and returns null for an empty mask', () => {
