@@ -11,7 +11,12 @@ export interface Recipe {
   /** Empty space on each side, as a share of the canvas side. */
   margin: number;
   level: LevelStrategy;
-  removeHanger: boolean;
+  /**
+   * Hanger parts to cut from above the product: 'hooks' (a hook or bar over the middle; thin parts
+   * off-centre stay, they may be a top's straps) or 'hooks-and-clips' (also the clips of a skirt
+   * hanger at the waistband's corners: trousers and skirts have nothing thin above the waist).
+   */
+  removeHanger: false | 'hooks' | 'hooks-and-clips';
   /** Lay two separate parts (a pair of shoes) side by side on one baseline. */
   pairSideBySide: boolean;
   /** Centre on the axis of symmetry (true) or on the bounding box (false, e.g. a shoe's side). */

@@ -23,7 +23,9 @@ describe('recipes', () => {
 
   it('details are cropped, not cut out; garments lose their hanger', () => {
     assert.equal(resolveRecipe('fabric_texture').mode, 'crop');
-    assert.equal(resolveRecipe('tops').removeHanger, true);
+    assert.equal(resolveRecipe('tops').removeHanger, 'hooks'); // a top's straps stay
+    assert.equal(resolveRecipe('bottoms').removeHanger, 'hooks-and-clips');
+    assert.equal(resolveRecipe('bags_belts').removeHanger, false);
     assert.equal(resolveRecipe('two_shoe').pairSideBySide, true);
   });
 

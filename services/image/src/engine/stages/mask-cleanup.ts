@@ -2,8 +2,8 @@ import type { Mask } from '../types.js';
 import { area, components, dilate, emptyMask, erode, threshold } from './mask-ops.js';
 
 export interface CleanupOptions {
-  /** Remove thin structures (hanger hooks, clips) sticking out above the product. */
-  removeHanger: boolean;
+  /** Remove thin structures sticking out above the product: hanger hooks, and clips too. */
+  removeHanger: false | 'hooks' | 'hooks-and-clips';
   /** Drop broad regions the model was unsure of that lie away from what it was sure of. */
   trimUnsure?: boolean;
   /** Keep components at least this share of the largest one (both shoes of a pair). */
@@ -59,7 +59,7 @@ export function fillHoles(bin: Mask, prob?: Mask): Mask {
  * Remove hanger hooks and clips: thin parts (narrower than 2r) that an opening removes and that
  * rise above the garment's body. Corners rounded off by the opening are too short to count.
  */
-export function removeHangerHooks(bin: Mask): Mask {
+export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
   const cc0 = components(bin);
   let box = null as null | { w: number; h: number };
   for (let i = 1; i <= cc0.count; i++) {
@@ -94,7 +94,8 @@ export function removeHangerHooks(bin: Mask): Mask {
     if (l === 0) continue;
     const b = cc.boxes[l]!;
     // a hook, clip or bar: a thin piece rising above the body (rounded-off corners do not)
-    if (b.top < bodyTop - r / 2 && b.left <= centre + halfBand && b.right >= centre - halfBand) out.data[p] = 0;
+    const overMiddle = b.left <= centre + halfBand && b.right >= centre - halfBand;
+    if (b.top < bodyTop - r / 2 && (overMiddle || clipsToo)) out.data[p] = 0;
   }
   trimNarrowTop(out);
   return keepProductComponents(out)?.mask ?? bin;
@@ -165,7 +166,7 @@ export function cleanMask(prob: Mask, options: CleanupOptions): CleanMask | null
   const kept = keepProductComponents(bin, options.keepRatio);
   if (!kept) return null;
   bin = kept.mask;
-  if (options.removeHanger) bin = removeHangerHooks(bin);
+  if (options.removeHanger) bin = removeHangerHooks(bin, options.removeHanger === 'hooks-and-clips');
   bin = fillHoles(bin, prob);
   const again = keepProductComponents(bin, options.keepRatio);
   if (!again) return null;

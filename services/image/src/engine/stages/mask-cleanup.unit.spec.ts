@@ -52,6 +52,17 @@ describe('mask cleanup', () => {
     assert.equal(boundingBox(out)!.top, 120, 'waistband intact');
   });
 
+  it('removes the clips of a skirt hanger at the waistband corners only when asked (bottoms)', () => {
+    const skirt = rotatedRect(150, 200, 160, 160, 0), left = rotatedRect(80, 110, 8, 22, 0), right = rotatedRect(220, 110, 8, 22, 0);
+    const m = maskFrom(300, 300, (x, y) => skirt(x, y) || left(x, y) || right(x, y));
+    const hooksOnly = removeHangerHooks(m);
+    assert.equal(at(hooksOnly, 80, 104), 255, 'off-centre parts stay for tops (they may be straps)');
+    const clipsToo = removeHangerHooks(m, true);
+    assert.equal(at(clipsToo, 80, 104), 0, 'left clip gone');
+    assert.equal(at(clipsToo, 220, 104), 0, 'right clip gone');
+    assert.equal(boundingBox(clipsToo)!.top, 120, 'waistband intact');
+  });
+
   it('keeps the straps of a camisole (thin, but off-centre)', () => {
     const body = rotatedRect(150, 200, 160, 160, 0), left = rotatedRect(100, 90, 6, 60, 0), right = rotatedRect(200, 90, 6, 60, 0);
     const m = maskFrom(300, 300, (x, y) => body(x, y) || left(x, y) || right(x, y));
