@@ -7,6 +7,7 @@ export type EngineErrorCode =
   | 'INVALID_OPTIONS'
   | 'NO_PRODUCT_FOUND'
   | 'MODEL_UNAVAILABLE'
+  | 'INVALID_CONFIG'
   | 'ENGINE_CLOSED';
 
 export class EngineError extends Error {

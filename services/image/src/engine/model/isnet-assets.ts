@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { engineEnv } from '../config.js';
 import { EngineError } from '../errors.js';
 import { keepOutputs } from './prune-outputs.js';
 import { widenToFloat32 } from './widen-fp16.js';
@@ -56,7 +57,7 @@ export const MASK_OUTPUT = 'output';
  * build time, its file system being read-only at run time), else .cache/models in the repository.
  */
 export function modelCacheDir(): string {
-  return process.env.ENGINE_MODEL_CACHE || path.join(repoRoot(), '.cache', 'models');
+  return engineEnv().ENGINE_MODEL_CACHE ?? path.join(repoRoot(), '.cache', 'models');
 }
 
 export interface DefaultModelOptions {

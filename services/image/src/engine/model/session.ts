@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import * as ort from 'onnxruntime-node';
+import { engineEnv } from '../config.js';
 import { EngineError } from '../errors.js';
 import { defaultModelPath } from './isnet-assets.js';
 
@@ -41,8 +42,9 @@ class OnnxSegmentationModel implements SegmentationModel {
 /** CUDA when this onnxruntime-node build carries it (or ENGINE_CUDA=1 asks for it), else CPU. */
 function providers(): string[] {
   const cuda = ort.listSupportedBackends?.().find((b) => b.name === 'cuda');
-  if (process.env.ENGINE_CUDA === '0') return ['cpu'];
-  return cuda && (cuda.bundled || process.env.ENGINE_CUDA === '1') ? ['cuda', 'cpu'] : ['cpu'];
+  const { ENGINE_CUDA } = engineEnv();
+  if (ENGINE_CUDA === '0') return ['cpu'];
+  return cuda && (cuda.bundled || ENGINE_CUDA === '1') ? ['cuda', 'cpu'] : ['cpu'];
 }
 
 export type GraphOptimization = 'basic' | 'extended' | 'all';
@@ -58,7 +60,7 @@ export function loadSegmentationModel(modelPath?: string, optimization: GraphOpt
   const wanted = providers();
   // An operator's model is used as given; the default one comes in float16 for CUDA and
   // widened to float32 for the CPU provider, which runs float16 weights through casts.
-  const given = modelPath ?? process.env.MODEL_PATH;
+  const given = modelPath ?? engineEnv().MODEL_PATH;
   const fileFor = (executionProviders: string[]) => given ?? defaultModelPath({ precision: executionProviders[0] === 'cuda' ? 'fp16' : 'fp32' });
   const file = fileFor(wanted);
   const key = `${file}#${optimization}`;

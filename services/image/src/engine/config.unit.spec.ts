@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { engineEnv } from './config.js';
+import { EngineError } from './errors.js';
+
+const refused = (env: NodeJS.ProcessEnv, pattern: RegExp) =>
+  assert.throws(() => engineEnv(env), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_CONFIG' && pattern.test(e.message));
+
+describe('engine environment', () => {
+  it('accepts an empty environment and the documented values', () => {
+    const unset = { MODEL_PATH: undefined, ENGINE_CUDA: undefined, ENGINE_MODEL_CACHE: undefined };
+    assert.deepEqual(engineEnv({}), unset);
+    assert.deepEqual(engineEnv({ ENGINE_CUDA: '0', ENGINE_MODEL_CACHE: '/tmp/models', MODEL_PATH: process.execPath }), {
+      ENGINE_CUDA: '0', ENGINE_MODEL_CACHE: '/tmp/models', MODEL_PATH: process.execPath,
+    });
+    assert.deepEqual(engineEnv({ ENGINE_CUDA: '' }), unset, 'an empty variable counts as unset');
+  });
+
+  it('names the variable and says what to use when a value is wrong', () => {
+    refused({ ENGINE_CUDA: 'true' }, /ENGINE_CUDA is invalid: use 0 \(CPU only\) or 1/);
+    refused({ MODEL_PATH: '/nowhere/model.onnx' }, /MODEL_PATH is invalid: no file at that path/);
+  });
+});
