@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp, { type CreateRaw, type Sharp } from 'sharp';
 import { EngineError } from '../errors.js';
+import { heifDataEnd } from './heif-extents.js';
 import { decodeImage, sniffFormat } from './decode.js';
 
 const opts = { maxPixels: 40_000_000, workingLongSide: 4096 };
@@ -66,6 +67,24 @@ describe('decode', () => {
     const d = await decodeImage(heic, opts);
     assert.deepEqual([d.image.width, d.image.height, d.format], [64, 48, 'heif']);
     assert.ok(px(d, 5, 5)[0]! > 150 && px(d, 60, 5)[2]! > 150, `${px(d, 5, 5)} ${px(d, 60, 5)}`);
+  });
+
+  it('refuses a HEIC cut short (an interrupted upload) before decoding, and a damaged one quietly', async () => {
+    const heic = Buffer.from(HEIC_HALVES, 'base64');
+    assert.equal(heifDataEnd(heic), heic.length, 'the image data ends where the file does');
+    const cut = heic.subarray(0, heic.length - 40);
+    await assert.rejects(decodeImage(cut, opts), (e: unknown) => e instanceof EngineError && e.code === 'CORRUPT_IMAGE' && /incomplete: its image data runs to byte 534, but the file has 494 bytes/.test(e.message));
+    // libheif reports a parse failure with console.log: it must end in the error, not on stdout
+    const damaged = Buffer.concat([heic.subarray(0, 40), Buffer.alloc(200, 7)]);
+    const logged: unknown[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => void logged.push(args);
+    try {
+      await assert.rejects(decodeImage(damaged, opts), (e: unknown) => e instanceof EngineError && e.code === 'CORRUPT_IMAGE');
+    } finally {
+      console.log = log;
+    }
+    assert.deepEqual(logged, []);
   });
 
   it('converts an ICC-tagged (Display P3) image to sRGB', async () => {
