@@ -70,7 +70,7 @@ export function tinyFp16Model(weights: 'raw' | 'int32'): TinyModel {
   return { bytes: w.finish(), inputShape: [1, 2, 5, 5], outputShape: [1, 3, 3, 3] };
 }
 
-function message(w: BinaryWriter, field: number, body: () => void): void {
+export function message(w: BinaryWriter, field: number, body: () => void): void {
   w.tag(field, LD).fork();
   body();
   w.join();
@@ -104,7 +104,7 @@ function node(w: BinaryWriter, opType: string, inputs: string[], outputs: string
   });
 }
 
-function valueInfo(w: BinaryWriter, field: number, name: string, elemType: number, shape: number[]): void {
+export function valueInfo(w: BinaryWriter, field: number, name: string, elemType: number, shape: number[]): void {
   message(w, field, () => {
     w.tag(1, LD).string(name);
     message(w, 2, () =>

@@ -2,26 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import * as ort from 'onnxruntime-node';
+import { FLOAT, message, valueInfo } from './onnx-wire.fixtures.js';
 import { keepOutputs } from './prune-outputs.js';
 
 const LD = WireType.LengthDelimited;
-const FLOAT = 1;
-
-function message(w: BinaryWriter, field: number, body: () => void): void {
-  w.tag(field, LD).fork();
-  body();
-  w.join();
-}
-
-function valueInfo(w: BinaryWriter, field: number, name: string): void {
-  message(w, field, () => {
-    w.tag(1, LD).string(name);
-    message(w, 2, () => message(w, 1, () => {
-      w.tag(1, WireType.Varint).int32(FLOAT);
-      message(w, 2, () => message(w, 1, () => w.tag(1, WireType.Varint).int64(4)));
-    }));
-  });
-}
 
 /** x[4] -> Relu -> a (output), x + K -> Neg -> b (output); K is used only on the way to b. */
 function twoOutputModel(): Uint8Array {
@@ -37,10 +21,10 @@ function twoOutputModel(): Uint8Array {
       w.tag(1, WireType.Varint).int64(4).tag(2, WireType.Varint).int32(FLOAT).tag(8, LD).string('K');
       w.tag(9, LD).bytes(new Uint8Array(new Float32Array([1, 2, 3, 4]).buffer));
     });
-    valueInfo(w, 11, 'x');
-    valueInfo(w, 12, 'a');
-    valueInfo(w, 12, 'b');
-    valueInfo(w, 13, 's');
+    valueInfo(w, 11, 'x', FLOAT, [4]);
+    valueInfo(w, 12, 'a', FLOAT, [4]);
+    valueInfo(w, 12, 'b', FLOAT, [4]);
+    valueInfo(w, 13, 's', FLOAT, [4]);
   });
   return w.finish();
 }
