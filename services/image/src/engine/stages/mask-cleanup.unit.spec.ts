@@ -73,7 +73,7 @@ describe('mask cleanup', () => {
 
   it('drops a broad half-sure region attached to a sure garment (bedding), keeps the soft edge', () => {
     // garment: sure (255) with a 2 px soft rim (170); blanket fold to its right: half sure (160).
-    // The band kept around sure pixels is 1% of the long side: 2 px here.
+    // The band kept around sure pixels is 0.4% of the long side, at least 2 px: 2 px here.
     const garment = rotatedRect(100, 100, 120, 140, 0), rim = rotatedRect(100, 100, 124, 144, 0), fold = rotatedRect(190, 120, 60, 100, 0);
     const prob = { data: new Uint8Array(200 * 200), width: 200, height: 200 };
     for (let y = 0; y < 200; y++) for (let x = 0; x < 200; x++) {
