@@ -145,10 +145,10 @@ export const SURE = 217;
 /**
  * A garment on a bed or a blanket: the model is sure of the garment (probability near 1) but half
  * sure of folds of the bedding that touch it, which pass the 0.5 threshold as a grey apron around
- * the product. Keep unsure pixels only within a narrow band (0.4% of the long side, about 4 px of a 1024 px mask) of sure ones:
- * the product's own soft edge lies in that band, a broad unsure region does not. When the sure part
- * is under 70% of the whole the model is unsure of the product itself (white on white, sheer
- * fabric), and the mask is left as it is rather than cut down.
+ * the product. Keep unsure pixels only within a narrow band of sure ones (0.4% of the long side,
+ * about 4 px of a 1024 px mask): the product's own soft edge lies in that band, a broad unsure
+ * region does not. When the sure part is under 70% of the whole the model is unsure of the product
+ * itself (white on white, sheer fabric), and the mask is left as it is rather than cut down.
  */
 export function trimUnsureRegions(prob: Mask, bin: Mask): Mask {
   const sure = threshold(prob, SURE);
