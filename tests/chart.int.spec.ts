@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { WORKER_MALLOC_ENV } from '../services/image/src/engine/process-env.js';
 
 const root = resolve(import.meta.dirname, '..');
 const chartDir = join(root, 'charts', 'flatlay');
@@ -270,6 +271,10 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           !c.env.some((e: K8s) => e.name === 'GRPC_PORT' && Object.values(GRPC_PORTS).includes(Number(e.value))),
           'the worker does not take a service port',
         );
+        // the engine's memory budget was measured with these; the worker must run with them
+        for (const [name, value] of Object.entries(WORKER_MALLOC_ENV)) {
+          assert.equal(c.env.find((e: K8s) => e.name === name)?.value, value, `image-worker env ${name}`);
+        }
       });
 
       it('has every Service select exactly one existing Deployment, on a named container port', () => {
