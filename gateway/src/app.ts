@@ -7,6 +7,7 @@ import type { Logger } from '@flatlay/platform';
 import { serviceClients, type ServiceClients } from './clients.js';
 import { createAuthenticator } from './http/auth.js';
 import { apiNotFound, errorMapper } from './http/errors.js';
+import { requireReadableBody } from './http/body-type.js';
 import { authRateLimits, defaultAuthRateLimits, type AuthRateLimitOptions } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { traceRequests } from './http/tracing.js';
@@ -47,6 +48,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   api.use(cors({ origin: options.corsOrigins, credentials: true }));
   api.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
   api.use(express.urlencoded({ extended: false, limit: options.jsonLimit ?? '1mb' }));
+  api.use(requireReadableBody);
   api.use(auth.passport.initialize());
   // One file per /api area; routes are registered with their full path on this router, so the
   // OpenAPI test can read every (method, path) Express serves.

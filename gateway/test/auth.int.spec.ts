@@ -86,6 +86,14 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       const wrongType = await s.request('POST', '/auth/register', { json: { email: 42, password: 'long enough' } });
       assert.deepEqual([wrongType.status, wrongType.body.message], [400, 'email must be a string']);
     });
+
+    it('refuses a body that is not JSON with 415, naming the Content-Type to use', async () => {
+      const res = await fetch(`${s.base}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"email":"a@example.com"}' });
+      const body = (await res.json()) as { message: string; code: string };
+      assert.equal(res.status, 415);
+      assert.equal(body.code, 'UNSUPPORTED_MEDIA_TYPE');
+      assert.match(body.message, /Send the body as JSON with Content-Type: application\/json \(got text\/plain\)/);
+    });
   });
 
   describe('POST /api/auth/login', () => {
