@@ -9,6 +9,7 @@ export type { EnhanceOptions } from './options.js';
 export type { EnhanceResult } from './pipeline.js';
 export type { SegmentationModel } from './model/session.js';
 export { PRESET_IDS, type CheckResult } from './presets/index.js';
+export { createThreadedEngine, type ThreadedEngine, type ThreadedEngineConfig } from './thread.js';
 export { SUB_TYPES } from './recipes/index.js';
 
 export const DEFAULT_MAX_PIXELS = 40_000_000;
