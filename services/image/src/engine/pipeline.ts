@@ -10,7 +10,7 @@ import { deliver } from './stages/deliver.js';
 import { composeCanvas, finishLayer } from './stages/finish.js';
 import { planCrop, planCutout, type Layout } from './stages/layout.js';
 import { cleanMask, keepProductComponents } from './stages/mask-cleanup.js';
-import { boundingBox, threshold } from './stages/mask-ops.js';
+import { boundingBox, scaleBox, threshold } from './stages/mask-ops.js';
 import { segment } from './stages/segment.js';
 import { levelCorrection } from './stages/straighten.js';
 import { estimateGains } from './stages/white-balance.js';
@@ -103,7 +103,7 @@ export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: P
     mask = kept?.mask ?? null;
     const b = mask ? boundingBox(mask) : null;
     const sx = img.width / prob.width, sy = img.height / prob.height;
-    const subject = b && { left: Math.floor(b.left * sx), top: Math.floor(b.top * sy), right: Math.ceil(b.right * sx), bottom: Math.ceil(b.bottom * sy) };
+    const subject = b && scaleBox(b, sx, sy, img.width, img.height);
     mark('mask');
     layout = planCrop(subject, img.width, img.height, recipe, size, aspect);
     layers = await placeLayers(img, layout);

@@ -1,4 +1,5 @@
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { Attr, Graph, Model, Node, Sparse, Tensor, ValueInfo } from './onnx-fields.js';
 
 /**
  * Keeps only the named graph outputs of an ONNX model and drops every node, initializer and
@@ -11,13 +12,6 @@ import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
  * Graphs whose nodes carry subgraphs (If, Loop, Scan) are refused: their bodies may read outer
  * values by name, which this walk does not follow.
  */
-
-const Model = { graph: 7 } as const;
-const Graph = { node: 1, initializer: 5, input: 11, output: 12, valueInfo: 13, sparseInitializer: 15 } as const;
-const Node = { input: 1, output: 2, attribute: 5 } as const;
-const Attr = { g: 6, graphs: 11 } as const;
-const Named = { valueInfoName: 1, tensorName: 8 } as const;
-const Sparse = { values: 1 } as const;
 
 interface Entry {
   no: number;
@@ -83,12 +77,12 @@ function describe(e: Entry): Entry {
     }
     return { ...e, inputs, outputs };
   }
-  if (e.no === Graph.initializer) return { ...e, name: fieldText(body(e.bytes), Named.tensorName) };
+  if (e.no === Graph.initializer) return { ...e, name: fieldText(body(e.bytes), Tensor.name) };
   if (e.no === Graph.sparseInitializer) {
     const values = entries(body(e.bytes)).find((f) => f.no === Sparse.values);
-    return { ...e, name: values ? fieldText(body(values.bytes), Named.tensorName) : '' };
+    return { ...e, name: values ? fieldText(body(values.bytes), Tensor.name) : '' };
   }
-  if (e.no === Graph.input || e.no === Graph.output || e.no === Graph.valueInfo) return { ...e, name: fieldText(body(e.bytes), Named.valueInfoName) };
+  if (e.no === Graph.input || e.no === Graph.output || e.no === Graph.valueInfo) return { ...e, name: fieldText(body(e.bytes), ValueInfo.name) };
   return e;
 }
 

@@ -1,4 +1,5 @@
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { Attr, Func, Graph, MapType, Model, Node, SequenceOrOptional, Sparse, Tensor, TensorType, Type, ValueInfo } from './onnx-fields.js';
 
 /**
  * Rewrites an fp16 ONNX model as an fp32 one: ONNX Runtime's CPU provider has few float16
@@ -20,20 +21,6 @@ import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 const FLOAT = 1;
 const FLOAT16 = 10;
 const DATA_LOCATION_EXTERNAL = 1;
-
-// onnx.proto field numbers used below.
-const Model = { irVersion: 1, graph: 7, functions: 25 } as const;
-const Graph = { node: 1, initializer: 5, input: 11, output: 12, valueInfo: 13, sparseInitializer: 15 } as const;
-const Func = { node: 7, attributeProto: 11, valueInfo: 12 } as const;
-const Node = { attribute: 5, opType: 4, domain: 7 } as const;
-const Attr = { name: 1, i: 3, t: 5, g: 6, tensors: 10, graphs: 11, tp: 14, typeProtos: 15, sparseTensor: 22, sparseTensors: 23 } as const;
-const Tensor = { dims: 1, dataType: 2, segment: 3, floatData: 4, int32Data: 5, name: 8, rawData: 9, externalData: 13, dataLocation: 14 } as const;
-const Sparse = { values: 1 } as const;
-const ValueInfo = { type: 2 } as const;
-const Type = { tensorType: 1, sequenceType: 4, mapType: 5, sparseTensorType: 8, optionalType: 9 } as const;
-const TensorType = { elemType: 1 } as const;
-const SequenceOrOptional = { elemType: 1 } as const;
-const MapType = { valueType: 2 } as const;
 
 /** Widens an fp16 ONNX ModelProto to fp32; throws on bytes that are not an ONNX model. */
 export function widenToFloat32(model: Uint8Array): Uint8Array {

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { Recipe } from '../recipes/index.js';
 import type { Box, Mask, RawImage } from '../types.js';
 import type { Layout, Measurement } from './layout.js';
-import { boundingBox, components } from './mask-ops.js';
+import { boundingBox, components, scaleBox } from './mask-ops.js';
 import { shrinkMask, symmetryAxis } from './straighten.js';
 
 /** Pixel work of the compose stage: cut out, straighten, measure, cut the placed layers. */
@@ -42,14 +42,7 @@ export async function cutOut(rgb: RawImage, alpha: Mask, region?: Box): Promise<
 /** Working-image box around everything the alpha keeps (its feathered edge included), padded. */
 export function productRegion(alpha: Mask, width: number, height: number, pad = 2): Box | null {
   const b = boundingBox(alpha, 1);
-  if (!b) return null;
-  const sx = width / alpha.width, sy = height / alpha.height;
-  return {
-    left: Math.max(0, Math.floor(b.left * sx) - pad),
-    top: Math.max(0, Math.floor(b.top * sy) - pad),
-    right: Math.min(width, Math.ceil(b.right * sx) + pad),
-    bottom: Math.min(height, Math.ceil(b.bottom * sy) + pad),
-  };
+  return b && scaleBox(b, width / alpha.width, height / alpha.height, width, height, pad);
 }
 
 /** Rotate (degrees clockwise) onto an enlarged transparent canvas. */
@@ -75,12 +68,7 @@ export function measure(mask: Mask, fullWidth: number, fullHeight: number, recip
   const box = boundingBox(mask, 128);
   if (!box) return null;
   const sx = fullWidth / mask.width, sy = fullHeight / mask.height;
-  const scaleBox = (b: typeof box) => ({
-    left: Math.max(0, Math.floor(b.left * sx)),
-    top: Math.max(0, Math.floor(b.top * sy)),
-    right: Math.min(fullWidth, Math.ceil(b.right * sx)),
-    bottom: Math.min(fullHeight, Math.ceil(b.bottom * sy)),
-  });
+  const toFull = (b: Box) => scaleBox(b, sx, sy, fullWidth, fullHeight);
   const axis = recipe.centreOnSymmetry ? symmetryAxis(mask).x : (box.left + box.right) / 2;
   let parts: typeof box[] = [];
   if (recipe.pairSideBySide) {
@@ -91,10 +79,10 @@ export function measure(mask: Mask, fullWidth: number, fullHeight: number, recip
     const big = order.filter((o) => o.a >= 0.25 * (order[0]?.a ?? 0)).slice(0, 2);
     parts = big.map(({ i }) => {
       const b = cc.boxes[i]!;
-      return scaleBox({ left: b.left * f, top: b.top * f, right: b.right * f, bottom: b.bottom * f });
+      return toFull({ left: b.left * f, top: b.top * f, right: b.right * f, bottom: b.bottom * f });
     });
   }
-  return { box: scaleBox(box), axisX: axis * sx, parts };
+  return { box: toFull(box), axisX: axis * sx, parts };
 }
 
 /** Cut each placed region out of the straightened image and scale it to its size on the canvas. */

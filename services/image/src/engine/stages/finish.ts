@@ -1,6 +1,7 @@
 import sharp, { type OverlayOptions } from 'sharp';
 import { BACKGROUND_RGB, type Background, type OutputFormat, type RawImage } from '../types.js';
 import type { Layer } from './compose.js';
+import { applyGains } from './white-balance.js';
 
 export interface FinishOptions {
   background: Background;
@@ -28,25 +29,17 @@ const MAX_SHARPEN_STEP = 24;
 /**
  * Colour-balance and gently sharpen a placed layer's colour; its alpha is left exactly as cut.
  * Sharpening is an unsharp mask on luminance only, added equally to R, G and B, so hues stay
- * true and no coloured fringes appear. One pass for gains and luminance, a separable Gaussian,
- * one pass to add the detail: about 3x faster here than libvips' sharpen, which converts every
- * pixel to Lab and back.
+ * true and no coloured fringes appear. The gains (white-balance.ts), a luminance pass, a
+ * separable Gaussian and one pass to add the detail: about 3x faster here than libvips' sharpen,
+ * which converts every pixel to Lab and back.
  */
 export function finishLayer(layer: Layer, gains: [number, number, number], sharpen: number): Layer {
-  const { data, width, height, channels } = layer.image;
-  const lut = gains.map((g) => {
-    const t = new Uint8Array(256);
-    for (let v = 0; v < 256; v++) t[v] = Math.min(255, Math.round(v * g));
-    return t;
-  }) as [Uint8Array, Uint8Array, Uint8Array];
-  const out = Buffer.from(data);
+  const balanced = applyGains(layer.image, gains);
+  if (sharpen <= 0) return { ...layer, image: balanced };
+  const { data: out, width, height, channels } = balanced;
   const n = width * height;
-  const luma = sharpen > 0 ? new Float32Array(n) : null;
-  for (let p = 0, k = 0; p < n; p++, k += channels) {
-    const r = (out[k] = lut[0][data[k]!]!), g = (out[k + 1] = lut[1][data[k + 1]!]!), b = (out[k + 2] = lut[2][data[k + 2]!]!);
-    if (luma) luma[p] = 0.299 * r + 0.587 * g + 0.114 * b;
-  }
-  if (!luma) return { ...layer, image: { data: out, width, height, channels } };
+  const luma = new Float32Array(n);
+  for (let p = 0, k = 0; p < n; p++, k += channels) luma[p] = 0.299 * out[k]! + 0.587 * out[k + 1]! + 0.114 * out[k + 2]!;
   const taps = gaussianTaps(0.5 + 0.5 * sharpen);
   const radius = (taps.length - 1) / 2;
   const across = new Float32Array(n);

@@ -1,5 +1,5 @@
 import type { Mask } from '../types.js';
-import { area, components, dilate, emptyMask, erode, threshold } from './mask-ops.js';
+import { and, area, components, dilate, emptyMask, erode, threshold } from './mask-ops.js';
 
 export interface CleanupOptions {
   /** Remove thin structures sticking out above the product: hanger hooks, and clips too. */
@@ -155,9 +155,7 @@ export function trimUnsureRegions(prob: Mask, bin: Mask): Mask {
   const sureArea = area(sure), all = area(bin);
   if (all === 0 || sureArea < 0.7 * all) return bin;
   const band = dilate(sure, Math.max(2, Math.round(0.004 * Math.max(prob.width, prob.height))));
-  const out = emptyMask(bin.width, bin.height);
-  for (let p = 0; p < out.data.length; p++) if (bin.data[p]! > 0 && band.data[p]! > 0) out.data[p] = 255;
-  return out;
+  return and(bin, band);
 }
 
 export function cleanMask(prob: Mask, options: CleanupOptions): CleanMask | null {

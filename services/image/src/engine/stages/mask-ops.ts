@@ -34,6 +34,19 @@ export function boundingBox(m: Mask, level = 1): Box | null {
   return right < 0 ? null : { left, top, right: right + 1, bottom: bottom + 1 };
 }
 
+/**
+ * A box in mask pixels as a box in the pixels of an image `sx`, `sy` times larger: widened to
+ * whole pixels, grown by `pad`, kept inside the image.
+ */
+export function scaleBox(b: Box, sx: number, sy: number, width: number, height: number, pad = 0): Box {
+  return {
+    left: Math.max(0, Math.floor(b.left * sx) - pad),
+    top: Math.max(0, Math.floor(b.top * sy) - pad),
+    right: Math.min(width, Math.ceil(b.right * sx) + pad),
+    bottom: Math.min(height, Math.ceil(b.bottom * sy) + pad),
+  };
+}
+
 export interface Components {
   labels: Int32Array; // 0 = none, 1..count
   count: number;
