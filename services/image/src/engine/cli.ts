@@ -7,6 +7,13 @@ import { resolveOptions } from './options.js';
 import { resolvePreset } from './presets/index.js';
 import { resolveRecipe } from './recipes/index.js';
 
+/** What a seller should read when an input path is the problem, not the image. */
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file: check the path',
+  EISDIR: 'this is a folder: give the image files inside it',
+  EACCES: 'the file cannot be read (permission denied)',
+};
+
 const USAGE = `usage: npm run enhance -- [options] INPUT... --out DIR
   --type T             clothing | accessory | shoes | details, or a sub-type
                        (tops, bottoms, socks, jewelry, bags_belts, accessory_headwear,
@@ -90,7 +97,7 @@ export async function main(argv: string[]): Promise<number> {
     } catch (err) {
       failures++;
       const code = isEngineError(err) ? err.code : (err as NodeJS.ErrnoException).code ?? 'INTERNAL';
-      const message = (err as Error).message;
+      const message = FILE_ERRORS[code] ?? (err as Error).message;
       process.stdout.write(`${JSON.stringify({ input, error: { code, message } })}\n`);
     }
   }
