@@ -2,13 +2,15 @@
 // linted, rendered for several value sets with the real helm binary (.infra/bin/helm, from
 // `node scripts/infra.mjs install`), and the rendered objects are validated against their OpenAPI
 // schemas (kubernetes-models, Strimzi and KEDA models from npm; no download) and held to the
-// deployment's policies. Also checks that k8s/ and skaffold.yaml agree with what the chart renders.
-import { describe, it } from 'node:test';
+// deployment's policies. Also checks that k8s/ and skaffold.yaml agree with what the chart renders,
+// and that the values mirror the service registry (ports, topics, call edges, NetworkPolicies).
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { generationWorkQueue, registry, serviceNames, type ServiceName } from '@flatlay/platform';
 import { WORKER_MALLOC_ENV } from '../services/image/src/engine/process-env.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -18,18 +20,14 @@ const KUBE_VERSION = '1.30.0';
 const RELEASE = 'flatlay';
 const NAMESPACE = 'flatlay';
 
-const COMPONENTS = ['gateway', 'identity', 'ledger', 'image', 'image-worker', 'billing', 'analytics'];
-const GRPC_PORTS: Record<string, number> = { identity: 50051, ledger: 50052, image: 50053, billing: 50054, analytics: 50055 };
-const TOPICS = [
-  'identity.user.v1',
-  'ledger.account.v1',
-  'billing.payment.v1',
-  'billing.subscription.v1',
-  'image.generation.v1',
-  'image.generation.requested.v1',
-  'analytics.settings.v1',
-];
-const WORK_QUEUE = 'image.generation.requested.v1';
+const COMPONENTS = ['gateway', ...serviceNames, 'image-worker'];
+/** The image worker runs the image service's code: it calls as, and only where, the image service may. */
+const callerOf = (component: string): 'gateway' | ServiceName => (component === 'image-worker' ? 'image' : (component as 'gateway' | ServiceName));
+const GRPC_PORTS: Record<string, number> = Object.fromEntries(serviceNames.map((n) => [n, registry[n].grpcPort]));
+const TOPICS = [...new Set(serviceNames.flatMap((n) => registry[n].publishes))];
+const WORK_QUEUE = generationWorkQueue.topic;
+/** The image worker's entry point (services/image/src/worker.ts) is not built yet: the chart ships it disabled. */
+const WITHOUT_WORKER = COMPONENTS.filter((c) => c !== 'image-worker');
 /** Env names whose values are secrets: they must come from a Secret (secretKeyRef), never a literal. */
 const SECRET_NAME = /(^|_)(SECRET|PASSWORD|PASSWD|TOKEN|KEY|CREDENTIALS?)(_|$)|^DATABASE_URL$|^REDIS_URL$/;
 const GPU_TAINT_KEY = 'nvidia.com/gpu';
@@ -61,19 +59,32 @@ interface ValueSet {
 }
 
 const VALUE_SETS: ValueSet[] = [
-  { name: 'default', files: [], enabled: COMPONENTS, gpuWorker: true, prod: false, topicReplicas: 3 },
-  { name: 'dev', files: ['values-dev.yaml'], enabled: COMPONENTS, gpuWorker: false, prod: false, topicReplicas: 1 },
-  { name: 'prod', files: ['values-prod.yaml'], enabled: COMPONENTS, gpuWorker: true, prod: true, topicReplicas: 3 },
+  { name: 'default', files: [], enabled: WITHOUT_WORKER, gpuWorker: false, prod: false, topicReplicas: 3 },
+  { name: 'dev', files: ['values-dev.yaml'], enabled: WITHOUT_WORKER, gpuWorker: false, prod: false, topicReplicas: 1 },
+  { name: 'prod', files: ['values-prod.yaml'], enabled: WITHOUT_WORKER, gpuWorker: false, prod: true, topicReplicas: 3 },
+  // What prod renders once the worker exists and is enabled (one value flips).
   {
-    name: 'prod, GPU worker disabled',
+    name: 'prod, GPU worker enabled',
     files: ['values-prod.yaml'],
-    set: ['components.image-worker.enabled=false'],
-    enabled: COMPONENTS.filter((c) => c !== 'image-worker'),
-    gpuWorker: false,
+    set: ['components.image-worker.enabled=true'],
+    enabled: COMPONENTS,
+    gpuWorker: true,
     prod: true,
     topicReplicas: 3,
   },
 ];
+
+/** The chart's values as shipped: values.yaml, with an overlay's top-level sections merged over it. */
+function shippedValues(files: string[]): K8s {
+  const base = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8'));
+  for (const f of files) {
+    const overlay = parse(readFileSync(join(chartDir, f), 'utf8'));
+    // Enough of Helm's deep merge for what these tests read (networkPolicy.egress entries are lists only).
+    base.networkPolicy = { ...base.networkPolicy, ...overlay.networkPolicy, egress: { ...base.networkPolicy?.egress, ...overlay.networkPolicy?.egress } };
+    for (const [name, c] of Object.entries<K8s>(overlay.components ?? {})) base.components[name] = { ...base.components[name], ...c };
+  }
+  return base;
+}
 
 function valuesArgs(vs: Pick<ValueSet, 'files' | 'set'>): string[] {
   return [...vs.files.flatMap((f) => ['--values', join(chartDir, f)]), ...(vs.set ?? []).flatMap((s) => ['--set', s])];
@@ -361,8 +372,135 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         }
         for (const h of hpas) assert.ok(deployments.some((d) => d.metadata.name === h.spec.scaleTargetRef.name), `HPA ${h.metadata.name} targets a Deployment`);
       });
+
+      it('mirrors the service registry: ports and call edges (<NAME>_ADDR) of every component', () => {
+        const objs = render(vs);
+        for (const d of ofKind(objs, 'Deployment')) {
+          const comp = componentOf(d);
+          const c = d.spec.template.spec.containers[0];
+          if (comp === 'gateway') assert.equal(c.ports[0].containerPort, registry.gateway.httpPort, 'gateway: HTTP port');
+          else if (comp !== 'image-worker') assert.equal(c.ports[0].containerPort, registry[comp as ServiceName].grpcPort, `${comp}: gRPC port`);
+          const calls = c.env.filter((e: K8s) => e.name.endsWith('_ADDR')).map((e: K8s) => e.name.replace(/_ADDR$/, '').toLowerCase()).sort();
+          const allowed = registry[callerOf(comp)].calls;
+          if (comp === 'image-worker') for (const callee of calls) assert.ok(allowed.includes(callee), `image-worker calls ${callee}, which the image service may not`);
+          else assert.deepEqual(calls, [...allowed].sort(), `${comp}: calls exactly the services the registry lets it call`);
+        }
+      });
+
+      it('gives every component the service credential secret, identity its signing key, and the gateway TRUST_PROXY', () => {
+        const objs = render(vs);
+        const values = shippedValues(vs.files);
+        for (const d of ofKind(objs, 'Deployment')) {
+          const env = d.spec.template.spec.containers[0].env;
+          const auth = env.find((e: K8s) => e.name === 'SERVICE_AUTH_SECRET');
+          assert.deepEqual(auth?.valueFrom?.secretKeyRef, { name: values.serviceAuth.secret, key: values.serviceAuth.key }, `${d.metadata.name}: SERVICE_AUTH_SECRET from the one Secret`);
+          const comp = componentOf(d);
+          if (comp === 'identity') {
+            // NODE_ENV=production refuses a process-lifetime key; every replica must sign with the same one.
+            const key = env.find((e: K8s) => e.name === 'JWT_PRIVATE_KEY');
+            assert.ok(key?.valueFrom?.secretKeyRef?.name && key.valueFrom.secretKeyRef.key, 'identity: JWT_PRIVATE_KEY from a Secret');
+          }
+          if (comp === 'gateway' && values.ingress?.enabled) {
+            assert.equal(env.find((e: K8s) => e.name === 'TRUST_PROXY')?.value, '1', 'gateway: trusts one proxy hop (the ingress controller)');
+          }
+        }
+        if (vs.prod) assert.equal(ofKind(objs, 'ConfigMap')[0].data.NODE_ENV, 'production');
+      });
+
+      it('denies all traffic by default and allows only the declared gRPC edges, the ingress controller, DNS and backing services', () => {
+        const objs = render(vs);
+        const values = shippedValues(vs.files);
+        const policies = ofKind(objs, 'NetworkPolicy');
+        const deployments = ofKind(objs, 'Deployment');
+        const deny = policies.filter((p) => !p.spec.ingress && !p.spec.egress);
+        assert.equal(deny.length, 1, 'one default-deny policy');
+        assert.deepEqual([...deny[0].spec.policyTypes].sort(), ['Egress', 'Ingress']);
+        for (const d of deployments) assert.ok(matches(deny[0].spec.podSelector.matchLabels, d.spec.template.metadata.labels), `default deny selects ${d.metadata.name}`);
+
+        const podComponent = (peer: K8s) => peer.podSelector?.matchLabels?.['app.kubernetes.io/component'];
+        for (const d of deployments) {
+          const comp = componentOf(d);
+          const own = policies.filter((p) => p !== deny[0] && matches(p.spec.podSelector.matchLabels, d.spec.template.metadata.labels));
+          assert.equal(own.length, 1, `${comp}: one NetworkPolicy`);
+          const [policy] = own;
+          assert.deepEqual([...policy.spec.policyTypes].sort(), ['Egress', 'Ingress']);
+          const port = d.spec.template.spec.containers[0].ports[0].containerPort;
+          // Ingress: exactly the enabled components that may call this one, on its port.
+          const isService = comp !== 'gateway' && comp !== 'image-worker';
+          const callers = isService ? vs.enabled.filter((other) => registry[callerOf(other)].calls.includes(comp as ServiceName)) : [];
+          const fromPods = policy.spec.ingress.flatMap((r: K8s) => r.from.map(podComponent).filter(Boolean));
+          assert.deepEqual(fromPods.sort(), [...callers].sort(), `${comp}: gRPC callers`);
+          for (const r of policy.spec.ingress) assert.deepEqual(r.ports.map((p: K8s) => p.port), [port], `${comp}: ingress only on its port`);
+          const fromController = policy.spec.ingress.filter((r: K8s) => r.from.some((peer: K8s) => !podComponent(peer)));
+          if (comp === 'gateway') assert.deepEqual(fromController.map((r: K8s) => r.from), [values.networkPolicy.ingressController], 'gateway: from the ingress controller');
+          else assert.equal(fromController.length, 0, `${comp}: nothing from outside the release`);
+          // Egress: DNS, each service it calls on that service's port, and its backing services.
+          const egress = policy.spec.egress;
+          assert.ok(egress.some((r: K8s) => JSON.stringify(r.to) === JSON.stringify(values.networkPolicy.dns) && r.ports.some((p: K8s) => p.port === 53 && p.protocol === 'UDP')), `${comp}: DNS`);
+          const toPods = egress.flatMap((r: K8s) => r.to.map(podComponent).filter(Boolean));
+          const callees = vs.enabled.filter((c) => c !== 'gateway' && c !== 'image-worker' && registry[callerOf(comp)].calls.includes(c as ServiceName));
+          const env = d.spec.template.spec.containers[0].env;
+          const addrs = env.filter((e: K8s) => e.name.endsWith('_ADDR')).map((e: K8s) => e.name.replace(/_ADDR$/, '').toLowerCase());
+          assert.deepEqual(toPods.sort(), callees.filter((c) => addrs.includes(c)).sort(), `${comp}: gRPC egress`);
+          for (const callee of toPods) {
+            const rule = egress.find((r: K8s) => r.to.some((peer: K8s) => podComponent(peer) === callee));
+            assert.deepEqual(rule.ports.map((p: K8s) => p.port), [GRPC_PORTS[callee]], `${comp} -> ${callee}: on its gRPC port`);
+          }
+          const needs = (dep: string) => values.networkPolicy.egress[dep]?.components?.includes(comp);
+          const reaches = (dep: string) => {
+            const want = values.networkPolicy.egress[dep];
+            const ports = (rule: K8s) => JSON.stringify(rule.ports.map((p: K8s) => p.port));
+            return egress.some((r: K8s) => JSON.stringify(r.to) === JSON.stringify(want.to) && ports(r) === ports(want));
+          };
+          const has = (name: string) => env.some((e: K8s) => e.name === name);
+          if (has('DATABASE_URL')) assert.ok(needs('postgres') && reaches('postgres'), `${comp}: reaches Postgres`);
+          if (has('REDIS_URL')) assert.ok(needs('redis') && reaches('redis'), `${comp}: reaches Redis`);
+          if (has('S3_ACCESS_KEY_ID')) assert.ok(needs('objectStorage') && reaches('objectStorage'), `${comp}: reaches object storage`);
+          if (comp !== 'gateway') assert.ok(needs('kafka') && reaches('kafka'), `${comp}: reaches Kafka`);
+          // Nothing else (a backing service at the same address and port as one it needs is the same rule).
+          const key = (dep: string) => JSON.stringify([values.networkPolicy.egress[dep].to, values.networkPolicy.egress[dep].ports.map((p: K8s) => p.port)]);
+          const deps = Object.keys(values.networkPolicy.egress);
+          for (const dep of deps.filter((x) => !needs(x) && !deps.some((y) => needs(y) && key(y) === key(x)))) assert.ok(!reaches(dep), `${comp}: no egress to ${dep}`);
+          assert.equal(egress.length, 1 + toPods.length + deps.filter(needs).length, `${comp}: DNS, its callees and its backing services, nothing else`);
+        }
+      });
     });
   }
+
+  it('declares exactly the registry topics, and every consumed topic exists', () => {
+    const declared = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')).kafka.topics.items.map((t: K8s) => t.name).sort();
+    assert.deepEqual(declared, [...TOPICS].sort());
+    for (const n of serviceNames) for (const t of registry[n].consumes?.topics ?? []) assert.ok(declared.includes(t), `${n} consumes ${t}`);
+    assert.ok(declared.includes(generationWorkQueue.topic));
+  });
+
+  it('every component a shipped values file enables runs an entry point that exists in the source tree', () => {
+    const components = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')).components as Record<string, K8s>;
+    assert.deepEqual(Object.keys(components).sort(), [...COMPONENTS].sort());
+    for (const [name, c] of Object.entries(components)) {
+      const [node, entry = ''] = c.command;
+      assert.equal(node, 'node', `${name}: runs node`);
+      const match = /^(.+)\/dist\/(.+)\.js$/.exec(entry);
+      assert.ok(match, `${name}: command names a built file under <package>/dist/`);
+      const source = join(root, match[1]!, 'src', `${match[2]}.ts`);
+      if (existsSync(source)) continue;
+      // A component whose code is not written yet ships disabled everywhere, never as a crash-looping pod.
+      for (const vs of VALUE_SETS.filter((v) => !v.set)) {
+        const deployed = ofKind(render(vs), 'Deployment').some((d) => componentOf(d) === name);
+        assert.ok(!deployed, `${name} (${vs.name} values): ${relative(root, source)} does not exist, so the component must be disabled`);
+      }
+    }
+  });
+
+  it('lists the grpcClients of each component exactly as the registry allows', () => {
+    const components = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')).components as Record<string, K8s>;
+    for (const [name, c] of Object.entries(components)) {
+      const allowed = registry[callerOf(name)].calls;
+      const clients: string[] = c.grpcClients ?? [];
+      if (name === 'image-worker') for (const x of clients) assert.ok(allowed.includes(x as ServiceName), `image-worker calls ${x}`);
+      else assert.deepEqual([...clients].sort(), [...allowed].sort(), `${name}: grpcClients`);
+    }
+  });
 
   describe('values.schema.json refuses unsafe values', () => {
     const refuses = (set: string[], why: RegExp) => {
@@ -376,6 +514,10 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
       refuses(['config.DATABASE_URL=postgres://u:p@db/ledger'], /meet the specifications of the schema/);
     });
     it('the :latest tag', () => refuses(['image.tag=latest'], /meet the specifications of the schema/));
+    it('a literal service secret or signing key under env', () => {
+      refuses(['components.gateway.env.SERVICE_AUTH_SECRET=abc'], /meet the specifications of the schema/);
+      refuses(['components.identity.env.JWT_PRIVATE_KEY=abc'], /meet the specifications of the schema/);
+    });
     it('a root or privilege-escalating security context', () => {
       refuses(['podSecurityContext.runAsNonRoot=false'], /meet the specifications of the schema/);
       refuses(['containerSecurityContext.allowPrivilegeEscalation=true'], /meet the specifications of the schema/);
@@ -394,7 +536,8 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
       return d.toJS();
     }),
   ).filter(Boolean);
-  const prod = VALUE_SETS.find((v) => v.name === 'prod')!;
+  // The cluster-level manifests are written for the worker the chart will run once it is enabled.
+  const prod = VALUE_SETS.find((v) => v.name === 'prod, GPU worker enabled')!;
 
   it('every k8s/ manifest is a named object, valid against its OpenAPI schema (Kubernetes, Strimzi, KEDA)', async () => {
     assert.ok(manifests.length >= 6);
@@ -430,6 +573,7 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
     assert.equal(trigger.metadata.topic, WORK_QUEUE);
     const group = worker.spec.template.spec.containers[0].env.find((e: K8s) => e.name === 'GENERATION_CONSUMER_GROUP')?.value;
     assert.equal(trigger.metadata.consumerGroup, group);
+    assert.equal(group, generationWorkQueue.group, 'the consumer group of the service registry');
     const queue = ofKind(objs, 'KafkaTopic').find((t) => t.spec.topicName === WORK_QUEUE);
     assert.ok(so.spec.maxReplicaCount <= queue.spec.partitions, 'no more workers than partitions');
   });

@@ -2,10 +2,10 @@
 // (embedded PostgreSQL, in-process bus), with no DATABASE_URL, KAFKA_BROKERS or REDIS_URL.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { freePort } from '@flatlay/platform';
 import { startNode } from '../services/platform/test/process.js';
 import { waitFor } from '../services/platform/test/support.js';
@@ -63,5 +63,7 @@ describe('embedded default', { timeout: 240_000 }, () => {
     second.proc.child.kill('SIGTERM');
     assert.equal(await second.proc.exited, 0, second.proc.output());
     assert.equal(postgresProcesses(dataDir), '');
+    // the data folder holds the cluster and, as root, the Postgres binaries it ran (hard links or copies)
+    await rm(dataDir, { recursive: true, force: true });
   });
 });

@@ -8,7 +8,8 @@ import { serviceClients, type ServiceClients } from './clients.js';
 import { createAuthenticator } from './http/auth.js';
 import { apiNotFound, errorMapper } from './http/errors.js';
 import { requireReadableBody } from './http/body-type.js';
-import { authRateLimits, defaultAuthRateLimits, type AuthRateLimitOptions } from './http/rate-limit.js';
+import { authRateLimits, countFailedSignIns, defaultAuthRateLimits, type AuthRateLimitOptions } from './http/rate-limit.js';
+import { defaultTrustProxy, type TrustProxy } from './http/client-address.js';
 import { requestId } from './http/request-id.js';
 import { traceRequests } from './http/tracing.js';
 import { openApiDocument } from './openapi.js';
@@ -27,6 +28,12 @@ export interface GatewayOptions {
   jsonLimit?: string;
   /** Sign-in and sign-up attempt limits (Redis-backed when `redis` is given). */
   rateLimits?: AuthRateLimitOptions;
+  /**
+   * Proxies allowed to name the client in X-Forwarded-For (TRUST_PROXY): a hop count, or their
+   * addresses and ranges. Default: loopback only. Behind an ingress every client would otherwise
+   * share the ingress pod's address, and so one rate-limit bucket.
+   */
+  trustProxy?: TrustProxy;
   /** gRPC clients of the services; made from `services` when absent. */
   clients?: ServiceClients;
 }
@@ -34,7 +41,7 @@ export interface GatewayOptions {
 export function createGatewayApp(options: GatewayOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', options.trustProxy ?? defaultTrustProxy);
   app.use(requestId);
   app.use(traceRequests);
   app.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:', 'blob:'] } } }));
@@ -55,9 +62,10 @@ export function createGatewayApp(options: GatewayOptions): Express {
   api.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  authRoutes(api, clients, auth, limit);
+  authRoutes(api, clients, auth, limit, options.logger);
   tokenRoutes(api, clients, auth);
   adminAuthRoutes(api, clients, auth, limit);
+  api.use(countFailedSignIns);
   api.use(apiNotFound);
   app.use('/api', api);
   app.locals.apiRouter = api;

@@ -61,18 +61,20 @@ try {
       replayOutboxOnStart: bus instanceof InProcessBus,
       logger: createLogger(def.name, config.LOG_LEVEL),
     });
-  // The ledger first: identity makes the sign-up grant over gRPC and needs its address.
-  const ledger = await start(ledgerService);
-  services.push(ledger);
   const identity = createIdentityService({
-    LEDGER_ADDR: `127.0.0.1:${ledger.port}`,
     // A generated signing key kept with the data, so restarts keep sessions (JWT_PRIVATE_KEY wins).
     ...(process.env.JWT_PRIVATE_KEY ? {} : { JWT_KEY_FILE: process.env.JWT_KEY_FILE || join(dataDir, 'identity', 'jwt-signing-key.pem') }),
   });
-  services.push(...(await Promise.all([identity, imageService, billingService, analyticsService].map(start))));
+  // No start order: no service needs another's address (the gateway gets them all below).
+  // Those that did start are stopped again if one fails.
+  const started = await Promise.allSettled([ledgerService, identity, imageService, billingService, analyticsService].map(start));
+  for (const s of started) if (s.status === 'fulfilled') services.push(s.value);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
   const app = createGatewayApp({
     logger,
     rateLimits: rateLimits.options,
+    trustProxy: config.TRUST_PROXY,
     corsOrigins: config.CORS_ORIGINS ?? [`http://localhost:${config.PORT}`],
     webDir: join(repoRoot, 'web', 'dist'),
     services: services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` })),

@@ -15,14 +15,32 @@ const bearer = [{ bearer: [] }];
 const authErrors = {
   '401': error('Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists'),
 };
-const adminErrors = { ...authErrors, '403': error('Admin authentication required (a non-admin token)') };
+const adminErrors = {
+  ...authErrors,
+  '403': error('Admin authentication required (a non-admin token)'),
+  '409': error('The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in'),
+};
 const limited = { '429': { ...error('Too many attempts; Retry-After says when to try again'), headers: { 'Retry-After': { schema: { type: 'integer' } } } } };
+const notConfigured = (what: string) => ({ '501': error(`${what} is not configured on this server (code NOT_CONFIGURED); not an outage`) });
+
+/**
+ * The status rules web clients rely on, stated once in the document. The admin app drops its
+ * token on any 401/403 of an admin call; the user app wipes its storage and signs out on any
+ * 503/504. So those codes must mean exactly that.
+ */
+const STATUS_RULES = [
+  'Errors are JSON with `detail` and `message` (the same text) and a `code`.',
+  'Status rules clients may rely on:',
+  '- 503 (UNAVAILABLE) and 504 (DEADLINE_EXCEEDED) mean a real outage: a service or provider the request needs is down or did not answer in time. Any operation may answer them; clients treat them as "start over".',
+  '- 501 (NOT_CONFIGURED) means the feature is not set up on this server (e.g. Google or Supabase sign-in without its settings); the message says which. It is never answered as 503.',
+  '- On /admin/* (except /admin/login) and /settings/*, 401 and 403 mean only "admin authentication required" (no, invalid or non-admin token). A refusal by a business rule there answers 409 (or 400/404) with its message, never 401/403.',
+].join('\n');
 
 const session = ok('Signed in', ref('Session'));
 
 export const openApiDocument = {
   openapi: '3.1.0',
-  info: { title: 'Flatlay API', version: '0.1.0', description: 'The /api of Flatlay. Errors are JSON with `detail` and `message` (the same text) and a `code`.' },
+  info: { title: 'Flatlay API', version: '0.1.0', description: `The /api of Flatlay. ${STATUS_RULES}` },
   servers: [{ url: '/api' }],
   components: {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
@@ -71,7 +89,7 @@ export const openApiDocument = {
       post: {
         summary: 'Sign in with a Google ID token; creates or links the account',
         requestBody: { required: true, ...json(obj({ idToken: str('Google ID token (JWT)') })) },
-        responses: { '200': session, '400': error('idToken is required'), '401': error('Could not verify Google account'), '403': error('Administrator accounts sign in with their password'), '409': error('An account with this email exists and the Google address is not verified'), '503': error('Google sign-in is not configured') },
+        responses: { '200': session, '400': error('idToken is required'), '401': error('Could not verify Google account'), '403': error('Administrator accounts sign in with their password'), '409': error('An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.'), ...notConfigured('Google sign-in'), ...limited },
       },
     },
     '/auth/supabase': {
@@ -79,7 +97,7 @@ export const openApiDocument = {
         summary: 'Sign in with a Supabase access token (bearer); creates or links the account',
         security: bearer,
         requestBody: { required: false, ...json(obj({ id: str(), email: str(), name: str(), avatarUrl: str() }, [])) },
-        responses: { '200': session, '401': error('Missing or invalid Supabase token, or one for another user'), '403': error('Administrator accounts sign in with their password'), '503': error('Supabase sign-in is not configured') },
+        responses: { '200': session, '401': error('Missing or invalid Supabase token, or one for another user'), '403': error('Administrator accounts sign in with their password'), '409': error('An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.'), ...notConfigured('Supabase sign-in'), ...limited },
       },
     },
     '/auth/me': { get: { summary: 'The profile of the caller', security: bearer, responses: { '200': ok('Profile', ref('User')), ...authErrors } } },
@@ -103,6 +121,7 @@ export const openApiDocument = {
       },
     },
   } as Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>>,
+  'x-status-rules': STATUS_RULES,
   'x-guards': {
     '/admin/*': { security: bearer, responses: adminErrors, note: 'Every /api/admin route except /admin/login needs an admin token' },
     '/settings/*': { security: bearer, responses: adminErrors, note: 'Every /api/settings route needs an admin token' },

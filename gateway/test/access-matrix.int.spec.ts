@@ -3,7 +3,7 @@
 // exactly the routes Express serves.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Router } from 'express';
 import { documentedOperations } from '../src/openapi.js';
 import { startStack, type Reply, type Stack } from './support/stack.js';
@@ -26,7 +26,7 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
   let s: Stack;
   const people: Partial<Record<Who, { id: string; email: string; password: string }>> = {};
 
-  before(async () => {
+  beforeAll(async () => {
     s = await startStack('matrix-test');
     const user = await s.newUser('matrix-a');
     const other = await s.newUser('matrix-b');
@@ -36,7 +36,7 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
     people.other = other;
     people.admin = { id: adminMe.body.id, email: adminMe.body.email, password: s.admin.password };
   });
-  after(async () => s?.stop());
+  afterAll(async () => s?.stop());
 
   /** A fresh token per request, so a logout in one row cannot affect another. */
   const tokenFor = async (who: Who): Promise<string | undefined> => {

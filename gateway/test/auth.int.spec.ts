@@ -2,15 +2,19 @@
 // Kafka, rate limits on real Redis; every endpoint and each of its refusals with its message.
 import assert from 'node:assert/strict';
 import { createPrivateKey, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import pg from 'pg';
 import { SignJWT } from 'jose';
-import { call, createLogger, outboxMessage } from '@flatlay/platform';
+import { call, createLogger, httpStatusOf, outboxMessage, startService, type AppError } from '@flatlay/platform';
+import { createIdentityService } from '@flatlay/identity';
 import { createGatewayApp, listen } from '../src/index.js';
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { requireEnv, waitFor } from '../../services/platform/test/support.js';
 import { startStack, type Stack } from './support/stack.js';
 
+const UNVERIFIED_LINK = 'An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.';
+const SESSION_ENDED = 'Not authenticated: the session has ended. Please sign in again.';
 const dbOf = (name: string) => new pg.Pool({ connectionString: requireEnv('DATABASE_URL').replace(/\/[^/]*$/, `/flatlay_${name}`), max: 2 });
 
 describe('auth through the gateway', { timeout: 240_000 }, () => {
@@ -18,12 +22,12 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
   let identityDb: pg.Pool;
   let ledgerDb: pg.Pool;
 
-  before(async () => {
+  beforeAll(async () => {
     s = await startStack('auth-test', { perIp: 10_000, perEmail: 5, windowSeconds: 600 });
     identityDb = dbOf('identity');
     ledgerDb = dbOf('ledger');
   });
-  after(async () => {
+  afterAll(async () => {
     await identityDb?.end();
     await ledgerDb?.end();
     await s?.stop();
@@ -93,6 +97,49 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       assert.equal(res.status, 415);
       assert.equal(body.code, 'UNSUPPORTED_MEDIA_TYPE');
       assert.match(body.message, /Send the body as JSON with Content-Type: application\/json \(got text\/plain\)/);
+    });
+
+    it('refuses a password over 256 characters with 400 and a message at sign-up, login and admin login', async () => {
+      const long = 'p'.repeat(257);
+      const message = 'Password must be at most 256 characters long';
+      const user = await s.newUser('longpw');
+      const register = await s.request('POST', '/auth/register', { json: { email: `long.${randomUUID().slice(0, 8)}@example.com`, password: long } });
+      assert.deepEqual([register.status, register.body.message], [400, message]);
+      const login = await s.request('POST', '/auth/login', { json: { email: user.email, password: long } });
+      assert.deepEqual([login.status, login.body.message], [400, message]);
+      const admin = await s.request('POST', '/admin/login', { form: { username: s.admin.email, password: long } });
+      assert.deepEqual([admin.status, admin.body.message], [400, message]);
+      const fits = await s.request('POST', '/auth/register', { json: { email: `fits.${randomUUID().slice(0, 8)}@example.com`, password: 'p'.repeat(256) } });
+      assert.equal(fits.status, 201);
+    });
+
+    it('when the ledger does not answer, sign-up and sign-in still succeed (balance 0), and the grant follows from UserRegistered', async () => {
+      // A ledger address where nothing listens.
+      const dead = createServer();
+      await new Promise<void>((ok) => dead.listen(0, '127.0.0.1', ok));
+      const deadPort = (dead.address() as { port: number }).port;
+      await new Promise((ok) => dead.close(ok));
+      const identityAddress = s.services.find((x) => x.name === 'identity')!;
+      const app = createGatewayApp({
+        logger: createLogger('ledger-away-test', 'silent'),
+        corsOrigins: [],
+        services: [{ name: 'identity', address: `127.0.0.1:${identityAddress.port}` }, { name: 'ledger', address: `127.0.0.1:${deadPort}` }],
+      });
+      const http = await listen(app, '127.0.0.1', 0);
+      try {
+        const email = `away.${randomUUID().slice(0, 8)}@example.com`;
+        const post = (path: string) =>
+          fetch(`http://127.0.0.1:${http.port}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
+        const registered = await post('/auth/register');
+        const body = (await registered.json()) as { access_token: string; user: { id: string; tokenBalance: number } };
+        assert.deepEqual([registered.status, body.user.tokenBalance], [201, 0]);
+        const login = await post('/auth/login');
+        assert.equal(login.status, 200);
+        // The real gateway (whose ledger is up) shows the grant the ledger made from the event.
+        await waitFor(async () => (await s.request('GET', '/auth/me', { token: body.access_token })).body.tokenBalance === 200, 'grant from UserRegistered');
+      } finally {
+        await http.stop();
+      }
     });
   });
 
@@ -198,6 +245,14 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       const login = await s.request('POST', '/auth/login', { json: { email: user.email, password: user.password } });
       assert.equal(login.status, 401);
     });
+
+    it('deleting an administrator account is refused as a conflict (409), not a permission problem', async () => {
+      await assert.rejects(
+        call(s.identityClient, s.identityClient.deleteUser, { email: s.admin.email, userId: '' }),
+        (e: AppError) => e.code === 'CONFLICT' && httpStatusOf(e.code) === 409 && e.message === 'Administrator accounts cannot be deleted',
+      );
+      assert.equal((await identityDb.query('SELECT 1 FROM users WHERE lower(email) = $1', [s.admin.email.toLowerCase()])).rowCount, 1, 'the admin account is still there');
+    });
   });
 
   describe('POST /api/auth/logout', () => {
@@ -238,13 +293,37 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
     it('links to the password account with the same verified e-mail; refuses to when unverified (409)', async () => {
       const user = await s.newUser('link');
       const unverified = await s.request('POST', '/auth/google', { json: { idToken: await s.googleIdToken({ sub: randomUUID(), email: user.email, email_verified: false }) } });
-      assert.deepEqual([unverified.status, unverified.body.message], [409, 'An account with this email already exists. Sign in with your password.']);
+      assert.deepEqual([unverified.status, unverified.body.message], [409, UNVERIFIED_LINK]);
       const res = await s.request('POST', '/auth/google', { json: { idToken: await s.googleIdToken({ sub: randomUUID(), email: user.email.toUpperCase(), email_verified: true, name: 'Grace Hopper' }) } });
       assert.equal(res.status, 200);
       assert.equal(res.body.user.id, user.id);
       assert.equal(res.body.user.name, 'Grace Hopper');
       const changed = await identityDb.query('SELECT count(*)::int AS n FROM outbox WHERE message_key = $1 AND event_type = $2', [user.id, eventTypes.UserProfileChanged]);
       assert.equal(changed.rows[0].n, 1, 'UserProfileChanged published once');
+    });
+
+    it("a verified Google sign-in takes over an unverified password account: the old password and the old token stop working", async () => {
+      // Someone signs up with another person's address (nothing verifies it)...
+      const squatter = await s.newUser('squat');
+      assert.deepEqual((await identityDb.query('SELECT email_verified FROM users WHERE id = $1', [squatter.id])).rows[0], { email_verified: false });
+      // ...then the address's owner signs in with Google.
+      const sub = randomUUID();
+      const owner = await s.request('POST', '/auth/google', { json: { idToken: await s.googleIdToken({ sub, email: squatter.email, email_verified: true }) } });
+      assert.equal(owner.status, 200);
+      assert.equal(owner.body.user.id, squatter.id);
+      assert.equal(owner.body.user.tokenBalance, 200);
+      const me = await s.request('GET', '/auth/me', { token: squatter.token });
+      assert.deepEqual([me.status, me.body.message], [401, SESSION_ENDED]);
+      const login = await s.request('POST', '/auth/login', { json: { email: squatter.email, password: squatter.password } });
+      assert.deepEqual([login.status, login.body.message], [401, 'Invalid email or password']);
+      // The owner's token, issued right after the takeover (likely in the same second), works.
+      assert.equal((await s.request('GET', '/auth/me', { token: owner.body.access_token })).status, 200);
+      const row = (await identityDb.query('SELECT email_verified, password_hash FROM users WHERE id = $1', [squatter.id])).rows[0];
+      assert.deepEqual(row, { email_verified: true, password_hash: null });
+      // Once verified, the account is not taken over again: the owner's sessions go on.
+      const again = await s.request('POST', '/auth/google', { json: { idToken: await s.googleIdToken({ sub, email: squatter.email, email_verified: true }) } });
+      assert.equal(again.status, 200);
+      assert.equal((await s.request('GET', '/auth/me', { token: owner.body.access_token })).status, 200);
     });
 
     it('refuses a missing, wrongly signed, foreign-audience or expired token, and the admin account', async () => {
@@ -279,6 +358,29 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       assert.equal(again.body.user.id, res.body.user.id);
     });
 
+    it('a token without a confirmed address cannot link to an existing account (409, with what to do) and changes nothing', async () => {
+      const user = await s.newUser('sbunconfirmed');
+      const sub = randomUUID();
+      const before = (await identityDb.query('SELECT password_hash, email_verified, updated_at FROM users WHERE id = $1', [user.id])).rows[0];
+      const res = await s.request('POST', '/auth/supabase', { token: await s.supabaseToken({ sub, email: user.email, user_metadata: { email_verified: false } }), json: {} });
+      assert.deepEqual([res.status, res.body.message], [409, UNVERIFIED_LINK]);
+      assert.deepEqual((await identityDb.query('SELECT password_hash, email_verified, updated_at FROM users WHERE id = $1', [user.id])).rows[0], before);
+      assert.equal((await identityDb.query("SELECT 1 FROM external_identities WHERE provider = 'supabase' AND subject = $1", [sub])).rowCount, 0);
+      assert.equal((await s.request('GET', '/auth/me', { token: user.token })).status, 200, 'the session goes on');
+      assert.equal((await s.request('POST', '/auth/login', { json: { email: user.email, password: user.password } })).status, 200, 'the password still works');
+    });
+
+    it('a token with email_confirmed_at links to the existing account and takes it over', async () => {
+      const user = await s.newUser('sbconfirmed');
+      const sub = randomUUID();
+      const token = await s.supabaseToken({ sub, email: user.email, email_confirmed_at: new Date().toISOString() });
+      const res = await s.request('POST', '/auth/supabase', { token, json: {} });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.user.id, user.id);
+      assert.equal((await identityDb.query("SELECT user_id FROM external_identities WHERE provider = 'supabase' AND subject = $1", [sub])).rows[0]?.user_id, user.id);
+      assert.deepEqual([(await s.request('GET', '/auth/me', { token: user.token })).body.message, (await s.request('GET', '/auth/me', { token: res.body.access_token })).status], [SESSION_ENDED, 200]);
+    });
+
     it('401 without a token, with a wrongly signed or expired one, or with a body naming another user', async () => {
       const sub = randomUUID();
       const none = await s.request('POST', '/auth/supabase', { json: { id: sub } });
@@ -289,6 +391,40 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       assert.equal(expired.status, 401);
       const mismatch = await s.request('POST', '/auth/supabase', { token: await s.supabaseToken({ sub, email: 'f@example.com' }), json: { id: randomUUID() } });
       assert.deepEqual([mismatch.status, mismatch.body.message], [401, 'Not authenticated: the Supabase token belongs to another user']);
+    });
+  });
+
+  describe('sign-in providers this deployment has not configured', () => {
+    it('Google and Supabase sign-in answer 501 with a message, never 503 (clients drop the session on 503)', async () => {
+      // A second identity instance on the same database, without provider settings.
+      const bare = await startService(
+        createIdentityService({ JWT_PRIVATE_KEY: s.jwtPrivateKeyPem, GOOGLE_CLIENT_ID: '', SUPABASE_JWT_SECRET: '', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' }),
+        { databaseUrl: requireEnv('DATABASE_URL'), bus: s.bus, grpcPort: 0, logger: createLogger('bare-identity', 'silent') },
+      );
+      const ledgerAddress = s.services.find((x) => x.name === 'ledger')!;
+      const app = createGatewayApp({
+        logger: createLogger('unconfigured-test', 'silent'),
+        corsOrigins: [],
+        services: [{ name: 'identity', address: `127.0.0.1:${bare.port}` }, { name: 'ledger', address: `127.0.0.1:${ledgerAddress.port}` }],
+      });
+      const http = await listen(app, '127.0.0.1', 0);
+      try {
+        const post = async (path: string, body: unknown, token?: string) => {
+          const res = await fetch(`http://127.0.0.1:${http.port}/api${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+            body: JSON.stringify(body),
+          });
+          return { status: res.status, body: (await res.json()) as { message: string; code: string } };
+        };
+        const google = await post('/auth/google', { idToken: await s.googleIdToken({ sub: randomUUID(), email: 'g@example.com', email_verified: true }) });
+        assert.deepEqual([google.status, google.body.code, google.body.message], [501, 'NOT_CONFIGURED', 'Google sign-in is not configured on this server. Please sign in with your email and password.']);
+        const supabase = await post('/auth/supabase', {}, await s.supabaseToken({ sub: randomUUID(), email: 'sb@example.com' }));
+        assert.deepEqual([supabase.status, supabase.body.code, supabase.body.message], [501, 'NOT_CONFIGURED', 'Supabase sign-in is not configured on this server. Please sign in with your email and password.']);
+      } finally {
+        await http.stop();
+        await bare.stop();
+      }
     });
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ describe('gateway', { timeout: 120_000 }, () => {
   let services: RunningService[];
   const bus = new InProcessBus();
 
-  before(async () => {
+  beforeAll(async () => {
     startTelemetry('gateway-test');
     const logger = createLogger('gateway-test', 'silent');
     services = await Promise.all(
@@ -41,7 +41,7 @@ describe('gateway', { timeout: 120_000 }, () => {
     http = await listen(app, '127.0.0.1', 0);
     base = `http://127.0.0.1:${http.port}`;
   });
-  after(async () => {
+  afterAll(async () => {
     await http.stop();
     for (const s of services) await s.stop().catch(() => undefined);
   });

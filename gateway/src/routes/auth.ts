@@ -1,12 +1,12 @@
 import type { Request, Router } from 'express';
 import type { identity } from '@flatlay/proto';
-import { AppError, call } from '@flatlay/platform';
+import { AppError, call, type Logger } from '@flatlay/platform';
 import type { ServiceClients } from '../clients.js';
 import { callerMetadata, callerOf, NO_TOKEN, type Authenticator } from '../http/auth.js';
 
 const orNull = (s: string) => (s ? s : null);
 
-/** The profile as the web client reads it (document 1, section 3), with the ledger's balance. */
+/** The profile as the web client reads it (the fields its header, dashboard and account pages use), with the ledger's balance. */
 export function userBody(u: identity.User | undefined, tokenBalance: number) {
   if (!u) throw new AppError('INTERNAL', 'The identity service answered without a user');
   return {
@@ -29,10 +29,10 @@ export function userBody(u: identity.User | undefined, tokenBalance: number) {
   };
 }
 
-const sessionBody = (s: { accessToken: string; user?: identity.User; tokenBalance: number }) => ({
+const sessionBody = (s: { accessToken: string; user?: identity.User }, tokenBalance: number) => ({
   access_token: s.accessToken,
   token_type: 'bearer',
-  user: userBody(s.user, s.tokenBalance),
+  user: userBody(s.user, tokenBalance),
 });
 
 /** A string field of the JSON body ('' when absent); anything else than a string is refused. */
@@ -51,29 +51,46 @@ const bearerOf = (req: Request) => /^Bearer\s+(\S+)$/i.exec(req.headers.authoriz
 
 type Limit = (action: string, emailOf: (body: Record<string, unknown>) => unknown) => import('express').RequestHandler;
 
-/** /api/auth: register, login, Google and Supabase sign-in, me, logout (document 1, section 7). */
-export function authRoutes(api: Router, clients: ServiceClients, auth: Authenticator, limit: Limit): void {
+/** /api/auth: register, login, Google and Supabase sign-in, me, logout. */
+export function authRoutes(api: Router, clients: ServiceClients, auth: Authenticator, limit: Limit, logger: Logger): void {
   const identityClient = () => clients.identity();
+
+  // Identity calls no other service; the balance in a sign-in answer is the ledger's, asked here.
+  // OpenAccount is idempotent and answers the balance, so a new account shows its 200-token grant
+  // in this very answer (the ledger's consumer of UserRegistered makes the same grant once). The
+  // account exists whatever the ledger does: when it does not answer, the session is still given,
+  // with the balance as 0 (the grant follows from the event; /auth/me then shows it).
+  const signedIn = async (s: { accessToken: string; user?: identity.User }) => {
+    const userId = s.user?.id ?? '';
+    let balance = 0;
+    try {
+      const l = clients.ledger();
+      balance = (await call(l, l.openAccount, { userId }, { deadlineMs: 5_000 })).balance;
+    } catch (error) {
+      logger.warn({ err: error, userId }, 'the ledger did not answer at sign-in: the session shows a balance of 0');
+    }
+    return sessionBody(s, balance);
+  };
 
   api.post('/auth/register', limit('register', (b) => b.email), async (req, res) => {
     const c = identityClient();
     const s = await call(c, c.register, { email: field(req, 'email'), password: field(req, 'password') }, { deadlineMs: 15_000 });
-    res.status(201).json(sessionBody(s));
+    res.status(201).json(await signedIn(s));
   });
 
   api.post('/auth/login', limit('login', (b) => b.email), async (req, res) => {
     const c = identityClient();
-    res.json(sessionBody(await call(c, c.login, { email: field(req, 'email'), password: field(req, 'password') }, { deadlineMs: 15_000 })));
+    res.json(await signedIn(await call(c, c.login, { email: field(req, 'email'), password: field(req, 'password') }, { deadlineMs: 15_000 })));
   });
 
-  api.post('/auth/google', async (req, res) => {
+  api.post('/auth/google', limit('google', () => undefined), async (req, res) => {
     const idToken = field(req, 'idToken', ['id_token', 'credential']);
     if (!idToken) throw new AppError('INVALID_ARGUMENT', 'idToken is required');
     const c = identityClient();
-    res.json(sessionBody(await call(c, c.loginWithGoogle, { idToken }, { deadlineMs: 15_000 })));
+    res.json(await signedIn(await call(c, c.loginWithGoogle, { idToken }, { deadlineMs: 15_000 })));
   });
 
-  api.post('/auth/supabase', async (req, res) => {
+  api.post('/auth/supabase', limit('supabase', () => undefined), async (req, res) => {
     const accessToken = bearerOf(req);
     if (!accessToken) throw new AppError('UNAUTHENTICATED', 'Not authenticated: send the Supabase access token as a bearer token');
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -90,7 +107,7 @@ export function authRoutes(api: Router, clients: ServiceClients, auth: Authentic
       name: pick('name', 'full_name'),
       avatarUrl: pick('avatarUrl', 'avatar_url'),
     }, { deadlineMs: 15_000 });
-    res.json(sessionBody(s));
+    res.json(await signedIn(s));
   });
 
   api.get('/auth/me', auth.requireUser, async (req, res) => {

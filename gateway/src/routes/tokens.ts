@@ -3,7 +3,7 @@ import { AppError, call } from '@flatlay/platform';
 import type { ServiceClients } from '../clients.js';
 import { callerMetadata, callerOf, type Authenticator } from '../http/auth.js';
 
-/** /api/tokens: the caller's balance and history, from the ledger (document 1, section 7). */
+/** /api/tokens: the caller's balance and history, from the ledger. */
 export function tokenRoutes(api: Router, clients: ServiceClients, auth: Authenticator): void {
   api.get('/tokens/balance', auth.requireUser, async (req, res) => {
     const l = clients.ledger();

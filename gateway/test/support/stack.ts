@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import { identity, ledger } from '@flatlay/proto';
-import { createClient, createLogger, KafkaBus, startService, type RunningService } from '@flatlay/platform';
+import { createClient, createLogger, KafkaBus, ServiceCredential, startService, type RunningService } from '@flatlay/platform';
 import { createIdentityService } from '@flatlay/identity';
 import { ledgerService } from '@flatlay/ledger';
 import { requireEnv } from '../../../services/platform/test/support.js';
@@ -61,28 +61,29 @@ export async function startStack(name: string, rateLimits: Omit<AuthRateLimitOpt
   const jwtPrivateKeyPem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const admin = { email: `Admin.${randomUUID().slice(0, 8)}@Example.com`, password: 'operator password 1' };
 
-  const services: RunningService[] = [];
-  const ledgerRunning = await startService(ledgerService, { databaseUrl, bus, grpcPort: 0, logger });
-  services.push(ledgerRunning);
-  const identityRunning = await startService(
-    createIdentityService({
-      LEDGER_ADDR: `127.0.0.1:${ledgerRunning.port}`,
-      JWT_PRIVATE_KEY: jwtPrivateKeyPem,
-      GOOGLE_CLIENT_ID,
-      GOOGLE_CERTS_URL: `http://127.0.0.1:${certsPort}/oauth2/v1/certs`,
-      SUPABASE_JWT_SECRET: SUPABASE_SECRET,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-    }),
-    { databaseUrl, bus, grpcPort: 0, logger },
-  );
-  services.push(identityRunning);
+  // Identity is a leaf (it knows no ledger address): the two start side by side.
+  const [ledgerRunning, identityRunning] = await Promise.all([
+    startService(ledgerService, { databaseUrl, bus, grpcPort: 0, logger }),
+    startService(
+      createIdentityService({
+        JWT_PRIVATE_KEY: jwtPrivateKeyPem,
+        GOOGLE_CLIENT_ID,
+        GOOGLE_CERTS_URL: `http://127.0.0.1:${certsPort}/oauth2/v1/certs`,
+        SUPABASE_JWT_SECRET: SUPABASE_SECRET,
+        ADMIN_EMAIL: admin.email,
+        ADMIN_PASSWORD: admin.password,
+      }),
+      { databaseUrl, bus, grpcPort: 0, logger },
+    ),
+  ]);
+  const services: RunningService[] = [ledgerRunning, identityRunning];
   const addresses = services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` }));
   const app = createGatewayApp({ logger, corsOrigins: ['https://shop.example'], services: addresses, rateLimits: { ...rateLimits, redis, keyPrefix: `test-${randomUUID()}` } });
   const http = await listen(app, '127.0.0.1', 0);
   const base = `http://127.0.0.1:${http.port}`;
-  const identityClient = createClient(identity.IdentityServiceClient, `127.0.0.1:${identityRunning.port}`);
-  const ledgerClient = createClient(ledger.LedgerServiceClient, `127.0.0.1:${ledgerRunning.port}`);
+  // Tests call the services as the gateway does (this process's service credential).
+  const identityClient = createClient(identity.IdentityServiceClient, `127.0.0.1:${identityRunning.port}`, new ServiceCredential('gateway'));
+  const ledgerClient = createClient(ledger.LedgerServiceClient, `127.0.0.1:${ledgerRunning.port}`, new ServiceCredential('gateway'));
 
   const request: Stack['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };

@@ -11,15 +11,13 @@ export const identityEnvSchema = z
     JWT_AUDIENCE: z.string().min(1).default('flatlay-api'),
     JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(90 * 24 * 3600).default(7 * 24 * 3600),
     JWT_ADMIN_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(12 * 3600),
-    // Sign-up grant
-    LEDGER_ADDR: z.string().min(1).default('127.0.0.1:50052'),
     // External sign-in
     GOOGLE_CLIENT_ID: z.string().optional(),
     GOOGLE_CERTS_URL: z.url().optional(),
     SUPABASE_JWT_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
     // Operator account
     ADMIN_EMAIL: z.email().optional(),
-    ADMIN_PASSWORD: z.string().min(8, 'must have at least 8 characters').optional(),
+    ADMIN_PASSWORD: z.string().min(8, 'must have at least 8 characters').max(256, 'must have at most 256 characters').optional(),
     NODE_ENV: z.string().optional(),
   })
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), { message: 'set both ADMIN_EMAIL and ADMIN_PASSWORD, or neither', path: ['ADMIN_PASSWORD'] })

@@ -3,14 +3,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import sharp from 'sharp';
 import { repoRoot } from '../src/engine/model/isnet-assets.js';
 
 /** `npm run enhance` as a seller's script would use it (real model, one run, several inputs). */
 const root = repoRoot();
-const cli = path.join(root, 'services/image/src/engine/cli.ts');
-const photo = path.resolve(root, '../shared/datasets/garments/casual/headwear_01.jpg');
+const cli = path.join(root, 'services/image/tools/enhance.ts');
+const photo = path.join(root, 'services/image/test/fixtures/headwear_01.jpg');
 
 function run(args: string[]) {
   return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', cli, ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });

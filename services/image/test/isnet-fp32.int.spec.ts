@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'vitest';
 import sharp from 'sharp';
-import { defaultModelPath, repoRoot } from '../src/engine/model/isnet-assets.js';
+import { defaultModelPath } from '../src/engine/model/isnet-assets.js';
 import { FLOAT16, summarizeModel } from '../src/engine/model/onnx-wire.fixtures.js';
 import { loadSegmentationModel } from '../src/engine/model/session.js';
 import { toModelInput } from '../src/engine/stages/segment.js';
 
 /** The float32 copy of the shipped ISNet model against the shipped float16 file. */
-const photo = path.resolve(repoRoot(), '../shared/datasets/garments/casual/top_floor_04.jpg');
+const photo = fileURLToPath(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
 
 describe('ISNet widened to float32 for CPU', () => {
   it('is the same network with float32 weights, no float16 left, and only the mask as output', () => {
@@ -39,8 +40,8 @@ describe('ISNet widened to float32 for CPU', () => {
   });
 
   it('segments a photo as the shipped model does', async () => {
-    const fp16 = await loadSegmentationModel(defaultModelPath({ precision: 'fp16' }));
-    const fp32 = await loadSegmentationModel(defaultModelPath());
+    const fp16 = await loadSegmentationModel({ modelPath: defaultModelPath({ precision: 'fp16' }) });
+    const fp32 = await loadSegmentationModel({ modelPath: defaultModelPath() });
     const s = fp32.inputSize;
     const rgb = await sharp(photo).resize(s, s, { fit: 'fill' }).removeAlpha().raw().toBuffer();
     const input = toModelInput(rgb, s);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { createEngine, EngineError, type EngineErrorCode } from '../src/engine/index.js';

@@ -1,21 +1,20 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createEngine, createThreadedEngine, EngineError, type Engine, type ThreadedEngine } from '../src/engine/index.js';
-import { repoRoot } from '../src/engine/model/isnet-assets.js';
 
 /** The engine hosted in a worker thread gives the same results as in the caller's thread. */
-const photo = path.resolve(repoRoot(), '../shared/datasets/garments/casual/shoes_pair_02.jpg');
+const photo = fileURLToPath(new URL('./fixtures/shoes_pair_02.jpg', import.meta.url));
 
 describe('engine in a worker thread', () => {
   let threaded: ThreadedEngine;
   let local: Engine;
-  before(async () => {
+  beforeAll(async () => {
     [threaded, local] = await Promise.all([createThreadedEngine(), createEngine()]);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([threaded?.close(), local?.close()]);
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { AppError, runMigrations, type Pool } from '@flatlay/platform';
 import { freshDatabase } from '../../platform/test/support.js';
 import { TokenAccounts } from '../src/app/token-accounts.js';
@@ -13,11 +13,11 @@ const at = () => new Date();
 
 describe('token accounts on real PostgreSQL', { timeout: 300_000 }, () => {
   let pool: Pool;
-  before(async () => {
+  beforeAll(async () => {
     pool = await freshDatabase('ledger');
     await runMigrations(pool, [{ name: 'ledger', dir: ledgerService.migrationsDir }]);
   });
-  after(() => pool.end());
+  afterAll(() => pool.end());
 
   it('50 concurrent spends of 100 on a 200-token account: exactly 2 accepted, balance 0', async () => {
     const userId = randomUUID();
@@ -40,6 +40,31 @@ describe('token accounts on real PostgreSQL', { timeout: 300_000 }, () => {
     assert.equal(rows[0].n, 3, 'grant and two spends, nothing else');
     const outbox = await pool.query("SELECT count(*)::int AS n FROM outbox WHERE message_key = $1", [userId]);
     assert.equal(outbox.rows[0].n, 3, 'each event goes out through the outbox');
+  });
+
+  it('a replica that cached a balance of 0 accepts a spend once another replica credited the account', async () => {
+    const userId = randomUUID();
+    const a = new TokenAccounts(pool);
+    const b = new TokenAccounts(pool);
+    await a.execute(userId, { type: 'SignUpGrant', data: { at: at() } });
+    await a.execute(userId, { type: 'SpendForImage', data: { imageId: 'first', at: at() } });
+    await a.execute(userId, { type: 'SpendForImage', data: { imageId: 'second', at: at() } });
+    await assert.rejects(
+      a.execute(userId, { type: 'SpendForImage', data: { imageId: 'third', at: at() } }),
+      (e: unknown) => e instanceof AppError && e.code === 'INSUFFICIENT_TOKENS' && e.details.balance === 0,
+    );
+    // B (another replica, or the payment consumer) credits the account behind A's back.
+    await b.execute(userId, { type: 'CreditPayment', data: { paymentId: 'pay-stale', packId: 'starter', packName: 'starter', tokens: 100, at: at() } });
+    const spent = await a.execute(userId, { type: 'SpendForImage', data: { imageId: 'third', at: at() } });
+    assert.equal(spent.balance, 0);
+    assert.equal(spent.events.length, 1, 'the spend took effect');
+    assert.deepEqual(await readBalance(pool, userId), { balance: 0, closed: false });
+    // A's refreshed cache now carries B's credit, so its next accepted command appends at the right version.
+    await b.execute(userId, { type: 'CreditPayment', data: { paymentId: 'pay-stale-2', packId: 'starter', packName: 'starter', tokens: 300, at: at() } });
+    const next = await a.execute(userId, { type: 'SpendForImage', data: { imageId: 'fourth', at: at() } });
+    assert.equal(next.balance, 200);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM es_events WHERE stream_name = $1', [`account-${userId}`]);
+    assert.equal(rows[0].n, 7, 'grant, two spends, credit, spend, credit, spend: the refusal wrote nothing');
   });
 
   it('each business key takes effect once, and the history reads in the product\'s words, newest first', async () => {

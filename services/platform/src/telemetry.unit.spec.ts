@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { context, trace } from '@opentelemetry/api';
 import { createLogger } from './logger.js';
 import { extractTraceContext, injectTraceHeaders, startTelemetry, stopTelemetry, tracer } from './telemetry.js';
 
 describe('telemetry', () => {
-  before(() => startTelemetry('telemetry-test'));
-  after(() => stopTelemetry());
+  beforeAll(() => startTelemetry('telemetry-test'));
+  afterAll(() => stopTelemetry());
 
   it('writes the active trace into W3C headers and reads it back', () => {
     tracer().startActiveSpan('outer', (span) => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { EventStore, START, VersionConflict, withTransaction, type DomainEvent, type Pool } from '../src/index.js';
 import { freshDatabase } from './support.js';
@@ -14,11 +14,11 @@ const added = (n: number): Counted => ({ type: 'Added', data: { n } });
 describe('PostgreSQL event store', { timeout: 60_000 }, () => {
   let pool: Pool;
   let store: EventStore;
-  before(async () => {
+  beforeAll(async () => {
     pool = await freshDatabase('es');
     store = new EventStore(pool);
   });
-  after(() => pool.end());
+  afterAll(() => pool.end());
 
   it('appends, reads back in order and folds a stream with a decider', async () => {
     await store.appendToStream('counter-1', [added(2), added(3)], { expectedVersion: 0 });

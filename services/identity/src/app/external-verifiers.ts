@@ -15,7 +15,10 @@ export interface ExternalVerifier {
   verify(token: string): Promise<ExternalProfile>;
 }
 
-const notConfigured = (what: string) => new AppError('UNAVAILABLE', `${what} sign-in is not configured on this server`);
+// Not an outage: nothing will change until an operator configures it, and web clients end the
+// session on any 503/504, so this is NOT_CONFIGURED (501).
+const notConfigured = (what: string) =>
+  new AppError('NOT_CONFIGURED', `${what} sign-in is not configured on this server. Please sign in with your email and password.`);
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** Google ID tokens, checked by google-auth-library against GOOGLE_CLIENT_ID (certificates from GOOGLE_CERTS_URL when set). */
@@ -72,12 +75,25 @@ export class SupabaseVerifier implements ExternalVerifier {
       provider: 'supabase',
       subject: str(payload.sub),
       email: str(payload.email),
-      // Supabase issues sessions only for confirmed addresses (or provider-verified ones).
-      emailVerified: Boolean(payload.email),
+      emailVerified: supabaseEmailConfirmed(payload),
       firstName: '',
       lastName: '',
       fullName: str(meta.full_name) || str(meta.name),
       avatarUrl: str(meta.avatar_url) || str(meta.picture),
     };
   }
+}
+
+/**
+ * Whether a Supabase token vouches for its address. Projects may let people sign in before they
+ * confirm it, so an address alone proves nothing: it counts only when Supabase recorded the
+ * confirmation (`email_confirmed_at`) or the upstream provider verified it
+ * (`user_metadata.email_verified`).
+ */
+export function supabaseEmailConfirmed(payload: Record<string, unknown>): boolean {
+  if (!str(payload.email)) return false;
+  const confirmedAt = payload.email_confirmed_at;
+  if ((typeof confirmedAt === 'string' && confirmedAt.trim() !== '') || (typeof confirmedAt === 'number' && confirmedAt > 0)) return true;
+  const meta = payload.user_metadata;
+  return typeof meta === 'object' && meta !== null && (meta as Record<string, unknown>).email_verified === true;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { emailProblem, normalizeEmail, passwordProblem } from './credentials.js';
+import { describe, it } from 'vitest';
+import { emailProblem, normalizeEmail, passwordProblem, passwordTooLong } from './credentials.js';
 
 describe('e-mail rules', () => {
   it('normalises case and surrounding blanks, so addresses compare case-insensitively', () => {
@@ -33,5 +33,13 @@ describe('password policy', () => {
     assert.equal(passwordProblem(42), 'Password is required');
     assert.equal(passwordProblem('x'.repeat(257)), 'Password must be at most 256 characters long');
     assert.equal(passwordProblem('x'.repeat(256)), undefined);
+  });
+
+  it('counts the upper limit in characters too: 256 characters pass, 257 do not, whatever their size', () => {
+    assert.equal(passwordTooLong('x'.repeat(257)), true);
+    assert.equal(passwordTooLong('x'.repeat(256)), false);
+    assert.equal(passwordTooLong('😀'.repeat(256)), false);
+    assert.equal(passwordProblem('😀'.repeat(256)), undefined);
+    assert.equal(passwordTooLong('😀'.repeat(257)), true);
   });
 });

@@ -1,4 +1,4 @@
-// Profile rules from the spec (document 1, section 3; document 2, section 3). Pure.
+// Profile rules: display names, name splitting, avatar URLs and plan facts as the web app shows them. Pure.
 
 export type Plan = 'none' | 'lite' | 'studio' | 'bulk' | 'unlimited';
 export type SubscriptionStatus = '' | 'active' | 'past_due' | 'canceled';

@@ -20,7 +20,7 @@ const toUser = (p: Profile): identity.User => ({
   createdAt: p.createdAt,
 });
 
-const toSession = (s: Session) => ({ accessToken: s.accessToken, user: toUser(s.user), tokenBalance: s.tokenBalance });
+const toSession = (s: Session) => ({ accessToken: s.accessToken, user: toUser(s.user) });
 
 /** Maps the IdentityService protobuf API to the application. */
 export function identityGrpcService(ctx: ServiceContext, accounts: Accounts): GrpcService {

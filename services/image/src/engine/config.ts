@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { EngineError } from './errors.js';
 
 /**
- * The engine's environment, checked once when a model is loaded, so a typo in a deployment
+ * The engine's environment, read and checked once when an engine is created (createEngine), so a typo in a deployment
  * (ENGINE_CUDA=true, a MODEL_PATH that does not exist) stops the worker with a message naming
  * the variable instead of being silently ignored.
  */

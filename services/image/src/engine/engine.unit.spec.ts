@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import sharp from 'sharp';
 import { createEngine, EngineError } from './index.js';
 import { boundingBox } from './stages/mask-ops.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { WORKER_MALLOC_ENV, withWorkerMalloc } from './process-env.js';
 
 describe('worker process environment', () => {

@@ -1,8 +1,11 @@
 import { Worker } from 'node:worker_threads';
-import { EngineError, type EngineErrorCode } from './errors.js';
-import type { Engine, EngineConfig } from './index.js';
+import { EngineError } from './errors.js';
+import type { Engine } from './engine.js';
 import type { EnhanceOptions } from './options.js';
 import type { EnhanceResult } from './pipeline.js';
+import { reviveError, type FromEngineThread, type ThreadedEngineConfig, type ToEngineThread } from './thread-messages.js';
+
+export type { ThreadedEngineConfig } from './thread-messages.js';
 
 /**
  * The engine in a worker thread. onnxruntime-node runs an inference synchronously on the calling
@@ -11,32 +14,9 @@ import type { EnhanceResult } from './pipeline.js';
  * loads and runs in its own thread; the caller's event loop only posts and receives messages.
  * Photos and results are copied between the threads (a few MB, about a millisecond).
  */
-export type ThreadedEngineConfig = Omit<EngineConfig, 'model'>;
-
 export interface ThreadedEngine extends Engine {
   /** The worker thread's id (never the caller's). */
   readonly threadId: number;
-}
-
-/** Messages between the caller and the engine thread. */
-export type ToEngineThread = { type: 'enhance'; id: number; input: Uint8Array; options: EnhanceOptions } | { type: 'close' };
-export type FromEngineThread =
-  | { type: 'ready' }
-  | { type: 'failed'; error: SerializedError }
-  | { type: 'result'; id: number; result: EnhanceResult }
-  | { type: 'error'; id: number; error: SerializedError };
-export interface SerializedError {
-  message: string;
-  code?: EngineErrorCode;
-}
-
-export function serializeError(err: unknown): SerializedError {
-  const code = err instanceof EngineError ? err.code : undefined;
-  return { message: (err as Error)?.message ?? String(err), ...(code ? { code } : {}) };
-}
-
-function reviveError(e: SerializedError): Error {
-  return e.code ? new EngineError(e.code, e.message) : new Error(e.message);
 }
 
 /**

@@ -28,6 +28,12 @@ interface AccountWrite {
   projection: AccountChange;
 }
 
+interface Decision {
+  outcome: CommandOutcome;
+  next: Loaded;
+  write?: AccountWrite;
+}
+
 const MAX_ATTEMPTS = 20;
 const CACHE_LIMIT = 10_000;
 
@@ -67,8 +73,7 @@ export class TokenAccounts {
             }
             return change.outcome;
           }
-          const loaded = await this.load(this.pool, userId);
-          const change = this.decide(userId, command, loaded);
+          const { loaded, change } = await this.decideOnLatest(userId, command);
           if (change.write && !(await this.writer.submit(change.write))) throw new VersionConflict(accountStream(userId), loaded.version);
           this.remember(userId, change.next);
           return change.outcome;
@@ -85,8 +90,27 @@ export class TokenAccounts {
     });
   }
 
+  /**
+   * Decides on the cached state when there is one. An accepted command needs no read: if the
+   * stream moved, its append's version check fails and it decides again. A refusal has no such
+   * check, so one decided on the cache is decided once more on what the database holds: another
+   * replica or the payment consumer may have credited the account since this replica saw it.
+   */
+  private async decideOnLatest(userId: string, command: TokenAccountCommand): Promise<{ loaded: Loaded; change: Decision }> {
+    const fromCache = this.cache.has(userId);
+    const loaded = await this.load(this.pool, userId);
+    try {
+      return { loaded, change: this.decide(userId, command, loaded) };
+    } catch (error) {
+      if (!fromCache || !isTokenAccountRefusal(error)) throw error;
+      const fresh = await this.catchUp(this.pool, userId, loaded);
+      this.remember(userId, fresh);
+      return { loaded: fresh, change: this.decide(userId, command, fresh) };
+    }
+  }
+
   /** Runs the decider and prepares what to write: events, outbox messages and read-model rows. */
-  private decide(userId: string, command: TokenAccountCommand, loaded: Loaded): { outcome: CommandOutcome; next: Loaded; write?: AccountWrite } {
+  private decide(userId: string, command: TokenAccountCommand, loaded: Loaded): Decision {
     const events = tokenAccount.decide(command, loaded.state);
     if (events.length === 0) return { outcome: { balance: loaded.state.balance, events, state: loaded.state }, next: loaded };
     const balances: number[] = [];
@@ -149,13 +173,18 @@ export class TokenAccounts {
 
   private async load(db: Queryable, userId: string): Promise<Loaded> {
     // A cached state is used as is: if another writer moved the stream since, the append's
-    // version check fails, the entry is dropped, and the retry reads what is new.
+    // version check fails, the entry is dropped, and the retry reads what is new (a refusal,
+    // which appends nothing, is checked against the stream in decideOnLatest).
     const hit = this.cache.get(userId);
     if (hit) return hit;
-    const cached = { state: initialState(), version: 0 };
-    const newer = await this.store.readStream<TokenAccountEvent>(accountStream(userId), db, cached.version);
-    if (newer.length === 0) return cached;
-    let state = cached.state;
+    return this.catchUp(db, userId, { state: initialState(), version: 0 });
+  }
+
+  /** Folds the events recorded after `from`'s version onto its state (events never change, so a known prefix need not be read again). */
+  private async catchUp(db: Queryable, userId: string, from: Loaded): Promise<Loaded> {
+    const newer = await this.store.readStream<TokenAccountEvent>(accountStream(userId), db, from.version);
+    if (newer.length === 0) return from;
+    let state = from.state;
     for (const e of newer) state = evolve(state, { type: e.type, data: e.data } as TokenAccountEvent);
     return { state, version: newer[newer.length - 1]!.streamPosition };
   }

@@ -3,7 +3,7 @@
  * checked against a small independent model of the token rules.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import { DAY, T0, cmd, comparableState } from './token-account.fixtures.js';
 import type { TokenAccountCommand } from './token-account-commands.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { T0, at, cmd, comparableState, given, refusal } from './token-account.fixtures.js';
 import { decide, evolve, initialState, replay, tokenAccount } from './token-account.js';
 import { balanceDelta, type TokenAccountEvent } from './token-account-events.js';

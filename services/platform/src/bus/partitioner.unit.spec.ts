@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { murmur2, partitionFor } from './partitioner.js';
 
 // kafkajs's own murmur2, which its default partitioner uses to place keys on a real broker.

@@ -2,11 +2,22 @@ import { credentials, Metadata, type Client, type ServiceError } from '@grpc/grp
 import { HealthClient } from './health-client.js';
 import { fromServiceError } from '../errors.js';
 import { injectTraceHeaders } from '../telemetry.js';
+import { serviceOfGrpcName } from '../registry.js';
+import type { ServiceCredential } from './service-auth.js';
 
-export type ClientConstructor<C extends Client> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C;
+export type ClientConstructor<C extends Client> = (new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C) & { serviceName?: string };
 
-export function createClient<C extends Client>(Ctor: ClientConstructor<C>, address: string): C {
-  return new Ctor(address, credentials.createInsecure(), { 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
+/**
+ * A client of one service's API. Every call carries `credential`'s token for that service: a
+ * service refuses callers that present none, or that the registry does not let call it.
+ */
+export function createClient<C extends Client>(Ctor: ClientConstructor<C>, address: string, credential: Pick<ServiceCredential, 'interceptor'>): C {
+  const callee = serviceOfGrpcName(Ctor.serviceName ?? '');
+  if (!callee) throw new Error(`no service in the registry serves ${Ctor.serviceName ?? 'this client'}`);
+  return new Ctor(address, credentials.createInsecure(), {
+    'grpc.max_receive_message_length': 64 * 1024 * 1024,
+    interceptors: [credential.interceptor(callee)],
+  });
 }
 
 type UnaryMethod<Req, Res> = (request: Req, metadata: Metadata, options: { deadline: Date }, callback: (error: ServiceError | null, response: Res) => void) => unknown;

@@ -2,6 +2,8 @@ import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceI
 import { HealthImplementation, type ServingStatusMap } from 'grpc-health-check';
 import { toServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { ServiceName } from '../registry.js';
+import { serviceAuthInterceptor } from './service-auth.js';
 
 export interface GrpcService {
   /** Fully qualified service name, e.g. flatlay.ledger.v1.LedgerService (used by health checks). */
@@ -29,12 +31,21 @@ export function unary<Req, Res>(logger: Logger, fn: (request: Req, metadata: Rec
   };
 }
 
+/** Who this server is, and the secret its callers' tokens must be signed with. */
+export interface GrpcServerAuth {
+  service: ServiceName;
+  secret: string | Buffer;
+  logger?: Logger;
+}
+
 export class GrpcServer {
-  private readonly server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
+  private readonly server: Server;
   private readonly health: HealthImplementation;
   private readonly names: string[];
 
-  constructor(services: GrpcService[]) {
+  constructor(services: GrpcService[], auth: GrpcServerAuth) {
+    const refused = (path: string, reason: string) => auth.logger?.warn({ method: path, reason }, 'refused a gRPC call without a valid service credential');
+    this.server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, interceptors: [serviceAuthInterceptor(auth.service, auth.secret, refused)] });
     this.names = services.map((s) => s.name);
     const initial: ServingStatusMap = { '': 'NOT_SERVING' };
     for (const name of this.names) initial[name] = 'NOT_SERVING';

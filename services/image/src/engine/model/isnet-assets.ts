@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { engineEnv } from '../config.js';
 import { EngineError } from '../errors.js';
 import { keepOutputs } from './prune-outputs.js';
 import { widenToFloat32 } from './widen-fp16.js';
@@ -53,11 +52,12 @@ export const CPU_MODEL_VERSION = 2;
 export const MASK_OUTPUT = 'output';
 
 /**
- * Where assembled and widened models live: ENGINE_MODEL_CACHE (the container image fills it at
- * build time, its file system being read-only at run time), else .cache/models in the repository.
+ * Where assembled and widened models live: the configured folder (ENGINE_MODEL_CACHE; the container
+ * image fills it at build time, its file system being read-only at run time), else .cache/models
+ * in the repository.
  */
-export function modelCacheDir(): string {
-  return engineEnv().ENGINE_MODEL_CACHE ?? path.join(repoRoot(), '.cache', 'models');
+export function modelCacheDir(configured?: string): string {
+  return configured ?? path.join(repoRoot(), '.cache', 'models');
 }
 
 export interface DefaultModelOptions {

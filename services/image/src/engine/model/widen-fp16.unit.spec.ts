@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import * as ort from 'onnxruntime-node';
 import { FLOAT, FLOAT16, summarizeModel, tinyFp16Model, toHalf, type TinyModel } from './onnx-wire.fixtures.js';

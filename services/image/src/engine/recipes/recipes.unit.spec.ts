@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { EngineError } from '../errors.js';
 import { resolveRecipe, SUB_TYPES } from './index.js';
 

@@ -1,24 +1,10 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { EngineError } from '../errors.js';
 import type { RawImage } from '../types.js';
+import { checkPixels, type DecodedImage, type DecodeOptions, type InputFormat } from './decoded-image.js';
 import { decodeHeicWithWasm } from './heic-fallback.js';
 
-export type InputFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'tiff' | 'avif' | 'heif';
-
-export interface DecodeOptions {
-  /** Largest accepted input in pixels (after reading the header, before decoding). */
-  maxPixels: number;
-  /** Long side of the working copy handed to later stages. */
-  workingLongSide: number;
-}
-
-export interface DecodedImage {
-  /** Upright sRGB 8-bit RGB pixels. */
-  image: RawImage;
-  format: InputFormat;
-  originalWidth: number;
-  originalHeight: number;
-}
+export type { DecodedImage, DecodeOptions, InputFormat } from './decoded-image.js';
 
 /** Identify the container from its magic bytes; anything else is refused before decoding. */
 export function sniffFormat(buf: Buffer): InputFormat | null {
@@ -50,16 +36,6 @@ function mapSharpError(err: unknown): EngineError {
   return new EngineError('CORRUPT_IMAGE', `image is damaged or incomplete: ${message}`, { cause: err });
 }
 
-function checkPixels(width: number, height: number, options: DecodeOptions): void {
-  if (!(width > 0 && height > 0)) throw new EngineError('CORRUPT_IMAGE', 'image has no pixels');
-  if (width * height > options.maxPixels) {
-    throw new EngineError(
-      'TOO_MANY_PIXELS',
-      `image has ${width}x${height} = ${((width * height) / 1e6).toFixed(1)} MP, the limit is ${(options.maxPixels / 1e6).toFixed(0)} MP`,
-    );
-  }
-}
-
 async function toWorkingRgb(input: Sharp, options: DecodeOptions): Promise<RawImage> {
   const { data, info } = await input
     .rotate() // EXIF orientation 1-8
@@ -83,7 +59,7 @@ export async function decodeImage(buf: Buffer, options: DecodeOptions): Promise<
   try {
     meta = await open().metadata();
   } catch (err) {
-    if (format === 'heif') return decodeHeicWithWasm(buf, options, checkPixels);
+    if (format === 'heif') return decodeHeicWithWasm(buf, options);
     throw mapSharpError(err);
   }
   const upright = (meta.orientation ?? 1) >= 5;
@@ -95,7 +71,7 @@ export async function decodeImage(buf: Buffer, options: DecodeOptions): Promise<
     return { image, format, originalWidth: width!, originalHeight: height! };
   } catch (err) {
     if (err instanceof EngineError) throw err;
-    if (format === 'heif') return decodeHeicWithWasm(buf, options, checkPixels);
+    if (format === 'heif') return decodeHeicWithWasm(buf, options);
     throw mapSharpError(err);
   }
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import sharp, { type CreateRaw, type Sharp } from 'sharp';
 import { EngineError } from '../errors.js';
 import { heifDataEnd } from './heif-extents.js';

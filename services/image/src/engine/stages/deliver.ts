@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { OutputFormat, RawImage } from '../types.js';
-import { encode } from './finish.js';
+import { encode } from './encode.js';
 
 export const THUMBNAIL_LONG_SIDE = 384;
 export const PREVIEW_LONG_SIDE = 512;

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { EngineError } from '../errors.js';
-import type { DecodedImage, DecodeOptions } from './decode.js';
+import { checkPixels, type DecodedImage, type DecodeOptions } from './decoded-image.js';
 import { heifDataEnd } from './heif-extents.js';
 
 /**
@@ -61,11 +61,7 @@ function rgbaOf(image: HeifImage): Promise<Uint8ClampedArray> {
   });
 }
 
-export async function decodeHeicWithWasm(
-  buf: Buffer,
-  options: DecodeOptions,
-  checkPixels: (w: number, h: number, o: DecodeOptions) => void,
-): Promise<DecodedImage> {
+export async function decodeHeicWithWasm(buf: Buffer, options: DecodeOptions): Promise<DecodedImage> {
   const dataEnd = heifDataEnd(buf);
   if (dataEnd !== null && dataEnd > buf.length) {
     throw new EngineError('CORRUPT_IMAGE', `HEIC file is incomplete: its image data runs to byte ${dataEnd}, but the file has ${buf.length} bytes`);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { heifDataEnd } from './heif-extents.js';
 
 const box = (type: string, ...content: Buffer[]) => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { maskFrom, rotatedRect } from '../testing/fixtures.js';
 import { cleanMask, fillHoles, keepProductComponents, removeHangerHooks, trimUnsureRegions } from './mask-cleanup.js';
 import { threshold } from './mask-ops.js';

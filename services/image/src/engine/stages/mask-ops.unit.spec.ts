@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import type { Box, Mask } from '../types.js';
 import { components, dilate, erode, rowRuns } from './mask-ops.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { maskFrom, rotatedRect, tshirt } from '../testing/fixtures.js';
 import { boundingBox } from './mask-ops.js';
 import { levelCorrection, mirrorScore, principalCorrection, rotateMask, symmetryAxis, symmetryCorrection } from './straighten.js';

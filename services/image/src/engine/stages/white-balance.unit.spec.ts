@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import type { RawImage } from '../types.js';
 import { applyGains, estimateGains } from './white-balance.js';
 

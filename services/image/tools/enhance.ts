@@ -2,10 +2,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createEngine, isEngineError, type EnhanceOptions } from './index.js';
-import { resolveOptions } from './options.js';
-import { resolvePreset } from './presets/index.js';
-import { resolveRecipe } from './recipes/index.js';
+import { createEngine, isEngineError, type EnhanceOptions } from '../src/engine/index.js';
+import { resolveOptions } from '../src/engine/options.js';
+import { resolvePreset } from '../src/engine/presets/index.js';
+import { resolveRecipe } from '../src/engine/recipes/index.js';
 
 /** What a seller should read when an input path is the problem, not the image. */
 const FILE_ERRORS: Record<string, string> = {

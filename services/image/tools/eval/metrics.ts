@@ -1,11 +1,11 @@
 import sharp from 'sharp';
-import type { EnhanceResult } from '../pipeline.js';
-import { cutOut, placeLayers, rotateCutout } from '../stages/compose.js';
-import { composeCanvas } from '../stages/finish.js';
-import { boundingBox, dilate, erode } from '../stages/mask-ops.js';
-import { resolveRecipe } from '../recipes/index.js';
-import { symmetryAxis } from '../stages/straighten.js';
-import type { Mask } from '../types.js';
+import type { EnhanceResult } from '../../src/engine/pipeline.js';
+import { cutOut, placeLayers, rotateCutout } from '../../src/engine/stages/cut-out.js';
+import { composeCanvas } from '../../src/engine/stages/canvas.js';
+import { boundingBox, dilate, erode } from '../../src/engine/stages/mask-ops.js';
+import { resolveRecipe } from '../../src/engine/recipes/index.js';
+import { symmetryAxis } from '../../src/engine/stages/straighten.js';
+import type { Mask } from '../../src/engine/types.js';
 import { ciede2000, meanLab } from './color.js';
 
 export async function resizeMask(m: Mask, width: number, height: number): Promise<Mask> {

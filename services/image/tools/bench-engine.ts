@@ -3,19 +3,21 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { createEngine } from '../index.js';
-import { defaultModelPath, repoRoot } from '../model/isnet-assets.js';
-import { withWorkerMalloc } from '../process-env.js';
-import { loadSegmentationModel } from '../model/session.js';
-import { median } from '../eval/metrics.js';
+import { createEngine } from '../src/engine/index.js';
+import { engineEnv } from '../src/engine/config.js';
+import { defaultModelPath, modelCacheDir, repoRoot } from '../src/engine/model/isnet-assets.js';
+import { withWorkerMalloc } from '../src/engine/process-env.js';
+import { loadSegmentationModel } from '../src/engine/model/session.js';
+import { datasetFolder } from './dataset.js';
+import { median } from './eval/metrics.js';
 
 /**
- * npm run bench:engine: per-stage times and peak memory for 3, 12 and 24 MP photos to a 2048 px
+ * npm run bench:engine -- DATASET: per-stage times and peak memory for 3, 12 and 24 MP photos to a 2048 px
  * result, and the bare model inference time in the same run. RUNS=n sets repetitions (default 3).
  */
 
 const root = repoRoot();
-const dataset = path.resolve(root, '../shared/datasets/garments');
+const dataset = datasetFolder(process.argv[2], 'bench:engine');
 const RUNS = Number(process.env.RUNS ?? 3);
 const SIZES = [3, 12, 24];
 
@@ -65,7 +67,8 @@ function verdicts(rows: Row[]): { target: string; measured: string; met: boolean
 async function main() {
   const t0 = performance.now();
   const optimization = (process.env.ENGINE_OPTIMIZATION ?? 'all') as 'extended' | 'all';
-  const model = await loadSegmentationModel(undefined, optimization);
+  const settings = engineEnv(); // what createEngine would read; the pipeline below runs on this same model
+  const model = await loadSegmentationModel({ modelPath: settings.MODEL_PATH, cuda: settings.ENGINE_CUDA, cacheDir: modelCacheDir(settings.ENGINE_MODEL_CACHE), optimization });
   const loadMs = performance.now() - t0;
   const engine = await createEngine({ model });
   const input = new Float32Array(3 * model.inputSize * model.inputSize).fill(0.1);
@@ -137,7 +140,7 @@ async function main() {
  * count in the child's peak.
  */
 if (process.env.BENCH_CHILD !== '1') {
-  if (!process.env.MODEL_PATH) defaultModelPath();
+  if (!process.env.MODEL_PATH) defaultModelPath({ cacheDir: modelCacheDir(engineEnv().ENGINE_MODEL_CACHE) });
   const env = { ...(process.env.BENCH_AS_IS === '1' ? process.env : withWorkerMalloc(process.env)), BENCH_CHILD: '1' };
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
   child.on('exit', (code) => process.exit(code ?? 1));

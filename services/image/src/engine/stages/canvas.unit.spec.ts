@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { Layer } from './compose.js';
-import { composeCanvas, finishLayer } from './finish.js';
+import { describe, it } from 'vitest';
+import type { Layer } from './cut-out.js';
+import { composeCanvas, finishLayer } from './canvas.js';
 
 function layer(width: number, height: number, rgb: [number, number, number], alphaAt: (x: number, y: number) => number): Layer {
   const data = Buffer.alloc(width * height * 4);
@@ -14,7 +14,7 @@ function layer(width: number, height: number, rgb: [number, number, number], alp
 
 const alphaOf = (l: Layer) => Buffer.from(l.image.data.filter((_, i) => i % 4 === 3));
 
-describe('finish', () => {
+describe('canvas', () => {
   it('applies the white-balance gains to the colour and leaves the alpha exactly as cut', async () => {
     const l = layer(40, 30, [200, 150, 100], (x, y) => (x * 7 + y * 3) % 256);
     const out = finishLayer(l, [1.1, 1, 0.9], 0);

@@ -1,17 +1,17 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { createEngine, isEngineError, type EnhanceResult } from '../index.js';
-import { repoRoot } from '../model/isnet-assets.js';
-import { erode } from '../stages/mask-ops.js';
+import { createEngine, isEngineError, type EnhanceResult } from '../../src/engine/index.js';
+import { repoRoot } from '../../src/engine/model/isnet-assets.js';
+import { datasetFolder } from '../dataset.js';
+import { erode } from '../../src/engine/stages/mask-ops.js';
 import { contactSheet } from './contact-sheet.js';
 import { iou, maskInOutput, median, outputMetrics, resizeMask } from './metrics.js';
 import { makeScene } from './scenes.js';
 
-/** npm run eval: quality report over ../shared/datasets/garments (synthetic scenes + casual photos). */
-
+/** npm run eval -- DATASET: quality report over the garments dataset (synthetic scenes + casual photos). */
 const root = repoRoot();
-const dataset = path.resolve(root, '../shared/datasets/garments');
+const dataset = datasetFolder(process.argv[2], 'eval');
 const outDir = path.join(root, 'reports', 'eval');
 const WHITE: [number, number, number] = [255, 255, 255];
 
@@ -130,7 +130,7 @@ async function main() {
   const head = '| set | image | type | IoU | purity | centring % | level err ° | fill | ΔE00 | s | error |\n|---|---|---|---|---|---|---|---|---|---|---|';
   const lines = rows.map((r) => `| ${r.set} | ${r.name} | ${r.type} | ${fmt(r.iou)} | ${fmt(r.purity, 4)} | ${fmt(r.centringPct, 2)} | ${fmt(r.levelErr, 2)} | ${fmt(r.fill, 2)} | ${fmt(r.colourError, 2)} | ${r.seconds.toFixed(2)} | ${r.error ?? ''} |`);
   const md = [
-    '# Engine quality report', '', `Dataset: ../shared/datasets/garments. ${new Date().toISOString()}`, '',
+    '# Engine quality report', '', `Dataset: ${dataset}. ${new Date().toISOString()}`, '',
     '## Targets (synthetic scenes)', '', '| metric | measured | target | met |', '|---|---|---|---|',
     ...targets.map(([n, v, t, ok]) => `| ${n} | ${fmt(v as number, 3)} | ${t} | ${ok ? 'yes' : 'NO'} |`),
     '', `Also: min purity ${fmt(summary.minPurity, 4)}, max centring ${fmt(summary.maxCentringPct, 2)} %, max level error ${fmt(summary.maxLevelErr, 2)}°, median fill ${fmt(summary.medianFill, 2)}, median seconds per image ${fmt(summary.medianSeconds, 2)}, failures ${summary.failed}.`,

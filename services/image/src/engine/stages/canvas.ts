@@ -1,17 +1,15 @@
 import sharp, { type OverlayOptions } from 'sharp';
-import { BACKGROUND_RGB, type Background, type OutputFormat, type RawImage } from '../types.js';
-import type { Layer } from './compose.js';
+import { BACKGROUND_RGB, type Background, type RawImage } from '../types.js';
+import type { Layer } from './cut-out.js';
 import { applyGains } from './white-balance.js';
 
-export interface FinishOptions {
+export interface CanvasOptions {
   background: Background;
   shadow: boolean;
   transparent: boolean;
   gains: [number, number, number];
   sharpen: number;
 }
-
-const raw = (img: RawImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
 
 /** Normalised 1-D Gaussian taps for a blur of the given sigma. */
 function gaussianTaps(sigma: number): Float32Array {
@@ -106,7 +104,7 @@ function contactShadow(layer: Layer, canvasW: number, canvasH: number): OverlayO
 }
 
 /** Put the layers on the studio background (or a transparent canvas). Returns raw pixels. */
-export async function composeCanvas(layers: Layer[], width: number, height: number, o: FinishOptions): Promise<RawImage> {
+export async function composeCanvas(layers: Layer[], width: number, height: number, o: CanvasOptions): Promise<RawImage> {
   if (o.transparent) {
     const overlays: OverlayOptions[] = layers.map((l) => ({
       input: l.image.data,
@@ -131,12 +129,4 @@ export async function composeCanvas(layers: Layer[], width: number, height: numb
   }
   for (const l of layers) blendOnto(canvas, width, height, l);
   return { data: canvas, width, height, channels: 3 };
-}
-
-export async function encode(img: RawImage, format: OutputFormat, transparent: boolean): Promise<Buffer> {
-  const s = raw(img).withIccProfile('srgb');
-  if (transparent || format === 'png') return s.png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
-  if (format === 'jpeg') return s.jpeg({ quality: 92, chromaSubsampling: '4:4:4', mozjpeg: false }).toBuffer();
-  if (format === 'webp') return s.webp({ quality: 92, smartSubsample: true }).toBuffer();
-  return s.avif({ quality: 70, effort: 2, chromaSubsampling: '4:4:4' }).toBuffer();
 }
