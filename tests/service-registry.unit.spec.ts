@@ -25,7 +25,9 @@ describe('service registry', () => {
 
   it('lets the gateway call every service, the image service the ledger, and no one else anyone', () => {
     for (const n of serviceNames) assert.ok(mayCall('gateway', n), `gateway -> ${n}`);
-    const edges = serviceNames.flatMap((from) => serviceNames.filter((to) => mayCall(from, to)).map((to) => `${from}->${to}`));
+    const edges = serviceNames.flatMap((from) =>
+      serviceNames.filter((to) => mayCall(from, to)).map((to) => `${from}->${to}`),
+    );
     assert.deepEqual(edges, ['image->ledger']);
     assert.equal(mayCall('stranger', 'ledger'), false);
   });

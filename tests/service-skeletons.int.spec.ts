@@ -27,10 +27,14 @@ describe('service processes', { timeout: 240_000 }, () => {
         assert.ok(status.schemaVersion >= 2, 'platform and service migrations applied');
         client.close();
 
-        const db = new pg.Client({ connectionString: requireEnv('DATABASE_URL').replace(/\/postgres$/, `/flatlay_${name}`) });
+        const db = new pg.Client({
+          connectionString: requireEnv('DATABASE_URL').replace(/\/postgres$/, `/flatlay_${name}`),
+        });
         await db.connect();
         const owner = await db.query('SELECT service FROM service_info');
-        const tables = await db.query("SELECT table_name FROM information_schema.tables WHERE table_name IN ('es_events','outbox','inbox','checkpoints')");
+        const tables = await db.query(
+          "SELECT table_name FROM information_schema.tables WHERE table_name IN ('es_events','outbox','inbox','checkpoints')",
+        );
         await db.end();
         assert.deepEqual(owner.rows, [{ service: name }]);
         assert.equal(tables.rowCount, 4);

@@ -8,7 +8,12 @@ import { serviceClients, type ServiceClients } from './clients.js';
 import { createAuthenticator } from './http/auth.js';
 import { apiNotFound, errorMapper } from './http/errors.js';
 import { requireReadableBody } from './http/body-type.js';
-import { authRateLimits, countFailedSignIns, defaultAuthRateLimits, type AuthRateLimitOptions } from './http/rate-limit.js';
+import {
+  authRateLimits,
+  countFailedSignIns,
+  defaultAuthRateLimits,
+  type AuthRateLimitOptions,
+} from './http/rate-limit.js';
 import { defaultTrustProxy, type TrustProxy } from './http/client-address.js';
 import { requestId } from './http/request-id.js';
 import { traceRequests } from './http/tracing.js';
@@ -76,7 +81,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
     // Client-side routing: every other path is the SPA.
     app.get('/{*path}', (_req, res) => res.sendFile(join(webDir, 'index.html')));
   } else {
-    app.get('/{*path}', (_req, res) => res.status(404).type('text').send('The web app is not built. Run `npm run build`.'));
+    app.get('/{*path}', (_req, res) =>
+      res.status(404).type('text').send('The web app is not built. Run `npm run build`.'),
+    );
   }
   app.use(errorMapper(options.logger));
   return app;

@@ -13,7 +13,10 @@ export interface ServiceClients {
  * presents the gateway's service credential (by default the one of this process tree, which the
  * embedded default's services accept).
  */
-export function serviceClients(services: ServiceAddress[], credential = new ServiceCredential('gateway')): ServiceClients {
+export function serviceClients(
+  services: ServiceAddress[],
+  credential = new ServiceCredential('gateway'),
+): ServiceClients {
   const made = new Map<string, { close(): void }>();
   const get = <C extends { close(): void }>(name: string, make: (address: string) => C): C => {
     const existing = made.get(name);

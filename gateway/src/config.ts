@@ -15,18 +15,26 @@ export const rateLimitEnvSchema = z.object({
   // Unset: ten times AUTH_RATE_LIMIT_PER_EMAIL.
   AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP: z.coerce.number().int().min(1).optional(),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
-  TRUST_PROXY: z.string().default('loopback').transform((value, ctx) => {
-    try {
-      return parseTrustProxy(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      return z.NEVER;
-    }
-  }),
+  TRUST_PROXY: z
+    .string()
+    .default('loopback')
+    .transform((value, ctx) => {
+      try {
+        return parseTrustProxy(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
 });
 
-export function rateLimitsFrom(config: z.infer<typeof rateLimitEnvSchema>): { options: AuthRateLimitOptions; close(): Promise<void> } {
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+export function rateLimitsFrom(config: z.infer<typeof rateLimitEnvSchema>): {
+  options: AuthRateLimitOptions;
+  close(): Promise<void>;
+} {
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : undefined;
   redis?.on('error', () => undefined); // the limiter falls back to memory; ioredis reconnects
   return {
     options: {
@@ -42,18 +50,20 @@ export function rateLimitsFrom(config: z.infer<typeof rateLimitEnvSchema>): { op
   };
 }
 
-export const gatewayEnvSchema = z.object({
-  PORT: env.port(registry.gateway.httpPort),
-  HOST: z.string().default('0.0.0.0'),
-  CORS_ORIGINS: env.csv().default(['http://localhost:8080']),
-  IDENTITY_ADDR: z.string().default(`127.0.0.1:${registry.identity.grpcPort}`),
-  LEDGER_ADDR: z.string().default(`127.0.0.1:${registry.ledger.grpcPort}`),
-  IMAGE_ADDR: z.string().default(`127.0.0.1:${registry.image.grpcPort}`),
-  BILLING_ADDR: z.string().default(`127.0.0.1:${registry.billing.grpcPort}`),
-  ANALYTICS_ADDR: z.string().default(`127.0.0.1:${registry.analytics.grpcPort}`),
-  // The gateway as its own process signs its calls to the services with the deployment's secret.
-  SERVICE_AUTH_SECRET: serviceSecretEnv(),
-  WEB_DIR: z.string().optional(),
-  LOG_LEVEL: env.logLevel(),
-}).extend(rateLimitEnvSchema.shape);
+export const gatewayEnvSchema = z
+  .object({
+    PORT: env.port(registry.gateway.httpPort),
+    HOST: z.string().default('0.0.0.0'),
+    CORS_ORIGINS: env.csv().default(['http://localhost:8080']),
+    IDENTITY_ADDR: z.string().default(`127.0.0.1:${registry.identity.grpcPort}`),
+    LEDGER_ADDR: z.string().default(`127.0.0.1:${registry.ledger.grpcPort}`),
+    IMAGE_ADDR: z.string().default(`127.0.0.1:${registry.image.grpcPort}`),
+    BILLING_ADDR: z.string().default(`127.0.0.1:${registry.billing.grpcPort}`),
+    ANALYTICS_ADDR: z.string().default(`127.0.0.1:${registry.analytics.grpcPort}`),
+    // The gateway as its own process signs its calls to the services with the deployment's secret.
+    SERVICE_AUTH_SECRET: serviceSecretEnv(),
+    WEB_DIR: z.string().optional(),
+    LOG_LEVEL: env.logLevel(),
+  })
+  .extend(rateLimitEnvSchema.shape);
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;

@@ -1,6 +1,13 @@
 // Composition root of the gateway as its own process.
 import { fileURLToPath } from 'node:url';
-import { createLogger, loadConfig, registry, ServiceCredential, startTelemetry, stopOnSignals } from '@flatlay/platform';
+import {
+  createLogger,
+  loadConfig,
+  registry,
+  ServiceCredential,
+  startTelemetry,
+  stopOnSignals,
+} from '@flatlay/platform';
 import { createGatewayApp } from './app.js';
 import { serviceClients } from './clients.js';
 import { gatewayEnvSchema, rateLimitsFrom } from './config.js';
@@ -10,7 +17,13 @@ const config = loadConfig(gatewayEnvSchema);
 startTelemetry('gateway');
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const rateLimits = rateLimitsFrom(config);
-const addressOf = { identity: config.IDENTITY_ADDR, ledger: config.LEDGER_ADDR, image: config.IMAGE_ADDR, billing: config.BILLING_ADDR, analytics: config.ANALYTICS_ADDR };
+const addressOf = {
+  identity: config.IDENTITY_ADDR,
+  ledger: config.LEDGER_ADDR,
+  image: config.IMAGE_ADDR,
+  billing: config.BILLING_ADDR,
+  analytics: config.ANALYTICS_ADDR,
+};
 const services = registry.gateway.calls.map((name) => ({ name, address: addressOf[name] }));
 const app = createGatewayApp({
   logger,

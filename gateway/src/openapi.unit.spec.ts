@@ -4,7 +4,12 @@ import { openApiDocument } from './openapi.js';
 
 type Responses = Record<string, { description: string }>;
 const operations = () =>
-  Object.entries(openApiDocument.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, responses: op.responses as Responses })));
+  Object.entries(openApiDocument.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({
+      name: `${method.toUpperCase()} ${path}`,
+      responses: op.responses as Responses,
+    })),
+  );
 
 describe('OpenAPI document: status rules', () => {
   it('states the 501 and 503/504 rule and the admin 401/403 rule', () => {
@@ -21,11 +26,13 @@ describe('OpenAPI document: status rules', () => {
       assert.match(responses['501']!.description, /not configured/, op);
     }
     for (const { name, responses } of operations()) {
-      for (const status of ['503', '504']) assert.doesNotMatch(responses[status]?.description ?? '', /not configured/i, `${name} ${status}`);
+      for (const status of ['503', '504'])
+        assert.doesNotMatch(responses[status]?.description ?? '', /not configured/i, `${name} ${status}`);
     }
   });
 
   it('documents 409 rather than 401/403 for business refusals on admin routes', () => {
-    for (const guard of Object.values(openApiDocument['x-guards'])) assert.match((guard.responses as Responses)['409']!.description, /never 401\/403/);
+    for (const guard of Object.values(openApiDocument['x-guards']))
+      assert.match((guard.responses as Responses)['409']!.description, /never 401\/403/);
   });
 });

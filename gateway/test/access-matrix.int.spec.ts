@@ -30,7 +30,9 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
     s = await startStack('matrix-test');
     const user = await s.newUser('matrix-a');
     const other = await s.newUser('matrix-b');
-    const admin = await s.request('POST', '/admin/login', { form: { username: s.admin.email, password: s.admin.password } });
+    const admin = await s.request('POST', '/admin/login', {
+      form: { username: s.admin.email, password: s.admin.password },
+    });
     const adminMe = await s.request('GET', '/auth/me', { token: admin.body.access_token });
     people.user = user;
     people.other = other;
@@ -42,33 +44,105 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
   const tokenFor = async (who: Who): Promise<string | undefined> => {
     if (who === 'none') return undefined;
     const p = people[who]!;
-    const res = who === 'admin'
-      ? await s.request('POST', '/admin/login', { form: { username: p.email, password: p.password } })
-      : await s.request('POST', '/auth/login', { json: { email: p.email, password: p.password } });
+    const res =
+      who === 'admin'
+        ? await s.request('POST', '/admin/login', { form: { username: p.email, password: p.password } })
+        : await s.request('POST', '/auth/login', { json: { email: p.email, password: p.password } });
     return res.body.access_token;
   };
 
   const rows: Row[] = [
-    { operation: 'GET /openapi.json', send: (s, token) => s.request('GET', '/openapi.json', { token }), expect: all(200) },
-    { operation: 'POST /auth/register', send: (s, token) => s.request('POST', '/auth/register', { token, json: { email: `m.${randomUUID()}@example.com`, password: 'long enough pw' } }), expect: all(201) },
-    { operation: 'POST /auth/login', send: (s, token) => s.request('POST', '/auth/login', { token, json: { email: people.user!.email, password: people.user!.password } }), expect: all(200) },
-    { operation: 'POST /auth/google', send: async (s, token) => s.request('POST', '/auth/google', { token, json: { idToken: await s.googleIdToken({ sub: randomUUID(), email: `g.${randomUUID()}@gmail.com`, email_verified: true }) } }), expect: all(200) },
+    {
+      operation: 'GET /openapi.json',
+      send: (s, token) => s.request('GET', '/openapi.json', { token }),
+      expect: all(200),
+    },
+    {
+      operation: 'POST /auth/register',
+      send: (s, token) =>
+        s.request('POST', '/auth/register', {
+          token,
+          json: { email: `m.${randomUUID()}@example.com`, password: 'long enough pw' },
+        }),
+      expect: all(201),
+    },
+    {
+      operation: 'POST /auth/login',
+      send: (s, token) =>
+        s.request('POST', '/auth/login', {
+          token,
+          json: { email: people.user!.email, password: people.user!.password },
+        }),
+      expect: all(200),
+    },
+    {
+      operation: 'POST /auth/google',
+      send: async (s, token) =>
+        s.request('POST', '/auth/google', {
+          token,
+          json: {
+            idToken: await s.googleIdToken({
+              sub: randomUUID(),
+              email: `g.${randomUUID()}@gmail.com`,
+              email_verified: true,
+            }),
+          },
+        }),
+      expect: all(200),
+    },
     // The bearer of this route is a Supabase token: our own tokens are refused like none at all.
-    { operation: 'POST /auth/supabase', send: (s, token) => s.request('POST', '/auth/supabase', { token, json: {} }), expect: all(401) },
+    {
+      operation: 'POST /auth/supabase',
+      send: (s, token) => s.request('POST', '/auth/supabase', { token, json: {} }),
+      expect: all(401),
+    },
     { operation: 'GET /auth/me', send: (s, token) => s.request('GET', '/auth/me', { token }), expect: signedIn },
-    { operation: 'POST /auth/logout', send: (s, token) => s.request('POST', '/auth/logout', { token }), expect: signedIn },
-    { operation: 'GET /tokens/balance', send: (s, token) => s.request('GET', '/tokens/balance', { token }), expect: signedIn },
+    {
+      operation: 'POST /auth/logout',
+      send: (s, token) => s.request('POST', '/auth/logout', { token }),
+      expect: signedIn,
+    },
+    {
+      operation: 'GET /tokens/balance',
+      send: (s, token) => s.request('GET', '/tokens/balance', { token }),
+      expect: signedIn,
+    },
     { operation: 'GET /tokens/', send: (s, token) => s.request('GET', '/tokens/', { token }), expect: signedIn },
-    { operation: 'POST /admin/login', send: (s, token) => s.request('POST', '/admin/login', { token, form: { username: s.admin.email, password: s.admin.password } }), expect: all(200) },
-    { operation: 'GET /admin/users', send: (s, token) => s.request('GET', '/admin/users', { token }), expect: adminOnly },
-    { operation: 'DELETE /admin/user/delete', send: (s, token) => s.request('DELETE', `/admin/user/delete?email=${encodeURIComponent(people.other!.email)}`, { token }), expect: adminOnly },
-    { operation: 'GET /settings/keys/status', send: (s, token) => s.request('GET', '/settings/keys/status', { token }), expect: adminOnly },
-    { operation: 'POST /settings/keys', send: (s, token) => s.request('POST', '/settings/keys', { token, json: { x: 1 } }), expect: adminOnly },
+    {
+      operation: 'POST /admin/login',
+      send: (s, token) =>
+        s.request('POST', '/admin/login', { token, form: { username: s.admin.email, password: s.admin.password } }),
+      expect: all(200),
+    },
+    {
+      operation: 'GET /admin/users',
+      send: (s, token) => s.request('GET', '/admin/users', { token }),
+      expect: adminOnly,
+    },
+    {
+      operation: 'DELETE /admin/user/delete',
+      send: (s, token) =>
+        s.request('DELETE', `/admin/user/delete?email=${encodeURIComponent(people.other!.email)}`, { token }),
+      expect: adminOnly,
+    },
+    {
+      operation: 'GET /settings/keys/status',
+      send: (s, token) => s.request('GET', '/settings/keys/status', { token }),
+      expect: adminOnly,
+    },
+    {
+      operation: 'POST /settings/keys',
+      send: (s, token) => s.request('POST', '/settings/keys', { token, json: { x: 1 } }),
+      expect: adminOnly,
+    },
   ];
 
   it('covers every documented operation', () => {
     const covered = new Set(rows.map((r) => r.operation));
-    assert.deepEqual(documentedOperations().filter((op) => !covered.has(op)), []);
+    assert.deepEqual(
+      documentedOperations().filter((op) => !covered.has(op)),
+      [],
+    );
   });
 
   for (const row of rows) {
@@ -111,8 +185,15 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
     const api = app.locals.apiRouter as Router;
     const registered = api.stack
       .filter((layer) => layer.route)
-      .flatMap((layer) => Object.keys((layer.route as unknown as { methods: Record<string, boolean> }).methods).map((m) => `${m.toUpperCase()} ${layer.route!.path}`));
+      .flatMap((layer) =>
+        Object.keys((layer.route as unknown as { methods: Record<string, boolean> }).methods).map(
+          (m) => `${m.toUpperCase()} ${layer.route!.path}`,
+        ),
+      );
     assert.deepEqual([...registered].sort(), documentedOperations().sort());
-    assert.deepEqual(Object.keys(served.body.paths).sort(), [...new Set(documentedOperations().map((op) => op.split(' ')[1]))].sort());
+    assert.deepEqual(
+      Object.keys(served.body.paths).sort(),
+      [...new Set(documentedOperations().map((op) => op.split(' ')[1]))].sort(),
+    );
   });
 });

@@ -16,7 +16,9 @@ describe('bearer tokens', { timeout: 240_000 }, () => {
   beforeAll(async () => {
     s = await startStack('bearer-test');
     user = await s.newUser('bearer');
-    adminToken = (await s.request('POST', '/admin/login', { form: { username: s.admin.email, password: s.admin.password } })).body.access_token;
+    adminToken = (
+      await s.request('POST', '/admin/login', { form: { username: s.admin.email, password: s.admin.password } })
+    ).body.access_token;
   });
   afterAll(async () => s?.stop());
 
@@ -48,14 +50,16 @@ describe('bearer tokens', { timeout: 240_000 }, () => {
 
     it('a token in the URL beside the header does not change who the caller is', async () => {
       const other = await s.newUser('bearer-other');
-      const res = await fetch(`${s.base}/api/auth/me?access_token=${encodeURIComponent(other.token)}`, { headers: { authorization: `Bearer ${user.token}` } });
+      const res = await fetch(`${s.base}/api/auth/me?access_token=${encodeURIComponent(other.token)}`, {
+        headers: { authorization: `Bearer ${user.token}` },
+      });
       assert.equal(res.status, 200);
       assert.equal(((await res.json()) as { id: string }).id, user.id);
     });
   });
 
   describe('forged tokens', () => {
-    it("`alg: none` (no signature) is refused: 401", async () => {
+    it('`alg: none` (no signature) is refused: 401', async () => {
       for (const role of ['user', 'admin']) {
         const unsigned = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims(user.id, role))}.`;
         assert.equal((await s.request('GET', '/auth/me', { token: unsigned })).status, 401, role);
@@ -71,7 +75,9 @@ describe('bearer tokens', { timeout: 240_000 }, () => {
         JSON.stringify(publicKey.export({ format: 'jwk' })),
       ];
       for (const secret of secrets) {
-        const forged = await new SignJWT(claims(user.id, 'admin')).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new Uint8Array(Buffer.from(secret)));
+        const forged = await new SignJWT(claims(user.id, 'admin'))
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+          .sign(new Uint8Array(Buffer.from(secret)));
         const me = await s.request('GET', '/auth/me', { token: forged });
         assert.equal(me.status, 401);
         assert.match(me.body.message, /^Not authenticated/);
@@ -81,8 +87,14 @@ describe('bearer tokens', { timeout: 240_000 }, () => {
 
     it('a wrong issuer or a wrong audience, signed with the real key, is refused: 401', async () => {
       const key = createPrivateKey(s.jwtPrivateKeyPem);
-      for (const [name, override] of [['issuer', { iss: 'someone-else' }], ['audience', { aud: 'another-api' }], ['no audience', { aud: undefined }]] as const) {
-        const forged = await new SignJWT({ ...claims(user.id), ...override }).setProtectedHeader({ alg: 'ES256' }).sign(key);
+      for (const [name, override] of [
+        ['issuer', { iss: 'someone-else' }],
+        ['audience', { aud: 'another-api' }],
+        ['no audience', { aud: undefined }],
+      ] as const) {
+        const forged = await new SignJWT({ ...claims(user.id), ...override })
+          .setProtectedHeader({ alg: 'ES256' })
+          .sign(key);
         const res = await s.request('GET', '/auth/me', { token: forged });
         assert.equal(res.status, 401, name);
         assert.match(res.body.message, /^Not authenticated/, name);

@@ -34,7 +34,10 @@ async function standInIdentity() {
       throw new AppError('PERMISSION_DENIED', 'This account is managed by its organisation and cannot be changed here');
     }),
   };
-  const server = new GrpcServer([{ name: 'flatlay.identity.v1.IdentityService', definition: identity.IdentityServiceService, implementation }], { service: 'identity', secret: inProcessServiceSecret() });
+  const server = new GrpcServer(
+    [{ name: 'flatlay.identity.v1.IdentityService', definition: identity.IdentityServiceService, implementation }],
+    { service: 'identity', secret: inProcessServiceSecret() },
+  );
   const port = await server.listen('127.0.0.1', 0);
   server.setServing(true);
   return { address: `127.0.0.1:${port}`, stop: () => server.shutdown(1_000) };
@@ -67,22 +70,47 @@ describe('status codes the web clients depend on', { timeout: 120_000 }, () => {
     return async (method: string, path: string, options: { token?: string; json?: unknown } = {}) => {
       const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
       if (options.json !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`http://127.0.0.1:${http.port}/api${path}`, { method, headers, body: options.json === undefined ? undefined : JSON.stringify(options.json) });
+      const res = await fetch(`http://127.0.0.1:${http.port}/api${path}`, {
+        method,
+        headers,
+        body: options.json === undefined ? undefined : JSON.stringify(options.json),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
   };
 
   it('a sign-in provider that is not configured answers 501 with a message saying so', async () => {
-    const request = await serve(createGatewayApp({ logger, corsOrigins: [], services: [{ name: 'identity', address: standIn.address }] }));
+    const request = await serve(
+      createGatewayApp({ logger, corsOrigins: [], services: [{ name: 'identity', address: standIn.address }] }),
+    );
     const google = await request('POST', '/auth/google', { json: { idToken: 'a.b.c' } });
-    assert.deepEqual([google.status, google.body.code, google.body.message, google.body.detail], [501, 'NOT_CONFIGURED', 'Google sign-in is not configured on this server', 'Google sign-in is not configured on this server']);
+    assert.deepEqual(
+      [google.status, google.body.code, google.body.message, google.body.detail],
+      [
+        501,
+        'NOT_CONFIGURED',
+        'Google sign-in is not configured on this server',
+        'Google sign-in is not configured on this server',
+      ],
+    );
     const supabase = await request('POST', '/auth/supabase', { token: 'a.b.c', json: {} });
-    assert.deepEqual([supabase.status, supabase.body.message], [501, 'Supabase sign-in is not configured on this server']);
+    assert.deepEqual(
+      [supabase.status, supabase.body.message],
+      [501, 'Supabase sign-in is not configured on this server'],
+    );
   });
 
   it('a service that does not answer is an outage: 503', async () => {
-    const request = await serve(createGatewayApp({ logger, corsOrigins: [], services: [{ name: 'identity', address: `127.0.0.1:${await closedPort()}` }] }));
-    const res = await request('POST', '/auth/login', { json: { email: 'someone@example.com', password: 'long enough' } });
+    const request = await serve(
+      createGatewayApp({
+        logger,
+        corsOrigins: [],
+        services: [{ name: 'identity', address: `127.0.0.1:${await closedPort()}` }],
+      }),
+    );
+    const res = await request('POST', '/auth/login', {
+      json: { email: 'someone@example.com', password: 'long enough' },
+    });
     assert.deepEqual([res.status, res.body.code], [503, 'UNAVAILABLE']);
     assert.equal(typeof res.body.message, 'string');
   });
@@ -111,7 +139,10 @@ describe('status codes the web clients depend on', { timeout: 120_000 }, () => {
     const request = await serve(app);
 
     const refused = await request('GET', '/admin/profile', { token: 'admin-token' });
-    assert.deepEqual([refused.status, refused.body.message], [409, 'This account is managed by its organisation and cannot be changed here']);
+    assert.deepEqual(
+      [refused.status, refused.body.message],
+      [409, 'This account is managed by its organisation and cannot be changed here'],
+    );
     const user = await request('GET', '/admin/profile', { token: 'user-token' });
     assert.deepEqual([user.status, user.body.message], [403, 'Admin authentication required']);
     const none = await request('GET', '/admin/profile');
@@ -125,7 +156,10 @@ describe('status codes the web clients depend on', { timeout: 120_000 }, () => {
     const request = await serve(createGatewayApp({ logger, corsOrigins: [], services: [] }));
     const doc = (await request('GET', '/openapi.json')).body;
     assert.match(doc.info.description, /501 \(NOT_CONFIGURED\)/);
-    assert.match(doc.info.description, /On \/admin\/\* \(except \/admin\/login\) and \/settings\/\*, 401 and 403 mean only "admin authentication required"/);
+    assert.match(
+      doc.info.description,
+      /On \/admin\/\* \(except \/admin\/login\) and \/settings\/\*, 401 and 403 mean only "admin authentication required"/,
+    );
     assert.match(doc.paths['/auth/google'].post.responses['501'].description, /not configured/);
     assert.equal(doc.paths['/auth/google'].post.responses['503'], undefined);
   });

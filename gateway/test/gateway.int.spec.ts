@@ -28,7 +28,9 @@ describe('gateway', { timeout: 120_000 }, () => {
     startTelemetry('gateway-test');
     const logger = createLogger('gateway-test', 'silent');
     services = await Promise.all(
-      [ledgerService, billingService].map((def) => startService(def, { databaseUrl: requireEnv('DATABASE_URL'), bus, grpcPort: 0, logger })),
+      [ledgerService, billingService].map((def) =>
+        startService(def, { databaseUrl: requireEnv('DATABASE_URL'), bus, grpcPort: 0, logger }),
+      ),
     );
     const webDir = await mkdtemp(join(tmpdir(), 'web-'));
     await writeFile(join(webDir, 'index.html'), '<!doctype html><title>Flatlay SPA</title>');
@@ -61,10 +63,18 @@ describe('gateway', { timeout: 120_000 }, () => {
   });
 
   it('rejects malformed and oversized JSON with a 4xx JSON error', async () => {
-    const bad = await fetch(`${base}/api/anything`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    const bad = await fetch(`${base}/api/anything`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":',
+    });
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as ErrorBody).message, /not valid JSON/);
-    const big = await fetch(`${base}/api/anything`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 'x'.repeat(2_000_000) }) });
+    const big = await fetch(`${base}/api/anything`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ a: 'x'.repeat(2_000_000) }),
+    });
     assert.equal(big.status, 413);
     assert.match(((await big.json()) as ErrorBody).detail, /too large/);
   });
@@ -78,7 +88,7 @@ describe('gateway', { timeout: 120_000 }, () => {
     assert.match(res.headers.get('x-request-id') ?? '', /^[\w-]{8,}$/);
   });
 
-  it('continues a caller\'s W3C trace and returns its trace id', async () => {
+  it("continues a caller's W3C trace and returns its trace id", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const res = await fetch(`${base}/healthz`, { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
     assert.match(res.headers.get('traceparent') ?? '', new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));

@@ -17,7 +17,11 @@ type Limits = Omit<AuthRateLimitOptions, 'redis' | 'keyPrefix'>;
 interface Gateway {
   /** The Redis key prefix of this gateway's counters. */
   prefix: string;
-  post(path: string, body: { json?: unknown; form?: Record<string, string> }, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  post(
+    path: string,
+    body: { json?: unknown; form?: Record<string, string> },
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 describe('sign-in attempt limits on real Redis', { timeout: 240_000 }, () => {
@@ -33,7 +37,10 @@ describe('sign-in attempt limits on real Redis', { timeout: 240_000 }, () => {
   });
 
   /** A gateway in front of the stack's services, with its own limits, on the stack's Redis. */
-  const gateway = async (limits: Limits, options: { trustProxy?: TrustProxy; prefix?: string } = {}): Promise<Gateway> => {
+  const gateway = async (
+    limits: Limits,
+    options: { trustProxy?: TrustProxy; prefix?: string } = {},
+  ): Promise<Gateway> => {
     const prefix = options.prefix ?? `rl-test-${randomUUID()}`;
     const app = createGatewayApp({
       logger: createLogger('rate-limit-test', 'silent'),
@@ -56,7 +63,11 @@ describe('sign-in attempt limits on real Redis', { timeout: 240_000 }, () => {
           h['content-type'] = 'application/x-www-form-urlencoded';
           payload = new URLSearchParams(body.form).toString();
         }
-        const res = await fetch(`http://127.0.0.1:${http.port}/api${path}`, { method: 'POST', headers: h, body: payload });
+        const res = await fetch(`http://127.0.0.1:${http.port}/api${path}`, {
+          method: 'POST',
+          headers: h,
+          body: payload,
+        });
         const text = await res.text();
         let parsed: unknown = text;
         try {
@@ -74,7 +85,8 @@ describe('sign-in attempt limits on real Redis', { timeout: 240_000 }, () => {
     const value = await s.redis.get(`${g.prefix}:auth:${name}`);
     return value === null ? null : Number(value);
   };
-  const keysOf = async (g: Gateway, pattern: string) => (await s.redis.keys(`${g.prefix}:auth:${pattern}`)).map((k) => k.slice(`${g.prefix}:auth:`.length)).sort();
+  const keysOf = async (g: Gateway, pattern: string) =>
+    (await s.redis.keys(`${g.prefix}:auth:${pattern}`)).map((k) => k.slice(`${g.prefix}:auth:`.length)).sort();
   const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
   it('keeps its counters in Redis, with the window as expiry, shared by every gateway instance', async () => {
@@ -102,50 +114,115 @@ describe('sign-in attempt limits on real Redis', { timeout: 240_000 }, () => {
     // The test client is on loopback, which this gateway does not trust.
     const untrusted = await gateway({ perIp: 3, perEmail: 100, windowSeconds: 600 }, { trustProxy: ['10.0.0.0/8'] });
     for (let i = 0; i < 3; i++) {
-      assert.equal((await untrusted.post('/auth/login', { json: { email: `spoof${i}@example.com`, password: 'x' } }, from(`198.51.100.${i + 1}`))).status, 401);
+      assert.equal(
+        (
+          await untrusted.post(
+            '/auth/login',
+            { json: { email: `spoof${i}@example.com`, password: 'x' } },
+            from(`198.51.100.${i + 1}`),
+          )
+        ).status,
+        401,
+      );
     }
-    assert.equal((await untrusted.post('/auth/login', { json: { email: 'spoof9@example.com', password: 'x' } }, from('198.51.100.99'))).status, 429);
+    assert.equal(
+      (
+        await untrusted.post(
+          '/auth/login',
+          { json: { email: 'spoof9@example.com', password: 'x' } },
+          from('198.51.100.99'),
+        )
+      ).status,
+      429,
+    );
     assert.deepEqual(await keysOf(untrusted, 'login:ip:*'), ['login:ip:127.0.0.1']);
     assert.equal(await counter(untrusted, 'login:ip:127.0.0.1'), 4);
 
     // Behind a trusted proxy (loopback, the default) each forwarded client has its own bucket.
     const trusted = await gateway({ perIp: 3, perEmail: 100, windowSeconds: 600 });
     for (let i = 0; i < 4; i++) {
-      assert.equal((await trusted.post('/auth/login', { json: { email: `fwd${i}@example.com`, password: 'x' } }, from(`198.51.100.${i + 1}`))).status, 401);
+      assert.equal(
+        (
+          await trusted.post(
+            '/auth/login',
+            { json: { email: `fwd${i}@example.com`, password: 'x' } },
+            from(`198.51.100.${i + 1}`),
+          )
+        ).status,
+        401,
+      );
     }
-    assert.deepEqual(await keysOf(trusted, 'login:ip:*'), ['login:ip:198.51.100.1', 'login:ip:198.51.100.2', 'login:ip:198.51.100.3', 'login:ip:198.51.100.4']);
+    assert.deepEqual(await keysOf(trusted, 'login:ip:*'), [
+      'login:ip:198.51.100.1',
+      'login:ip:198.51.100.2',
+      'login:ip:198.51.100.3',
+      'login:ip:198.51.100.4',
+    ]);
 
     // A hop count trusts only the proxy's own entry: what the client put before it is ignored.
     const oneHop = await gateway({ perIp: 3, perEmail: 100, windowSeconds: 600 }, { trustProxy: 1 });
     for (const spoof of ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4']) {
-      await oneHop.post('/auth/login', { json: { email: 'hop@example.com', password: 'x' } }, from(`${spoof}, 198.51.100.7`));
+      await oneHop.post(
+        '/auth/login',
+        { json: { email: 'hop@example.com', password: 'x' } },
+        from(`${spoof}, 198.51.100.7`),
+      );
     }
     assert.deepEqual(await keysOf(oneHop, 'login:ip:*'), ['login:ip:198.51.100.7']);
-    assert.equal((await oneHop.post('/auth/login', { json: { email: 'hop@example.com', password: 'x' } }, from('198.51.100.7'))).status, 429);
+    assert.equal(
+      (await oneHop.post('/auth/login', { json: { email: 'hop@example.com', password: 'x' } }, from('198.51.100.7')))
+        .status,
+      429,
+    );
   });
 
   it('counts an IPv6 client by its /64, and an IPv4-mapped address as IPv4', async () => {
     const g = await gateway({ perIp: 3, perEmail: 100, windowSeconds: 600 });
     for (const ip of ['2001:db8:7:8::1', '2001:db8:7:8:ffff::2', '2001:db8:7:8:1:2:3:4']) {
-      assert.equal((await g.post('/auth/login', { json: { email: 'v6@example.com', password: 'x' } }, from(ip))).status, 401, ip);
+      assert.equal(
+        (await g.post('/auth/login', { json: { email: 'v6@example.com', password: 'x' } }, from(ip))).status,
+        401,
+        ip,
+      );
     }
-    assert.equal((await g.post('/auth/login', { json: { email: 'v6@example.com', password: 'x' } }, from('2001:db8:7:8::99'))).status, 429);
+    assert.equal(
+      (await g.post('/auth/login', { json: { email: 'v6@example.com', password: 'x' } }, from('2001:db8:7:8::99')))
+        .status,
+      429,
+    );
     // The neighbouring /64 is another subscriber.
-    assert.equal((await g.post('/auth/login', { json: { email: 'v6@example.com', password: 'x' } }, from('2001:db8:7:9::1'))).status, 401);
+    assert.equal(
+      (await g.post('/auth/login', { json: { email: 'v6@example.com', password: 'x' } }, from('2001:db8:7:9::1')))
+        .status,
+      401,
+    );
     await g.post('/auth/login', { json: { email: 'v4@example.com', password: 'x' } }, from('::ffff:198.51.100.23'));
     await g.post('/auth/login', { json: { email: 'v4@example.com', password: 'x' } }, from('198.51.100.23'));
-    assert.deepEqual(await keysOf(g, 'login:ip:*'), ['login:ip:198.51.100.23', 'login:ip:2001:db8:7:8::/64', 'login:ip:2001:db8:7:9::/64']);
+    assert.deepEqual(await keysOf(g, 'login:ip:*'), [
+      'login:ip:198.51.100.23',
+      'login:ip:2001:db8:7:8::/64',
+      'login:ip:2001:db8:7:9::/64',
+    ]);
     assert.equal(await counter(g, 'login:ip:198.51.100.23'), 2);
   });
 
   it('admin login: `username=` and `email=` count against one name', async () => {
     const g = await gateway({ perIp: 1_000, perEmail: 3, windowSeconds: 600 });
     const name = s.admin.email.toLowerCase();
-    assert.equal((await g.post('/admin/login', { form: { username: s.admin.email, password: 'wrong 1' } })).status, 401);
+    assert.equal(
+      (await g.post('/admin/login', { form: { username: s.admin.email, password: 'wrong 1' } })).status,
+      401,
+    );
     assert.equal((await g.post('/admin/login', { form: { email: s.admin.email, password: 'wrong 2' } })).status, 401);
-    assert.equal((await g.post('/admin/login', { form: { email: name.toUpperCase(), password: 'wrong 3' } })).status, 401);
+    assert.equal(
+      (await g.post('/admin/login', { form: { email: name.toUpperCase(), password: 'wrong 3' } })).status,
+      401,
+    );
     assert.equal(await counter(g, `admin-login:failed:email-ip:${name}|127.0.0.1`), 3);
-    const right: Array<Record<string, string>> = [{ email: s.admin.email, password: s.admin.password }, { username: s.admin.email, password: s.admin.password }];
+    const right: Array<Record<string, string>> = [
+      { email: s.admin.email, password: s.admin.password },
+      { username: s.admin.email, password: s.admin.password },
+    ];
     for (const form of right) {
       const res = await g.post('/admin/login', { form });
       assert.equal(res.status, 429, Object.keys(form).join());
@@ -158,55 +235,110 @@ describe('sign-in attempt limits on real Redis', { timeout: 240_000 }, () => {
     const owner = await s.newUser('owner');
     const attacker = from('198.51.100.66');
     const home = from('203.0.113.10');
-    for (let i = 0; i < 3; i++) assert.equal((await g.post('/auth/login', { json: { email: owner.email, password: `guess ${i}` } }, attacker)).status, 401);
+    for (let i = 0; i < 3; i++)
+      assert.equal(
+        (await g.post('/auth/login', { json: { email: owner.email, password: `guess ${i}` } }, attacker)).status,
+        401,
+      );
     // The guesser is stopped, even with the right password...
-    assert.equal((await g.post('/auth/login', { json: { email: owner.email, password: owner.password } }, attacker)).status, 429);
+    assert.equal(
+      (await g.post('/auth/login', { json: { email: owner.email, password: owner.password } }, attacker)).status,
+      429,
+    );
     // ...the owner is not, and signing in again and again uses up nothing.
-    for (let i = 0; i < 5; i++) assert.equal((await g.post('/auth/login', { json: { email: owner.email, password: owner.password } }, home)).status, 200);
+    for (let i = 0; i < 5; i++)
+      assert.equal(
+        (await g.post('/auth/login', { json: { email: owner.email, password: owner.password } }, home)).status,
+        200,
+      );
     assert.equal(await counter(g, `login:failed:email-ip:${owner.email}|203.0.113.10`), null);
     assert.equal(await counter(g, `login:failed:email:${owner.email}`), 3);
 
     // Guessing spread over many addresses meets the e-mail's overall ceiling (6 failures).
     for (const ip of ['198.51.100.67', '198.51.100.68', '198.51.100.69']) {
-      assert.equal((await g.post('/auth/login', { json: { email: owner.email, password: 'spread' } }, from(ip))).status, 401);
+      assert.equal(
+        (await g.post('/auth/login', { json: { email: owner.email, password: 'spread' } }, from(ip))).status,
+        401,
+      );
     }
-    assert.equal((await g.post('/auth/login', { json: { email: owner.email, password: owner.password } }, from('192.0.2.200'))).status, 429);
+    assert.equal(
+      (await g.post('/auth/login', { json: { email: owner.email, password: owner.password } }, from('192.0.2.200')))
+        .status,
+      429,
+    );
   });
 
   it("a successful sign-in clears that client's earlier failures for the address", async () => {
     const g = await gateway({ perIp: 1_000, perEmail: 3, windowSeconds: 600 });
     const user = await s.newUser('typos');
     const key = `login:failed:email-ip:${user.email}|127.0.0.1`;
-    for (let i = 0; i < 2; i++) assert.equal((await g.post('/auth/login', { json: { email: user.email, password: `typo ${i}` } })).status, 401);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await g.post('/auth/login', { json: { email: user.email, password: `typo ${i}` } })).status, 401);
     assert.equal((await g.post('/auth/login', { json: { email: user.email, password: user.password } })).status, 200);
     await waitFor(async () => (await counter(g, key)) === null, 'the failures of this client are cleared');
-    for (let i = 0; i < 2; i++) assert.equal((await g.post('/auth/login', { json: { email: user.email, password: `typo again ${i}` } })).status, 401);
+    for (let i = 0; i < 2; i++)
+      assert.equal(
+        (await g.post('/auth/login', { json: { email: user.email, password: `typo again ${i}` } })).status,
+        401,
+      );
     assert.equal((await g.post('/auth/login', { json: { email: user.email, password: user.password } })).status, 200);
   });
 
   it('keeps counting every attempt per IP, successful or not', async () => {
     const g = await gateway({ perIp: 2, perEmail: 100, windowSeconds: 600 });
     const user = await s.newUser('per-ip');
-    for (let i = 0; i < 2; i++) assert.equal((await g.post('/auth/login', { json: { email: user.email, password: user.password } }, from('192.0.2.7'))).status, 200);
-    assert.equal((await g.post('/auth/login', { json: { email: user.email, password: user.password } }, from('192.0.2.7'))).status, 429);
+    for (let i = 0; i < 2; i++)
+      assert.equal(
+        (await g.post('/auth/login', { json: { email: user.email, password: user.password } }, from('192.0.2.7')))
+          .status,
+        200,
+      );
+    assert.equal(
+      (await g.post('/auth/login', { json: { email: user.email, password: user.password } }, from('192.0.2.7'))).status,
+      429,
+    );
   });
 
   it('limits Google and Supabase sign-in per IP (each new identity is a new account with free tokens)', async () => {
     const g = await gateway({ perIp: 2, perEmail: 100, windowSeconds: 600 });
     for (let i = 0; i < 2; i++) {
-      const idToken = await s.googleIdToken({ sub: randomUUID(), email: `g.${randomUUID()}@gmail.com`, email_verified: true });
+      const idToken = await s.googleIdToken({
+        sub: randomUUID(),
+        email: `g.${randomUUID()}@gmail.com`,
+        email_verified: true,
+      });
       assert.equal((await g.post('/auth/google', { json: { idToken } }, from('192.0.2.50'))).status, 200);
     }
-    const third = await g.post('/auth/google', { json: { idToken: await s.googleIdToken({ sub: randomUUID(), email: `g.${randomUUID()}@gmail.com`, email_verified: true }) } }, from('192.0.2.50'));
+    const third = await g.post(
+      '/auth/google',
+      {
+        json: {
+          idToken: await s.googleIdToken({
+            sub: randomUUID(),
+            email: `g.${randomUUID()}@gmail.com`,
+            email_verified: true,
+          }),
+        },
+      },
+      from('192.0.2.50'),
+    );
     assert.equal(third.status, 429);
     assert.ok(Number(third.headers.get('retry-after')) > 0);
 
     for (let i = 0; i < 2; i++) {
       const token = await s.supabaseToken({ sub: randomUUID(), email: `s.${randomUUID()}@example.com` });
-      assert.equal((await g.post('/auth/supabase', { json: {} }, { ...from('192.0.2.51'), authorization: `Bearer ${token}` })).status, 200);
+      assert.equal(
+        (await g.post('/auth/supabase', { json: {} }, { ...from('192.0.2.51'), authorization: `Bearer ${token}` }))
+          .status,
+        200,
+      );
     }
     const token = await s.supabaseToken({ sub: randomUUID(), email: `s.${randomUUID()}@example.com` });
-    assert.equal((await g.post('/auth/supabase', { json: {} }, { ...from('192.0.2.51'), authorization: `Bearer ${token}` })).status, 429);
+    assert.equal(
+      (await g.post('/auth/supabase', { json: {} }, { ...from('192.0.2.51'), authorization: `Bearer ${token}` }))
+        .status,
+      429,
+    );
     assert.equal(await counter(g, 'google:ip:192.0.2.50'), 3);
   });
 });

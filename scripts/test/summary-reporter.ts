@@ -17,7 +17,8 @@ export default class SummaryReporter implements Reporter {
         else skipped++;
       }
       // A file that failed to load (or a failing hook) has no failing test of its own: count it.
-      if (module.state() === 'failed' && ![...module.children.allTests()].some((t) => t.result().state === 'failed')) failed++;
+      if (module.state() === 'failed' && ![...module.children.allTests()].some((t) => t.result().state === 'failed'))
+        failed++;
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }

@@ -33,9 +33,13 @@ export const ADMIN_REQUIRED = 'Admin authentication required';
  * planted by another site; so only the Authorization header is read: the strategy sees the
  * request without its query and body.
  */
-class AuthorizationHeaderBearer extends BearerStrategy<(req: Request, token: string, done: (error: unknown, user?: Caller | false) => void) => void> {
+class AuthorizationHeaderBearer extends BearerStrategy<
+  (req: Request, token: string, done: (error: unknown, user?: Caller | false) => void) => void
+> {
   override authenticate(req: Request, options?: object): void {
-    const headerOnly = new Proxy(req, { get: (target, key) => (key === 'query' || key === 'body' ? undefined : Reflect.get(target, key, target)) });
+    const headerOnly = new Proxy(req, {
+      get: (target, key) => (key === 'query' || key === 'body' ? undefined : Reflect.get(target, key, target)),
+    });
     super.authenticate(headerOnly, options);
   }
 }
@@ -48,34 +52,41 @@ class AuthorizationHeaderBearer extends BearerStrategy<(req: Request, token: str
 export function createAuthenticator(clients: ServiceClients) {
   const passport = new Passport();
   passport.use(
-    new AuthorizationHeaderBearer({ passReqToCallback: true }, (req: Request, token: string, done: (error: unknown, user?: Caller | false) => void) => {
-      const client = clients.identity();
-      call(client, client.verifyToken, { token }, { deadlineMs: 3_000 }).then(
-        (v) => done(null, { userId: v.userId, role: v.role === 'admin' ? 'admin' : 'user', tokenId: v.tokenId, token }),
-        (error: unknown) => {
-          if (!(error instanceof AppError && error.code === 'UNAUTHENTICATED')) return done(error);
-          req.authRefusal = error.message;
-          done(null, false);
-        },
-      );
-    }),
+    new AuthorizationHeaderBearer(
+      { passReqToCallback: true },
+      (req: Request, token: string, done: (error: unknown, user?: Caller | false) => void) => {
+        const client = clients.identity();
+        call(client, client.verifyToken, { token }, { deadlineMs: 3_000 }).then(
+          (v) =>
+            done(null, { userId: v.userId, role: v.role === 'admin' ? 'admin' : 'user', tokenId: v.tokenId, token }),
+          (error: unknown) => {
+            if (!(error instanceof AppError && error.code === 'UNAUTHENTICATED')) return done(error);
+            req.authRefusal = error.message;
+            done(null, false);
+          },
+        );
+      },
+    ),
   );
 
   /** Authenticates the bearer token; `required` decides whether a missing one is refused. */
-  const authenticate = (required: boolean): RequestHandler => (req: Request, res: Response, next: NextFunction) => {
-    passport.authenticate('bearer', { session: false }, (error: unknown, caller: Caller | false) => {
-      if (error) return next(error);
-      if (caller) {
-        req.caller = caller;
-        return next();
-      }
-      const sent = Boolean(req.headers.authorization);
-      if (!sent && !required) return next();
-      const message = req.authRefusal ?? (sent ? 'Not authenticated: the authorization header is not a bearer token' : NO_TOKEN);
-      res.setHeader('WWW-Authenticate', 'Bearer');
-      next(new GatewayAuthRefusal('UNAUTHENTICATED', message));
-    })(req, res, next);
-  };
+  const authenticate =
+    (required: boolean): RequestHandler =>
+    (req: Request, res: Response, next: NextFunction) => {
+      passport.authenticate('bearer', { session: false }, (error: unknown, caller: Caller | false) => {
+        if (error) return next(error);
+        if (caller) {
+          req.caller = caller;
+          return next();
+        }
+        const sent = Boolean(req.headers.authorization);
+        if (!sent && !required) return next();
+        const message =
+          req.authRefusal ?? (sent ? 'Not authenticated: the authorization header is not a bearer token' : NO_TOKEN);
+        res.setHeader('WWW-Authenticate', 'Bearer');
+        next(new GatewayAuthRefusal('UNAUTHENTICATED', message));
+      })(req, res, next);
+    };
 
   const requireUser = authenticate(true);
   const requireAdmin: RequestHandler = (req, res, next) =>
@@ -93,7 +104,11 @@ export type Authenticator = ReturnType<typeof createAuthenticator>;
 /** The verified identity, passed to services in gRPC metadata. */
 export function callerMetadata(req: Request): Record<string, string> {
   if (!req.caller) return {};
-  return { 'x-flatlay-user-id': req.caller.userId, 'x-flatlay-user-role': req.caller.role, 'x-request-id': String(req.headers['x-request-id'] ?? '') };
+  return {
+    'x-flatlay-user-id': req.caller.userId,
+    'x-flatlay-user-role': req.caller.role,
+    'x-request-id': String(req.headers['x-request-id'] ?? ''),
+  };
 }
 
 /** The caller set by requireUser/requireAdmin (a route without them is a programming error). */

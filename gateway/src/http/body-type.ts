@@ -11,7 +11,12 @@ export const requireReadableBody: RequestHandler = (req, _res, next) => {
   const empty = req.headers['content-length'] === '0' && req.headers['transfer-encoding'] === undefined;
   // req.is: null when there is no body at all, false when the body is of another type
   if (!empty && req.is(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']) === false) {
-    next(new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as JSON with Content-Type: application/json (got ${req.headers['content-type'] ?? 'no Content-Type'})`));
+    next(
+      new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `Send the body as JSON with Content-Type: application/json (got ${req.headers['content-type'] ?? 'no Content-Type'})`,
+      ),
+    );
     return;
   }
   next();

@@ -33,9 +33,14 @@ export function parseTrustProxy(raw: string): TrustProxy {
     if (hops > 32) throw new Error('a hop count must be between 0 and 32');
     return hops;
   }
-  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (!entries.length || !entries.every((e) => NAMED_RANGES.has(e) || isCidrOrAddress(e))) {
-    throw new Error('expected a hop count, or a comma-separated list of IP addresses, CIDR ranges, loopback, linklocal or uniquelocal');
+    throw new Error(
+      'expected a hop count, or a comma-separated list of IP addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+    );
   }
   return entries;
 }
@@ -73,5 +78,8 @@ export function clientBucketOf(ip: string | undefined): string {
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
   }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }

@@ -26,23 +26,38 @@ function answer(error: unknown, req: Partial<Request> = {}) {
 describe('error mapping: status rules', () => {
   it('a feature that is not configured answers 501 with its message; only outages answer 503/504', () => {
     const notConfigured = answer(new AppError('NOT_CONFIGURED', 'Google sign-in is not configured on this server'));
-    assert.deepEqual([notConfigured.status, notConfigured.body.code, notConfigured.body.message], [501, 'NOT_CONFIGURED', 'Google sign-in is not configured on this server']);
+    assert.deepEqual(
+      [notConfigured.status, notConfigured.body.code, notConfigured.body.message],
+      [501, 'NOT_CONFIGURED', 'Google sign-in is not configured on this server'],
+    );
     assert.equal(answer(new AppError('UNAVAILABLE', 'Service unavailable')).status, 503);
     assert.equal(answer(new AppError('DEADLINE_EXCEEDED', 'The service did not answer in time')).status, 504);
     assert.equal(answer(new Error('a bug')).status, 500);
   });
 
-  it("past the admin guard, a downstream 401/403 is a business refusal: 409 with its message", () => {
-    const refused = answer(new AppError('PERMISSION_DENIED', 'Administrator accounts cannot be deleted'), { adminVerified: true });
+  it('past the admin guard, a downstream 401/403 is a business refusal: 409 with its message', () => {
+    const refused = answer(new AppError('PERMISSION_DENIED', 'Administrator accounts cannot be deleted'), {
+      adminVerified: true,
+    });
     assert.deepEqual([refused.status, refused.body.message], [409, 'Administrator accounts cannot be deleted']);
-    assert.equal(answer(new AppError('UNAUTHENTICATED', 'Not authenticated: no such session'), { adminVerified: true }).status, 409);
+    assert.equal(
+      answer(new AppError('UNAUTHENTICATED', 'Not authenticated: no such session'), { adminVerified: true }).status,
+      409,
+    );
   });
 
   it("the gateway's own checks keep 401/403, and other routes are unchanged", () => {
-    assert.equal(answer(new GatewayAuthRefusal('PERMISSION_DENIED', 'Admin authentication required'), { adminVerified: true }).status, 403);
+    assert.equal(
+      answer(new GatewayAuthRefusal('PERMISSION_DENIED', 'Admin authentication required'), { adminVerified: true })
+        .status,
+      403,
+    );
     const noToken = answer(new GatewayAuthRefusal('UNAUTHENTICATED', 'Not authenticated: Authentication required'));
     assert.deepEqual([noToken.status, noToken.headers['www-authenticate']], [401, 'Bearer']);
-    assert.equal(answer(new AppError('PERMISSION_DENIED', 'Administrator accounts sign in with their password')).status, 403);
+    assert.equal(
+      answer(new AppError('PERMISSION_DENIED', 'Administrator accounts sign in with their password')).status,
+      403,
+    );
     assert.equal(answer(new AppError('UNAUTHENTICATED', 'Invalid admin credentials')).status, 401);
   });
 });

@@ -21,7 +21,12 @@ export interface AuthRateLimitOptions {
   keyPrefix?: string;
 }
 
-export const defaultAuthRateLimits: AuthRateLimitOptions = { perIp: 100, perEmail: 10, perEmailAnyIp: 100, windowSeconds: 900 };
+export const defaultAuthRateLimits: AuthRateLimitOptions = {
+  perIp: 100,
+  perEmail: 10,
+  perEmailAnyIp: 100,
+  windowSeconds: 900,
+};
 
 /** What the limiter left for the outcome step: how to count this attempt as failed. */
 interface SignInAttempt {
@@ -36,7 +41,9 @@ declare module 'express-serve-static-core' {
 
 const tooMany = (msBeforeNext: number) => {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new AppError('RATE_LIMITED', `Too many attempts. Please try again in ${seconds} seconds.`, { retryAfterSeconds: seconds });
+  return new AppError('RATE_LIMITED', `Too many attempts. Please try again in ${seconds} seconds.`, {
+    retryAfterSeconds: seconds,
+  });
 };
 
 /**
@@ -52,11 +59,20 @@ const tooMany = (msBeforeNext: number) => {
 export function authRateLimits(options: AuthRateLimitOptions) {
   const perEmailAnyIp = options.perEmailAnyIp ?? options.perEmail * 10;
   const make = (name: string, points: number): RateLimiterAbstract => {
-    const common = { keyPrefix: `${options.keyPrefix ?? 'flatlay'}:auth:${name}`, points, duration: options.windowSeconds };
+    const common = {
+      keyPrefix: `${options.keyPrefix ?? 'flatlay'}:auth:${name}`,
+      points,
+      duration: options.windowSeconds,
+    };
     // With Redis unreachable, each instance falls back to its own memory counters rather than failing sign-in.
-    return options.redis ? new RateLimiterRedis({ ...common, storeClient: options.redis, insuranceLimiter: new RateLimiterMemory(common) }) : new RateLimiterMemory(common);
+    return options.redis
+      ? new RateLimiterRedis({ ...common, storeClient: options.redis, insuranceLimiter: new RateLimiterMemory(common) })
+      : new RateLimiterMemory(common);
   };
-  const limiters = new Map<string, { ip: RateLimiterAbstract; failedFromIp: RateLimiterAbstract; failed: RateLimiterAbstract }>();
+  const limiters = new Map<
+    string,
+    { ip: RateLimiterAbstract; failedFromIp: RateLimiterAbstract; failed: RateLimiterAbstract }
+  >();
   const limitersOf = (action: string) => {
     if (!limiters.has(action)) {
       limiters.set(action, {
@@ -84,8 +100,10 @@ export function authRateLimits(options: AuthRateLimitOptions) {
           const address = name.trim().toLowerCase();
           const pair = `${address}|${client}`;
           const [fromIp, overall] = await Promise.all([failedFromIp.get(pair), failed.get(address)]);
-          const blocked = [fromIp && fromIp.consumedPoints >= options.perEmail ? fromIp : undefined, overall && overall.consumedPoints >= perEmailAnyIp ? overall : undefined]
-            .filter((r): r is RateLimiterRes => Boolean(r));
+          const blocked = [
+            fromIp && fromIp.consumedPoints >= options.perEmail ? fromIp : undefined,
+            overall && overall.consumedPoints >= perEmailAnyIp ? overall : undefined,
+          ].filter((r): r is RateLimiterRes => Boolean(r));
           if (blocked.length) throw tooMany(Math.max(...blocked.map((r) => r.msBeforeNext)));
           req.signInAttempt = {
             failed: async () => {
@@ -99,7 +117,8 @@ export function authRateLimits(options: AuthRateLimitOptions) {
         next();
       } catch (error) {
         if (error instanceof RateLimiterRes) error = tooMany(error.msBeforeNext);
-        if (isAppError(error) && error.code === 'RATE_LIMITED') res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
+        if (isAppError(error) && error.code === 'RATE_LIMITED')
+          res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
         next(error);
       }
     };

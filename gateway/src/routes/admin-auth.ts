@@ -28,7 +28,12 @@ export function adminLoginName(body: Record<string, unknown>): string {
 export function adminAuthRoutes(api: Router, clients: ServiceClients, auth: Authenticator, limit: AuthRateLimit): void {
   api.post('/admin/login', limit('admin-login', adminLoginName), async (req, res) => {
     const c = clients.identity();
-    const { accessToken } = await call(c, c.adminLogin, { username: adminLoginName(req.body ?? {}), password: field(req, 'password') }, { deadlineMs: 15_000 });
+    const { accessToken } = await call(
+      c,
+      c.adminLogin,
+      { username: adminLoginName(req.body ?? {}), password: field(req, 'password') },
+      { deadlineMs: 15_000 },
+    );
     res.json({ access_token: accessToken, token_type: 'bearer' });
   });
   api.use('/admin', auth.requireAdmin);

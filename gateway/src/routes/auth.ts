@@ -52,7 +52,13 @@ const bearerOf = (req: Request) => /^Bearer\s+(\S+)$/i.exec(req.headers.authoriz
 type Limit = (action: string, emailOf: (body: Record<string, unknown>) => unknown) => import('express').RequestHandler;
 
 /** /api/auth: register, login, Google and Supabase sign-in, me, logout. */
-export function authRoutes(api: Router, clients: ServiceClients, auth: Authenticator, limit: Limit, logger: Logger): void {
+export function authRoutes(
+  api: Router,
+  clients: ServiceClients,
+  auth: Authenticator,
+  limit: Limit,
+  logger: Logger,
+): void {
   const identityClient = () => clients.identity();
 
   // Identity calls no other service; the balance in a sign-in answer is the ledger's, asked here.
@@ -72,43 +78,79 @@ export function authRoutes(api: Router, clients: ServiceClients, auth: Authentic
     return sessionBody(s, balance);
   };
 
-  api.post('/auth/register', limit('register', (b) => b.email), async (req, res) => {
-    const c = identityClient();
-    const s = await call(c, c.register, { email: field(req, 'email'), password: field(req, 'password') }, { deadlineMs: 15_000 });
-    res.status(201).json(await signedIn(s));
-  });
+  api.post(
+    '/auth/register',
+    limit('register', (b) => b.email),
+    async (req, res) => {
+      const c = identityClient();
+      const s = await call(
+        c,
+        c.register,
+        { email: field(req, 'email'), password: field(req, 'password') },
+        { deadlineMs: 15_000 },
+      );
+      res.status(201).json(await signedIn(s));
+    },
+  );
 
-  api.post('/auth/login', limit('login', (b) => b.email), async (req, res) => {
-    const c = identityClient();
-    res.json(await signedIn(await call(c, c.login, { email: field(req, 'email'), password: field(req, 'password') }, { deadlineMs: 15_000 })));
-  });
+  api.post(
+    '/auth/login',
+    limit('login', (b) => b.email),
+    async (req, res) => {
+      const c = identityClient();
+      res.json(
+        await signedIn(
+          await call(
+            c,
+            c.login,
+            { email: field(req, 'email'), password: field(req, 'password') },
+            { deadlineMs: 15_000 },
+          ),
+        ),
+      );
+    },
+  );
 
-  api.post('/auth/google', limit('google', () => undefined), async (req, res) => {
-    const idToken = field(req, 'idToken', ['id_token', 'credential']);
-    if (!idToken) throw new AppError('INVALID_ARGUMENT', 'idToken is required');
-    const c = identityClient();
-    res.json(await signedIn(await call(c, c.loginWithGoogle, { idToken }, { deadlineMs: 15_000 })));
-  });
+  api.post(
+    '/auth/google',
+    limit('google', () => undefined),
+    async (req, res) => {
+      const idToken = field(req, 'idToken', ['id_token', 'credential']);
+      if (!idToken) throw new AppError('INVALID_ARGUMENT', 'idToken is required');
+      const c = identityClient();
+      res.json(await signedIn(await call(c, c.loginWithGoogle, { idToken }, { deadlineMs: 15_000 })));
+    },
+  );
 
-  api.post('/auth/supabase', limit('supabase', () => undefined), async (req, res) => {
-    const accessToken = bearerOf(req);
-    if (!accessToken) throw new AppError('UNAUTHENTICATED', 'Not authenticated: send the Supabase access token as a bearer token');
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const nested = body.user && typeof body.user === 'object' ? (body.user as Record<string, unknown>) : {};
-    const pick = (...keys: string[]) => {
-      for (const k of keys) for (const src of [body, nested]) if (typeof src[k] === 'string') return src[k] as string;
-      return '';
-    };
-    const c = identityClient();
-    const s = await call(c, c.loginWithSupabase, {
-      accessToken,
-      userId: pick('userId', 'user_id', 'id'),
-      email: pick('email'),
-      name: pick('name', 'full_name'),
-      avatarUrl: pick('avatarUrl', 'avatar_url'),
-    }, { deadlineMs: 15_000 });
-    res.json(await signedIn(s));
-  });
+  api.post(
+    '/auth/supabase',
+    limit('supabase', () => undefined),
+    async (req, res) => {
+      const accessToken = bearerOf(req);
+      if (!accessToken)
+        throw new AppError('UNAUTHENTICATED', 'Not authenticated: send the Supabase access token as a bearer token');
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const nested = body.user && typeof body.user === 'object' ? (body.user as Record<string, unknown>) : {};
+      const pick = (...keys: string[]) => {
+        for (const k of keys) for (const src of [body, nested]) if (typeof src[k] === 'string') return src[k] as string;
+        return '';
+      };
+      const c = identityClient();
+      const s = await call(
+        c,
+        c.loginWithSupabase,
+        {
+          accessToken,
+          userId: pick('userId', 'user_id', 'id'),
+          email: pick('email'),
+          name: pick('name', 'full_name'),
+          avatarUrl: pick('avatarUrl', 'avatar_url'),
+        },
+        { deadlineMs: 15_000 },
+      );
+      res.json(await signedIn(s));
+    },
+  );
 
   api.get('/auth/me', auth.requireUser, async (req, res) => {
     const caller = callerOf(req);

@@ -6,7 +6,14 @@ import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import { identity, ledger } from '@flatlay/proto';
-import { createClient, createLogger, KafkaBus, ServiceCredential, startService, type RunningService } from '@flatlay/platform';
+import {
+  createClient,
+  createLogger,
+  KafkaBus,
+  ServiceCredential,
+  startService,
+  type RunningService,
+} from '@flatlay/platform';
 import { createIdentityService } from '@flatlay/identity';
 import { ledgerService } from '@flatlay/ledger';
 import { requireEnv } from '../../../services/platform/test/support.js';
@@ -32,15 +39,29 @@ export interface Stack {
   ledgerClient: ledger.LedgerServiceClient;
   services: RunningService[];
   redis: Redis;
-  request(method: string, path: string, options?: { token?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> }): Promise<Reply>;
-  googleIdToken(claims: Record<string, unknown>, options?: { audience?: string; signWith?: 'google' | 'stranger' }): Promise<string>;
+  request(
+    method: string,
+    path: string,
+    options?: { token?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> },
+  ): Promise<Reply>;
+  googleIdToken(
+    claims: Record<string, unknown>,
+    options?: { audience?: string; signWith?: 'google' | 'stranger' },
+  ): Promise<string>;
   supabaseToken(claims: Record<string, unknown>, secret?: string): Promise<string>;
   /** Registers a fresh user and answers its e-mail, password, id and token. */
   newUser(prefix?: string): Promise<{ email: string; password: string; id: string; token: string }>;
   stop(): Promise<void>;
 }
 
-export async function startStack(name: string, rateLimits: Omit<AuthRateLimitOptions, 'redis' | 'keyPrefix'> = { perIp: 10_000, perEmail: 1_000, windowSeconds: 600 }): Promise<Stack> {
+export async function startStack(
+  name: string,
+  rateLimits: Omit<AuthRateLimitOptions, 'redis' | 'keyPrefix'> = {
+    perIp: 10_000,
+    perEmail: 1_000,
+    windowSeconds: 600,
+  },
+): Promise<Stack> {
   const logger = createLogger(name, 'silent');
   const databaseUrl = requireEnv('DATABASE_URL');
   const bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: name });
@@ -58,7 +79,9 @@ export async function startStack(name: string, rateLimits: Omit<AuthRateLimitOpt
   await new Promise<void>((ok) => certs.listen(0, '127.0.0.1', ok));
   const certsPort = (certs.address() as { port: number }).port;
 
-  const jwtPrivateKeyPem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const jwtPrivateKeyPem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
   const admin = { email: `Admin.${randomUUID().slice(0, 8)}@Example.com`, password: 'operator password 1' };
 
   // Identity is a leaf (it knows no ledger address): the two start side by side.
@@ -78,12 +101,25 @@ export async function startStack(name: string, rateLimits: Omit<AuthRateLimitOpt
   ]);
   const services: RunningService[] = [ledgerRunning, identityRunning];
   const addresses = services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` }));
-  const app = createGatewayApp({ logger, corsOrigins: ['https://shop.example'], services: addresses, rateLimits: { ...rateLimits, redis, keyPrefix: `test-${randomUUID()}` } });
+  const app = createGatewayApp({
+    logger,
+    corsOrigins: ['https://shop.example'],
+    services: addresses,
+    rateLimits: { ...rateLimits, redis, keyPrefix: `test-${randomUUID()}` },
+  });
   const http = await listen(app, '127.0.0.1', 0);
   const base = `http://127.0.0.1:${http.port}`;
   // Tests call the services as the gateway does (this process's service credential).
-  const identityClient = createClient(identity.IdentityServiceClient, `127.0.0.1:${identityRunning.port}`, new ServiceCredential('gateway'));
-  const ledgerClient = createClient(ledger.LedgerServiceClient, `127.0.0.1:${ledgerRunning.port}`, new ServiceCredential('gateway'));
+  const identityClient = createClient(
+    identity.IdentityServiceClient,
+    `127.0.0.1:${identityRunning.port}`,
+    new ServiceCredential('gateway'),
+  );
+  const ledgerClient = createClient(
+    ledger.LedgerServiceClient,
+    `127.0.0.1:${ledgerRunning.port}`,
+    new ServiceCredential('gateway'),
+  );
 
   const request: Stack['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
@@ -119,7 +155,13 @@ export async function startStack(name: string, rateLimits: Omit<AuthRateLimitOpt
     request,
     async googleIdToken(claims, options = {}) {
       const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ iss: 'https://accounts.google.com', aud: options.audience ?? GOOGLE_CLIENT_ID, iat: now, exp: now + 600, ...claims })
+      return new SignJWT({
+        iss: 'https://accounts.google.com',
+        aud: options.audience ?? GOOGLE_CLIENT_ID,
+        iat: now,
+        exp: now + 600,
+        ...claims,
+      })
         .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
         .sign((options.signWith === 'stranger' ? stranger : google).privateKey);
     },

@@ -34,12 +34,20 @@ export function createIdentityService(overrides: IdentityOverrides = {}): Servic
     grpc: (ctx) => [identityGrpcService(ctx, accounts(ctx))],
     async start(ctx) {
       const config = loadIdentityConfig(overrides);
-      const key = await loadSigningKey({ privateKeyPem: config.JWT_PRIVATE_KEY, keyFile: config.JWT_KEY_FILE }, ctx.logger);
+      const key = await loadSigningKey(
+        { privateKeyPem: config.JWT_PRIVATE_KEY, keyFile: config.JWT_KEY_FILE },
+        ctx.logger,
+      );
       const app = new Accounts({
         pool: ctx.pool,
         logger: ctx.logger,
         passwords: new Passwords(),
-        tokens: new AccessTokens(key, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS, adminTtlSeconds: config.JWT_ADMIN_TTL_SECONDS }),
+        tokens: new AccessTokens(key, {
+          issuer: config.JWT_ISSUER,
+          audience: config.JWT_AUDIENCE,
+          ttlSeconds: config.JWT_TTL_SECONDS,
+          adminTtlSeconds: config.JWT_ADMIN_TTL_SECONDS,
+        }),
         revocations: new Revocations(ctx.pool),
         google: new GoogleVerifier(config.GOOGLE_CLIENT_ID, config.GOOGLE_CERTS_URL),
         supabase: new SupabaseVerifier(config.SUPABASE_JWT_SECRET),
@@ -49,7 +57,11 @@ export function createIdentityService(overrides: IdentityOverrides = {}): Servic
         const outcome = await ensureAdminAccount(ctx.pool, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
         ctx.logger.info({ outcome }, 'admin account from ADMIN_EMAIL is ready');
       }
-      const subscription = await ctx.bus.subscribe({ groupId: registry.identity.consumes!.group, topics: consumedTopics, handle: subscriptionEventHandler(ctx.pool, app, ctx.logger) });
+      const subscription = await ctx.bus.subscribe({
+        groupId: registry.identity.consumes!.group,
+        topics: consumedTopics,
+        handle: subscriptionEventHandler(ctx.pool, app, ctx.logger),
+      });
       return [() => subscription.close()];
     },
   };

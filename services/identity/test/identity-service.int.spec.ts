@@ -7,7 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { identity } from '@flatlay/proto';
-import { AppError, call, createClient, createLogger, httpStatusOf, KafkaBus, ServiceCredential, startService, type RunningService } from '@flatlay/platform';
+import {
+  AppError,
+  call,
+  createClient,
+  createLogger,
+  httpStatusOf,
+  KafkaBus,
+  ServiceCredential,
+  startService,
+  type RunningService,
+} from '@flatlay/platform';
 import { requireEnv } from '../../platform/test/support.js';
 import { AccessTokens } from '../src/app/access-tokens.js';
 import { Accounts } from '../src/app/accounts.js';
@@ -24,8 +34,14 @@ describe('identity service', { timeout: 180_000 }, () => {
   const logger = createLogger('identity-test', 'silent');
   // No ledger anywhere: identity is a leaf (the ledger grants from UserRegistered).
   const start = (): Promise<RunningService> =>
-    startService(createIdentityService({ JWT_KEY_FILE: keyFile }), { databaseUrl: requireEnv('DATABASE_URL'), bus, grpcPort: 0, logger });
-  const clientOf = (s: RunningService) => createClient(identity.IdentityServiceClient, `127.0.0.1:${s.port}`, new ServiceCredential('gateway'));
+    startService(createIdentityService({ JWT_KEY_FILE: keyFile }), {
+      databaseUrl: requireEnv('DATABASE_URL'),
+      bus,
+      grpcPort: 0,
+      logger,
+    });
+  const clientOf = (s: RunningService) =>
+    createClient(identity.IdentityServiceClient, `127.0.0.1:${s.port}`, new ServiceCredential('gateway'));
 
   beforeAll(async () => {
     bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: 'identity-test' });
@@ -52,7 +68,10 @@ describe('identity service', { timeout: 180_000 }, () => {
       assert.equal(await readFile(keyFile, 'utf8'), pem, 'the same key is read back');
       const verified = await call(again, again.verifyToken, { token: session.accessToken });
       assert.deepEqual([verified.userId, verified.role], [session.user?.id, 'user']);
-      assert.ok(verified.expiresAt && verified.expiresAt.getTime() > Date.now() + 6 * 86_400_000, 'user tokens last 7 days');
+      assert.ok(
+        verified.expiresAt && verified.expiresAt.getTime() > Date.now() + 6 * 86_400_000,
+        'user tokens last 7 days',
+      );
     } finally {
       again.close();
       await second.stop();
@@ -63,19 +82,31 @@ describe('identity service', { timeout: 180_000 }, () => {
     const running = await start();
     const client = clientOf(running);
     try {
-      await assert.rejects(call(client, client.deleteUser, { userId: randomUUID(), email: '' }), (e: AppError) => e.code === 'NOT_FOUND' && e.message === 'User not found');
-      await assert.rejects(call(client, client.deleteUser, { userId: '', email: '' }), (e: AppError) => e.code === 'INVALID_ARGUMENT');
+      await assert.rejects(
+        call(client, client.deleteUser, { userId: randomUUID(), email: '' }),
+        (e: AppError) => e.code === 'NOT_FOUND' && e.message === 'User not found',
+      );
+      await assert.rejects(
+        call(client, client.deleteUser, { userId: '', email: '' }),
+        (e: AppError) => e.code === 'INVALID_ARGUMENT',
+      );
       const adminEmail = `root.${randomUUID().slice(0, 8)}@example.com`;
       await ensureAdminAccount(running.context.pool, adminEmail, 'admin password 1');
       // The admin web client signs the operator out on any 401/403: a business refusal is a conflict.
       await assert.rejects(
         call(client, client.deleteUser, { userId: '', email: adminEmail }),
-        (e: AppError) => e.code === 'CONFLICT' && httpStatusOf(e.code) === 409 && e.message === 'Administrator accounts cannot be deleted',
+        (e: AppError) =>
+          e.code === 'CONFLICT' &&
+          httpStatusOf(e.code) === 409 &&
+          e.message === 'Administrator accounts cannot be deleted',
       );
       // The admin signs in as admin only through AdminLogin; a plain Login token carries the user role.
       const plain = await call(client, client.login, { email: adminEmail, password: 'admin password 1' });
       assert.equal((await call(client, client.verifyToken, { token: plain.accessToken })).role, 'user');
-      const admin = await call(client, client.adminLogin, { username: adminEmail.toUpperCase(), password: 'admin password 1' });
+      const admin = await call(client, client.adminLogin, {
+        username: adminEmail.toUpperCase(),
+        password: 'admin password 1',
+      });
       assert.equal((await call(client, client.verifyToken, { token: admin.accessToken })).role, 'admin');
     } finally {
       client.close();
@@ -88,8 +119,14 @@ describe('identity service', { timeout: 180_000 }, () => {
     const client = clientOf(running);
     try {
       const email = `nopw.${randomUUID().slice(0, 8)}@example.com`;
-      await running.context.pool.query("INSERT INTO users (id, email, password_hash) VALUES ($1, $2, NULL)", [randomUUID(), email]);
-      await assert.rejects(call(client, client.login, { email, password: 'anything at all' }), (e: AppError) => e.code === 'UNAUTHENTICATED' && e.message === 'Invalid email or password');
+      await running.context.pool.query('INSERT INTO users (id, email, password_hash) VALUES ($1, $2, NULL)', [
+        randomUUID(),
+        email,
+      ]);
+      await assert.rejects(
+        call(client, client.login, { email, password: 'anything at all' }),
+        (e: AppError) => e.code === 'UNAUTHENTICATED' && e.message === 'Invalid email or password',
+      );
     } finally {
       client.close();
       await running.stop();
@@ -102,18 +139,28 @@ describe('identity service', { timeout: 180_000 }, () => {
     try {
       const email = `ops.${randomUUID().slice(0, 8)}@example.com`;
       assert.equal(await ensureAdminAccount(pool, email, 'first admin password'), 'created');
-      const before = (await call(client, client.adminLogin, { username: email, password: 'first admin password' })).accessToken;
+      const before = (await call(client, client.adminLogin, { username: email, password: 'first admin password' }))
+        .accessToken;
       const plain = (await call(client, client.login, { email, password: 'first admin password' })).accessToken;
-      assert.equal(await ensureAdminAccount(pool, email, 'first admin password'), 'unchanged', 'a restart keeps the operator signed in');
+      assert.equal(
+        await ensureAdminAccount(pool, email, 'first admin password'),
+        'unchanged',
+        'a restart keeps the operator signed in',
+      );
       assert.equal((await call(client, client.verifyToken, { token: before })).role, 'admin');
 
       assert.equal(await ensureAdminAccount(pool, email, 'second admin password'), 'updated');
-      const ended = (e: AppError) => e.code === 'UNAUTHENTICATED' && e.message === 'Not authenticated: the session has ended. Please sign in again.';
+      const ended = (e: AppError) =>
+        e.code === 'UNAUTHENTICATED' && e.message === 'Not authenticated: the session has ended. Please sign in again.';
       await assert.rejects(call(client, client.verifyToken, { token: before }), ended);
       await assert.rejects(call(client, client.verifyToken, { token: plain }), ended);
-      await assert.rejects(call(client, client.adminLogin, { username: email, password: 'first admin password' }), (e: AppError) => e.code === 'UNAUTHENTICATED');
+      await assert.rejects(
+        call(client, client.adminLogin, { username: email, password: 'first admin password' }),
+        (e: AppError) => e.code === 'UNAUTHENTICATED',
+      );
       // Issued right after the update (very likely in the same second): it works.
-      const after = (await call(client, client.adminLogin, { username: email, password: 'second admin password' })).accessToken;
+      const after = (await call(client, client.adminLogin, { username: email, password: 'second admin password' }))
+        .accessToken;
       assert.equal((await call(client, client.verifyToken, { token: after })).role, 'admin');
     } finally {
       client.close();
@@ -132,14 +179,20 @@ describe('identity service', { timeout: 180_000 }, () => {
       pool,
       logger,
       passwords: new Passwords(),
-      tokens: new AccessTokens(await loadSigningKey({ keyFile }, logger), { issuer: 'flatlay', audience: 'flatlay-api', ttlSeconds: 3600, adminTtlSeconds: 600 }),
+      tokens: new AccessTokens(await loadSigningKey({ keyFile }, logger), {
+        issuer: 'flatlay',
+        audience: 'flatlay-api',
+        ttlSeconds: 3600,
+        adminTtlSeconds: 600,
+      }),
       revocations: new Revocations(pool),
       google: new GoogleVerifier(undefined),
       supabase: new SupabaseVerifier(undefined),
       clock: () => frozen,
     });
     const verify = (token: string) => call(client, client.verifyToken, { token });
-    const ended = (e: AppError) => e.code === 'UNAUTHENTICATED' && /^Not authenticated: the session has ended/.test(e.message);
+    const ended = (e: AppError) =>
+      e.code === 'UNAUTHENTICATED' && /^Not authenticated: the session has ended/.test(e.message);
     try {
       const email = `change.${randomUUID().slice(0, 8)}@example.com`;
       const first = await accounts.register(email, 'first password 1');

@@ -18,10 +18,18 @@ describe('engine with the ISNet model', () => {
   afterAll(async () => engine.close());
 
   it('cuts out a casual top close to its reference mask, on pure white', async () => {
-    const r = await engine.enhance(await readFile(fixture('top_floor_01.jpg')), { type: 'tops', size: 1024, preset: 'amazon' });
+    const r = await engine.enhance(await readFile(fixture('top_floor_01.jpg')), {
+      type: 'tops',
+      size: 1024,
+      preset: 'amazon',
+    });
     const mask = r.geometry.mask!;
     // the photo is stored turned, with EXIF orientation 6; its mask (made without the model) is upright
-    const gt = await sharp(fixture('top_floor_01_mask.png')).resize(mask.width, mask.height, { fit: 'fill' }).extractChannel(0).raw().toBuffer();
+    const gt = await sharp(fixture('top_floor_01_mask.png'))
+      .resize(mask.width, mask.height, { fit: 'fill' })
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
     const score = iou(mask, { data: new Uint8Array(gt), width: mask.width, height: mask.height });
     assert.ok(score >= 0.9, `IoU ${score}`);
     assert.deepEqual([r.width, r.height], [1024, 1024]);
@@ -33,7 +41,11 @@ describe('engine with the ISNet model', () => {
   });
 
   it('keeps both shoes of a pair', async () => {
-    const r = await engine.enhance(await readFile(fixture('shoes_pair_02.jpg')), { type: 'two_shoe', size: 800, format: 'png' });
+    const r = await engine.enhance(await readFile(fixture('shoes_pair_02.jpg')), {
+      type: 'two_shoe',
+      size: 800,
+      format: 'png',
+    });
     assert.equal(r.geometry.recipe, 'shoes/two_shoe');
     // the two shoes stand side by side across about half of the photo; one shoe alone is under a third
     const m = r.geometry.mask!;

@@ -32,9 +32,13 @@ describe('ISNet widened to float32 for CPU', () => {
     const initializers = (m: typeof before) => m.tensors.filter((t) => t.where === 'graph.initializer');
     const shapes = new Map(initializers(before).map((t) => [t.name, JSON.stringify(t.dims)]));
     for (const t of initializers(after)) assert.equal(JSON.stringify(t.dims), shapes.get(t.name), `tensor ${t.name}`);
-    const kept = initializers(after).length, shipped = initializers(before).length;
+    const kept = initializers(after).length,
+      shipped = initializers(before).length;
     assert.ok(kept < shipped && kept >= shipped - 10, `${kept} of ${shipped} weights kept`);
-    assert.ok(after.opTypes.get('Conv')! >= before.opTypes.get('Conv')! - 5, 'at most the five side-output convolutions dropped');
+    assert.ok(
+      after.opTypes.get('Conv')! >= before.opTypes.get('Conv')! - 5,
+      'at most the five side-output convolutions dropped',
+    );
     const names = [...after.elemTypes.keys()];
     assert.ok(names.includes('input') && names.includes('output'), names.join(','));
   });
@@ -49,9 +53,14 @@ describe('ISNet widened to float32 for CPU', () => {
     const b = await fp32.run(input);
     assert.equal(a.length, s * s);
     assert.equal(b.length, s * s);
-    let inter = 0, union = 0, maxDiff = 0, sumDiff = 0, foreground = 0;
+    let inter = 0,
+      union = 0,
+      maxDiff = 0,
+      sumDiff = 0,
+      foreground = 0;
     for (let i = 0; i < a.length; i++) {
-      const x = a[i]! >= 0.5, y = b[i]! >= 0.5;
+      const x = a[i]! >= 0.5,
+        y = b[i]! >= 0.5;
       if (x && y) inter++;
       if (x || y) union++;
       if (x) foreground++;

@@ -18,13 +18,20 @@ describe('model settings', () => {
   });
 
   it('createEngine checks the environment and names the variable', async () => {
-    await assert.rejects(createEngine(), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_CONFIG' && /ENGINE_CUDA/.test(e.message));
+    await assert.rejects(
+      createEngine(),
+      (e: unknown) => e instanceof EngineError && e.code === 'INVALID_CONFIG' && /ENGINE_CUDA/.test(e.message),
+    );
   });
 
   it('the loader uses the settings it is given and never the environment', async () => {
     await assert.rejects(
       loadSegmentationModel({ modelPath: '/nowhere/given.onnx', cuda: '0' }),
-      (e: unknown) => e instanceof EngineError && e.code === 'MODEL_UNAVAILABLE' && /\/nowhere\/given\.onnx/.test(e.message) && !/environment/.test(e.message),
+      (e: unknown) =>
+        e instanceof EngineError &&
+        e.code === 'MODEL_UNAVAILABLE' &&
+        /\/nowhere\/given\.onnx/.test(e.message) &&
+        !/environment/.test(e.message),
     );
   });
 });

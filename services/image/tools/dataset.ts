@@ -11,6 +11,8 @@ export function datasetFolder(given: string | undefined, script: string): string
   const folder = given ? path.resolve(given) : path.resolve(repoRoot(), '../shared/datasets/garments');
   if (existsSync(folder) && statSync(folder).isDirectory()) return folder;
   const why = given ? `no dataset folder at ${folder}` : `no dataset folder given, and none at ${folder}`;
-  process.stderr.write(`${why}\nusage: npm run ${script} -- /path/to/garments   (the folder holding casual/, clean/ and backgrounds/)\n`);
+  process.stderr.write(
+    `${why}\nusage: npm run ${script} -- /path/to/garments   (the folder holding casual/, clean/ and backgrounds/)\n`,
+  );
   process.exit(2);
 }

@@ -93,10 +93,12 @@ export async function main(argv: string[]): Promise<number> {
       const output = path.join(v.out, name);
       await writeFile(output, result.full);
       const ms = Math.round(performance.now() - started);
-      process.stdout.write(`${JSON.stringify({ input, output, width: result.width, height: result.height, ms, checks: result.checks })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ input, output, width: result.width, height: result.height, ms, checks: result.checks })}\n`,
+      );
     } catch (err) {
       failures++;
-      const code = isEngineError(err) ? err.code : (err as NodeJS.ErrnoException).code ?? 'INTERNAL';
+      const code = isEngineError(err) ? err.code : ((err as NodeJS.ErrnoException).code ?? 'INTERNAL');
       const message = FILE_ERRORS[code] ?? (err as Error).message;
       process.stdout.write(`${JSON.stringify({ input, error: { code, message } })}\n`);
     }

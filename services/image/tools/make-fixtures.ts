@@ -42,22 +42,29 @@ async function darkGarmentMask(upright: Buffer): Promise<Buffer> {
   const { data, info } = await sharp(upright).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width: w, height: h } = info;
   const dark = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i++) dark[i] = 0.299 * data[3 * i]! + 0.587 * data[3 * i + 1]! + 0.114 * data[3 * i + 2]! < 150 ? 1 : 0;
+  for (let i = 0; i < w * h; i++)
+    dark[i] = 0.299 * data[3 * i]! + 0.587 * data[3 * i + 1]! + 0.114 * data[3 * i + 2]! < 150 ? 1 : 0;
   const garment = close(largestRegion(dark, w, h), w, h, 7);
   const mask = Buffer.alloc(w * h);
   const outside = reachableFromBorder(garment, w, h);
   for (let i = 0; i < w * h; i++) mask[i] = outside[i] ? 0 : 255;
-  return sharp(mask, { raw: { width: w, height: h, channels: 1 } }).median(5).toColourspace('b-w').png().toBuffer();
+  return sharp(mask, { raw: { width: w, height: h, channels: 1 } })
+    .median(5)
+    .toColourspace('b-w')
+    .png()
+    .toBuffer();
 }
 
 function neighbours(p: number, w: number, h: number): number[] {
-  const x = p % w, y = (p - x) / w;
+  const x = p % w,
+    y = (p - x) / w;
   return [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, y > 0 ? p - w : -1, y < h - 1 ? p + w : -1].filter((q) => q >= 0);
 }
 
 function largestRegion(on: Uint8Array, w: number, h: number): Uint8Array {
   const label = new Int32Array(w * h).fill(-1);
-  let best = -1, bestSize = 0;
+  let best = -1,
+    bestSize = 0;
   for (let start = 0, next = 0; start < w * h; start++) {
     if (!on[start] || label[start]! >= 0) continue;
     const stack = [start];
@@ -83,7 +90,8 @@ function close(m: Uint8Array, w: number, h: number, r: number): Uint8Array {
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
         const hit = disc.some(([dx, dy]) => {
-          const X = x + dx, Y = y + dy;
+          const X = x + dx,
+            Y = y + dy;
           const v = X >= 0 && Y >= 0 && X < w && Y < h ? src[Y * w + X] : 0;
           return grow ? v === 1 : v !== 1;
         });
@@ -115,7 +123,11 @@ async function main() {
   await mkdir(out, { recursive: true });
   for (const f of FIXTURES) {
     const source = await readFile(path.join(dataset, 'casual', f.name));
-    const upright = await sharp(source).rotate().resize({ width: LONG_SIDE, height: LONG_SIDE, fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+    const upright = await sharp(source)
+      .rotate()
+      .resize({ width: LONG_SIDE, height: LONG_SIDE, fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toBuffer();
     const stored = f.exifOrientation6 ? sharp(upright).rotate(270).withMetadata({ orientation: 6 }) : sharp(upright);
     const jpeg = await stored.jpeg({ quality: 88 }).toBuffer();
     await writeFile(path.join(out, f.name), jpeg);

@@ -18,7 +18,11 @@ export const ledgerService: ServiceDefinition = {
   topics: serviceTopics('ledger'),
   grpc: (ctx) => [ledgerGrpcService(ctx, accounts(ctx))],
   async start(ctx) {
-    const subscription = await ctx.bus.subscribe({ groupId: registry.ledger.consumes!.group, topics: consumedTopics, handle: ledgerEventHandler(ctx.pool, accounts(ctx), ctx.logger) });
+    const subscription = await ctx.bus.subscribe({
+      groupId: registry.ledger.consumes!.group,
+      topics: consumedTopics,
+      handle: ledgerEventHandler(ctx.pool, accounts(ctx), ctx.logger),
+    });
     return [() => subscription.close()];
   },
 };

@@ -5,9 +5,32 @@ export type { Logger } from 'pino';
 
 /** Field names that carry credentials: passwords, our and providers' tokens, keys, cookies. */
 const SECRET_NAMES = [
-  'password', 'newPassword', 'currentPassword', 'token', 'accessToken', 'access_token', 'idToken', 'id_token', 'refreshToken', 'refresh_token',
-  'credential', 'credentials', 'secret', 'clientSecret', 'client_secret', 'apiKey', 'api_key', 'x-api-key', 'privateKey', 'private_key',
-  'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'databaseUrl', 'database_url',
+  'password',
+  'newPassword',
+  'currentPassword',
+  'token',
+  'accessToken',
+  'access_token',
+  'idToken',
+  'id_token',
+  'refreshToken',
+  'refresh_token',
+  'credential',
+  'credentials',
+  'secret',
+  'clientSecret',
+  'client_secret',
+  'apiKey',
+  'api_key',
+  'x-api-key',
+  'privateKey',
+  'private_key',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'databaseUrl',
+  'database_url',
 ];
 /** The same, compared in lower case (`Authorization` and `authorization` alike). */
 const SECRET_FIELDS = new Set(SECRET_NAMES.map((name) => name.toLowerCase()));
@@ -35,7 +58,10 @@ export function redactSecrets<T>(value: T, depth = 0): T {
   if (proto !== Object.prototype && proto !== null) return value;
   let copy: Record<string, unknown> | undefined;
   for (const [key, item] of Object.entries(value)) {
-    const redacted = SECRET_FIELDS.has(key.toLowerCase()) && item !== undefined && item !== null ? CENSOR : redactSecrets(item, depth + 1);
+    const redacted =
+      SECRET_FIELDS.has(key.toLowerCase()) && item !== undefined && item !== null
+        ? CENSOR
+        : redactSecrets(item, depth + 1);
     if (redacted !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = redacted;
   }
   return (copy ?? value) as T;
@@ -46,7 +72,11 @@ export function redactSecrets<T>(value: T, depth = 0): T {
  * its trace. Known secret-bearing fields are redacted wherever they appear in a logged object,
  * and at the top of a child logger's bindings.
  */
-export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  service: string,
+  level: string = process.env.LOG_LEVEL ?? 'info',
+  destination?: pino.DestinationStream,
+): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { service },

@@ -15,7 +15,24 @@ function capture() {
   return { logger: createLogger('redaction-test', 'info', stream), lines };
 }
 
-const SECRETS = ['pw-top', 'pw-nested', 'at-1', 'at-2', 'it-1', 'it-2', 'rt-1', 'rt-2', 'cred-1', 'auth-1', 'auth-2', 'cookie-1', 'sec-1', 'pw-array', 'pw-deep', 'child-token'];
+const SECRETS = [
+  'pw-top',
+  'pw-nested',
+  'at-1',
+  'at-2',
+  'it-1',
+  'it-2',
+  'rt-1',
+  'rt-2',
+  'cred-1',
+  'auth-1',
+  'auth-2',
+  'cookie-1',
+  'sec-1',
+  'pw-array',
+  'pw-deep',
+  'child-token',
+];
 
 describe('logger redaction', () => {
   it('removes passwords, tokens, credentials and authorization headers at any depth, and keeps the rest', () => {
@@ -23,9 +40,16 @@ describe('logger redaction', () => {
     const logged = {
       password: 'pw-top',
       email: 'keep@example.com',
-      user: { id: 'u-1', password: 'pw-nested', session: { accessToken: 'at-1', idToken: 'it-1', refreshToken: 'rt-1' } },
+      user: {
+        id: 'u-1',
+        password: 'pw-nested',
+        session: { accessToken: 'at-1', idToken: 'it-1', refreshToken: 'rt-1' },
+      },
       google: { response: { id_token: 'it-2', access_token: 'at-2', refresh_token: 'rt-2', credential: 'cred-1' } },
-      req: { method: 'POST', headers: { authorization: 'auth-1', Authorization: 'auth-2', cookie: 'cookie-1', host: 'keep.example' } },
+      req: {
+        method: 'POST',
+        headers: { authorization: 'auth-1', Authorization: 'auth-2', cookie: 'cookie-1', host: 'keep.example' },
+      },
       settings: { stripe: { secret: 'sec-1' } },
       attempts: [{ password: 'pw-array', at: 1 }],
       a: { b: { c: { d: { e: { f: { password: 'pw-deep' } } } } } },

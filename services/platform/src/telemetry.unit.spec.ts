@@ -21,7 +21,10 @@ describe('telemetry', () => {
   });
 
   it('writes no trace header outside a span', () => {
-    assert.deepEqual(context.with(context.active(), () => injectTraceHeaders()), {});
+    assert.deepEqual(
+      context.with(context.active(), () => injectTraceHeaders()),
+      {},
+    );
   });
 
   it('puts trace and span ids on log lines written inside a span, and redacts secrets', () => {

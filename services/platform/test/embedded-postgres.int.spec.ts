@@ -45,14 +45,17 @@ describe('embedded PostgreSQL', { timeout: 180_000 }, () => {
     try {
       const first = await startEmbeddedPostgres(dataDir);
       try {
-        await query(first.url, 'create table kept (note text); insert into kept values (\'before restart\')');
+        await query(first.url, "create table kept (note text); insert into kept values ('before restart')");
         const [setting] = await query<{ dir: string }>(first.url, "select current_setting('data_directory') as dir");
         assert.equal(setting?.dir, first.databaseDir);
         if (asRoot) {
           // the postgres user cannot enter the private folder, so the cluster lives where it can
           assert.ok(!inside(priv, first.databaseDir), first.databaseDir);
           relocated = dirname(first.databaseDir);
-          assert.ok(inside(relocated, await serverExecutable(first.url)), 'the server runs from the copy beside the cluster, not from node_modules');
+          assert.ok(
+            inside(relocated, await serverExecutable(first.url)),
+            'the server runs from the copy beside the cluster, not from node_modules',
+          );
         }
       } finally {
         await first.stop();
@@ -61,7 +64,10 @@ describe('embedded PostgreSQL', { timeout: 180_000 }, () => {
 
       const second = await startEmbeddedPostgres(dataDir);
       try {
-        assert.equal(second.databaseDir, (await query<{ dir: string }>(second.url, "select current_setting('data_directory') as dir"))[0]!.dir);
+        assert.equal(
+          second.databaseDir,
+          (await query<{ dir: string }>(second.url, "select current_setting('data_directory') as dir"))[0]!.dir,
+        );
         assert.deepEqual(await query(second.url, 'select note from kept'), [{ note: 'before restart' }]);
       } finally {
         await second.stop();

@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { ledger } from '@flatlay/proto';
 import {
-  checkHealth, createClient, createLogger, GrpcServer, SERVICE_TOKEN_METADATA, ServiceCredential, signServiceToken, unary, type GrpcServerAuth,
+  checkHealth,
+  createClient,
+  createLogger,
+  GrpcServer,
+  SERVICE_TOKEN_METADATA,
+  ServiceCredential,
+  signServiceToken,
+  unary,
+  type GrpcServerAuth,
 } from '../src/index.js';
 
 type LedgerClient = ledger.LedgerServiceClient;
@@ -14,8 +22,11 @@ type LedgerClient = ledger.LedgerServiceClient;
 /** Calls GetServiceStatus and answers the raw gRPC outcome (code 0 when it went through). */
 function status_(client: LedgerClient, metadata = new Metadata()): Promise<{ code: number; service?: string }> {
   return new Promise((ok) =>
-    client.getServiceStatus({}, metadata, { deadline: new Date(Date.now() + 5_000) }, (error: ServiceError | null, res) =>
-      ok(error ? { code: error.code } : { code: status.OK, service: res.service }),
+    client.getServiceStatus(
+      {},
+      metadata,
+      { deadline: new Date(Date.now() + 5_000) },
+      (error: ServiceError | null, res) => ok(error ? { code: error.code } : { code: status.OK, service: res.service }),
     ),
   );
 }
@@ -72,14 +83,21 @@ describe('service credentials on internal gRPC', () => {
   });
 
   it('refuses a credential signed with another secret: UNAUTHENTICATED', async () => {
-    const client = track(createClient(ledger.LedgerServiceClient, address, new ServiceCredential('gateway', randomBytes(32))));
+    const client = track(
+      createClient(ledger.LedgerServiceClient, address, new ServiceCredential('gateway', randomBytes(32))),
+    );
     assert.equal((await status_(client)).code, status.UNAUTHENTICATED);
   });
 
   it('refuses a service the registry does not let call it (identity calls nobody): PERMISSION_DENIED', async () => {
     const client = track(createClient(ledger.LedgerServiceClient, address, new ServiceCredential('identity', secret)));
     assert.equal((await status_(client)).code, status.PERMISSION_DENIED);
-    const unknown = signServiceToken(secret, { sub: 'intruder', aud: 'ledger', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 60 });
+    const unknown = signServiceToken(secret, {
+      sub: 'intruder',
+      aud: 'ledger',
+      iat: Math.floor(Date.now() / 1000),
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
     const raw = track(new ledger.LedgerServiceClient(address, credentials.createInsecure()));
     const md = new Metadata();
     md.set(SERVICE_TOKEN_METADATA, unknown);

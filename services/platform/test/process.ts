@@ -24,7 +24,10 @@ export function startNode(args: string[], env: Record<string, string | undefined
 export const testServiceSecret = randomBytes(32).toString('base64');
 
 /** Starts a service's built entry point; `credential` is the gateway's, which may call every service. */
-export async function startServiceProcess(service: string, databaseUrl: string): Promise<ChildRun & { address: string; credential: ServiceCredential }> {
+export async function startServiceProcess(
+  service: string,
+  databaseUrl: string,
+): Promise<ChildRun & { address: string; credential: ServiceCredential }> {
   const port = await freePort();
   // The built entry point, as deployed (npm test builds first).
   const run = startNode([`services/${service}/dist/main.js`], {
@@ -35,7 +38,11 @@ export async function startServiceProcess(service: string, databaseUrl: string):
     SERVICE_AUTH_SECRET: testServiceSecret,
   });
   const address = `127.0.0.1:${port}`;
-  await waitFor(async () => (await checkHealth(address)) === 'SERVING' || run.child.exitCode !== null, `${service} to serve`, 60_000);
+  await waitFor(
+    async () => (await checkHealth(address)) === 'SERVING' || run.child.exitCode !== null,
+    `${service} to serve`,
+    60_000,
+  );
   if (run.child.exitCode !== null) throw new Error(`${service} exited early:\n${run.output()}`);
   return { ...run, address, credential: new ServiceCredential('gateway', testServiceSecret) };
 }

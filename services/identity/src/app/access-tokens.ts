@@ -61,15 +61,24 @@ export class AccessTokens {
         requiredClaims: ['sub', 'jti', 'exp', 'iat'],
       });
       const role = payload.role;
-      if ((role !== 'user' && role !== 'admin') || !isUuid(payload.sub!) || !isUuid(payload.jti!)) throw unauthenticated('the token is malformed');
+      if ((role !== 'user' && role !== 'admin') || !isUuid(payload.sub!) || !isUuid(payload.jti!))
+        throw unauthenticated('the token is malformed');
       // Tokens from before session cuts existed carry no claim: they count as issued under 0.
       const sva = payload[SESSIONS_CLAIM] ?? 0;
-      if (typeof sva !== 'number' || !Number.isSafeInteger(sva) || sva < 0) throw unauthenticated('the token is malformed');
-      return { userId: payload.sub!, role, tokenId: payload.jti!, expiresAt: new Date(payload.exp! * 1000), sessionsValidAfter: sva };
+      if (typeof sva !== 'number' || !Number.isSafeInteger(sva) || sva < 0)
+        throw unauthenticated('the token is malformed');
+      return {
+        userId: payload.sub!,
+        role,
+        tokenId: payload.jti!,
+        expiresAt: new Date(payload.exp! * 1000),
+        sessionsValidAfter: sva,
+      };
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw unauthenticated('token expired');
-      if (error instanceof joseErrors.JWSSignatureVerificationFailed) throw unauthenticated('the token signature is invalid');
+      if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+        throw unauthenticated('the token signature is invalid');
       throw unauthenticated('the token is malformed or was not issued here');
     }
   }

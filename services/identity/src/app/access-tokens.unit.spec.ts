@@ -6,9 +6,16 @@ import { AccessTokens } from './access-tokens.js';
 import { signingKeyFromPem } from './signing-key.js';
 
 describe('access tokens', () => {
-  const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
   const key = signingKeyFromPem(pem);
-  const tokens = new AccessTokens(key, { issuer: 'flatlay', audience: 'flatlay-api', ttlSeconds: 600, adminTtlSeconds: 60 });
+  const tokens = new AccessTokens(key, {
+    issuer: 'flatlay',
+    audience: 'flatlay-api',
+    ttlSeconds: 600,
+    adminTtlSeconds: 60,
+  });
   const now = new Date('2026-03-01T10:00:00.250Z');
   const userId = randomUUID();
 
@@ -23,8 +30,15 @@ describe('access tokens', () => {
 
   it('read a token from before session cuts (no claim) as issued under 0, and refuse a malformed claim', async () => {
     const sign = (claims: Record<string, unknown>) =>
-      new SignJWT({ role: 'user', ...claims }).setProtectedHeader({ alg: key.alg, kid: key.kid }).setIssuer('flatlay').setAudience('flatlay-api')
-        .setSubject(userId).setJti(randomUUID()).setIssuedAt(Math.floor(now.getTime() / 1000)).setExpirationTime('5m').sign(key.privateKey);
+      new SignJWT({ role: 'user', ...claims })
+        .setProtectedHeader({ alg: key.alg, kid: key.kid })
+        .setIssuer('flatlay')
+        .setAudience('flatlay-api')
+        .setSubject(userId)
+        .setJti(randomUUID())
+        .setIssuedAt(Math.floor(now.getTime() / 1000))
+        .setExpirationTime('5m')
+        .sign(key.privateKey);
     assert.equal((await tokens.verify(await sign({}), now)).sessionsValidAfter, 0);
     await assert.rejects(tokens.verify(await sign({ sva: 'later' }), now), /Not authenticated: the token is malformed/);
   });

@@ -1,8 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
 import {
-  applySubscriptionFact, displayName, emailProblem, INVALID_ADMIN_LOGIN, INVALID_LOGIN, isUnlimited, normalizeEmail, PASSWORD_TOO_LONG, passwordProblem,
-  passwordTooLong, planName, samePlan, type SubscriptionFact,
+  applySubscriptionFact,
+  displayName,
+  emailProblem,
+  INVALID_ADMIN_LOGIN,
+  INVALID_LOGIN,
+  isUnlimited,
+  normalizeEmail,
+  PASSWORD_TOO_LONG,
+  passwordProblem,
+  passwordTooLong,
+  planName,
+  samePlan,
+  type SubscriptionFact,
 } from '../domain/index.js';
 import { AccessTokens, unauthenticated, type AccessClaims, type Role } from './access-tokens.js';
 import { accountForExternalSignIn } from './external-sign-in.js';
@@ -90,7 +101,19 @@ export class Accounts {
     const now = this.clock();
     const id = randomUUID();
     await withTransaction(this.deps.pool, async (tx) => {
-      if (!(await userStore.insert(tx, { id, email, emailVerified: false, passwordHash, firstName: '', lastName: '', avatarUrl: '', now }))) throw taken();
+      if (
+        !(await userStore.insert(tx, {
+          id,
+          email,
+          emailVerified: false,
+          passwordHash,
+          firstName: '',
+          lastName: '',
+          avatarUrl: '',
+          now,
+        }))
+      )
+        throw taken();
       await userEvents.registered(tx, { id, email }, 'password', now);
     });
     return this.session((await userStore.byId(this.deps.pool, id))!);
@@ -123,11 +146,19 @@ export class Accounts {
     return this.session(await accountForExternalSignIn(this.deps, claims, this.clock()));
   }
 
-  async loginWithSupabase(accessToken: string, given: { userId: string; email: string; name: string; avatarUrl: string }): Promise<Session> {
+  async loginWithSupabase(
+    accessToken: string,
+    given: { userId: string; email: string; name: string; avatarUrl: string },
+  ): Promise<Session> {
     const claims = await this.deps.supabase.verify(accessToken);
-    if (given.userId && given.userId !== claims.subject) throw unauthenticated('the Supabase token belongs to another user');
+    if (given.userId && given.userId !== claims.subject)
+      throw unauthenticated('the Supabase token belongs to another user');
     // The token's claims win; the client's fields only fill what the token leaves empty.
-    const profile = { ...claims, fullName: claims.fullName || given.name, avatarUrl: claims.avatarUrl || given.avatarUrl };
+    const profile = {
+      ...claims,
+      fullName: claims.fullName || given.name,
+      avatarUrl: claims.avatarUrl || given.avatarUrl,
+    };
     return this.session(await accountForExternalSignIn(this.deps, profile, this.clock()));
   }
 
@@ -144,7 +175,8 @@ export class Accounts {
     const user = await userStore.byId(this.deps.pool, userId);
     if (!user) throw new AppError('NOT_FOUND', 'User not found');
     // Not UNAUTHENTICATED: the caller's session is fine, only the typed password is wrong.
-    if (!(await this.deps.passwords.check(currentPassword, user.passwordHash))) throw invalid('The current password is not correct');
+    if (!(await this.deps.passwords.check(currentPassword, user.passwordHash)))
+      throw invalid('The current password is not correct');
     return this.setPassword(userId, newPassword);
   }
 
@@ -175,7 +207,8 @@ export class Accounts {
     }
     if (!facts.role) throw unauthenticated('the account no longer exists');
     // Sessions were ended after this token was issued (password change, takeover).
-    if (facts.sessionsValidAfter && claims.sessionsValidAfter < facts.sessionsValidAfter.getTime()) throw unauthenticated(SESSION_ENDED);
+    if (facts.sessionsValidAfter && claims.sessionsValidAfter < facts.sessionsValidAfter.getTime())
+      throw unauthenticated(SESSION_ENDED);
     // An admin token works only while the account still has the admin role.
     return { ...claims, role: claims.role === 'admin' && facts.role === 'admin' ? 'admin' : 'user' };
   }
@@ -199,7 +232,11 @@ export class Accounts {
   /** Removes credentials and personal data; the user's tokens stop working at once (the user is gone). */
   async deleteUser(by: { userId?: string; email?: string }): Promise<string> {
     const { pool } = this.deps;
-    const user = by.userId ? await userStore.byId(pool, by.userId) : by.email ? await userStore.byEmail(pool, normalizeEmail(by.email)) : undefined;
+    const user = by.userId
+      ? await userStore.byId(pool, by.userId)
+      : by.email
+        ? await userStore.byEmail(pool, normalizeEmail(by.email))
+        : undefined;
     if (!by.userId && !by.email) throw invalid('userId or email is required');
     if (!user) throw new AppError('NOT_FOUND', 'User not found');
     // A business refusal, not a permission problem: the operator's own session is fine.

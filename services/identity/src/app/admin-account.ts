@@ -10,12 +10,23 @@ import { userStore } from './user-store.js';
  * operator stays signed in); a new password, or an existing account made admin, ends every
  * session opened before, in the same transaction.
  */
-export async function ensureAdminAccount(pool: Pool, email: string, password: string, now = new Date()): Promise<'created' | 'updated' | 'unchanged'> {
-  if ([...password].length < PASSWORD_MIN_LENGTH) throw new Error(`ADMIN_PASSWORD must have at least ${PASSWORD_MIN_LENGTH} characters`);
+export async function ensureAdminAccount(
+  pool: Pool,
+  email: string,
+  password: string,
+  now = new Date(),
+): Promise<'created' | 'updated' | 'unchanged'> {
+  if ([...password].length < PASSWORD_MIN_LENGTH)
+    throw new Error(`ADMIN_PASSWORD must have at least ${PASSWORD_MIN_LENGTH} characters`);
   if (passwordTooLong(password)) throw new Error('ADMIN_PASSWORD must have at most 256 characters');
   const address = normalizeEmail(email);
   const existing = await userStore.byEmail(pool, address);
-  if (existing?.role === 'admin' && existing.passwordHash && (await verify(existing.passwordHash, password).catch(() => false))) return 'unchanged';
+  if (
+    existing?.role === 'admin' &&
+    existing.passwordHash &&
+    (await verify(existing.passwordHash, password).catch(() => false))
+  )
+    return 'unchanged';
   const passwordHash = await hash(password); // argon2id with the library's recommended cost
   return withTransaction(pool, async (tx) => {
     const { rows } = await tx.query(

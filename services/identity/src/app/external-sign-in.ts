@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
-import { cleanAvatarUrl, cleanProfileText, decideExternalSignIn, emailProblem, normalizeEmail, splitName } from '../domain/index.js';
+import {
+  cleanAvatarUrl,
+  cleanProfileText,
+  decideExternalSignIn,
+  emailProblem,
+  normalizeEmail,
+  splitName,
+} from '../domain/index.js';
 import { unauthenticated } from './access-tokens.js';
 import type { ExternalProfile } from './external-verifiers.js';
 import { userEvents } from './user-events.js';
@@ -15,11 +22,19 @@ class RaceLost extends Error {}
  * address was never verified (see decideExternalSignIn). The decision is made on locked rows and
  * everything it changes (link, takeover, profile, events) commits in one transaction.
  */
-export async function accountForExternalSignIn(deps: { pool: Pool; logger: Logger }, p: ExternalProfile, now: Date): Promise<UserRow> {
+export async function accountForExternalSignIn(
+  deps: { pool: Pool; logger: Logger },
+  p: ExternalProfile,
+  now: Date,
+): Promise<UserRow> {
   const email = p.email ? normalizeEmail(p.email) : '';
   if (email && emailProblem(email)) throw unauthenticated('the sign-in token carries an invalid email address');
   const names = p.firstName || p.lastName ? { firstName: p.firstName, lastName: p.lastName } : splitName(p.fullName);
-  const profile = { firstName: cleanProfileText(names.firstName), lastName: cleanProfileText(names.lastName), avatarUrl: cleanAvatarUrl(p.avatarUrl) };
+  const profile = {
+    firstName: cleanProfileText(names.firstName),
+    lastName: cleanProfileText(names.lastName),
+    avatarUrl: cleanAvatarUrl(p.avatarUrl),
+  };
   for (let attempt = 1; ; attempt++) {
     try {
       return await withTransaction(deps.pool, (tx) => decideAndApply(tx, deps.logger, { ...p, email }, profile, now));
@@ -45,7 +60,17 @@ async function decideAndApply(
       throw new AppError(decision.code, decision.message);
     case 'create': {
       const id = randomUUID();
-      if (!(await userStore.insert(tx, { id, email: p.email, emailVerified: decision.emailVerified, passwordHash: null, ...profile, now }))) throw new RaceLost();
+      if (
+        !(await userStore.insert(tx, {
+          id,
+          email: p.email,
+          emailVerified: decision.emailVerified,
+          passwordHash: null,
+          ...profile,
+          now,
+        }))
+      )
+        throw new RaceLost();
       await userStore.link(tx, p.provider, p.subject, id, now);
       await userEvents.registered(tx, { id, email: p.email }, p.provider, now);
       return (await userStore.byId(tx, id))!;
@@ -59,7 +84,10 @@ async function decideAndApply(
         // it goes, with every session opened so far.
         const { unlinked } = await userStore.takeOver(tx, u.id, { provider: p.provider, subject: p.subject }, now);
         const sessionsValidAfter = await userStore.endSessions(tx, u.id, now);
-        logger.info({ userId: u.id, provider: p.provider, clearedPassword: u.passwordHash !== null, unlinked }, 'a verified sign-in took over an account whose address was not verified');
+        logger.info(
+          { userId: u.id, provider: p.provider, clearedPassword: u.passwordHash !== null, unlinked },
+          'a verified sign-in took over an account whose address was not verified',
+        );
         u = { ...u, passwordHash: null, emailVerified: true, sessionsValidAfter };
       }
       // Provider values replace stored ones only where the provider gives one.

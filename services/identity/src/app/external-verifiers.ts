@@ -18,15 +18,26 @@ export interface ExternalVerifier {
 // Not an outage: nothing will change until an operator configures it, and web clients end the
 // session on any 503/504, so this is NOT_CONFIGURED (501).
 const notConfigured = (what: string) =>
-  new AppError('NOT_CONFIGURED', `${what} sign-in is not configured on this server. Please sign in with your email and password.`);
+  new AppError(
+    'NOT_CONFIGURED',
+    `${what} sign-in is not configured on this server. Please sign in with your email and password.`,
+  );
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** Google ID tokens, checked by google-auth-library against GOOGLE_CLIENT_ID (certificates from GOOGLE_CERTS_URL when set). */
 export class GoogleVerifier implements ExternalVerifier {
   private readonly client: OAuth2Client | undefined;
 
-  constructor(private readonly clientId: string | undefined, certsUrl?: string) {
-    this.client = clientId ? new OAuth2Client({ clientId, ...(certsUrl ? { endpoints: { oauth2FederatedSignonPemCertsUrl: certsUrl } } : {}) }) : undefined;
+  constructor(
+    private readonly clientId: string | undefined,
+    certsUrl?: string,
+  ) {
+    this.client = clientId
+      ? new OAuth2Client({
+          clientId,
+          ...(certsUrl ? { endpoints: { oauth2FederatedSignonPemCertsUrl: certsUrl } } : {}),
+        })
+      : undefined;
   }
 
   async verify(idToken: string): Promise<ExternalProfile> {
@@ -36,7 +47,8 @@ export class GoogleVerifier implements ExternalVerifier {
     try {
       payload = (await this.client.verifyIdToken({ idToken, audience: this.clientId })).getPayload();
     } catch (error) {
-      if (/certificates|fetch|ECONN|ENOTFOUND|socket/i.test(String((error as Error)?.message))) throw new AppError('UNAVAILABLE', 'Google accounts API unavailable');
+      if (/certificates|fetch|ECONN|ENOTFOUND|socket/i.test(String((error as Error)?.message)))
+        throw new AppError('UNAVAILABLE', 'Google accounts API unavailable');
       throw new AppError('UNAUTHENTICATED', 'Could not verify Google account');
     }
     if (!payload?.sub) throw new AppError('UNAUTHENTICATED', 'Could not verify Google account');
@@ -66,7 +78,11 @@ export class SupabaseVerifier implements ExternalVerifier {
     if (!accessToken) throw new AppError('UNAUTHENTICATED', 'Not authenticated: a Supabase access token is required');
     let payload;
     try {
-      ({ payload } = await jwtVerify(accessToken, this.secret, { algorithms: ['HS256'], audience: 'authenticated', requiredClaims: ['sub', 'exp'] }));
+      ({ payload } = await jwtVerify(accessToken, this.secret, {
+        algorithms: ['HS256'],
+        audience: 'authenticated',
+        requiredClaims: ['sub', 'exp'],
+      }));
     } catch {
       throw new AppError('UNAUTHENTICATED', 'Not authenticated: the Supabase token is invalid or expired');
     }
@@ -93,7 +109,11 @@ export class SupabaseVerifier implements ExternalVerifier {
 export function supabaseEmailConfirmed(payload: Record<string, unknown>): boolean {
   if (!str(payload.email)) return false;
   const confirmedAt = payload.email_confirmed_at;
-  if ((typeof confirmedAt === 'string' && confirmedAt.trim() !== '') || (typeof confirmedAt === 'number' && confirmedAt > 0)) return true;
+  if (
+    (typeof confirmedAt === 'string' && confirmedAt.trim() !== '') ||
+    (typeof confirmedAt === 'number' && confirmedAt > 0)
+  )
+    return true;
   const meta = payload.user_metadata;
   return typeof meta === 'object' && meta !== null && (meta as Record<string, unknown>).email_verified === true;
 }

@@ -50,17 +50,27 @@ function toUser(r: Record<string, unknown>): UserRow {
 /** SQL of the users table and linked identities; the only code that knows their columns. */
 export const userStore = {
   async byId(db: Queryable, id: string, forUpdate = false): Promise<UserRow | undefined> {
-    const { rows } = await db.query(`SELECT ${COLUMNS} FROM users WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+    const { rows } = await db.query(`SELECT ${COLUMNS} FROM users WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [
+      id,
+    ]);
     return rows[0] ? toUser(rows[0]) : undefined;
   },
 
   /** `email` is normalised (lower case); the unique index is on lower(email). */
   async byEmail(db: Queryable, email: string, forUpdate = false): Promise<UserRow | undefined> {
-    const { rows } = await db.query(`SELECT ${COLUMNS} FROM users WHERE lower(email) = $1${forUpdate ? ' FOR UPDATE' : ''}`, [email]);
+    const { rows } = await db.query(
+      `SELECT ${COLUMNS} FROM users WHERE lower(email) = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+      [email],
+    );
     return rows[0] ? toUser(rows[0]) : undefined;
   },
 
-  async byExternalIdentity(db: Queryable, provider: string, subject: string, forUpdate = false): Promise<UserRow | undefined> {
+  async byExternalIdentity(
+    db: Queryable,
+    provider: string,
+    subject: string,
+    forUpdate = false,
+  ): Promise<UserRow | undefined> {
     const { rows } = await db.query(
       `SELECT u.* FROM users u JOIN external_identities x ON x.user_id = u.id WHERE x.provider = $1 AND x.subject = $2${forUpdate ? ' FOR UPDATE OF u' : ''}`,
       [provider, subject],
@@ -71,7 +81,16 @@ export const userStore = {
   /** Inserts a new account; false when the e-mail is taken (the unique index decides races). */
   async insert(
     db: Queryable,
-    u: { id: string; email: string; emailVerified: boolean; passwordHash: string | null; firstName: string; lastName: string; avatarUrl: string; now: Date },
+    u: {
+      id: string;
+      email: string;
+      emailVerified: boolean;
+      passwordHash: string | null;
+      firstName: string;
+      lastName: string;
+      avatarUrl: string;
+      now: Date;
+    },
   ): Promise<boolean> {
     const { rowCount } = await db.query(
       `INSERT INTO users (id, email, email_verified, password_hash, role, first_name, last_name, avatar_url, created_at, updated_at)
@@ -103,18 +122,43 @@ export const userStore = {
    * A verified sign-in proved the address of an account that had not proven it: the address is
    * verified from now on, the password goes, and every identity but the one proving it is unlinked.
    */
-  async takeOver(db: Queryable, id: string, keep: { provider: string; subject: string }, now: Date): Promise<{ unlinked: number }> {
-    await db.query('UPDATE users SET email_verified = true, password_hash = NULL, updated_at = $2 WHERE id = $1', [id, now]);
-    const { rowCount } = await db.query('DELETE FROM external_identities WHERE user_id = $1 AND NOT (provider = $2 AND subject = $3)', [id, keep.provider, keep.subject]);
+  async takeOver(
+    db: Queryable,
+    id: string,
+    keep: { provider: string; subject: string },
+    now: Date,
+  ): Promise<{ unlinked: number }> {
+    await db.query('UPDATE users SET email_verified = true, password_hash = NULL, updated_at = $2 WHERE id = $1', [
+      id,
+      now,
+    ]);
+    const { rowCount } = await db.query(
+      'DELETE FROM external_identities WHERE user_id = $1 AND NOT (provider = $2 AND subject = $3)',
+      [id, keep.provider, keep.subject],
+    );
     return { unlinked: rowCount ?? 0 };
   },
 
   async link(db: Queryable, provider: string, subject: string, userId: string, now: Date): Promise<void> {
-    await db.query('INSERT INTO external_identities (provider, subject, user_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [provider, subject, userId, now]);
+    await db.query(
+      'INSERT INTO external_identities (provider, subject, user_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+      [provider, subject, userId, now],
+    );
   },
 
-  async updateProfile(db: Queryable, id: string, p: { firstName: string; lastName: string; avatarUrl: string }, now: Date): Promise<void> {
-    await db.query('UPDATE users SET first_name = $2, last_name = $3, avatar_url = $4, updated_at = $5 WHERE id = $1', [id, p.firstName, p.lastName, p.avatarUrl, now]);
+  async updateProfile(
+    db: Queryable,
+    id: string,
+    p: { firstName: string; lastName: string; avatarUrl: string },
+    now: Date,
+  ): Promise<void> {
+    await db.query('UPDATE users SET first_name = $2, last_name = $3, avatar_url = $4, updated_at = $5 WHERE id = $1', [
+      id,
+      p.firstName,
+      p.lastName,
+      p.avatarUrl,
+      now,
+    ]);
   },
 
   async updatePlan(db: Queryable, id: string, plan: PlanState, now: Date): Promise<void> {
@@ -135,7 +179,11 @@ export const userStore = {
    * What a token check needs in one round trip: the user's role (if the user exists), when the
    * user's sessions were last ended, and whether the token is revoked.
    */
-  async sessionFacts(db: Queryable, userId: string, tokenId: string): Promise<{ role: Role | undefined; sessionsValidAfter: Date | null; revoked: boolean }> {
+  async sessionFacts(
+    db: Queryable,
+    userId: string,
+    tokenId: string,
+  ): Promise<{ role: Role | undefined; sessionsValidAfter: Date | null; revoked: boolean }> {
     const { rows } = await db.query(
       `SELECT u.role, u.sessions_valid_after, EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2) AS revoked
        FROM (SELECT 1) one LEFT JOIN users u ON u.id = $1`,

@@ -39,13 +39,18 @@ export const UNVERIFIED_LINK_REFUSED =
  * owner (someone can sign up with another person's address), so the caller clears the password,
  * unlinks the other identities and ends every earlier session.
  */
-export function decideExternalSignIn(claims: ExternalClaims, linked: KnownAccount | undefined, byEmail: KnownAccount | undefined): ExternalSignInDecision {
+export function decideExternalSignIn(
+  claims: ExternalClaims,
+  linked: KnownAccount | undefined,
+  byEmail: KnownAccount | undefined,
+): ExternalSignInDecision {
   if (!claims.subject) return { kind: 'refuse', code: 'UNAUTHENTICATED', message: 'The sign-in token names no user' };
   if (linked) {
     if (linked.role === 'admin') return adminRefusal;
     return { kind: 'sign-in', userId: linked.id, takeover: provesAddressOf(claims, linked) };
   }
-  if (!claims.email) return { kind: 'refuse', code: 'UNAUTHENTICATED', message: 'The sign-in token carries no email address' };
+  if (!claims.email)
+    return { kind: 'refuse', code: 'UNAUTHENTICATED', message: 'The sign-in token carries no email address' };
   if (!byEmail) return { kind: 'create', emailVerified: claims.emailVerified };
   if (byEmail.role === 'admin') return adminRefusal;
   if (!claims.emailVerified) return { kind: 'refuse', code: 'CONFLICT', message: UNVERIFIED_LINK_REFUSED };
@@ -56,4 +61,8 @@ export function decideExternalSignIn(claims: ExternalClaims, linked: KnownAccoun
 export const provesAddressOf = (claims: ExternalClaims, account: KnownAccount): boolean =>
   claims.emailVerified && !account.emailVerified && claims.email !== '' && claims.email === account.email.toLowerCase();
 
-const adminRefusal: ExternalSignInDecision = { kind: 'refuse', code: 'PERMISSION_DENIED', message: 'Administrator accounts sign in with their password' };
+const adminRefusal: ExternalSignInDecision = {
+  kind: 'refuse',
+  code: 'PERMISSION_DENIED',
+  message: 'Administrator accounts sign in with their password',
+};

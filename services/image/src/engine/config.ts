@@ -13,7 +13,9 @@ const schema = z.object({
     .string()
     .refine((p) => existsSync(p), { message: 'no file at that path' })
     .optional(),
-  ENGINE_CUDA: z.enum(['0', '1'], { message: "use 0 (CPU only) or 1 (ask for CUDA); leave unset for CUDA when the runtime has it" }).optional(),
+  ENGINE_CUDA: z
+    .enum(['0', '1'], { message: 'use 0 (CPU only) or 1 (ask for CUDA); leave unset for CUDA when the runtime has it' })
+    .optional(),
   ENGINE_MODEL_CACHE: z.string().min(1).optional(),
 });
 

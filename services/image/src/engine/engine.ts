@@ -2,7 +2,12 @@ import sharp from 'sharp';
 import { engineEnv } from './config.js';
 import { EngineError } from './errors.js';
 import { modelCacheDir } from './model/isnet-assets.js';
-import { loadSegmentationModel, type GraphOptimization, type ModelSettings, type SegmentationModel } from './model/session.js';
+import {
+  loadSegmentationModel,
+  type GraphOptimization,
+  type ModelSettings,
+  type SegmentationModel,
+} from './model/session.js';
 import type { EnhanceOptions } from './options.js';
 import { runPipeline, type EnhanceResult } from './pipeline.js';
 
@@ -49,5 +54,10 @@ export async function createEngine(config: EngineConfig = {}): Promise<Engine> {
  */
 function modelSettings(config: EngineConfig): ModelSettings {
   const env = engineEnv();
-  return { modelPath: config.modelPath ?? env.MODEL_PATH, cuda: env.ENGINE_CUDA, cacheDir: modelCacheDir(env.ENGINE_MODEL_CACHE), optimization: config.optimization };
+  return {
+    modelPath: config.modelPath ?? env.MODEL_PATH,
+    cuda: env.ENGINE_CUDA,
+    cacheDir: modelCacheDir(env.ENGINE_MODEL_CACHE),
+    optimization: config.optimization,
+  };
 }

@@ -10,6 +10,10 @@ describe('worker process environment', () => {
 
   it("lets an operator's own value win", () => {
     assert.equal(withWorkerMalloc({ MALLOC_ARENA_MAX: '4' }).MALLOC_ARENA_MAX, '4');
-    assert.equal(withWorkerMalloc({ MALLOC_ARENA_MAX: undefined }).MALLOC_ARENA_MAX, '2', 'an unset variable is not a value');
+    assert.equal(
+      withWorkerMalloc({ MALLOC_ARENA_MAX: undefined }).MALLOC_ARENA_MAX,
+      '2',
+      'an unset variable is not a value',
+    );
   });
 });

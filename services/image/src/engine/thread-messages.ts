@@ -7,7 +7,9 @@ import type { EnhanceResult } from './pipeline.js';
 export type ThreadedEngineConfig = Omit<EngineConfig, 'model'>;
 
 /** Messages between the caller and the engine thread. */
-export type ToEngineThread = { type: 'enhance'; id: number; input: Uint8Array; options: EnhanceOptions } | { type: 'close' };
+export type ToEngineThread =
+  | { type: 'enhance'; id: number; input: Uint8Array; options: EnhanceOptions }
+  | { type: 'close' };
 export type FromEngineThread =
   | { type: 'ready' }
   | { type: 'failed'; error: SerializedError }

@@ -3,7 +3,12 @@ import { EngineError } from './errors.js';
 import type { Engine } from './engine.js';
 import type { EnhanceOptions } from './options.js';
 import type { EnhanceResult } from './pipeline.js';
-import { reviveError, type FromEngineThread, type ThreadedEngineConfig, type ToEngineThread } from './thread-messages.js';
+import {
+  reviveError,
+  type FromEngineThread,
+  type ThreadedEngineConfig,
+  type ToEngineThread,
+} from './thread-messages.js';
 
 export type { ThreadedEngineConfig } from './thread-messages.js';
 
@@ -24,7 +29,8 @@ export interface ThreadedEngine extends Engine {
  * thread does not get tsx's loader from the parent's `--import tsx`, so it registers it first.
  */
 function startHost(config: ThreadedEngineConfig): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./thread-host.js', import.meta.url), { workerData: config });
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./thread-host.js', import.meta.url), { workerData: config });
   const tsx = import.meta.resolve('tsx/esm/api');
   const host = new URL('./thread-host.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(host)}))`;
@@ -49,7 +55,10 @@ export async function createThreadedEngine(config: ThreadedEngineConfig = {}): P
       else if (m.type === 'failed') done(() => reject(reviveError(m.error)));
     };
     const onError = (err: Error) => done(() => reject(err));
-    const onExit = (code: number) => done(() => reject(new EngineError('MODEL_UNAVAILABLE', `the engine thread stopped while loading (exit ${code})`)));
+    const onExit = (code: number) =>
+      done(() =>
+        reject(new EngineError('MODEL_UNAVAILABLE', `the engine thread stopped while loading (exit ${code})`)),
+      );
     const done = (then: () => void) => {
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
       then();
@@ -78,7 +87,12 @@ export async function createThreadedEngine(config: ThreadedEngineConfig = {}): P
       const id = nextId++;
       return new Promise<EnhanceResult>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        const message: ToEngineThread = { type: 'enhance', id, input: new Uint8Array(input.buffer, input.byteOffset, input.byteLength), options };
+        const message: ToEngineThread = {
+          type: 'enhance',
+          id,
+          input: new Uint8Array(input.buffer, input.byteOffset, input.byteLength),
+          options,
+        };
         worker.postMessage(message);
       });
     },

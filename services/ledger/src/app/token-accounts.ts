@@ -1,7 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, EventStore, VersionConflict, withTransaction, type Pool, type Queryable, type StreamAppend } from '@flatlay/platform';
 import {
-  evolve, initialState, isTokenAccountRefusal, tokenAccount, type TokenAccountCommand, type TokenAccountEvent, type TokenAccountRefusal, type TokenAccountState,
+  AppError,
+  EventStore,
+  VersionConflict,
+  withTransaction,
+  type Pool,
+  type Queryable,
+  type StreamAppend,
+} from '@flatlay/platform';
+import {
+  evolve,
+  initialState,
+  isTokenAccountRefusal,
+  tokenAccount,
+  type TokenAccountCommand,
+  type TokenAccountEvent,
+  type TokenAccountRefusal,
+  type TokenAccountState,
 } from '../domain/index.js';
 import { projectAccountChanges, type AccountChange } from '../projections/account-projection.js';
 import { GroupCommitter } from './group-commit.js';
@@ -51,9 +66,15 @@ export class TokenAccounts {
   private readonly writer: GroupCommitter<AccountWrite>;
 
   /** `batchesInFlight`: how many group commits may run at once (each holds one connection). */
-  constructor(private readonly pool: Pool, options: { batchesInFlight?: number } = {}) {
+  constructor(
+    private readonly pool: Pool,
+    options: { batchesInFlight?: number } = {},
+  ) {
     this.store = new EventStore(pool);
-    this.writer = new GroupCommitter((writes) => this.commitBatch(writes), { maxBatch: 200, maxInFlight: options.batchesInFlight ?? 2 });
+    this.writer = new GroupCommitter((writes) => this.commitBatch(writes), {
+      maxBatch: 200,
+      maxInFlight: options.batchesInFlight ?? 2,
+    });
   }
 
   /** Executes in its own transaction (group-committed with others), or inside `tx` (a consumer's inbox transaction). */
@@ -68,13 +89,19 @@ export class TokenAccounts {
             const loaded = await this.load(tx, userId);
             const change = this.decide(userId, command, loaded);
             if (change.write) {
-              await this.store.appendInTransaction(tx, change.write.append.streamName, change.write.append.events, change.write.append);
+              await this.store.appendInTransaction(
+                tx,
+                change.write.append.streamName,
+                change.write.append.events,
+                change.write.append,
+              );
               await projectAccountChanges(tx, [change.write.projection]);
             }
             return change.outcome;
           }
           const { loaded, change } = await this.decideOnLatest(userId, command);
-          if (change.write && !(await this.writer.submit(change.write))) throw new VersionConflict(accountStream(userId), loaded.version);
+          if (change.write && !(await this.writer.submit(change.write)))
+            throw new VersionConflict(accountStream(userId), loaded.version);
           this.remember(userId, change.next);
           return change.outcome;
         } catch (error) {
@@ -82,7 +109,8 @@ export class TokenAccounts {
             this.cache.delete(userId);
             continue;
           }
-          if (error instanceof VersionConflict) throw new AppError('CONFLICT', 'This account is busy; please try again');
+          if (error instanceof VersionConflict)
+            throw new AppError('CONFLICT', 'This account is busy; please try again');
           if (isTokenAccountRefusal(error)) throw refusalToAppError(error);
           throw error;
         }
@@ -96,7 +124,10 @@ export class TokenAccounts {
    * check, so one decided on the cache is decided once more on what the database holds: another
    * replica or the payment consumer may have credited the account since this replica saw it.
    */
-  private async decideOnLatest(userId: string, command: TokenAccountCommand): Promise<{ loaded: Loaded; change: Decision }> {
+  private async decideOnLatest(
+    userId: string,
+    command: TokenAccountCommand,
+  ): Promise<{ loaded: Loaded; change: Decision }> {
     const fromCache = this.cache.has(userId);
     const loaded = await this.load(this.pool, userId);
     try {
@@ -112,7 +143,8 @@ export class TokenAccounts {
   /** Runs the decider and prepares what to write: events, outbox messages and read-model rows. */
   private decide(userId: string, command: TokenAccountCommand, loaded: Loaded): Decision {
     const events = tokenAccount.decide(command, loaded.state);
-    if (events.length === 0) return { outcome: { balance: loaded.state.balance, events, state: loaded.state }, next: loaded };
+    if (events.length === 0)
+      return { outcome: { balance: loaded.state.balance, events, state: loaded.state }, next: loaded };
     const balances: number[] = [];
     let state = loaded.state;
     for (const event of events) {
@@ -134,7 +166,12 @@ export class TokenAccounts {
         },
         projection: {
           account: { userId, balance: state.balance, version, closed: state.status === 'closed' },
-          events: events.map((event, i) => ({ eventId: eventIds[i]!, streamPosition: loaded.version + 1 + i, type: event.type, data: event.data })),
+          events: events.map((event, i) => ({
+            eventId: eventIds[i]!,
+            streamPosition: loaded.version + 1 + i,
+            type: event.type,
+            data: event.data,
+          })),
           balanceBefore: loaded.state.balance,
         },
       },
@@ -146,8 +183,14 @@ export class TokenAccounts {
     try {
       if (writes.length === 1) return [await this.commitOne(writes[0]!)];
       return await withTransaction(this.pool, async (tx) => {
-        const moved = await this.store.appendManyInTransaction(tx, writes.map((w) => w.append));
-        await projectAccountChanges(tx, writes.filter((w) => moved.has(w.append.streamName)).map((w) => w.projection));
+        const moved = await this.store.appendManyInTransaction(
+          tx,
+          writes.map((w) => w.append),
+        );
+        await projectAccountChanges(
+          tx,
+          writes.filter((w) => moved.has(w.append.streamName)).map((w) => w.projection),
+        );
         return writes.map((w) => moved.has(w.append.streamName));
       });
     } catch (error) {
@@ -197,7 +240,10 @@ export class TokenAccounts {
 }
 
 function refusalToAppError(refusal: TokenAccountRefusal): AppError {
-  const details = { balance: refusal.balance, ...(refusal.required !== undefined ? { required: refusal.required } : {}) };
+  const details = {
+    balance: refusal.balance,
+    ...(refusal.required !== undefined ? { required: refusal.required } : {}),
+  };
   switch (refusal.code) {
     case 'INSUFFICIENT_TOKENS':
       return new AppError(

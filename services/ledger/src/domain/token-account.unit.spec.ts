@@ -396,6 +396,9 @@ describe('Replay', () => {
     const wire = JSON.parse(JSON.stringify(events)) as TokenAccountEvent[];
     assert.deepEqual(replay(wire), state);
     assert.equal(state.balance, 200 - 0 - 100 + 100 + 500 - 50);
-    assert.equal(state.balance, events.reduce((sum, e) => sum + balanceDelta(e), 0));
+    assert.equal(
+      state.balance,
+      events.reduce((sum, e) => sum + balanceDelta(e), 0),
+    );
   });
 });

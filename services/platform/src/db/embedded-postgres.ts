@@ -69,7 +69,10 @@ export async function startEmbeddedPostgres(dataDir: string, port?: number): Pro
     scratch = home;
   }
 
-  const initialised = await stat(join(databaseDir, 'PG_VERSION')).then(() => true, () => false);
+  const initialised = await stat(join(databaseDir, 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
   const password = 'flatlay-local';
   if (!initialised) await initdb(binDir, databaseDir, password, scratch, owner);
   const chosenPort = port ?? (await freePort());
@@ -108,7 +111,10 @@ const RELOCATED_ROOT = '/var/lib/flatlay/embedded-postgres';
 
 /** A folder the postgres user can reach, one per data folder (keyed by its real path). */
 async function relocatedHome(requested: string): Promise<string> {
-  const key = createHash('sha256').update(await realpath(dirname(requested))).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(await realpath(dirname(requested)))
+    .digest('hex')
+    .slice(0, 16);
   const home = join(RELOCATED_ROOT, key);
   await mkdir(home, { recursive: true });
   await chmod(RELOCATED_ROOT, 0o755);
@@ -121,20 +127,38 @@ async function linkRelocatedCluster(requested: string, target: string): Promise<
   const existing = await realpath(requested).catch(() => undefined);
   if (existing === target) return target;
   if (existing !== undefined) {
-    throw new Error(`${requested} holds a cluster the postgres user cannot reach; move it or set FLATLAY_DATA_DIR to a folder it can reach`);
+    throw new Error(
+      `${requested} holds a cluster the postgres user cannot reach; move it or set FLATLAY_DATA_DIR to a folder it can reach`,
+    );
   }
   await rm(requested, { force: true });
   await symlink(target, requested);
   return target;
 }
 
-async function initdb(binDir: string, databaseDir: string, password: string, scratch: string, owner?: OsUser): Promise<void> {
+async function initdb(
+  binDir: string,
+  databaseDir: string,
+  password: string,
+  scratch: string,
+  owner?: OsUser,
+): Promise<void> {
   const passwordFile = join(scratch, `.pg-password-${randomBytes(6).toString('hex')}`);
   await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
   try {
     if (owner) await chown(passwordFile, owner.uid, owner.gid);
-    const args = [`--pgdata=${databaseDir}`, '--auth=password', '--username=postgres', `--pwfile=${passwordFile}`, '--lc-messages=C'];
-    const child = spawn(join(binDir, 'initdb'), args, { ...owner, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const args = [
+      `--pgdata=${databaseDir}`,
+      '--auth=password',
+      '--username=postgres',
+      `--pwfile=${passwordFile}`,
+      '--lc-messages=C',
+    ];
+    const child = spawn(join(binDir, 'initdb'), args, {
+      ...owner,
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let errors = '';
     child.stderr!.on('data', (d) => (errors += d));
     const code = await new Promise<number | string>((ok, fail) => {
@@ -160,7 +184,8 @@ async function startServer(binDir: string, databaseDir: string, port: number, ow
       if (log.includes('database system is ready to accept connections')) done(ok);
     };
     const onError = (err: Error) => done(() => fail(err));
-    const onExit = (code: number | null, signal: string | null) => done(() => fail(new Error(`postgres exited while starting (${code ?? signal}): ${log.trim().slice(-2000)}`)));
+    const onExit = (code: number | null, signal: string | null) =>
+      done(() => fail(new Error(`postgres exited while starting (${code ?? signal}): ${log.trim().slice(-2000)}`)));
     const done = (then: () => void) => {
       child.stderr!.off('data', onData);
       child.off('error', onError).off('exit', onExit);

@@ -1,4 +1,17 @@
-import { chmod, copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  link,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -32,7 +45,13 @@ export async function placePostgresRuntime(pkg: PostgresPackage, runtimeRoot: st
   for (const entry of await readdir(runtimeRoot)) {
     if (entry !== pkg.version) await rm(join(runtimeRoot, entry), { recursive: true, force: true });
   }
-  if (await stat(join(target, COMPLETE)).then(() => true, () => false)) return target;
+  if (
+    await stat(join(target, COMPLETE)).then(
+      () => true,
+      () => false,
+    )
+  )
+    return target;
   const building = `${target}.${process.pid}.tmp`;
   await rm(building, { recursive: true, force: true });
   await mirror(pkg.nativeDir, building);
@@ -49,7 +68,8 @@ async function mirror(from: string, to: string): Promise<void> {
     const source = join(from, entry.name);
     const dest = join(to, entry.name);
     if (entry.isDirectory()) await mirror(source, dest);
-    else if (entry.isSymbolicLink()) await symlink(await readlink(source), dest); // the package's links are relative
+    else if (entry.isSymbolicLink())
+      await symlink(await readlink(source), dest); // the package's links are relative
     else if (entry.isFile()) await link(source, dest).catch(() => copyFile(source, dest)); // a copy keeps the file's mode
   }
 }

@@ -1,4 +1,10 @@
-import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation, type handleUnaryCall } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+  type handleUnaryCall,
+} from '@grpc/grpc-js';
 import { HealthImplementation, type ServingStatusMap } from 'grpc-health-check';
 import { toServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -16,7 +22,10 @@ export interface GrpcService {
  * Adapts an async function to a unary gRPC handler: AppErrors become the mapped status with
  * their code in metadata; anything else becomes INTERNAL and is logged, never sent.
  */
-export function unary<Req, Res>(logger: Logger, fn: (request: Req, metadata: Record<string, string>) => Promise<Res>): handleUnaryCall<Req, Res> {
+export function unary<Req, Res>(
+  logger: Logger,
+  fn: (request: Req, metadata: Record<string, string>) => Promise<Res>,
+): handleUnaryCall<Req, Res> {
   return (call, callback) => {
     const metadata: Record<string, string> = {};
     for (const [k, v] of Object.entries(call.metadata.getMap())) metadata[k] = v.toString();
@@ -24,7 +33,8 @@ export function unary<Req, Res>(logger: Logger, fn: (request: Req, metadata: Rec
       (response) => callback(null, response),
       (error: unknown) => {
         const serviceError = toServiceError(error);
-        if (serviceError.code === 13) logger.error({ err: error, method: call.getPath() }, 'unexpected error in gRPC handler');
+        if (serviceError.code === 13)
+          logger.error({ err: error, method: call.getPath() }, 'unexpected error in gRPC handler');
         callback(serviceError);
       },
     );
@@ -44,8 +54,12 @@ export class GrpcServer {
   private readonly names: string[];
 
   constructor(services: GrpcService[], auth: GrpcServerAuth) {
-    const refused = (path: string, reason: string) => auth.logger?.warn({ method: path, reason }, 'refused a gRPC call without a valid service credential');
-    this.server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, interceptors: [serviceAuthInterceptor(auth.service, auth.secret, refused)] });
+    const refused = (path: string, reason: string) =>
+      auth.logger?.warn({ method: path, reason }, 'refused a gRPC call without a valid service credential');
+    this.server = new Server({
+      'grpc.max_receive_message_length': 64 * 1024 * 1024,
+      interceptors: [serviceAuthInterceptor(auth.service, auth.secret, refused)],
+    });
     this.names = services.map((s) => s.name);
     const initial: ServingStatusMap = { '': 'NOT_SERVING' };
     for (const name of this.names) initial[name] = 'NOT_SERVING';
@@ -57,7 +71,9 @@ export class GrpcServer {
   /** Binds to host:port (port 0 picks a free one) and returns the bound port. */
   listen(host: string, port: number): Promise<number> {
     return new Promise((ok, fail) =>
-      this.server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, bound) => (error ? fail(error) : ok(bound))),
+      this.server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, bound) =>
+        error ? fail(error) : ok(bound),
+      ),
     );
   }
 

@@ -4,8 +4,14 @@
 // that the registry lets `sub` call it. Health checks stay open for probes.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
-  InterceptingCall, Metadata, ResponderBuilder, ServerInterceptingCall, ServerListenerBuilder, status,
-  type Interceptor, type ServerInterceptor,
+  InterceptingCall,
+  Metadata,
+  ResponderBuilder,
+  ServerInterceptingCall,
+  ServerListenerBuilder,
+  status,
+  type Interceptor,
+  type ServerInterceptor,
 } from '@grpc/grpc-js';
 import { mayCall, type CallerName, type ServiceName } from '../registry.js';
 
@@ -32,7 +38,10 @@ export class ServiceCredential {
   private readonly key: Buffer;
   private readonly cache = new Map<string, { token: string; renewAt: number }>();
 
-  constructor(readonly caller: CallerName, secret: string | Buffer = inProcessServiceSecret()) {
+  constructor(
+    readonly caller: CallerName,
+    secret: string | Buffer = inProcessServiceSecret(),
+  ) {
     this.key = Buffer.from(secret);
   }
 
@@ -59,7 +68,8 @@ export class ServiceCredential {
 }
 
 /** A service credential for `caller`, from the configured secret or, without one, the process's own. */
-export const serviceCredential = (caller: CallerName, secret?: string | Buffer) => new ServiceCredential(caller, secret);
+export const serviceCredential = (caller: CallerName, secret?: string | Buffer) =>
+  new ServiceCredential(caller, secret);
 
 interface ServiceTokenClaims {
   sub: string;
@@ -76,20 +86,28 @@ export function signServiceToken(key: Buffer, claims: ServiceTokenClaims): strin
   return `${body}.${hmac(key, body).toString('base64url')}`;
 }
 
-export type TokenCheck = { ok: true; caller: string } | { ok: false; code: status.UNAUTHENTICATED | status.PERMISSION_DENIED; reason: string };
+export type TokenCheck =
+  | { ok: true; caller: string }
+  | { ok: false; code: status.UNAUTHENTICATED | status.PERMISSION_DENIED; reason: string };
 
 /**
  * Checks a token presented to `self`. Only the one header this platform writes is accepted
  * (no algorithm negotiation), and the signature is compared in constant time.
  */
-export function checkServiceToken(key: Buffer, self: ServiceName, token: string | undefined, nowMs = Date.now()): TokenCheck {
+export function checkServiceToken(
+  key: Buffer,
+  self: ServiceName,
+  token: string | undefined,
+  nowMs = Date.now(),
+): TokenCheck {
   const refuse = (reason: string): TokenCheck => ({ ok: false, code: status.UNAUTHENTICATED, reason });
   if (!token) return refuse('no service credential');
   const [header, payload, signature, extra] = token.split('.');
   if (header !== HEADER || !payload || !signature || extra !== undefined) return refuse('malformed service credential');
   const expected = hmac(key, `${header}.${payload}`);
   const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return refuse('bad service credential signature');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return refuse('bad service credential signature');
   let claims: Partial<ServiceTokenClaims>;
   try {
     claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
@@ -97,10 +115,13 @@ export function checkServiceToken(key: Buffer, self: ServiceName, token: string 
     return refuse('malformed service credential');
   }
   const now = Math.floor(nowMs / 1000);
-  if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') return refuse('malformed service credential');
-  if (claims.exp <= now || claims.iat > now + CLOCK_SKEW_SECONDS || claims.exp - claims.iat > TOKEN_TTL_SECONDS) return refuse('expired service credential');
+  if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number')
+    return refuse('malformed service credential');
+  if (claims.exp <= now || claims.iat > now + CLOCK_SKEW_SECONDS || claims.exp - claims.iat > TOKEN_TTL_SECONDS)
+    return refuse('expired service credential');
   if (claims.aud !== self) return refuse('service credential for another service');
-  if (!mayCall(claims.sub, self)) return { ok: false, code: status.PERMISSION_DENIED, reason: `${claims.sub} may not call ${self}` };
+  if (!mayCall(claims.sub, self))
+    return { ok: false, code: status.PERMISSION_DENIED, reason: `${claims.sub} may not call ${self}` };
   return { ok: true, caller: claims.sub };
 }
 
@@ -108,7 +129,11 @@ export function checkServiceToken(key: Buffer, self: ServiceName, token: string 
  * The server interceptor of service `self`: refuses a call before its handler runs unless it
  * carries a valid token from a caller the registry allows; health checks pass untouched.
  */
-export function serviceAuthInterceptor(self: ServiceName, secret: string | Buffer, onRefused?: (path: string, reason: string) => void): ServerInterceptor {
+export function serviceAuthInterceptor(
+  self: ServiceName,
+  secret: string | Buffer,
+  onRefused?: (path: string, reason: string) => void,
+): ServerInterceptor {
   const key = Buffer.from(secret);
   return (methodDescriptor, call) => {
     if (methodDescriptor.path.startsWith(HEALTH_PREFIX)) return new ServerInterceptingCall(call);

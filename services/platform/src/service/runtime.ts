@@ -80,7 +80,8 @@ export async function startService(def: ServiceDefinition, options: RuntimeOptio
   try {
     const schemaVersion = await runMigrations(pool, [platformMigrations, { name: def.name, dir: def.migrationsDir }]);
     if (def.topics?.length) await options.bus.ensureTopics(def.topics);
-    if (options.replayOutboxOnStart) await pool.query('DELETE FROM checkpoints WHERE reader = $1', [`outbox-relay:${def.name}`]);
+    if (options.replayOutboxOnStart)
+      await pool.query('DELETE FROM checkpoints WHERE reader = $1', [`outbox-relay:${def.name}`]);
     const ctx: ServiceContext = {
       name: def.name,
       version: def.version ?? '0.1.0',
@@ -96,7 +97,11 @@ export async function startService(def: ServiceDefinition, options: RuntimeOptio
     relay.start();
     stops.push(() => relay.stop());
     if (def.start) stops.push(...(await def.start(ctx)));
-    const server = new GrpcServer(def.grpc(ctx), { service: def.name, secret: options.serviceSecret ?? inProcessServiceSecret(), logger });
+    const server = new GrpcServer(def.grpc(ctx), {
+      service: def.name,
+      secret: options.serviceSecret ?? inProcessServiceSecret(),
+      logger,
+    });
     const port = await server.listen(options.grpcHost ?? '127.0.0.1', options.grpcPort);
     server.setServing(true);
     stops.push(() => server.shutdown());

@@ -37,7 +37,14 @@ export async function runStandalone(def: ServiceDefinition): Promise<void> {
   startTelemetry(def.name);
   const logger = createLogger(def.name, config.LOG_LEVEL);
   const bus = createBus(config.KAFKA_BROKERS, def.name);
-  const running = await startService(def, { databaseUrl: config.DATABASE_URL, bus, grpcHost: config.GRPC_HOST, grpcPort: config.GRPC_PORT, logger, serviceSecret: config.SERVICE_AUTH_SECRET });
+  const running = await startService(def, {
+    databaseUrl: config.DATABASE_URL,
+    bus,
+    grpcHost: config.GRPC_HOST,
+    grpcPort: config.GRPC_PORT,
+    logger,
+    serviceSecret: config.SERVICE_AUTH_SECRET,
+  });
   stopOnSignals(async () => {
     await running.stop();
     await bus.close();

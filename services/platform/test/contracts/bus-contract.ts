@@ -5,14 +5,23 @@ import { trace } from '@opentelemetry/api';
 import { startTelemetry, type Bus, type Delivery, type Inbox, type Subscription } from '../../src/index.js';
 import { uniqueName, waitFor } from '../support.js';
 
-const msg = (topic: string, key: string, body: object) => ({ topic, key, value: Buffer.from(JSON.stringify(body)), headers: { 'x-test': 'yes' } });
+const msg = (topic: string, key: string, body: object) => ({
+  topic,
+  key,
+  value: Buffer.from(JSON.stringify(body)),
+  headers: { 'x-test': 'yes' },
+});
 const body = <T>(d: Delivery): T => JSON.parse(d.value.toString()) as T;
 
 /**
  * What every Bus adapter must do. Run against the in-process bus (unit tier) and against a
  * real Kafka broker (integration tier), with an inbox of the matching kind.
  */
-export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeInbox: () => Promise<Inbox<unknown>>): void {
+export function busContract(
+  adapter: string,
+  makeBus: () => Promise<Bus>,
+  makeInbox: () => Promise<Inbox<unknown>>,
+): void {
   describe(`Bus contract: ${adapter}`, { timeout: 180_000 }, () => {
     let bus: Bus;
     const subscriptions: Subscription[] = [];
@@ -53,7 +62,12 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
       // that counts is that of first arrivals: no message arrives before the ones sent before it.
       const firstArrivals = (key: string) => [...new Set(seen.get(key) ?? [])];
       await waitFor(() => keys.every((key) => firstArrivals(key).length === 12), 'all 12 messages of every key');
-      for (const key of keys) assert.deepEqual(firstArrivals(key), Array.from({ length: 12 }, (_, i) => i), `order of key ${key}`);
+      for (const key of keys)
+        assert.deepEqual(
+          firstArrivals(key),
+          Array.from({ length: 12 }, (_, i) => i),
+          `order of key ${key}`,
+        );
       assert.ok(headerOk, 'headers arrive as sent');
     });
 
@@ -102,8 +116,16 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
       const topic = uniqueName('fanout');
       await bus.ensureTopics([{ name: topic, partitions: 2 }]);
       const seen = { a: new Set<number>(), b: new Set<number>() };
-      await subscribe({ groupId: uniqueName('ga'), topics: [topic], handle: async (d) => void seen.a.add(body<{ i: number }>(d).i) });
-      await subscribe({ groupId: uniqueName('gb'), topics: [topic], handle: async (d) => void seen.b.add(body<{ i: number }>(d).i) });
+      await subscribe({
+        groupId: uniqueName('ga'),
+        topics: [topic],
+        handle: async (d) => void seen.a.add(body<{ i: number }>(d).i),
+      });
+      await subscribe({
+        groupId: uniqueName('gb'),
+        topics: [topic],
+        handle: async (d) => void seen.b.add(body<{ i: number }>(d).i),
+      });
       await bus.publish(Array.from({ length: 10 }, (_, i) => msg(topic, `k${i}`, { i })));
       await waitFor(() => seen.a.size === 10 && seen.b.size === 10, 'each group gets all 10');
     });
@@ -126,7 +148,11 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
       assert.equal(dyingGot, 'first');
       await dying.close();
       const received: string[] = [];
-      await subscribe({ groupId, topics: [topic], handle: async (d) => void received.push(body<{ id: string }>(d).id) });
+      await subscribe({
+        groupId,
+        topics: [topic],
+        handle: async (d) => void received.push(body<{ id: string }>(d).id),
+      });
       await waitFor(() => new Set(received).size === 2, 'the survivor receives both');
       assert.deepEqual([...new Set(received)], ['first', 'second'], 'first arrivals keep the order');
     });
@@ -153,13 +179,17 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
       assert.ok(beforeY.length >= 3 && beforeY.every((id) => id === 'x'), `attempts before y: ${beforeY.join(',')}`);
     });
 
-    it('runs each handler in a span that continues the producer\'s trace', async () => {
+    it("runs each handler in a span that continues the producer's trace", async () => {
       startTelemetry('bus-contract');
       const topic = uniqueName('traced');
       await bus.ensureTopics([{ name: topic, partitions: 1 }]);
       const traceId = '0af7651916cd43dd8448eb211c80319c';
       let seen: string | undefined;
-      await subscribe({ groupId: uniqueName('g'), topics: [topic], handle: async () => void (seen = trace.getActiveSpan()?.spanContext().traceId) });
+      await subscribe({
+        groupId: uniqueName('g'),
+        topics: [topic],
+        handle: async () => void (seen = trace.getActiveSpan()?.spanContext().traceId),
+      });
       await bus.publish([{ ...msg(topic, 'k', {}), headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` } }]);
       await waitFor(() => seen !== undefined, 'handled');
       assert.equal(seen, traceId);

@@ -66,11 +66,17 @@ function providers(cuda: ModelSettings['cuda']): string[] {
  * faster than 'extended' on the float32 CPU copy. With the worker's malloc settings
  * (process-env.ts) the whole pipeline peaks near 0.9-1.0 GB at 24 MP (docs/benchmarks.md).
  */
-export function loadSegmentationModel({ modelPath, cuda, cacheDir, optimization = 'all' }: ModelSettings = {}): Promise<SegmentationModel> {
+export function loadSegmentationModel({
+  modelPath,
+  cuda,
+  cacheDir,
+  optimization = 'all',
+}: ModelSettings = {}): Promise<SegmentationModel> {
   const wanted = providers(cuda);
   // An operator's model is used as given; the default one comes in float16 for CUDA and
   // widened to float32 for the CPU provider, which runs float16 weights through casts.
-  const fileFor = (executionProviders: string[]) => modelPath ?? defaultModelPath({ precision: executionProviders[0] === 'cuda' ? 'fp16' : 'fp32', cacheDir });
+  const fileFor = (executionProviders: string[]) =>
+    modelPath ?? defaultModelPath({ precision: executionProviders[0] === 'cuda' ? 'fp16' : 'fp32', cacheDir });
   const file = fileFor(wanted);
   const key = `${file}#${optimization}`;
   let pending = sessions.get(key);
@@ -88,11 +94,15 @@ export function loadSegmentationModel({ modelPath, cuda, cacheDir, optimization 
           if (wanted[0] === 'cpu') throw err;
           return ort.InferenceSession.create(fileFor(['cpu']), options(['cpu'])); // no usable CUDA: stay on CPU
         });
-        const output = session.outputNames.includes('output') ? 'output' : session.outputNames[0] ?? 'output';
+        const output = session.outputNames.includes('output') ? 'output' : (session.outputNames[0] ?? 'output');
         return new OnnxSegmentationModel(session, session.inputNames[0] ?? 'input', output);
       } catch (cause) {
         sessions.delete(key);
-        throw new EngineError('MODEL_UNAVAILABLE', `cannot load segmentation model ${file}: ${(cause as Error).message}`, { cause });
+        throw new EngineError(
+          'MODEL_UNAVAILABLE',
+          `cannot load segmentation model ${file}: ${(cause as Error).message}`,
+          { cause },
+        );
       }
     })();
     sessions.set(key, pending);

@@ -30,7 +30,13 @@ describe('recipes', () => {
   });
 
   it('refuses unknown types with a typed error', () => {
-    assert.throws(() => resolveRecipe('furniture'), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_OPTIONS');
-    assert.throws(() => resolveRecipe('shoes', 'tops'), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_OPTIONS');
+    assert.throws(
+      () => resolveRecipe('furniture'),
+      (e: unknown) => e instanceof EngineError && e.code === 'INVALID_OPTIONS',
+    );
+    assert.throws(
+      () => resolveRecipe('shoes', 'tops'),
+      (e: unknown) => e instanceof EngineError && e.code === 'INVALID_OPTIONS',
+    );
   });
 });

@@ -37,7 +37,8 @@ export function finishLayer(layer: Layer, gains: [number, number, number], sharp
   const { data: out, width, height, channels } = balanced;
   const n = width * height;
   const luma = new Float32Array(n);
-  for (let p = 0, k = 0; p < n; p++, k += channels) luma[p] = 0.299 * out[k]! + 0.587 * out[k + 1]! + 0.114 * out[k + 2]!;
+  for (let p = 0, k = 0; p < n; p++, k += channels)
+    luma[p] = 0.299 * out[k]! + 0.587 * out[k + 1]! + 0.114 * out[k + 2]!;
   const taps = gaussianTaps(0.5 + 0.5 * sharpen);
   const radius = (taps.length - 1) / 2;
   const across = new Float32Array(n);
@@ -45,7 +46,8 @@ export function finishLayer(layer: Layer, gains: [number, number, number], sharp
     const row = y * width;
     for (let x = 0; x < width; x++) {
       let acc = 0;
-      for (let i = -radius; i <= radius; i++) acc += taps[i + radius]! * luma[row + Math.min(width - 1, Math.max(0, x + i))]!;
+      for (let i = -radius; i <= radius; i++)
+        acc += taps[i + radius]! * luma[row + Math.min(width - 1, Math.max(0, x + i))]!;
       across[row + x] = acc;
     }
   }
@@ -54,7 +56,8 @@ export function finishLayer(layer: Layer, gains: [number, number, number], sharp
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       let blurred = 0;
-      for (let i = -radius; i <= radius; i++) blurred += taps[i + radius]! * across[Math.min(height - 1, Math.max(0, y + i)) * width + x]!;
+      for (let i = -radius; i <= radius; i++)
+        blurred += taps[i + radius]! * across[Math.min(height - 1, Math.max(0, y + i)) * width + x]!;
       const p = y * width + x;
       const step = Math.max(-MAX_SHARPEN_STEP, Math.min(MAX_SHARPEN_STEP, amount * (luma[p]! - blurred)));
       const k = p * channels;
@@ -75,11 +78,14 @@ export function blendOnto(canvas: Buffer, cw: number, ch: number, layer: Layer):
     for (let x = 0; x < width; x++) {
       const cx = x + layer.left;
       if (cx < 0 || cx >= cw) continue;
-      const k = (y * width + x) * channels, o = (cy * cw + cx) * 3;
+      const k = (y * width + x) * channels,
+        o = (cy * cw + cx) * 3;
       const a = channels === 4 ? data[k + 3]! : 255;
       if (a === 0) continue;
       if (a === 255) {
-        canvas[o] = data[k]!; canvas[o + 1] = data[k + 1]!; canvas[o + 2] = data[k + 2]!;
+        canvas[o] = data[k]!;
+        canvas[o + 1] = data[k + 1]!;
+        canvas[o + 2] = data[k + 2]!;
       } else {
         const b = 255 - a;
         canvas[o] = (data[k]! * a + canvas[o]! * b + 127) / 255;
@@ -104,7 +110,12 @@ function contactShadow(layer: Layer, canvasW: number, canvasH: number): OverlayO
 }
 
 /** Put the layers on the studio background (or a transparent canvas). Returns raw pixels. */
-export async function composeCanvas(layers: Layer[], width: number, height: number, o: CanvasOptions): Promise<RawImage> {
+export async function composeCanvas(
+  layers: Layer[],
+  width: number,
+  height: number,
+  o: CanvasOptions,
+): Promise<RawImage> {
   if (o.transparent) {
     const overlays: OverlayOptions[] = layers.map((l) => ({
       input: l.image.data,
@@ -112,7 +123,9 @@ export async function composeCanvas(layers: Layer[], width: number, height: numb
       left: l.left,
       top: l.top,
     }));
-    const { data, info } = await sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    const { data, info } = await sharp({
+      create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
       .composite(overlays)
       .raw()
       .toBuffer({ resolveWithObject: true });

@@ -3,12 +3,21 @@ import { describe, it } from 'vitest';
 import type { Layer } from './cut-out.js';
 import { composeCanvas, finishLayer } from './canvas.js';
 
-function layer(width: number, height: number, rgb: [number, number, number], alphaAt: (x: number, y: number) => number): Layer {
+function layer(
+  width: number,
+  height: number,
+  rgb: [number, number, number],
+  alphaAt: (x: number, y: number) => number,
+): Layer {
   const data = Buffer.alloc(width * height * 4);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
-    const k = (y * width + x) * 4;
-    data[k] = rgb[0]; data[k + 1] = rgb[1]; data[k + 2] = rgb[2]; data[k + 3] = alphaAt(x, y);
-  }
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const k = (y * width + x) * 4;
+      data[k] = rgb[0];
+      data[k + 1] = rgb[1];
+      data[k + 2] = rgb[2];
+      data[k + 3] = alphaAt(x, y);
+    }
   return { image: { data, width, height, channels: 4 }, left: 5, top: 7 };
 }
 
@@ -38,7 +47,11 @@ describe('canvas', () => {
     assert.ok(at(16) - at(15) > 70, `edge contrast ${at(15)} -> ${at(16)}`);
     assert.ok(at(16) - at(15) <= 70 + 2 * 24, 'each side moves at most the sharpening limit');
     const k = (16 * 32 + 15) * 4;
-    assert.deepEqual([out.image.data[k + 1], out.image.data[k + 2]], [out.image.data[k], out.image.data[k]], 'grey stays grey');
+    assert.deepEqual(
+      [out.image.data[k + 1], out.image.data[k + 2]],
+      [out.image.data[k], out.image.data[k]],
+      'grey stays grey',
+    );
     assert.equal(at(2), 90, 'flat areas are left alone');
     assert.deepEqual(alphaOf(out), alphaOf(l));
     const soft = layer(32, 32, [120, 60, 200], (x, y) => (x * 37 + y * 11) % 256); // every alpha value
@@ -47,7 +60,13 @@ describe('canvas', () => {
 
   it('keeps the background exactly the studio colour wherever the product is transparent', async () => {
     const l = layer(20, 20, [10, 20, 30], (x) => (x < 10 ? 0 : 255));
-    const canvas = await composeCanvas([l], 50, 40, { background: 'grey', shadow: false, transparent: false, gains: [1, 1, 1], sharpen: 0 });
+    const canvas = await composeCanvas([l], 50, 40, {
+      background: 'grey',
+      shadow: false,
+      transparent: false,
+      gains: [1, 1, 1],
+      sharpen: 0,
+    });
     const px = (x: number, y: number) => Array.from(canvas.data.subarray((y * 50 + x) * 3, (y * 50 + x) * 3 + 3));
     assert.deepEqual(px(0, 0), [236, 236, 234]);
     assert.deepEqual(px(5 + 3, 7 + 3), [236, 236, 234], 'transparent part of the layer');

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import type { OutputFormat, RawImage } from '../types.js';
 
-const raw = (img: RawImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
+const raw = (img: RawImage) =>
+  sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
 
 /** Encodes the finished canvas in the delivered format, tagged sRGB. */
 export async function encode(img: RawImage, format: OutputFormat, transparent: boolean): Promise<Buffer> {
