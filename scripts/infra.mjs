@@ -110,7 +110,7 @@ export async function up(opts = {}) {
   state.complete = true;
   save();
   const env = envFrom(state);
-  fs.writeFileSync(ENV_FILE, JSON.stringify(env, null, 2) + '\n');
+  fs.writeFileSync(ENV_FILE, `${JSON.stringify(env, null, 2)}\n`);
   log(
     `services started in ${((Date.now() - t1) / 1000).toFixed(1)} s; up took ${((Date.now() - t0) / 1000).toFixed(1)} s`,
   );

@@ -74,7 +74,8 @@ describe('embedded default', { timeout: 240_000 }, () => {
       headers: { authorization: `Bearer ${session.access_token}` },
     });
     assert.equal(me.status, 200);
-    assert.deepEqual(await me.json().then((u: any) => [u.id, u.tokenBalance]), [session.user.id, 200]);
+    const profile = (await me.json()) as { id: string; tokenBalance: number };
+    assert.deepEqual([profile.id, profile.tokenBalance], [session.user.id, 200]);
     const admin = await fetch(`${second.url}/api/admin/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

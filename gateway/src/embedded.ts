@@ -110,6 +110,6 @@ logger.info(
 );
 // One plain sentence for the person at the terminal, beside the JSON logs.
 process.stdout.write(
-  `\nFlatlay is running at http://localhost:${http.port} (${postgres ? 'embedded PostgreSQL in ' + dataDir : 'PostgreSQL at DATABASE_URL'}, ${bus instanceof InProcessBus ? 'in-process bus' : 'Kafka'}). Press Ctrl-C to stop.\n\n`,
+  `\nFlatlay is running at http://localhost:${http.port} (${postgres ? `embedded PostgreSQL in ${dataDir}` : 'PostgreSQL at DATABASE_URL'}, ${bus instanceof InProcessBus ? 'in-process bus' : 'Kafka'}). Press Ctrl-C to stop.\n\n`,
 );
 stopOnSignals(stopAll, logger);

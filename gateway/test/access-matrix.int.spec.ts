@@ -5,8 +5,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Router } from 'express';
-import { documentedOperations } from '../src/openapi.js';
-import { startStack, type Reply, type Stack } from './support/stack.js';
+import { documentedOperations, type openApiDocument } from '../src/openapi.js';
+import {
+  startStack,
+  type Reply,
+  type Stack,
+  type TokenBody,
+  type TransactionsBody,
+  type UserBody,
+} from './support/stack.js';
 
 type Who = 'none' | 'user' | 'other' | 'admin';
 const WHO: Who[] = ['none', 'user', 'other', 'admin'];
@@ -30,10 +37,10 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
     s = await startStack('matrix-test');
     const user = await s.newUser('matrix-a');
     const other = await s.newUser('matrix-b');
-    const admin = await s.request('POST', '/admin/login', {
+    const admin = await s.request<TokenBody>('POST', '/admin/login', {
       form: { username: s.admin.email, password: s.admin.password },
     });
-    const adminMe = await s.request('GET', '/auth/me', { token: admin.body.access_token });
+    const adminMe = await s.request<UserBody>('GET', '/auth/me', { token: admin.body.access_token });
     people.user = user;
     people.other = other;
     people.admin = { id: adminMe.body.id, email: adminMe.body.email, password: s.admin.password };
@@ -46,8 +53,8 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
     const p = people[who]!;
     const res =
       who === 'admin'
-        ? await s.request('POST', '/admin/login', { form: { username: p.email, password: p.password } })
-        : await s.request('POST', '/auth/login', { json: { email: p.email, password: p.password } });
+        ? await s.request<TokenBody>('POST', '/admin/login', { form: { username: p.email, password: p.password } })
+        : await s.request<TokenBody>('POST', '/auth/login', { json: { email: p.email, password: p.password } });
     return res.body.access_token;
   };
 
@@ -169,15 +176,15 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
   it("each caller's /me and /tokens answer that caller's own account", async () => {
     for (const who of ['user', 'other', 'admin'] as const) {
       const token = await tokenFor(who);
-      const me = await s.request('GET', '/auth/me', { token });
+      const me = await s.request<UserBody>('GET', '/auth/me', { token });
       assert.deepEqual([me.body.id, me.body.email], [people[who]!.id, people[who]!.email]);
-      const tokens = await s.request('GET', '/tokens/', { token });
+      const tokens = await s.request<TransactionsBody>('GET', '/tokens/', { token });
       assert.equal(tokens.body.balance, who === 'admin' ? 0 : 200);
     }
   });
 
   it('the OpenAPI document describes exactly the routes Express serves', async () => {
-    const served = await s.request('GET', '/openapi.json');
+    const served = await s.request<typeof openApiDocument>('GET', '/openapi.json');
     assert.equal(served.body.openapi, '3.1.0');
     const { createGatewayApp } = await import('../src/index.js');
     const { createLogger } = await import('@flatlay/platform');

@@ -6,12 +6,27 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import pg from 'pg';
 import { SignJWT } from 'jose';
-import { call, createLogger, httpStatusOf, outboxMessage, startService, type AppError } from '@flatlay/platform';
+import {
+  call,
+  createLogger,
+  httpStatusOf,
+  outboxMessage,
+  startService,
+  type AppError,
+  type MessageType,
+} from '@flatlay/platform';
 import { createIdentityService } from '@flatlay/identity';
 import { createGatewayApp, listen } from '../src/index.js';
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { requireEnv, waitFor } from '../../services/platform/test/support.js';
-import { startStack, type Stack } from './support/stack.js';
+import {
+  startStack,
+  type SessionBody,
+  type Stack,
+  type TokenBody,
+  type TransactionsBody,
+  type UserBody,
+} from './support/stack.js';
 
 const UNVERIFIED_LINK =
   'An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.';
@@ -54,7 +69,9 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
   describe('POST /api/auth/register', () => {
     it('creates the account, signs in, and shows the 200-token grant in the answer and in the first /me', async () => {
       const email = `New.${randomUUID().slice(0, 8)}@Example.com`;
-      const res = await s.request('POST', '/auth/register', { json: { email, password: 'correct horse battery' } });
+      const res = await s.request<SessionBody>('POST', '/auth/register', {
+        json: { email, password: 'correct horse battery' },
+      });
       assert.equal(res.status, 201);
       assert.equal(typeof res.body.access_token, 'string');
       const u = res.body.user;
@@ -79,7 +96,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
           role: 'user',
         },
       );
-      const me = await s.request('GET', '/auth/me', { token: res.body.access_token });
+      const me = await s.request<UserBody>('GET', '/auth/me', { token: res.body.access_token });
       assert.equal(me.status, 200);
       assert.equal(me.body.id, u.id);
       assert.equal(me.body.tokenBalance, 200);
@@ -100,7 +117,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
             .rowCount === 1,
         'ledger consumed UserRegistered',
       );
-      const tokens = await s.request('GET', '/tokens/', { token: user.token });
+      const tokens = await s.request<TransactionsBody>('GET', '/tokens/', { token: user.token });
       assert.equal(tokens.body.balance, 200);
       assert.deepEqual(
         tokens.body.transactions.map((t: { description: string; amount: number }) => [t.description, t.amount]),
@@ -194,7 +211,8 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
         assert.equal(login.status, 200);
         // The real gateway (whose ledger is up) shows the grant the ledger made from the event.
         await waitFor(
-          async () => (await s.request('GET', '/auth/me', { token: body.access_token })).body.tokenBalance === 200,
+          async () =>
+            (await s.request<UserBody>('GET', '/auth/me', { token: body.access_token })).body.tokenBalance === 200,
           'grant from UserRegistered',
         );
       } finally {
@@ -206,7 +224,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
   describe('POST /api/auth/login', () => {
     it('signs in with any case of the e-mail and answers the profile with the balance', async () => {
       const user = await s.newUser('login');
-      const res = await s.request('POST', '/auth/login', {
+      const res = await s.request<SessionBody>('POST', '/auth/login', {
         json: { email: user.email.toUpperCase(), password: user.password },
       });
       assert.equal(res.status, 200);
@@ -236,7 +254,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       const user = await s.newUser('limited');
       for (let i = 0; i < 5; i++)
         assert.equal(
-          (await s.request('POST', '/auth/login', { json: { email: user.email, password: 'guess' + i } })).status,
+          (await s.request('POST', '/auth/login', { json: { email: user.email, password: `guess${i}` } })).status,
           401,
         );
       const limited = await s.request('POST', '/auth/login', {
@@ -376,8 +394,9 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
   describe('POST /api/auth/logout', () => {
     it('revokes the presented token only, and answers 2xx again when it is already revoked', async () => {
       const user = await s.newUser('logout');
-      const second = (await s.request('POST', '/auth/login', { json: { email: user.email, password: user.password } }))
-        .body.access_token;
+      const second = (
+        await s.request<TokenBody>('POST', '/auth/login', { json: { email: user.email, password: user.password } })
+      ).body.access_token;
       const out = await s.request('POST', '/auth/logout', { token: user.token });
       assert.deepEqual([out.status, out.body], [200, { message: 'Logged out' }]);
       const me = await s.request('GET', '/auth/me', { token: user.token });
@@ -407,7 +426,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
         family_name: 'Lovelace',
         picture: 'https://lh3.example/p.png',
       });
-      const res = await s.request('POST', '/auth/google', { json: { idToken } });
+      const res = await s.request<SessionBody>('POST', '/auth/google', { json: { idToken } });
       assert.equal(res.status, 200);
       assert.equal(typeof res.body.access_token, 'string');
       assert.deepEqual(
@@ -420,7 +439,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
         ],
         [email, 'Ada Lovelace', 'Ada', 'https://lh3.example/p.png', 200],
       );
-      const again = await s.request('POST', '/auth/google', {
+      const again = await s.request<SessionBody>('POST', '/auth/google', {
         json: { idToken: await s.googleIdToken({ sub, email, email_verified: true }) },
       });
       assert.equal(again.body.user.id, res.body.user.id, 'the same Google account signs in to the same user');
@@ -433,7 +452,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
         json: { idToken: await s.googleIdToken({ sub: randomUUID(), email: user.email, email_verified: false }) },
       });
       assert.deepEqual([unverified.status, unverified.body.message], [409, UNVERIFIED_LINK]);
-      const res = await s.request('POST', '/auth/google', {
+      const res = await s.request<SessionBody>('POST', '/auth/google', {
         json: {
           idToken: await s.googleIdToken({
             sub: randomUUID(),
@@ -462,7 +481,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       );
       // ...then the address's owner signs in with Google.
       const sub = randomUUID();
-      const owner = await s.request('POST', '/auth/google', {
+      const owner = await s.request<SessionBody>('POST', '/auth/google', {
         json: { idToken: await s.googleIdToken({ sub, email: squatter.email, email_verified: true }) },
       });
       assert.equal(owner.status, 200);
@@ -513,7 +532,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       const sub = randomUUID();
       const email = `sb.${sub.slice(0, 8)}@example.com`;
       const token = await s.supabaseToken({ sub, email });
-      const res = await s.request('POST', '/auth/supabase', {
+      const res = await s.request<SessionBody>('POST', '/auth/supabase', {
         token,
         json: { id: sub, email, name: 'Katherine Johnson', avatarUrl: 'https://cdn.example/k.png' },
       });
@@ -522,9 +541,9 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
         [res.body.user.email, res.body.user.name, res.body.user.avatarUrl, res.body.user.tokenBalance],
         [email, 'Katherine Johnson', 'https://cdn.example/k.png', 200],
       );
-      const me = await s.request('GET', '/auth/me', { token: res.body.access_token });
+      const me = await s.request<UserBody>('GET', '/auth/me', { token: res.body.access_token });
       assert.equal(me.body.id, res.body.user.id);
-      const again = await s.request('POST', '/auth/supabase', {
+      const again = await s.request<SessionBody>('POST', '/auth/supabase', {
         token: await s.supabaseToken({ sub, email }),
         json: {},
       });
@@ -567,7 +586,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       const user = await s.newUser('sbconfirmed');
       const sub = randomUUID();
       const token = await s.supabaseToken({ sub, email: user.email, email_confirmed_at: new Date().toISOString() });
-      const res = await s.request('POST', '/auth/supabase', { token, json: {} });
+      const res = await s.request<SessionBody>('POST', '/auth/supabase', { token, json: {} });
       assert.equal(res.status, 200);
       assert.equal(res.body.user.id, user.id);
       assert.equal(
@@ -689,12 +708,12 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
 
   describe('POST /api/admin/login and the admin guard', () => {
     it('gives the admin account (created from ADMIN_EMAIL) a token that opens /api/admin and /api/settings', async () => {
-      const res = await s.request('POST', '/admin/login', {
+      const res = await s.request<TokenBody>('POST', '/admin/login', {
         form: { username: s.admin.email.toLowerCase(), password: s.admin.password },
       });
       assert.equal(res.status, 200);
       const [, payload] = res.body.access_token.split('.');
-      assert.equal(JSON.parse(Buffer.from(payload, 'base64url').toString()).role, 'admin');
+      assert.equal(JSON.parse(Buffer.from(payload!, 'base64url').toString()).role, 'admin');
       // Past the guard: these areas' own routes come with their issues; the guard let the call through.
       assert.equal((await s.request('GET', '/admin/users', { token: res.body.access_token })).status, 404);
       assert.equal((await s.request('GET', '/settings/keys/status', { token: res.body.access_token })).status, 404);
@@ -729,14 +748,14 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
     it('answers the balance and the history with id, description, amount and createdAt', async () => {
       const user = await s.newUser('tokens');
       assert.deepEqual((await s.request('GET', '/tokens/balance', { token: user.token })).body, { balance: 200 });
-      const list = await s.request('GET', '/tokens/', { token: user.token });
+      const list = await s.request<TransactionsBody>('GET', '/tokens/', { token: user.token });
       assert.equal(list.status, 200);
       assert.equal(list.body.balance, 200);
       assert.equal(list.body.transactions.length, 1);
-      const [t] = list.body.transactions;
+      const t = list.body.transactions[0]!;
       assert.deepEqual(Object.keys(t).sort(), ['amount', 'createdAt', 'description', 'id']);
       assert.deepEqual([t.description, t.amount], ['Sign-up bonus', 200]);
-      assert.ok(!Number.isNaN(Date.parse(t.createdAt)));
+      assert.ok(!Number.isNaN(Date.parse(t.createdAt ?? '')));
       const bad = await s.request('GET', '/tokens/?limit=0', { token: user.token });
       assert.deepEqual([bad.status, bad.body.message], [400, 'limit must be an integer between 1 and 100']);
     });
@@ -745,7 +764,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
   describe('plan fields from billing subscription events', () => {
     it('an activated unlimited plan shows on /me; an immediate cancellation ends it; UserPlanChanged published', async () => {
       const user = await s.newUser('plan');
-      const publish = async (type: string, codec: any, payload: unknown, occurredAt: Date) => {
+      const publish = async <T>(type: string, codec: MessageType<T>, payload: T, occurredAt: Date) => {
         const m = outboxMessage(topics.billingSubscription, type, codec, payload, { aggregateId: user.id, occurredAt });
         await s.bus.publish([{ topic: m.topic, key: m.key, value: Buffer.from(m.envelope), headers: {} }]);
       };
@@ -763,7 +782,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
         },
         new Date(Date.now() - 1000),
       );
-      const me = () => s.request('GET', '/auth/me', { token: user.token });
+      const me = () => s.request<UserBody>('GET', '/auth/me', { token: user.token });
       await waitFor(async () => (await me()).body.subscriptionStatus === 'active', 'plan applied');
       const active = (await me()).body;
       assert.deepEqual(

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { SignJWT } from 'jose';
-import { startStack, type Stack } from './support/stack.js';
+import { startStack, type Stack, type TokenBody } from './support/stack.js';
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -17,7 +17,9 @@ describe('bearer tokens', { timeout: 240_000 }, () => {
     s = await startStack('bearer-test');
     user = await s.newUser('bearer');
     adminToken = (
-      await s.request('POST', '/admin/login', { form: { username: s.admin.email, password: s.admin.password } })
+      await s.request<TokenBody>('POST', '/admin/login', {
+        form: { username: s.admin.email, password: s.admin.password },
+      })
     ).body.access_token;
   });
   afterAll(async () => s?.stop());

@@ -11,10 +11,19 @@ import { AppError, call, createLogger, GrpcServer, inProcessServiceSecret, unary
 import { createGatewayApp, listen } from '../src/index.js';
 import { serviceClients } from '../src/clients.js';
 import { callerMetadata, callerOf, createAuthenticator } from '../src/http/auth.js';
-import { apiNotFound, errorMapper } from '../src/http/errors.js';
+import { apiNotFound, errorMapper, type errorBody } from '../src/http/errors.js';
 
 const logger = createLogger('error-status-test', 'silent');
 const TOKENS: Record<string, string> = { 'admin-token': 'admin', 'user-token': 'user' };
+
+/** The JSON body of an /api error answer. */
+type ErrorBody = ReturnType<typeof errorBody>;
+
+/** The parts of the served OpenAPI document that the tests read. */
+interface ServedOpenApi {
+  info: { description: string };
+  paths: { '/auth/google': { post: { responses: { '501': { description: string }; '503'?: unknown } } } };
+}
 
 /** An identity service that knows two tokens, has no sign-in provider set up, and refuses profile reads on a business rule. */
 async function standInIdentity() {
@@ -67,7 +76,7 @@ describe('status codes the web clients depend on', { timeout: 120_000 }, () => {
   const serve = async (app: express.Express) => {
     const http = await listen(app, '127.0.0.1', 0);
     stops.push(() => http.stop());
-    return async (method: string, path: string, options: { token?: string; json?: unknown } = {}) => {
+    return async <B = ErrorBody>(method: string, path: string, options: { token?: string; json?: unknown } = {}) => {
       const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
       if (options.json !== undefined) headers['content-type'] = 'application/json';
       const res = await fetch(`http://127.0.0.1:${http.port}/api${path}`, {
@@ -75,7 +84,7 @@ describe('status codes the web clients depend on', { timeout: 120_000 }, () => {
         headers,
         body: options.json === undefined ? undefined : JSON.stringify(options.json),
       });
-      return { status: res.status, body: (await res.json()) as any };
+      return { status: res.status, body: (await res.json()) as B };
     };
   };
 
@@ -154,7 +163,7 @@ describe('status codes the web clients depend on', { timeout: 120_000 }, () => {
 
   it('the served OpenAPI document states both rules', async () => {
     const request = await serve(createGatewayApp({ logger, corsOrigins: [], services: [] }));
-    const doc = (await request('GET', '/openapi.json')).body;
+    const doc = (await request<ServedOpenApi>('GET', '/openapi.json')).body;
     assert.match(doc.info.description, /501 \(NOT_CONFIGURED\)/);
     assert.match(
       doc.info.description,

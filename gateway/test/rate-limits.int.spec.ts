@@ -10,7 +10,7 @@ import { waitFor } from '../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../src/index.js';
 import type { TrustProxy } from '../src/http/client-address.js';
 import type { AuthRateLimitOptions } from '../src/http/rate-limit.js';
-import { startStack, type Stack } from './support/stack.js';
+import { startStack, type ErrorBody, type Reply, type Stack } from './support/stack.js';
 
 type Limits = Omit<AuthRateLimitOptions, 'redis' | 'keyPrefix'>;
 
@@ -21,7 +21,7 @@ interface Gateway {
     path: string,
     body: { json?: unknown; form?: Record<string, string> },
     headers?: Record<string, string>,
-  ): Promise<{ status: number; body: any; headers: Headers }>;
+  ): Promise<Reply>;
 }
 
 describe('sign-in attempt limits on real Redis', { timeout: 240_000 }, () => {
@@ -75,7 +75,7 @@ describe('sign-in attempt limits on real Redis', { timeout: 240_000 }, () => {
         } catch {
           /* not JSON */
         }
-        return { status: res.status, body: parsed, headers: res.headers };
+        return { status: res.status, body: parsed as ErrorBody, headers: res.headers };
       },
     };
   };

@@ -74,7 +74,7 @@ export async function startPostgres(port, state, save) {
   state.postgres = { base, data, port, bin, logFile };
   save();
   const pw = path.join(base, 'pw');
-  fs.writeFileSync(pw, PG_PASSWORD + '\n');
+  fs.writeFileSync(pw, `${PG_PASSWORD}\n`);
   if (IS_ROOT) fs.chownSync(pw, ids.uid, ids.gid);
   const asPg = { ...ids, cwd: base, env: { ...process.env, LC_ALL: 'C', LANG: 'C' } };
   await run(
@@ -134,6 +134,5 @@ export async function stopPostgres(pg) {
     }
   }
   if (pg.pid) await killPid(pg.pid, 'postgres', { graceMs: 5000 });
-  if (pg.base && pg.base.startsWith(path.join(os.tmpdir(), 'flatlay-pg-')))
-    fs.rmSync(pg.base, { recursive: true, force: true });
+  if (pg.base?.startsWith(path.join(os.tmpdir(), 'flatlay-pg-'))) fs.rmSync(pg.base, { recursive: true, force: true });
 }

@@ -2,19 +2,23 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import type { Request, Response } from 'express';
 import { AppError, createLogger } from '@flatlay/platform';
-import { errorMapper, GatewayAuthRefusal } from './errors.js';
+import { type errorBody, errorMapper, GatewayAuthRefusal } from './errors.js';
 
 /** Runs the error mapping on one error and answers the status and body it would send. */
 function answer(error: unknown, req: Partial<Request> = {}) {
-  const sent: { status?: number; body?: any; headers: Record<string, string> } = { headers: {} };
+  const sent: { status?: number; body?: ReturnType<typeof errorBody>; headers: Record<string, string> } = {
+    headers: {},
+  };
   const res = {
     headersSent: false,
-    setHeader: (k: string, v: string) => void (sent.headers[k.toLowerCase()] = v),
+    setHeader: (k: string, v: string) => {
+      sent.headers[k.toLowerCase()] = v;
+    },
     status(code: number) {
       sent.status = code;
       return this;
     },
-    json(body: unknown) {
+    json(body: ReturnType<typeof errorBody>) {
       sent.body = body;
       return this;
     },
@@ -27,7 +31,7 @@ describe('error mapping: status rules', () => {
   it('a feature that is not configured answers 501 with its message; only outages answer 503/504', () => {
     const notConfigured = answer(new AppError('NOT_CONFIGURED', 'Google sign-in is not configured on this server'));
     assert.deepEqual(
-      [notConfigured.status, notConfigured.body.code, notConfigured.body.message],
+      [notConfigured.status, notConfigured.body?.code, notConfigured.body?.message],
       [501, 'NOT_CONFIGURED', 'Google sign-in is not configured on this server'],
     );
     assert.equal(answer(new AppError('UNAVAILABLE', 'Service unavailable')).status, 503);
@@ -39,7 +43,7 @@ describe('error mapping: status rules', () => {
     const refused = answer(new AppError('PERMISSION_DENIED', 'Administrator accounts cannot be deleted'), {
       adminVerified: true,
     });
-    assert.deepEqual([refused.status, refused.body.message], [409, 'Administrator accounts cannot be deleted']);
+    assert.deepEqual([refused.status, refused.body?.message], [409, 'Administrator accounts cannot be deleted']);
     assert.equal(
       answer(new AppError('UNAUTHENTICATED', 'Not authenticated: no such session'), { adminVerified: true }).status,
       409,

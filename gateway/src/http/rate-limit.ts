@@ -115,8 +115,8 @@ export function authRateLimits(options: AuthRateLimitOptions) {
           });
         }
         next();
-      } catch (error) {
-        if (error instanceof RateLimiterRes) error = tooMany(error.msBeforeNext);
+      } catch (caught) {
+        const error = caught instanceof RateLimiterRes ? tooMany(caught.msBeforeNext) : caught;
         if (isAppError(error) && error.code === 'RATE_LIMITED')
           res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
         next(error);

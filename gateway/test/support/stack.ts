@@ -18,15 +18,48 @@ import { createIdentityService } from '@flatlay/identity';
 import { ledgerService } from '@flatlay/ledger';
 import { requireEnv } from '../../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../../src/index.js';
+import type { errorBody } from '../../src/http/errors.js';
 import type { AuthRateLimitOptions } from '../../src/http/rate-limit.js';
+import type { userBody } from '../../src/routes/auth.js';
 
 export const GOOGLE_CLIENT_ID = 'flatlay-test.apps.googleusercontent.com';
 export const SUPABASE_SECRET = 'supabase-test-secret-with-32-characters!';
 
-export interface Reply {
+/** The JSON body of an /api error answer. */
+export type ErrorBody = ReturnType<typeof errorBody>;
+
+/** A user as /api answers it: on /auth/me and inside a session. */
+export type UserBody = ReturnType<typeof userBody>;
+
+/** The access token a sign-in answers (all of what /admin/login answers). */
+export interface TokenBody {
+  access_token: string;
+  token_type: 'bearer';
+}
+
+/** A signed-in session as /api answers it. */
+export interface SessionBody extends TokenBody {
+  user: UserBody;
+}
+
+/** The caller's balance and history, as /api/tokens/ answers them. */
+export interface TransactionsBody {
+  balance: number;
+  transactions: Array<{ id: string; description: string; amount: number; createdAt: string | null }>;
+}
+
+/** An answer whose JSON body (its text when it is not JSON) the caller reads as B: by default an error. */
+export interface Reply<B = ErrorBody> {
   status: number;
-  body: any;
+  body: B;
   headers: Headers;
+}
+
+export interface RequestOptions {
+  token?: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
 }
 
 export interface Stack {
@@ -39,11 +72,8 @@ export interface Stack {
   ledgerClient: ledger.LedgerServiceClient;
   services: RunningService[];
   redis: Redis;
-  request(
-    method: string,
-    path: string,
-    options?: { token?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> },
-  ): Promise<Reply>;
+  /** Calls /api on the gateway; B names the shape of the body the route answers. */
+  request<B = ErrorBody>(method: string, path: string, options?: RequestOptions): Promise<Reply<B>>;
   googleIdToken(
     claims: Record<string, unknown>,
     options?: { audience?: string; signWith?: 'google' | 'stranger' },
@@ -121,7 +151,7 @@ export async function startStack(
     new ServiceCredential('gateway'),
   );
 
-  const request: Stack['request'] = async (method, path, options = {}) => {
+  const request = async <B = ErrorBody>(method: string, path: string, options: RequestOptions = {}) => {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined;
@@ -140,7 +170,7 @@ export async function startStack(
     } catch {
       /* not JSON: keep the text */
     }
-    return { status: res.status, body: parsed, headers: res.headers };
+    return { status: res.status, body: parsed as B, headers: res.headers };
   };
 
   const stack: Stack = {
@@ -174,7 +204,7 @@ export async function startStack(
     async newUser(prefix = 'user') {
       const email = `${prefix}.${randomUUID().slice(0, 8)}@example.com`;
       const password = 'correct horse battery';
-      const res = await request('POST', '/auth/register', { json: { email, password } });
+      const res = await request<SessionBody>('POST', '/auth/register', { json: { email, password } });
       if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
       return { email, password, id: res.body.user.id, token: res.body.access_token };
     },

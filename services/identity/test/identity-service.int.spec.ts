@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { identity } from '@flatlay/proto';
 import {
-  AppError,
+  type AppError,
   call,
   createClient,
   createLogger,

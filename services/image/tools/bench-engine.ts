@@ -116,7 +116,10 @@ async function main() {
       const total = performance.now() - t;
       totals.push(total);
       ratios.push(total / (r.timings.inference ?? total)); // same run, same machine load
-      for (const [k, v] of Object.entries(r.timings)) (stages[k] ??= []).push(v);
+      for (const [k, v] of Object.entries(r.timings)) {
+        stages[k] ??= [];
+        stages[k].push(v);
+      }
     }
     const row = {
       megapixels: mp,

@@ -31,10 +31,10 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let parsed;
+/** The command line, parsed; a malformed one ends the process with the usage. */
+function parseCommandLine(argv: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -53,7 +53,10 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     fail((err as Error).message);
   }
-  const { values: v, positionals: inputs } = parsed;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values: v, positionals: inputs } = parseCommandLine(argv);
   if (v.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;

@@ -73,9 +73,17 @@ function largestRegion(on: Uint8Array, w: number, h: number): Uint8Array {
     while (stack.length) {
       const p = stack.pop()!;
       size++;
-      for (const q of neighbours(p, w, h)) if (on[q] && label[q]! < 0) (label[q] = next), stack.push(q);
+      for (const q of neighbours(p, w, h)) {
+        if (on[q] && label[q]! < 0) {
+          label[q] = next;
+          stack.push(q);
+        }
+      }
     }
-    if (size > bestSize) (bestSize = size), (best = next);
+    if (size > bestSize) {
+      bestSize = size;
+      best = next;
+    }
     next++;
   }
   return Uint8Array.from(label, (l) => (l === best ? 1 : 0));

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { events, eventTypes, ledger, topics } from '@flatlay/proto';
 import {
-  AppError,
+  type AppError,
   call,
   createClient,
   createLogger,

@@ -120,7 +120,10 @@ describe('token accounts on real PostgreSQL', { timeout: 300_000 }, () => {
     const accounts = new TokenAccounts(pool);
     const users = Array.from({ length: 40 }, () => randomUUID());
     let seed = 42;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     const commandFor = (): TokenAccountCommand => {
       const image = `img-${random(300)}`;
       switch (random(7)) {

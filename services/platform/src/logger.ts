@@ -50,7 +50,10 @@ export function redactSecrets<T>(value: T, depth = 0): T {
     let copy: unknown[] | undefined;
     value.forEach((item, i) => {
       const redacted = redactSecrets(item, depth + 1);
-      if (redacted !== item) (copy ??= [...value])[i] = redacted;
+      if (redacted !== item) {
+        copy ??= [...value];
+        copy[i] = redacted;
+      }
     });
     return (copy ?? value) as T;
   }
@@ -62,7 +65,10 @@ export function redactSecrets<T>(value: T, depth = 0): T {
       SECRET_FIELDS.has(key.toLowerCase()) && item !== undefined && item !== null
         ? CENSOR
         : redactSecrets(item, depth + 1);
-    if (redacted !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = redacted;
+    if (redacted !== item) {
+      copy ??= { ...(value as Record<string, unknown>) };
+      copy[key] = redacted;
+    }
   }
   return (copy ?? value) as T;
 }

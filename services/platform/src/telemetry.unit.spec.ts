@@ -29,7 +29,12 @@ describe('telemetry', () => {
 
   it('puts trace and span ids on log lines written inside a span, and redacts secrets', () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(chunk.toString()), done()) });
+    const sink = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
     const testLogger = createLogger('svc', 'info', sink);
     tracer().startActiveSpan('work', (span) => {
       testLogger.info({ password: 'hunter2' }, 'inside');

@@ -37,7 +37,10 @@ describe('service credentials on internal gRPC', () => {
   let address: string;
   const seenMetadata: Array<Record<string, string>> = [];
   const clients: LedgerClient[] = [];
-  const track = (c: LedgerClient) => (clients.push(c), c);
+  const track = (c: LedgerClient) => {
+    clients.push(c);
+    return c;
+  };
 
   beforeAll(async () => {
     const logger = createLogger('grpc-auth-test', 'silent');

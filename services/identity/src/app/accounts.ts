@@ -15,7 +15,7 @@ import {
   samePlan,
   type SubscriptionFact,
 } from '../domain/index.js';
-import { AccessTokens, unauthenticated, type AccessClaims, type Role } from './access-tokens.js';
+import { type AccessTokens, unauthenticated, type AccessClaims, type Role } from './access-tokens.js';
 import { accountForExternalSignIn } from './external-sign-in.js';
 import type { ExternalVerifier } from './external-verifiers.js';
 import type { Passwords } from './passwords.js';

@@ -1,5 +1,5 @@
-import { jwtVerify } from 'jose';
-import { OAuth2Client } from 'google-auth-library';
+import { jwtVerify, type JWTPayload } from 'jose';
+import { OAuth2Client, type TokenPayload } from 'google-auth-library';
 import { AppError } from '@flatlay/platform';
 import type { ExternalClaims } from '../domain/index.js';
 
@@ -43,7 +43,7 @@ export class GoogleVerifier implements ExternalVerifier {
   async verify(idToken: string): Promise<ExternalProfile> {
     if (!this.client || !this.clientId) throw notConfigured('Google');
     if (!idToken) throw new AppError('INVALID_ARGUMENT', 'idToken is required');
-    let payload;
+    let payload: TokenPayload | undefined;
     try {
       payload = (await this.client.verifyIdToken({ idToken, audience: this.clientId })).getPayload();
     } catch (error) {
@@ -76,7 +76,7 @@ export class SupabaseVerifier implements ExternalVerifier {
   async verify(accessToken: string): Promise<ExternalProfile> {
     if (!this.secret) throw notConfigured('Supabase');
     if (!accessToken) throw new AppError('UNAUTHENTICATED', 'Not authenticated: a Supabase access token is required');
-    let payload;
+    let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(accessToken, this.secret, {
         algorithms: ['HS256'],

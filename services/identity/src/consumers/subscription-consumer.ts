@@ -55,7 +55,7 @@ export function subscriptionEventHandler(pool: Pool, accounts: Accounts, logger:
   return async (delivery: Delivery): Promise<void> => {
     const envelope = decodeEnvelope(delivery.value);
     const wanted = subscriptionFactOf(envelope.type, envelope.payload, envelope.occurredAt ?? new Date());
-    if (!wanted || !wanted.userId) return;
+    if (!wanted?.userId) return;
     await inbox.handleOnce(CONSUMER, envelope.eventId, async (tx) => {
       const applied = await accounts.applySubscriptionFact(tx, wanted.userId, wanted.fact);
       if (!applied)

@@ -29,8 +29,14 @@ export class GroupCommitter<T> {
       this.inFlight++;
       this.commit(batch.map((b) => b.item))
         .then(
-          (results) => batch.forEach((b, i) => b.settle(results[i] === true)),
-          (error) => batch.forEach((b) => b.fail(error)),
+          (results) =>
+            batch.forEach((b, i) => {
+              b.settle(results[i] === true);
+            }),
+          (error) =>
+            batch.forEach((b) => {
+              b.fail(error);
+            }),
         )
         .finally(() => {
           this.inFlight--;

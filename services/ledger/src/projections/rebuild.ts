@@ -40,7 +40,10 @@ export async function rebuildProjections(pool: Pool): Promise<{ accounts: number
         balanceBefore: 0,
       });
       accounts++;
-      if (changes.length === 500) changes = (await projectAccountChanges(tx, changes), []);
+      if (changes.length === 500) {
+        await projectAccountChanges(tx, changes);
+        changes = [];
+      }
     }
     await projectAccountChanges(tx, changes);
     return { accounts, events: rows.length };

@@ -98,7 +98,11 @@ export class InProcessBus implements Bus {
 
   async close(): Promise<void> {
     for (const group of this.groups.values()) {
-      for (const m of group.members) (m.closed = true), m.killed.abort(), m.generation.abort();
+      for (const m of group.members) {
+        m.closed = true;
+        m.killed.abort();
+        m.generation.abort();
+      }
       group.members = [];
     }
     this.appended.emit('append');
@@ -165,7 +169,11 @@ export class InProcessBus implements Bus {
 
   private nextAppend(signal: AbortSignal): Promise<void> {
     return new Promise((ok) => {
-      const done = () => (this.appended.off('append', done), signal.removeEventListener('abort', done), ok());
+      const done = () => {
+        this.appended.off('append', done);
+        signal.removeEventListener('abort', done);
+        ok();
+      };
       this.appended.on('append', done);
       signal.addEventListener('abort', done, { once: true });
     });

@@ -87,8 +87,14 @@ export class GrpcServer {
   shutdown(graceMs = 10_000): Promise<void> {
     this.setServing(false);
     return new Promise((ok) => {
-      const force = setTimeout(() => (this.server.forceShutdown(), ok()), graceMs);
-      this.server.tryShutdown(() => (clearTimeout(force), ok()));
+      const force = setTimeout(() => {
+        this.server.forceShutdown();
+        ok();
+      }, graceMs);
+      this.server.tryShutdown(() => {
+        clearTimeout(force);
+        ok();
+      });
     });
   }
 }

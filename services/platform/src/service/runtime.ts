@@ -132,7 +132,10 @@ export function stopOnSignals(stop: () => Promise<void>, logger: Logger): void {
     logger.info({ signal }, 'stopping');
     stop().then(
       () => process.exit(0),
-      (err) => (logger.error({ err }, 'failed to stop cleanly'), process.exit(1)),
+      (err) => {
+        logger.error({ err }, 'failed to stop cleanly');
+        process.exit(1);
+      },
     );
   };
   process.once('SIGTERM', handler);

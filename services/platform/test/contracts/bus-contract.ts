@@ -188,7 +188,9 @@ export function busContract(
       await subscribe({
         groupId: uniqueName('g'),
         topics: [topic],
-        handle: async () => void (seen = trace.getActiveSpan()?.spanContext().traceId),
+        handle: async () => {
+          seen = trace.getActiveSpan()?.spanContext().traceId;
+        },
       });
       await bus.publish([{ ...msg(topic, 'k', {}), headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` } }]);
       await waitFor(() => seen !== undefined, 'handled');

@@ -87,7 +87,9 @@ function tensor(w: BinaryWriter, name: string, dims: number[], values: number[],
     w.join();
   } else {
     const raw = new Uint8Array(halves.length * 2);
-    halves.forEach((h, i) => new DataView(raw.buffer).setUint16(2 * i, h, true));
+    halves.forEach((h, i) => {
+      new DataView(raw.buffer).setUint16(2 * i, h, true);
+    });
     w.tag(9, LD).bytes(raw);
   }
 }

@@ -128,7 +128,10 @@ describe('widenToFloat32', () => {
   it('refuses bytes that are not an ONNX model', () => {
     const model = tinyFp16Model('raw').bytes;
     let seed = 7;
-    const noise = Uint8Array.from({ length: 4096 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 24) & 0xff);
+    const noise = Uint8Array.from({ length: 4096 }, () => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 24) & 0xff;
+    });
     const jpeg = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
     const notAModel = new BinaryWriter().tag(1, WireType.LengthDelimited).string('hello').finish(); // valid protobuf, no graph
     const inputs = [

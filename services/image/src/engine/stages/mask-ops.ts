@@ -176,8 +176,8 @@ function squareFilter(m: Mask, r: number, max: boolean): Mask {
     const row = y * w;
     for (let x = 0; x < w; x++) prefix[x + 1] = prefix[x]! + (data[row + x]! > 0 ? 1 : 0);
     for (let x = 0; x < w; x++) {
-      const lo = x - r < 0 ? 0 : x - r,
-        hi = x + r + 1 > w ? w : x + r + 1;
+      const lo = Math.max(x - r, 0),
+        hi = Math.min(x + r + 1, w);
       const set = prefix[hi]! - prefix[lo]!;
       across[row + x] = (max ? set > 0 : set === hi - lo) ? 255 : 0;
     }
@@ -190,8 +190,8 @@ function squareFilter(m: Mask, r: number, max: boolean): Mask {
   }
   const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
-    const lo = y - r < 0 ? 0 : y - r,
-      hi = y + r + 1 > h ? h : y + r + 1;
+    const lo = Math.max(y - r, 0),
+      hi = Math.min(y + r + 1, h);
     const a = lo * w,
       b = hi * w,
       span = hi - lo,
