@@ -7,10 +7,18 @@ import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 
-export function step(title, fn) {
+export function step(title, fn, hint) {
   const started = Date.now();
   process.stdout.write(`› ${title}\n`);
-  const result = fn();
+  let result;
+  try {
+    result = fn();
+  } catch (error) {
+    // The command already printed what is wrong; add what to do, not a Node stack trace.
+    if (error?.status === undefined) throw error;
+    process.stderr.write(`\n✖ ${title} failed (exit code ${error.status}).${hint ? ` ${hint}` : ''}\n`);
+    process.exit(1);
+  }
   process.stdout.write(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return result;
 }
