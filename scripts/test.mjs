@@ -37,8 +37,9 @@ if (files.length === 0) {
 
 ensureInstalled();
 // Format and lint first (Biome, biome.json): the cheapest check, and it names the file to fix.
-step('Checking format and lint (biome check)', () =>
-  sh('npx', ['--no-install', 'biome', 'check', '--error-on-warnings', '.']),
+step(
+  'Checking format and lint (biome check)',
+  () => sh('npx', ['--no-install', 'biome', 'check', '--error-on-warnings', '.']),
   'Run `npm run format` for formatting; fix the lint findings above by hand.',
 );
 build();
