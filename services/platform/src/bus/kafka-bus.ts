@@ -51,20 +51,38 @@ export class KafkaBus implements Bus {
     return this.connected;
   }
 
+  /**
+   * Creates the missing topics and returns once every one has a leader for each partition.
+   * Several services (or test files) starting at once race to create the same topics: the loser
+   * sees "already exists", or asks for metadata the brokers do not have yet ("does not host this
+   * topic-partition"); both only mean "not ready yet", so it looks again, a bounded number of times.
+   */
   async ensureTopics(topics: TopicSpec[]): Promise<void> {
     this.admin ??= this.kafka.admin();
-    await this.admin.connect();
-    const existing = new Set(await this.admin.listTopics());
-    const missing = topics.filter((t) => !existing.has(t.name));
-    if (missing.length === 0) return;
-    await this.admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map((t) => ({
-        topic: t.name,
-        numPartitions: t.partitions,
-        replicationFactor: this.options.replicationFactor ?? 1,
-      })),
-    });
+    const admin = this.admin;
+    await admin.connect();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const existing = new Set(await admin.listTopics());
+        const missing = topics.filter((t) => !existing.has(t.name));
+        if (missing.length > 0) {
+          await admin.createTopics({
+            waitForLeaders: true,
+            topics: missing.map((t) => ({
+              topic: t.name,
+              numPartitions: t.partitions,
+              replicationFactor: this.options.replicationFactor ?? 1,
+            })),
+          });
+        }
+        const { topics: described } = await admin.fetchTopicMetadata({ topics: topics.map((t) => t.name) });
+        if (described.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+        throw new TopicsNotReady();
+      } catch (error) {
+        if (!isTopicCreationRace(error) || attempt >= TOPIC_READY_ATTEMPTS) throw error;
+        await new Promise((ok) => setTimeout(ok, Math.min(100 * attempt, 1_000)));
+      }
+    }
   }
 
   async publish(messages: BusMessage[]): Promise<void> {
@@ -143,4 +161,23 @@ export class KafkaBus implements Bus {
     if (this.connected) await this.producer.disconnect();
     await this.admin?.disconnect();
   }
+}
+
+const TOPIC_READY_ATTEMPTS = 30;
+const RACE_TYPES = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'TOPIC_ALREADY_EXISTS']);
+
+class TopicsNotReady extends Error {
+  constructor() {
+    super('Kafka topics have no leader yet');
+  }
+}
+
+/** Whether an admin error only says that topics are being created by someone else right now. */
+function isTopicCreationRace(error: unknown): boolean {
+  if (error instanceof TopicsNotReady) return true;
+  const e = error as { type?: string; errors?: unknown[]; cause?: unknown; originalError?: unknown } | undefined;
+  if (!e || typeof e !== 'object') return false;
+  if (e.type && RACE_TYPES.has(e.type)) return true;
+  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isTopicCreationRace)) return true;
+  return isTopicCreationRace(e.originalError) || isTopicCreationRace(e.cause);
 }
