@@ -12,6 +12,9 @@ export const ErrorCodes = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
+  // A feature this deployment has not been configured for (a sign-in provider, a payment provider):
+  // never UNAVAILABLE, because web clients treat 503/504 as an outage and drop the session.
+  'NOT_CONFIGURED',
   'UNAVAILABLE',
   'DEADLINE_EXCEEDED',
   'INTERNAL',
@@ -44,6 +47,7 @@ const toGrpc: Record<ErrorCode, GrpcStatus> = {
   PAYLOAD_TOO_LARGE: GrpcStatus.INVALID_ARGUMENT,
   UNSUPPORTED_MEDIA_TYPE: GrpcStatus.INVALID_ARGUMENT,
   RATE_LIMITED: GrpcStatus.RESOURCE_EXHAUSTED,
+  NOT_CONFIGURED: GrpcStatus.UNIMPLEMENTED,
   UNAVAILABLE: GrpcStatus.UNAVAILABLE,
   DEADLINE_EXCEEDED: GrpcStatus.DEADLINE_EXCEEDED,
   INTERNAL: GrpcStatus.INTERNAL,
@@ -61,6 +65,7 @@ const toHttp: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  NOT_CONFIGURED: 501,
   UNAVAILABLE: 503,
   DEADLINE_EXCEEDED: 504,
   INTERNAL: 500,
