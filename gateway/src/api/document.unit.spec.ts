@@ -10,7 +10,7 @@ describe('the OpenAPI document', () => {
 
   it('is valid OpenAPI 3.1 (@seriousme/openapi-schema-validator)', async () => {
     const validator = new Validator();
-    const result = await validator.validate(document as unknown as object);
+    const result = await validator.validate(document as unknown as Parameters<Validator['validate']>[0]);
     assert.deepEqual(result.errors ?? [], []);
     assert.equal(result.valid, true);
     assert.equal(validator.version, '3.1');
