@@ -28,6 +28,7 @@ import { isQuiet, log, setQuiet } from './infra/log.mjs';
 import { startPostgres, stopPostgres } from './infra/postgres.mjs';
 import { freePorts, isOurs } from './infra/process.mjs';
 import { startRedis, stopRedis } from './infra/redis.mjs';
+import { installSchemathesis } from './infra/schemathesis.mjs';
 import { envFrom, readJson } from './infra/state.mjs';
 import { startStripeMock, stopStripeMock } from './infra/stripe-mock.mjs';
 
@@ -44,7 +45,7 @@ export async function install(opts = {}) {
   fs.mkdirSync(INFRA, { recursive: true });
   const t = Date.now();
   // Independent steps run side by side (apt, Maven, Go).
-  const results = await Promise.allSettled([installApt(), installKafka(), installStripeMock(), installHelm(), installKubeconform()]);
+  const results = await Promise.allSettled([installApt(), installKafka(), installStripeMock(), installHelm(), installKubeconform(), installSchemathesis()]);
   const failed = results.filter((r) => r.status === 'rejected');
   if (failed.length) throw new Error(failed.map((r) => r.reason?.message ?? r.reason).join('\n\n'));
   log(`install: ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
