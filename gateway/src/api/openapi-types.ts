@@ -204,7 +204,6 @@ export interface components {
         User: {
             /** Format: uuid */
             id: string;
-            /** Format: email */
             email: string;
             tokenBalance: number;
             firstName: string | null;

@@ -15,7 +15,10 @@ export interface ExternalVerifier {
   verify(token: string): Promise<ExternalProfile>;
 }
 
-const notConfigured = (what: string) => new AppError('UNAVAILABLE', `${what} sign-in is not configured on this server`);
+// Not an outage: nothing will change until an operator configures it, and web clients end the
+// session on any 503/504, so this is NOT_CONFIGURED (501).
+const notConfigured = (what: string) =>
+  new AppError('NOT_CONFIGURED', `${what} sign-in is not configured on this server. Please sign in with your email and password.`);
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** Google ID tokens, checked by google-auth-library against GOOGLE_CLIENT_ID (certificates from GOOGLE_CERTS_URL when set). */
