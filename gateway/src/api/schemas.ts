@@ -16,7 +16,7 @@ export const ErrorBody = z
 // What an address may look like, so the document and the server agree exactly: one at-sign, a
 // local part of the characters every mail system takes (RFC 5322 dot-atom), dot-separated
 // domain labels ending in a TLD of letters; no surrounding blanks (clients trim what people type).
-const EMAIL_SHAPE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/;
+const EMAIL_SHAPE = /^(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/;
 export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long enough for any passphrase, short enough that hashing cannot be used to burn CPU. */
