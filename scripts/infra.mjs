@@ -45,7 +45,14 @@ export async function install(opts = {}) {
   fs.mkdirSync(INFRA, { recursive: true });
   const t = Date.now();
   // Independent steps run side by side (apt, Maven, Go).
-  const results = await Promise.allSettled([installApt(), installKafka(), installStripeMock(), installHelm(), installKubeconform(), installSchemathesis()]);
+  const results = await Promise.allSettled([
+    installApt(),
+    installKafka(),
+    installStripeMock(),
+    installHelm(),
+    installKubeconform(),
+    installSchemathesis(),
+  ]);
   const failed = results.filter((r) => r.status === 'rejected');
   if (failed.length) throw new Error(failed.map((r) => r.reason?.message ?? r.reason).join('\n\n'));
   log(`install: ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
@@ -70,7 +77,12 @@ export async function up(opts = {}) {
       log('already up and healthy; keeping it');
       return readJson(ENV_FILE) ?? envFrom(existing);
     }
-    log(`found a stale run (${Object.entries(h).filter(([, ok]) => !ok).map(([k]) => k).join(', ')} not healthy); restarting`);
+    log(
+      `found a stale run (${Object.entries(h)
+        .filter(([, ok]) => !ok)
+        .map(([k]) => k)
+        .join(', ')} not healthy); restarting`,
+    );
   }
   if (existing) await down({ quiet: isQuiet() });
 
@@ -100,8 +112,10 @@ export async function up(opts = {}) {
   state.complete = true;
   save();
   const env = envFrom(state);
-  fs.writeFileSync(ENV_FILE, JSON.stringify(env, null, 2) + '\n');
-  log(`services started in ${((Date.now() - t1) / 1000).toFixed(1)} s; up took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  fs.writeFileSync(ENV_FILE, `${JSON.stringify(env, null, 2)}\n`);
+  log(
+    `services started in ${((Date.now() - t1) / 1000).toFixed(1)} s; up took ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   log(`env: ${path.relative(process.cwd(), ENV_FILE) || ENV_FILE}`);
   return env;
 }

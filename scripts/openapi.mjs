@@ -14,11 +14,20 @@ export const typesFile = join(repoRoot, 'gateway', 'src', 'api', 'openapi-types.
 /** The document and its types as the current declarations make them. */
 export async function generate() {
   // The declarations are TypeScript: read them through tsx, as tests do.
-  const json = execFileSync(process.execPath, ['--conditions=source', '--import', 'tsx', '-e',
-    "import('./gateway/src/routes/index.ts').then((m) => process.stdout.write(JSON.stringify(m.apiDocument(), null, 2) + '\\n'))"],
-  { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent' } });
+  const json = execFileSync(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      '-e',
+      "import('./gateway/src/routes/index.ts').then((m) => process.stdout.write(JSON.stringify(m.apiDocument(), null, 2) + '\\n'))",
+    ],
+    { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent' } },
+  );
   const { default: openapiTS, astToString } = await import('openapi-typescript');
-  const header = '// Generated from gateway/openapi/openapi.json by `npm run api:gen` (openapi-typescript). Do not edit.\n';
+  const header =
+    '// Generated from gateway/openapi/openapi.json by `npm run api:gen` (openapi-typescript). Do not edit.\n';
   const types = header + astToString(await openapiTS(JSON.parse(json)));
   return { [documentFile]: json, [typesFile]: types };
 }
@@ -32,9 +41,13 @@ async function main(mode) {
     }
     console.log('api: wrote gateway/openapi/openapi.json and gateway/src/api/openapi-types.ts');
   } else if (mode === 'check') {
-    const stale = Object.entries(files).filter(([file, text]) => !existsSync(file) || readFileSync(file, 'utf8') !== text).map(([file]) => file.slice(repoRoot.length + 1));
+    const stale = Object.entries(files)
+      .filter(([file, text]) => !existsSync(file) || readFileSync(file, 'utf8') !== text)
+      .map(([file]) => file.slice(repoRoot.length + 1));
     if (stale.length) {
-      console.error(`api: generated files are stale (${stale.join(', ')}). Run \`npm run api:gen\` and commit the result.`);
+      console.error(
+        `api: generated files are stale (${stale.join(', ')}). Run \`npm run api:gen\` and commit the result.`,
+      );
       process.exit(1);
     }
     console.log('api: the committed document and types are current');

@@ -41,7 +41,9 @@ if (mode === 'gen') {
     const committed = snapshot(join(protoDir, 'src', 'gen'));
     const stale = [...new Set([...fresh.keys(), ...committed.keys()])].filter((k) => fresh.get(k) !== committed.get(k));
     if (stale.length > 0) {
-      console.error(`proto: generated code is stale (${stale.join(', ')}). Run \`npm run proto:gen\` and commit the result.`);
+      console.error(
+        `proto: generated code is stale (${stale.join(', ')}). Run \`npm run proto:gen\` and commit the result.`,
+      );
       process.exit(1);
     }
     console.log(`proto: lint passed, ${fresh.size} generated files are current`);

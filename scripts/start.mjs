@@ -6,7 +6,10 @@ import { build, ensureInstalled, repoRoot } from './lib/steps.mjs';
 
 ensureInstalled();
 build();
-const child = spawn(process.execPath, [join(repoRoot, 'gateway', 'dist', 'embedded.js')], { stdio: 'inherit', cwd: repoRoot });
+const child = spawn(process.execPath, [join(repoRoot, 'gateway', 'dist', 'embedded.js')], {
+  stdio: 'inherit',
+  cwd: repoRoot,
+});
 // Ctrl-C reaches the whole process group; the runtime stops its services and Postgres, and we wait for it.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: installs, builds (proto check + type check), provisions real Postgres, Kafka,
-// Redis and stripe-mock, runs every test tier with Node's test runner, and stops what it started.
+// Redis and stripe-mock, runs every test tier with vitest, and stops what it started.
 //   npm test                    every tier
 //   npm test -- unit            one tier (unit | int | e2e); or file paths / substrings to filter
+// Every tier runs on vitest (vitest.config.ts); the run ends with the line `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -24,26 +25,48 @@ function findSpecs(dir, out = []) {
 
 const filters = process.argv.slice(2);
 const tierOf = (f) => f.match(/\.(unit|int|e2e)\.spec\./)[1];
-let files = ROOTS.flatMap((r) => findSpecs(join(repoRoot, r))).sort((a, b) => TIERS.indexOf(tierOf(a)) - TIERS.indexOf(tierOf(b)) || a.localeCompare(b));
-if (filters.length) files = files.filter((f) => filters.some((x) => (TIERS.includes(x) ? tierOf(f) === x : f.includes(x))));
+let files = ROOTS.flatMap((r) => findSpecs(join(repoRoot, r))).sort(
+  (a, b) => TIERS.indexOf(tierOf(a)) - TIERS.indexOf(tierOf(b)) || a.localeCompare(b),
+);
+if (filters.length)
+  files = files.filter((f) => filters.some((x) => (TIERS.includes(x) ? tierOf(f) === x : f.includes(x))));
 if (files.length === 0) {
   console.error(`No test files match ${filters.join(' ')}`);
   process.exit(1);
 }
 
 ensureInstalled();
+// Format and lint first (Biome, biome.json): the cheapest check, and it names the file to fix.
+step('Checking format and lint (biome check)', () =>
+  sh('npx', ['--no-install', 'biome', 'check', '--error-on-warnings', '.']),
+);
 build();
 // tsx strips types without checking them: check the tests' own code once here.
-step('Type-checking tests (tsconfig.tests.json)', () => sh('npx', ['--no-install', 'tsc', '-p', 'tsconfig.tests.json']));
+step('Type-checking tests (tsconfig.tests.json)', () =>
+  sh('npx', ['--no-install', 'tsc', '-p', 'tsconfig.tests.json']),
+);
 const needsInfra = files.some((f) => tierOf(f) !== 'unit');
 if (needsInfra) console.log('› Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock)');
 const infra = needsInfra ? await up() : {};
 let code = 1;
 try {
-  const env = { ...process.env, ...Object.fromEntries(Object.entries(infra).filter(([, v]) => typeof v === 'string')), NODE_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
-  console.log(`› Running ${files.length} test files (${TIERS.map((t) => `${files.filter((f) => tierOf(f) === t).length} ${t}`).join(', ')})`);
+  const env = {
+    ...process.env,
+    ...Object.fromEntries(Object.entries(infra).filter(([, v]) => typeof v === 'string')),
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  };
+  console.log(
+    `› Running ${files.length} test files (${TIERS.map((t) => `${files.filter((f) => tierOf(f) === t).length} ${t}`).join(', ')})`,
+  );
   code = await new Promise((ok) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], { cwd: repoRoot, env, stdio: 'inherit' });
+    // vitest (vitest.config.ts) runs the chosen files; its summary reporter prints the closing line.
+    const vitest = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
+    const child = spawn(process.execPath, [vitest, 'run', '--config', join(repoRoot, 'vitest.config.ts'), ...files], {
+      cwd: repoRoot,
+      env,
+      stdio: 'inherit',
+    });
     child.on('exit', (c, signal) => ok(c ?? (signal ? 1 : 0)));
   });
 } finally {

@@ -2,13 +2,15 @@
 // linted, rendered for several value sets with the real helm binary (.infra/bin/helm, from
 // `node scripts/infra.mjs install`), and the rendered objects are validated against their OpenAPI
 // schemas (kubernetes-models, Strimzi and KEDA models from npm; no download) and held to the
-// deployment's policies. Also checks that k8s/ and skaffold.yaml agree with what the chart renders.
-import { describe, it } from 'node:test';
+// deployment's policies. Also checks that k8s/ and skaffold.yaml agree with what the chart renders,
+// and that the values mirror the service registry (ports, topics, call edges, NetworkPolicies).
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { generationWorkQueue, registry, serviceNames, type ServiceName } from '@flatlay/platform';
 import { WORKER_MALLOC_ENV } from '../services/image/src/engine/process-env.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -18,18 +20,15 @@ const KUBE_VERSION = '1.30.0';
 const RELEASE = 'flatlay';
 const NAMESPACE = 'flatlay';
 
-const COMPONENTS = ['gateway', 'identity', 'ledger', 'image', 'image-worker', 'billing', 'analytics'];
-const GRPC_PORTS: Record<string, number> = { identity: 50051, ledger: 50052, image: 50053, billing: 50054, analytics: 50055 };
-const TOPICS = [
-  'identity.user.v1',
-  'ledger.account.v1',
-  'billing.payment.v1',
-  'billing.subscription.v1',
-  'image.generation.v1',
-  'image.generation.requested.v1',
-  'analytics.settings.v1',
-];
-const WORK_QUEUE = 'image.generation.requested.v1';
+const COMPONENTS = ['gateway', ...serviceNames, 'image-worker'];
+/** The image worker runs the image service's code: it calls as, and only where, the image service may. */
+const callerOf = (component: string): 'gateway' | ServiceName =>
+  component === 'image-worker' ? 'image' : (component as 'gateway' | ServiceName);
+const GRPC_PORTS: Record<string, number> = Object.fromEntries(serviceNames.map((n) => [n, registry[n].grpcPort]));
+const TOPICS = [...new Set(serviceNames.flatMap((n) => registry[n].publishes))];
+const WORK_QUEUE = generationWorkQueue.topic;
+/** The image worker's entry point (services/image/src/worker.ts) is not built yet: the chart ships it disabled. */
+const WITHOUT_WORKER = COMPONENTS.filter((c) => c !== 'image-worker');
 /** Env names whose values are secrets: they must come from a Secret (secretKeyRef), never a literal. */
 const SECRET_NAME = /(^|_)(SECRET|PASSWORD|PASSWD|TOKEN|KEY|CREDENTIALS?)(_|$)|^DATABASE_URL$|^REDIS_URL$/;
 const GPU_TAINT_KEY = 'nvidia.com/gpu';
@@ -40,9 +39,21 @@ type K8s = any;
 
 function helm(args: string[]): { status: number; out: string } {
   if (!existsSync(HELM)) {
-    throw new Error(`helm is missing at ${relative(root, HELM)}: run \`node scripts/infra.mjs install\` (it go-installs helm into .infra/bin)`);
+    throw new Error(
+      `helm is missing at ${relative(root, HELM)}: run \`node scripts/infra.mjs install\` (it go-installs helm into .infra/bin)`,
+    );
   }
-  const r = spawnSync(HELM, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, HELM_CACHE_HOME: join(root, '.infra', 'helm', 'cache'), HELM_CONFIG_HOME: join(root, '.infra', 'helm', 'config'), HELM_DATA_HOME: join(root, '.infra', 'helm', 'data') } });
+  const r = spawnSync(HELM, args, {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: {
+      ...process.env,
+      HELM_CACHE_HOME: join(root, '.infra', 'helm', 'cache'),
+      HELM_CONFIG_HOME: join(root, '.infra', 'helm', 'config'),
+      HELM_DATA_HOME: join(root, '.infra', 'helm', 'data'),
+    },
+  });
   if (r.error) throw r.error;
   return { status: r.status ?? 1, out: `${r.stdout}${r.stderr}` };
 }
@@ -61,26 +72,60 @@ interface ValueSet {
 }
 
 const VALUE_SETS: ValueSet[] = [
-  { name: 'default', files: [], enabled: COMPONENTS, gpuWorker: true, prod: false, topicReplicas: 3 },
-  { name: 'dev', files: ['values-dev.yaml'], enabled: COMPONENTS, gpuWorker: false, prod: false, topicReplicas: 1 },
-  { name: 'prod', files: ['values-prod.yaml'], enabled: COMPONENTS, gpuWorker: true, prod: true, topicReplicas: 3 },
+  { name: 'default', files: [], enabled: WITHOUT_WORKER, gpuWorker: false, prod: false, topicReplicas: 3 },
+  { name: 'dev', files: ['values-dev.yaml'], enabled: WITHOUT_WORKER, gpuWorker: false, prod: false, topicReplicas: 1 },
   {
-    name: 'prod, GPU worker disabled',
+    name: 'prod',
     files: ['values-prod.yaml'],
-    set: ['components.image-worker.enabled=false'],
-    enabled: COMPONENTS.filter((c) => c !== 'image-worker'),
+    enabled: WITHOUT_WORKER,
     gpuWorker: false,
     prod: true,
     topicReplicas: 3,
   },
+  // What prod renders once the worker exists and is enabled (one value flips).
+  {
+    name: 'prod, GPU worker enabled',
+    files: ['values-prod.yaml'],
+    set: ['components.image-worker.enabled=true'],
+    enabled: COMPONENTS,
+    gpuWorker: true,
+    prod: true,
+    topicReplicas: 3,
+  },
 ];
+
+/** The chart's values as shipped: values.yaml, with an overlay's top-level sections merged over it. */
+function shippedValues(files: string[]): K8s {
+  const base = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8'));
+  for (const f of files) {
+    const overlay = parse(readFileSync(join(chartDir, f), 'utf8'));
+    // Enough of Helm's deep merge for what these tests read (networkPolicy.egress entries are lists only).
+    base.networkPolicy = {
+      ...base.networkPolicy,
+      ...overlay.networkPolicy,
+      egress: { ...base.networkPolicy?.egress, ...overlay.networkPolicy?.egress },
+    };
+    for (const [name, c] of Object.entries<K8s>(overlay.components ?? {}))
+      base.components[name] = { ...base.components[name], ...c };
+  }
+  return base;
+}
 
 function valuesArgs(vs: Pick<ValueSet, 'files' | 'set'>): string[] {
   return [...vs.files.flatMap((f) => ['--values', join(chartDir, f)]), ...(vs.set ?? []).flatMap((s) => ['--set', s])];
 }
 
 function template(vs: Pick<ValueSet, 'files' | 'set'>): { status: number; out: string } {
-  return helm(['template', RELEASE, chartDir, '--namespace', NAMESPACE, '--kube-version', KUBE_VERSION, ...valuesArgs(vs)]);
+  return helm([
+    'template',
+    RELEASE,
+    chartDir,
+    '--namespace',
+    NAMESPACE,
+    '--kube-version',
+    KUBE_VERSION,
+    ...valuesArgs(vs),
+  ]);
 }
 
 const rendered = new Map<string, K8s[]>();
@@ -103,7 +148,9 @@ function render(vs: ValueSet): K8s[] {
  * CRD's (Strimzi, KEDA). An object of a kind no model knows is an error, not a pass.
  */
 async function validateSchema(o: K8s): Promise<void> {
-  const [group = '', version = ''] = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/') : ['', String(o.apiVersion)];
+  const [group = '', version = ''] = String(o.apiVersion).includes('/')
+    ? String(o.apiVersion).split('/')
+    : ['', String(o.apiVersion)];
   const module = group.endsWith('strimzi.io')
     ? `@kubernetes-models/strimzi-kafka-operator/${group}/${version}/${o.kind}`
     : group === 'keda.sh'
@@ -127,7 +174,10 @@ const ofKind = (objs: K8s[], kind: string) => objs.filter((o) => o.kind === kind
 const componentOf = (o: K8s): string => o.metadata?.labels?.['app.kubernetes.io/component'];
 const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
-const containersOf = (d: K8s): K8s[] => [...(d.spec.template.spec.initContainers ?? []), ...d.spec.template.spec.containers];
+const containersOf = (d: K8s): K8s[] => [
+  ...(d.spec.template.spec.initContainers ?? []),
+  ...d.spec.template.spec.containers,
+];
 
 describe('charts/flatlay (helm lint, template and policies, offline)', () => {
   it('helm is installed in .infra/bin (fails, never skips, when missing)', () => {
@@ -138,7 +188,16 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
 
   for (const vs of VALUE_SETS.filter((v) => !v.set)) {
     it(`helm lint --strict passes (${vs.name})`, () => {
-      const { status, out } = helm(['lint', chartDir, '--strict', '--kube-version', KUBE_VERSION, '--namespace', NAMESPACE, ...valuesArgs(vs)]);
+      const { status, out } = helm([
+        'lint',
+        chartDir,
+        '--strict',
+        '--kube-version',
+        KUBE_VERSION,
+        '--namespace',
+        NAMESPACE,
+        ...valuesArgs(vs),
+      ]);
       assert.equal(status, 0, out);
       assert.match(out, /0 chart\(s\) failed/);
     });
@@ -149,9 +208,15 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
       it('has one Deployment per enabled component, and none for a disabled one', () => {
         const deployments = ofKind(render(vs), 'Deployment');
         assert.deepEqual(deployments.map(componentOf).sort(), [...vs.enabled].sort());
-        assert.deepEqual(deployments.map((d) => d.metadata.name).sort(), vs.enabled.map((c) => `${RELEASE}-${c}`).sort());
+        assert.deepEqual(
+          deployments.map((d) => d.metadata.name).sort(),
+          vs.enabled.map((c) => `${RELEASE}-${c}`).sort(),
+        );
         for (const d of deployments) {
-          assert.ok(matches(d.spec.selector.matchLabels, d.spec.template.metadata.labels), `${d.metadata.name}: selector does not select its pods`);
+          assert.ok(
+            matches(d.spec.selector.matchLabels, d.spec.template.metadata.labels),
+            `${d.metadata.name}: selector does not select its pods`,
+          );
         }
       });
 
@@ -160,7 +225,8 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         for (const o of objs) await validateSchema(o);
         // What each value set renders, beyond the Deployments.
         const kinds = new Set(objs.map((o) => o.kind));
-        for (const k of ['ServiceAccount', 'ConfigMap', 'Service', 'Ingress', 'KafkaTopic']) assert.ok(kinds.has(k), `renders a ${k}`);
+        for (const k of ['ServiceAccount', 'ConfigMap', 'Service', 'Ingress', 'KafkaTopic'])
+          assert.ok(kinds.has(k), `renders a ${k}`);
       });
 
       it('runs one image for every component, chosen by the container command', () => {
@@ -169,12 +235,21 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           const [c] = d.spec.template.spec.containers;
           images.add(c.image);
           const comp = componentOf(d);
-          const entry = comp === 'gateway' ? 'gateway/dist/main.js' : comp === 'image-worker' ? 'services/image/dist/worker.js' : `services/${comp}/dist/main.js`;
+          const entry =
+            comp === 'gateway'
+              ? 'gateway/dist/main.js'
+              : comp === 'image-worker'
+                ? 'services/image/dist/worker.js'
+                : `services/${comp}/dist/main.js`;
           assert.deepEqual(c.command, ['node', entry], `${comp}: command`);
         }
         assert.equal(images.size, 1, `expected one image, got ${[...images].join(', ')}`);
         const [image = ''] = images;
-        assert.match(image, /^[^:@\s]+(:[^:@\s]+)(@sha256:[a-f0-9]{64})?$/, `image must carry an explicit tag: ${image}`);
+        assert.match(
+          image,
+          /^[^:@\s]+(:[^:@\s]+)(@sha256:[a-f0-9]{64})?$/,
+          `image must carry an explicit tag: ${image}`,
+        );
         if (vs.prod) assert.doesNotMatch(image, /:latest(@|$)/, 'prod must not deploy a :latest tag');
       });
 
@@ -197,23 +272,35 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
             assert.ok(sc.capabilities?.drop?.includes('ALL'), `${where}: drops ALL capabilities`);
             assert.ok(!sc.privileged, `${where}: not privileged`);
             // A read-only root needs a writable /tmp.
-            assert.ok(c.volumeMounts?.some((m: K8s) => m.mountPath === '/tmp'), `${where}: /tmp mounted`);
+            assert.ok(
+              c.volumeMounts?.some((m: K8s) => m.mountPath === '/tmp'),
+              `${where}: /tmp mounted`,
+            );
             for (const kind of ['readinessProbe', 'livenessProbe']) {
               const probe = c[kind];
               assert.ok(probe, `${where}: ${kind}`);
               if (componentOf(d) === 'gateway') {
                 assert.equal(probe.httpGet?.path, '/healthz', `${where}: ${kind} is GET /healthz`);
-                assert.equal(c.ports.find((p: K8s) => p.name === probe.httpGet.port)?.containerPort, 8080, `${where}: ${kind} on the HTTP port`);
+                assert.equal(
+                  c.ports.find((p: K8s) => p.name === probe.httpGet.port)?.containerPort,
+                  8080,
+                  `${where}: ${kind} on the HTTP port`,
+                );
               } else {
                 assert.ok(probe.grpc, `${where}: ${kind} uses the gRPC health protocol`);
                 assert.equal(probe.grpc.port, c.ports[0].containerPort, `${where}: ${kind} on the gRPC port`);
                 const grpcPort = c.env.find((e: K8s) => e.name === 'GRPC_PORT')?.value;
-                assert.equal(Number(grpcPort), c.ports[0].containerPort, `${where}: GRPC_PORT matches the container port`);
+                assert.equal(
+                  Number(grpcPort),
+                  c.ports[0].containerPort,
+                  `${where}: GRPC_PORT matches the container port`,
+                );
               }
             }
           }
           const comp = componentOf(d);
-          if (GRPC_PORTS[comp]) assert.equal(pod.containers[0].ports[0].containerPort, GRPC_PORTS[comp], `${comp}: default gRPC port`);
+          if (GRPC_PORTS[comp])
+            assert.equal(pod.containers[0].ports[0].containerPort, GRPC_PORTS[comp], `${comp}: default gRPC port`);
         }
       });
 
@@ -221,16 +308,23 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         const objs = render(vs);
         assert.equal(ofKind(objs, 'Secret').length, 0, 'the chart must not create Secrets');
         for (const cm of ofKind(objs, 'ConfigMap')) {
-          for (const key of Object.keys(cm.data ?? {})) assert.doesNotMatch(key, SECRET_NAME, `ConfigMap ${cm.metadata.name} holds ${key}`);
+          for (const key of Object.keys(cm.data ?? {}))
+            assert.doesNotMatch(key, SECRET_NAME, `ConfigMap ${cm.metadata.name} holds ${key}`);
         }
         for (const d of ofKind(objs, 'Deployment')) {
           for (const c of containersOf(d)) {
             for (const e of c.env ?? []) {
               if (!SECRET_NAME.test(e.name)) continue;
               assert.equal(e.value, undefined, `${d.metadata.name}: ${e.name} has a literal value`);
-              assert.ok(e.valueFrom?.secretKeyRef?.name && e.valueFrom.secretKeyRef.key, `${d.metadata.name}: ${e.name} must come from a secretKeyRef`);
+              assert.ok(
+                e.valueFrom?.secretKeyRef?.name && e.valueFrom.secretKeyRef.key,
+                `${d.metadata.name}: ${e.name} must come from a secretKeyRef`,
+              );
             }
-            assert.ok(!(c.envFrom ?? []).some((s: K8s) => s.secretRef && !s.secretRef.name), `${d.metadata.name}: envFrom secret without a name`);
+            assert.ok(
+              !(c.envFrom ?? []).some((s: K8s) => s.secretRef && !s.secretRef.name),
+              `${d.metadata.name}: envFrom secret without a name`,
+            );
           }
           const comp = componentOf(d);
           const db = d.spec.template.spec.containers[0].env.find((e: K8s) => e.name === 'DATABASE_URL');
@@ -241,41 +335,56 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         const dbSecret = (comp: string) =>
           ofKind(objs, 'Deployment')
             .find((d) => componentOf(d) === comp)
-            ?.spec.template.spec.containers[0].env.find((e: K8s) => e.name === 'DATABASE_URL')?.valueFrom.secretKeyRef.name;
+            ?.spec.template.spec.containers[0].env.find((e: K8s) => e.name === 'DATABASE_URL')?.valueFrom.secretKeyRef
+            .name;
         const services = vs.enabled.filter((c) => c !== 'gateway' && c !== 'image-worker');
         assert.equal(new Set(services.map(dbSecret)).size, services.length, 'each service has its own database Secret');
         if (vs.enabled.includes('image-worker')) assert.equal(dbSecret('image-worker'), dbSecret('image'));
       });
 
-      it(vs.gpuWorker ? 'puts the image worker on the GPU pool: nvidia.com/gpu, GPU taint tolerated' : 'keeps GPU requests off every Deployment', () => {
-        const deployments = ofKind(render(vs), 'Deployment');
-        const worker = deployments.find((d) => componentOf(d) === 'image-worker');
-        for (const d of deployments.filter((x) => x !== worker || !vs.gpuWorker)) {
-          const c = d.spec.template.spec.containers[0];
-          assert.equal(c.resources.limits?.[GPU_TAINT_KEY], undefined, `${d.metadata.name}: no GPU`);
-          assert.ok(!(d.spec.template.spec.tolerations ?? []).some((t: K8s) => t.key === GPU_TAINT_KEY), `${d.metadata.name}: does not tolerate the GPU taint`);
-        }
-        if (!vs.gpuWorker) return;
-        assert.ok(worker, 'image-worker Deployment');
-        const pod = worker.spec.template.spec;
-        const c = pod.containers[0];
-        assert.ok(Number(c.resources.requests[GPU_TAINT_KEY]) >= 1, 'requests nvidia.com/gpu');
-        assert.equal(c.resources.limits[GPU_TAINT_KEY], c.resources.requests[GPU_TAINT_KEY], 'GPU limit equals request');
-        assert.ok(
-          pod.tolerations?.some((t: K8s) => t.key === GPU_TAINT_KEY && t.effect === 'NoSchedule' && (t.operator === 'Exists' || t.value)),
-          'tolerates the nvidia.com/gpu:NoSchedule taint',
-        );
-        assert.deepEqual(pod.nodeSelector, GPU_POOL, 'selects the GPU node pool');
-        assert.equal(pod.runtimeClassName, 'nvidia');
-        assert.ok(
-          !c.env.some((e: K8s) => e.name === 'GRPC_PORT' && Object.values(GRPC_PORTS).includes(Number(e.value))),
-          'the worker does not take a service port',
-        );
-        // the engine's memory budget was measured with these; the worker must run with them
-        for (const [name, value] of Object.entries(WORKER_MALLOC_ENV)) {
-          assert.equal(c.env.find((e: K8s) => e.name === name)?.value, value, `image-worker env ${name}`);
-        }
-      });
+      it(
+        vs.gpuWorker
+          ? 'puts the image worker on the GPU pool: nvidia.com/gpu, GPU taint tolerated'
+          : 'keeps GPU requests off every Deployment',
+        () => {
+          const deployments = ofKind(render(vs), 'Deployment');
+          const worker = deployments.find((d) => componentOf(d) === 'image-worker');
+          for (const d of deployments.filter((x) => x !== worker || !vs.gpuWorker)) {
+            const c = d.spec.template.spec.containers[0];
+            assert.equal(c.resources.limits?.[GPU_TAINT_KEY], undefined, `${d.metadata.name}: no GPU`);
+            assert.ok(
+              !(d.spec.template.spec.tolerations ?? []).some((t: K8s) => t.key === GPU_TAINT_KEY),
+              `${d.metadata.name}: does not tolerate the GPU taint`,
+            );
+          }
+          if (!vs.gpuWorker) return;
+          assert.ok(worker, 'image-worker Deployment');
+          const pod = worker.spec.template.spec;
+          const c = pod.containers[0];
+          assert.ok(Number(c.resources.requests[GPU_TAINT_KEY]) >= 1, 'requests nvidia.com/gpu');
+          assert.equal(
+            c.resources.limits[GPU_TAINT_KEY],
+            c.resources.requests[GPU_TAINT_KEY],
+            'GPU limit equals request',
+          );
+          assert.ok(
+            pod.tolerations?.some(
+              (t: K8s) => t.key === GPU_TAINT_KEY && t.effect === 'NoSchedule' && (t.operator === 'Exists' || t.value),
+            ),
+            'tolerates the nvidia.com/gpu:NoSchedule taint',
+          );
+          assert.deepEqual(pod.nodeSelector, GPU_POOL, 'selects the GPU node pool');
+          assert.equal(pod.runtimeClassName, 'nvidia');
+          assert.ok(
+            !c.env.some((e: K8s) => e.name === 'GRPC_PORT' && Object.values(GRPC_PORTS).includes(Number(e.value))),
+            'the worker does not take a service port',
+          );
+          // the engine's memory budget was measured with these; the worker must run with them
+          for (const [name, value] of Object.entries(WORKER_MALLOC_ENV)) {
+            assert.equal(c.env.find((e: K8s) => e.name === name)?.value, value, `image-worker env ${name}`);
+          }
+        },
+      );
 
       it('has every Service select exactly one existing Deployment, on a named container port', () => {
         const objs = render(vs);
@@ -287,7 +396,10 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           assert.equal(selected.length, 1, `Service ${s.metadata.name} selects ${selected.length} Deployments`);
           const ports = selected[0].spec.template.spec.containers.flatMap((c: K8s) => c.ports ?? []);
           for (const p of s.spec.ports) {
-            assert.ok(ports.some((cp: K8s) => cp.name === p.targetPort || cp.containerPort === p.targetPort), `Service ${s.metadata.name}: targetPort ${p.targetPort}`);
+            assert.ok(
+              ports.some((cp: K8s) => cp.name === p.targetPort || cp.containerPort === p.targetPort),
+              `Service ${s.metadata.name}: targetPort ${p.targetPort}`,
+            );
           }
         }
         // The worker takes no traffic; every other enabled component is reachable.
@@ -316,8 +428,15 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         const cm = ofKind(objs, 'ConfigMap')[0];
         assert.ok(cm.data.KAFKA_BROKERS, 'KAFKA_BROKERS in the ConfigMap');
         for (const d of ofKind(objs, 'Deployment')) {
-          assert.ok(d.spec.template.spec.containers[0].envFrom.some((s: K8s) => s.configMapRef?.name === cm.metadata.name), `${d.metadata.name}: reads the ConfigMap`);
-          assert.equal(d.spec.template.spec.serviceAccountName, ofKind(objs, 'ServiceAccount')[0]?.metadata.name, `${d.metadata.name}: the chart's ServiceAccount`);
+          assert.ok(
+            d.spec.template.spec.containers[0].envFrom.some((s: K8s) => s.configMapRef?.name === cm.metadata.name),
+            `${d.metadata.name}: reads the ConfigMap`,
+          );
+          assert.equal(
+            d.spec.template.spec.serviceAccountName,
+            ofKind(objs, 'ServiceAccount')[0]?.metadata.name,
+            `${d.metadata.name}: the chart's ServiceAccount`,
+          );
         }
       });
 
@@ -330,39 +449,264 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           assert.equal(t.metadata.labels['strimzi.io/cluster'], 'flatlay');
           assert.ok(Number.isInteger(t.spec.partitions) && t.spec.partitions >= 1, `${t.spec.topicName}: partitions`);
           assert.equal(t.spec.replicas, vs.topicReplicas, `${t.spec.topicName}: replicas`);
-          if (vs.topicReplicas > 1) assert.ok(Number(t.spec.config['min.insync.replicas']) < vs.topicReplicas, `${t.spec.topicName}: min.insync.replicas below replicas`);
+          if (vs.topicReplicas > 1)
+            assert.ok(
+              Number(t.spec.config['min.insync.replicas']) < vs.topicReplicas,
+              `${t.spec.topicName}: min.insync.replicas below replicas`,
+            );
         }
         const queue = topics.find((t) => t.spec.topicName === WORK_QUEUE);
-        for (const t of topics.filter((x) => x !== queue)) assert.ok(queue.spec.partitions > t.spec.partitions, `${WORK_QUEUE} has more partitions than ${t.spec.topicName}`);
+        for (const t of topics.filter((x) => x !== queue))
+          assert.ok(
+            queue.spec.partitions > t.spec.partitions,
+            `${WORK_QUEUE} has more partitions than ${t.spec.topicName}`,
+          );
       });
 
-      it(vs.prod ? 'protects and autoscales the request path (PDB, HPA) and spreads it over zones' : 'renders no PDB or HPA', () => {
+      it(
+        vs.prod
+          ? 'protects and autoscales the request path (PDB, HPA) and spreads it over zones'
+          : 'renders no PDB or HPA',
+        () => {
+          const objs = render(vs);
+          const deployments = ofKind(objs, 'Deployment');
+          const pdbs = ofKind(objs, 'PodDisruptionBudget');
+          const hpas = ofKind(objs, 'HorizontalPodAutoscaler');
+          if (!vs.prod) {
+            assert.equal(pdbs.length + hpas.length, 0);
+            return;
+          }
+          for (const d of deployments) {
+            const comp = componentOf(d);
+            assert.equal(
+              pdbs.filter((p) => matches(p.spec.selector.matchLabels, d.spec.template.metadata.labels)).length,
+              1,
+              `${comp}: one PDB`,
+            );
+            const hpa = hpas.find((h) => h.spec.scaleTargetRef.name === d.metadata.name);
+            if (comp === 'image-worker') {
+              assert.equal(hpa, undefined, 'the worker scales on Kafka lag (KEDA), not on CPU');
+              continue;
+            }
+            assert.ok(hpa, `${comp}: HPA`);
+            assert.equal(hpa.spec.scaleTargetRef.kind, 'Deployment');
+            assert.ok(hpa.spec.minReplicas >= 2 && hpa.spec.maxReplicas >= hpa.spec.minReplicas, `${comp}: HPA bounds`);
+            assert.equal(d.spec.replicas, undefined, `${comp}: replicas left to the HPA`);
+            assert.ok(d.spec.template.spec.topologySpreadConstraints?.length, `${comp}: spread over zones`);
+          }
+          for (const h of hpas)
+            assert.ok(
+              deployments.some((d) => d.metadata.name === h.spec.scaleTargetRef.name),
+              `HPA ${h.metadata.name} targets a Deployment`,
+            );
+        },
+      );
+
+      it('mirrors the service registry: ports and call edges (<NAME>_ADDR) of every component', () => {
         const objs = render(vs);
-        const deployments = ofKind(objs, 'Deployment');
-        const pdbs = ofKind(objs, 'PodDisruptionBudget');
-        const hpas = ofKind(objs, 'HorizontalPodAutoscaler');
-        if (!vs.prod) {
-          assert.equal(pdbs.length + hpas.length, 0);
-          return;
+        for (const d of ofKind(objs, 'Deployment')) {
+          const comp = componentOf(d);
+          const c = d.spec.template.spec.containers[0];
+          if (comp === 'gateway')
+            assert.equal(c.ports[0].containerPort, registry.gateway.httpPort, 'gateway: HTTP port');
+          else if (comp !== 'image-worker')
+            assert.equal(c.ports[0].containerPort, registry[comp as ServiceName].grpcPort, `${comp}: gRPC port`);
+          const calls = c.env
+            .filter((e: K8s) => e.name.endsWith('_ADDR'))
+            .map((e: K8s) => e.name.replace(/_ADDR$/, '').toLowerCase())
+            .sort();
+          const allowed = registry[callerOf(comp)].calls;
+          if (comp === 'image-worker')
+            for (const callee of calls)
+              assert.ok(allowed.includes(callee), `image-worker calls ${callee}, which the image service may not`);
+          else
+            assert.deepEqual(
+              calls,
+              [...allowed].sort(),
+              `${comp}: calls exactly the services the registry lets it call`,
+            );
         }
+      });
+
+      it('gives every component the service credential secret, identity its signing key, and the gateway TRUST_PROXY', () => {
+        const objs = render(vs);
+        const values = shippedValues(vs.files);
+        for (const d of ofKind(objs, 'Deployment')) {
+          const env = d.spec.template.spec.containers[0].env;
+          const auth = env.find((e: K8s) => e.name === 'SERVICE_AUTH_SECRET');
+          assert.deepEqual(
+            auth?.valueFrom?.secretKeyRef,
+            { name: values.serviceAuth.secret, key: values.serviceAuth.key },
+            `${d.metadata.name}: SERVICE_AUTH_SECRET from the one Secret`,
+          );
+          const comp = componentOf(d);
+          if (comp === 'identity') {
+            // NODE_ENV=production refuses a process-lifetime key; every replica must sign with the same one.
+            const key = env.find((e: K8s) => e.name === 'JWT_PRIVATE_KEY');
+            assert.ok(
+              key?.valueFrom?.secretKeyRef?.name && key.valueFrom.secretKeyRef.key,
+              'identity: JWT_PRIVATE_KEY from a Secret',
+            );
+          }
+          if (comp === 'gateway' && values.ingress?.enabled) {
+            assert.equal(
+              env.find((e: K8s) => e.name === 'TRUST_PROXY')?.value,
+              '1',
+              'gateway: trusts one proxy hop (the ingress controller)',
+            );
+          }
+        }
+        if (vs.prod) assert.equal(ofKind(objs, 'ConfigMap')[0].data.NODE_ENV, 'production');
+      });
+
+      it('denies all traffic by default and allows only the declared gRPC edges, the ingress controller, DNS and backing services', () => {
+        const objs = render(vs);
+        const values = shippedValues(vs.files);
+        const policies = ofKind(objs, 'NetworkPolicy');
+        const deployments = ofKind(objs, 'Deployment');
+        const deny = policies.filter((p) => !p.spec.ingress && !p.spec.egress);
+        assert.equal(deny.length, 1, 'one default-deny policy');
+        assert.deepEqual([...deny[0].spec.policyTypes].sort(), ['Egress', 'Ingress']);
+        for (const d of deployments)
+          assert.ok(
+            matches(deny[0].spec.podSelector.matchLabels, d.spec.template.metadata.labels),
+            `default deny selects ${d.metadata.name}`,
+          );
+
+        const podComponent = (peer: K8s) => peer.podSelector?.matchLabels?.['app.kubernetes.io/component'];
         for (const d of deployments) {
           const comp = componentOf(d);
-          assert.equal(pdbs.filter((p) => matches(p.spec.selector.matchLabels, d.spec.template.metadata.labels)).length, 1, `${comp}: one PDB`);
-          const hpa = hpas.find((h) => h.spec.scaleTargetRef.name === d.metadata.name);
-          if (comp === 'image-worker') {
-            assert.equal(hpa, undefined, 'the worker scales on Kafka lag (KEDA), not on CPU');
-            continue;
+          const own = policies.filter(
+            (p) => p !== deny[0] && matches(p.spec.podSelector.matchLabels, d.spec.template.metadata.labels),
+          );
+          assert.equal(own.length, 1, `${comp}: one NetworkPolicy`);
+          const [policy] = own;
+          assert.deepEqual([...policy.spec.policyTypes].sort(), ['Egress', 'Ingress']);
+          const port = d.spec.template.spec.containers[0].ports[0].containerPort;
+          // Ingress: exactly the enabled components that may call this one, on its port.
+          const isService = comp !== 'gateway' && comp !== 'image-worker';
+          const callers = isService
+            ? vs.enabled.filter((other) => registry[callerOf(other)].calls.includes(comp as ServiceName))
+            : [];
+          const fromPods = policy.spec.ingress.flatMap((r: K8s) => r.from.map(podComponent).filter(Boolean));
+          assert.deepEqual(fromPods.sort(), [...callers].sort(), `${comp}: gRPC callers`);
+          for (const r of policy.spec.ingress)
+            assert.deepEqual(
+              r.ports.map((p: K8s) => p.port),
+              [port],
+              `${comp}: ingress only on its port`,
+            );
+          const fromController = policy.spec.ingress.filter((r: K8s) =>
+            r.from.some((peer: K8s) => !podComponent(peer)),
+          );
+          if (comp === 'gateway')
+            assert.deepEqual(
+              fromController.map((r: K8s) => r.from),
+              [values.networkPolicy.ingressController],
+              'gateway: from the ingress controller',
+            );
+          else assert.equal(fromController.length, 0, `${comp}: nothing from outside the release`);
+          // Egress: DNS, each service it calls on that service's port, and its backing services.
+          const egress = policy.spec.egress;
+          assert.ok(
+            egress.some(
+              (r: K8s) =>
+                JSON.stringify(r.to) === JSON.stringify(values.networkPolicy.dns) &&
+                r.ports.some((p: K8s) => p.port === 53 && p.protocol === 'UDP'),
+            ),
+            `${comp}: DNS`,
+          );
+          const toPods = egress.flatMap((r: K8s) => r.to.map(podComponent).filter(Boolean));
+          const callees = vs.enabled.filter(
+            (c) => c !== 'gateway' && c !== 'image-worker' && registry[callerOf(comp)].calls.includes(c as ServiceName),
+          );
+          const env = d.spec.template.spec.containers[0].env;
+          const addrs = env
+            .filter((e: K8s) => e.name.endsWith('_ADDR'))
+            .map((e: K8s) => e.name.replace(/_ADDR$/, '').toLowerCase());
+          assert.deepEqual(toPods.sort(), callees.filter((c) => addrs.includes(c)).sort(), `${comp}: gRPC egress`);
+          for (const callee of toPods) {
+            const rule = egress.find((r: K8s) => r.to.some((peer: K8s) => podComponent(peer) === callee));
+            assert.deepEqual(
+              rule.ports.map((p: K8s) => p.port),
+              [GRPC_PORTS[callee]],
+              `${comp} -> ${callee}: on its gRPC port`,
+            );
           }
-          assert.ok(hpa, `${comp}: HPA`);
-          assert.equal(hpa.spec.scaleTargetRef.kind, 'Deployment');
-          assert.ok(hpa.spec.minReplicas >= 2 && hpa.spec.maxReplicas >= hpa.spec.minReplicas, `${comp}: HPA bounds`);
-          assert.equal(d.spec.replicas, undefined, `${comp}: replicas left to the HPA`);
-          assert.ok(d.spec.template.spec.topologySpreadConstraints?.length, `${comp}: spread over zones`);
+          const needs = (dep: string) => values.networkPolicy.egress[dep]?.components?.includes(comp);
+          const reaches = (dep: string) => {
+            const want = values.networkPolicy.egress[dep];
+            const ports = (rule: K8s) => JSON.stringify(rule.ports.map((p: K8s) => p.port));
+            return egress.some(
+              (r: K8s) => JSON.stringify(r.to) === JSON.stringify(want.to) && ports(r) === ports(want),
+            );
+          };
+          const has = (name: string) => env.some((e: K8s) => e.name === name);
+          if (has('DATABASE_URL')) assert.ok(needs('postgres') && reaches('postgres'), `${comp}: reaches Postgres`);
+          if (has('REDIS_URL')) assert.ok(needs('redis') && reaches('redis'), `${comp}: reaches Redis`);
+          if (has('S3_ACCESS_KEY_ID'))
+            assert.ok(needs('objectStorage') && reaches('objectStorage'), `${comp}: reaches object storage`);
+          if (comp !== 'gateway') assert.ok(needs('kafka') && reaches('kafka'), `${comp}: reaches Kafka`);
+          // Nothing else (a backing service at the same address and port as one it needs is the same rule).
+          const key = (dep: string) =>
+            JSON.stringify([
+              values.networkPolicy.egress[dep].to,
+              values.networkPolicy.egress[dep].ports.map((p: K8s) => p.port),
+            ]);
+          const deps = Object.keys(values.networkPolicy.egress);
+          for (const dep of deps.filter((x) => !needs(x) && !deps.some((y) => needs(y) && key(y) === key(x))))
+            assert.ok(!reaches(dep), `${comp}: no egress to ${dep}`);
+          assert.equal(
+            egress.length,
+            1 + toPods.length + deps.filter(needs).length,
+            `${comp}: DNS, its callees and its backing services, nothing else`,
+          );
         }
-        for (const h of hpas) assert.ok(deployments.some((d) => d.metadata.name === h.spec.scaleTargetRef.name), `HPA ${h.metadata.name} targets a Deployment`);
       });
     });
   }
+
+  it('declares exactly the registry topics, and every consumed topic exists', () => {
+    const declared = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8'))
+      .kafka.topics.items.map((t: K8s) => t.name)
+      .sort();
+    assert.deepEqual(declared, [...TOPICS].sort());
+    for (const n of serviceNames)
+      for (const t of registry[n].consumes?.topics ?? []) assert.ok(declared.includes(t), `${n} consumes ${t}`);
+    assert.ok(declared.includes(generationWorkQueue.topic));
+  });
+
+  it('every component a shipped values file enables runs an entry point that exists in the source tree', () => {
+    const components = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')).components as Record<string, K8s>;
+    assert.deepEqual(Object.keys(components).sort(), [...COMPONENTS].sort());
+    for (const [name, c] of Object.entries(components)) {
+      const [node, entry = ''] = c.command;
+      assert.equal(node, 'node', `${name}: runs node`);
+      const match = /^(.+)\/dist\/(.+)\.js$/.exec(entry);
+      assert.ok(match, `${name}: command names a built file under <package>/dist/`);
+      const source = join(root, match[1]!, 'src', `${match[2]}.ts`);
+      if (existsSync(source)) continue;
+      // A component whose code is not written yet ships disabled everywhere, never as a crash-looping pod.
+      for (const vs of VALUE_SETS.filter((v) => !v.set)) {
+        const deployed = ofKind(render(vs), 'Deployment').some((d) => componentOf(d) === name);
+        assert.ok(
+          !deployed,
+          `${name} (${vs.name} values): ${relative(root, source)} does not exist, so the component must be disabled`,
+        );
+      }
+    }
+  });
+
+  it('lists the grpcClients of each component exactly as the registry allows', () => {
+    const components = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')).components as Record<string, K8s>;
+    for (const [name, c] of Object.entries(components)) {
+      const allowed = registry[callerOf(name)].calls;
+      const clients: string[] = c.grpcClients ?? [];
+      if (name === 'image-worker')
+        for (const x of clients) assert.ok(allowed.includes(x as ServiceName), `image-worker calls ${x}`);
+      else assert.deepEqual([...clients].sort(), [...allowed].sort(), `${name}: grpcClients`);
+    }
+  });
 
   describe('values.schema.json refuses unsafe values', () => {
     const refuses = (set: string[], why: RegExp) => {
@@ -370,12 +714,17 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
       assert.notEqual(status, 0, `helm template accepted ${set.join(' ')}`);
       assert.match(out, why);
     };
-    it('a literal secret under env', () => refuses(['components.billing.env.STRIPE_SECRET_KEY=sk_live_123'], /meet the specifications of the schema/));
+    it('a literal secret under env', () =>
+      refuses(['components.billing.env.STRIPE_SECRET_KEY=sk_live_123'], /meet the specifications of the schema/));
     it('a literal DATABASE_URL under env or config', () => {
       refuses(['components.ledger.env.DATABASE_URL=postgres://u:p@db/ledger'], /meet the specifications of the schema/);
       refuses(['config.DATABASE_URL=postgres://u:p@db/ledger'], /meet the specifications of the schema/);
     });
     it('the :latest tag', () => refuses(['image.tag=latest'], /meet the specifications of the schema/));
+    it('a literal service secret or signing key under env', () => {
+      refuses(['components.gateway.env.SERVICE_AUTH_SECRET=abc'], /meet the specifications of the schema/);
+      refuses(['components.identity.env.JWT_PRIVATE_KEY=abc'], /meet the specifications of the schema/);
+    });
     it('a root or privilege-escalating security context', () => {
       refuses(['podSecurityContext.runAsNonRoot=false'], /meet the specifications of the schema/);
       refuses(['containerSecurityContext.allowPrivilegeEscalation=true'], /meet the specifications of the schema/);
@@ -386,15 +735,20 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
 describe('k8s/ and skaffold.yaml agree with the chart', () => {
   const k8sDir = join(root, 'k8s');
   const files = (function walk(dir: string): string[] {
-    return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.yaml') ? [join(dir, e.name)] : []));
+    return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.yaml') ? [join(dir, e.name)] : [],
+    );
   })(k8sDir);
-  const manifests = files.flatMap((f) =>
-    parseAllDocuments(readFileSync(f, 'utf8')).map((d) => {
-      assert.equal(d.errors.length, 0, `${relative(root, f)}: ${d.errors.join('; ')}`);
-      return d.toJS();
-    }),
-  ).filter(Boolean);
-  const prod = VALUE_SETS.find((v) => v.name === 'prod')!;
+  const manifests = files
+    .flatMap((f) =>
+      parseAllDocuments(readFileSync(f, 'utf8')).map((d) => {
+        assert.equal(d.errors.length, 0, `${relative(root, f)}: ${d.errors.join('; ')}`);
+        return d.toJS();
+      }),
+    )
+    .filter(Boolean);
+  // The cluster-level manifests are written for the worker the chart will run once it is enabled.
+  const prod = VALUE_SETS.find((v) => v.name === 'prod, GPU worker enabled')!;
 
   it('every k8s/ manifest is a named object, valid against its OpenAPI schema (Kubernetes, Strimzi, KEDA)', async () => {
     assert.ok(manifests.length >= 6);
@@ -411,13 +765,19 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
     assert.equal(kafka.spec.kafka.config['auto.create.topics.enable'], false);
     assert.equal(kafka.spec.zookeeper, undefined);
     const pools = manifests.filter((m) => m.kind === 'KafkaNodePool');
-    assert.ok(pools.some((p) => p.spec.roles.includes('controller')) && pools.some((p) => p.spec.roles.includes('broker')));
+    assert.ok(
+      pools.some((p) => p.spec.roles.includes('controller')) && pools.some((p) => p.spec.roles.includes('broker')),
+    );
     for (const p of pools) assert.equal(p.metadata.labels['strimzi.io/cluster'], kafka.metadata.name);
     const objs = render(prod);
-    for (const t of ofKind(objs, 'KafkaTopic')) assert.equal(t.metadata.labels['strimzi.io/cluster'], kafka.metadata.name);
+    for (const t of ofKind(objs, 'KafkaTopic'))
+      assert.equal(t.metadata.labels['strimzi.io/cluster'], kafka.metadata.name);
     assert.equal(kafka.spec.entityOperator.topicOperator.watchedNamespace, NAMESPACE);
     const plain = kafka.spec.kafka.listeners.find((l: K8s) => !l.tls);
-    assert.equal(ofKind(objs, 'ConfigMap')[0].data.KAFKA_BROKERS, `${kafka.metadata.name}-kafka-bootstrap.${kafka.metadata.namespace}.svc:${plain.port}`);
+    assert.equal(
+      ofKind(objs, 'ConfigMap')[0].data.KAFKA_BROKERS,
+      `${kafka.metadata.name}-kafka-bootstrap.${kafka.metadata.namespace}.svc:${plain.port}`,
+    );
   });
 
   it('the KEDA ScaledObject scales the rendered image worker on the work queue, within its partitions', () => {
@@ -428,8 +788,11 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
     assert.equal(so.metadata.namespace, NAMESPACE);
     const trigger = so.spec.triggers.find((t: K8s) => t.type === 'kafka');
     assert.equal(trigger.metadata.topic, WORK_QUEUE);
-    const group = worker.spec.template.spec.containers[0].env.find((e: K8s) => e.name === 'GENERATION_CONSUMER_GROUP')?.value;
+    const group = worker.spec.template.spec.containers[0].env.find(
+      (e: K8s) => e.name === 'GENERATION_CONSUMER_GROUP',
+    )?.value;
     assert.equal(trigger.metadata.consumerGroup, group);
+    assert.equal(group, generationWorkQueue.group, 'the consumer group of the service registry');
     const queue = ofKind(objs, 'KafkaTopic').find((t) => t.spec.topicName === WORK_QUEUE);
     assert.ok(so.spec.maxReplicaCount <= queue.spec.partitions, 'no more workers than partitions');
   });

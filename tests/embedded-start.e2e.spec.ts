@@ -2,10 +2,10 @@
 // (embedded PostgreSQL, in-process bus), with no DATABASE_URL, KAFKA_BROKERS or REDIS_URL.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { freePort } from '@flatlay/platform';
 import { startNode } from '../services/platform/test/process.js';
 import { waitFor } from '../services/platform/test/support.js';
@@ -24,11 +24,26 @@ describe('embedded default', { timeout: 240_000 }, () => {
     const run = async (extra: Record<string, string> = {}) => {
       const port = await freePort();
       const proc = startNode(['gateway/dist/embedded.js'], {
-        PORT: String(port), HOST: '127.0.0.1', FLATLAY_DATA_DIR: dataDir,
-        DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', LOG_LEVEL: 'info', ...extra,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        FLATLAY_DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        KAFKA_BROKERS: '',
+        REDIS_URL: '',
+        LOG_LEVEL: 'info',
+        ...extra,
       });
       const url = `http://127.0.0.1:${port}`;
-      await waitFor(async () => proc.child.exitCode !== null || (await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false)), 'healthy', 180_000);
+      await waitFor(
+        async () =>
+          proc.child.exitCode !== null ||
+          (await fetch(`${url}/healthz`).then(
+            (r) => r.status === 200,
+            () => false,
+          )),
+        'healthy',
+        180_000,
+      );
       assert.equal(proc.child.exitCode, null, proc.output());
       return { proc, url };
     };
@@ -40,7 +55,9 @@ describe('embedded default', { timeout: 240_000 }, () => {
     assert.doesNotMatch(first.proc.output(), /correct horse battery/, 'the admin password never reaches the logs');
     // A shopper signs up: the grant shows at once; the session must survive the restart below.
     const registered = await fetch(`${first.url}/api/auth/register`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'Shopper@Example.com', password: 'shopper password' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'Shopper@Example.com', password: 'shopper password' }),
     });
     assert.equal(registered.status, 201);
     const session = (await registered.json()) as { access_token: string; user: { id: string; tokenBalance: number } };
@@ -53,15 +70,22 @@ describe('embedded default', { timeout: 240_000 }, () => {
     const second = await run({ ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'another good password' });
     assert.match(second.proc.output(), /"outcome":"updated"/);
     // The signing key is kept in the data folder: the token from before the restart still works.
-    const me = await fetch(`${second.url}/api/auth/me`, { headers: { authorization: `Bearer ${session.access_token}` } });
+    const me = await fetch(`${second.url}/api/auth/me`, {
+      headers: { authorization: `Bearer ${session.access_token}` },
+    });
     assert.equal(me.status, 200);
-    assert.deepEqual(await me.json().then((u: any) => [u.id, u.tokenBalance]), [session.user.id, 200]);
+    const profile = (await me.json()) as { id: string; tokenBalance: number };
+    assert.deepEqual([profile.id, profile.tokenBalance], [session.user.id, 200]);
     const admin = await fetch(`${second.url}/api/admin/login`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username: 'OWNER@example.com', password: 'another good password' }).toString(),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'OWNER@example.com', password: 'another good password' }).toString(),
     });
     assert.equal(admin.status, 200, 'the admin password was updated at start');
     second.proc.child.kill('SIGTERM');
     assert.equal(await second.proc.exited, 0, second.proc.output());
     assert.equal(postgresProcesses(dataDir), '');
+    // the data folder holds the cluster and, as root, the Postgres binaries it ran (hard links or copies)
+    await rm(dataDir, { recursive: true, force: true });
   });
 });

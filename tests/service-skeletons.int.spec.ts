@@ -1,7 +1,7 @@
 // Each service as its own process, the Kubernetes shape: starts, migrates its own database,
 // answers gRPC health and GetServiceStatus, and stops cleanly on SIGTERM.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import pg from 'pg';
 import { analytics, billing, identity, image, ledger } from '@flatlay/proto';
 import { call, checkHealth, createClient } from '@flatlay/platform';
@@ -21,16 +21,20 @@ describe('service processes', { timeout: 240_000 }, () => {
     it(`${name}: starts, migrates its own database, answers health and status, stops on SIGTERM`, async () => {
       const service = await startServiceProcess(name, requireEnv('DATABASE_URL'));
       try {
-        const client = createClient(Client, service.address);
+        const client = createClient(Client, service.address, service.credential);
         const status = await call(client, client.getServiceStatus, {});
         assert.equal(status.service, name);
         assert.ok(status.schemaVersion >= 2, 'platform and service migrations applied');
         client.close();
 
-        const db = new pg.Client({ connectionString: requireEnv('DATABASE_URL').replace(/\/postgres$/, `/flatlay_${name}`) });
+        const db = new pg.Client({
+          connectionString: requireEnv('DATABASE_URL').replace(/\/postgres$/, `/flatlay_${name}`),
+        });
         await db.connect();
         const owner = await db.query('SELECT service FROM service_info');
-        const tables = await db.query("SELECT table_name FROM information_schema.tables WHERE table_name IN ('es_events','outbox','inbox','checkpoints')");
+        const tables = await db.query(
+          "SELECT table_name FROM information_schema.tables WHERE table_name IN ('es_events','outbox','inbox','checkpoints')",
+        );
         await db.end();
         assert.deepEqual(owner.rows, [{ service: name }]);
         assert.equal(tables.rowCount, 4);

@@ -4,13 +4,19 @@ import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from '@flatlay/platform';
+import { mountRoutes } from './api/router.js';
 import { serviceClients, type ServiceClients } from './clients.js';
 import { createAuthenticator } from './http/auth.js';
+import { defaultTrustProxy, type TrustProxy } from './http/client-address.js';
 import { apiNotFound, errorMapper } from './http/errors.js';
-import { authRateLimits, defaultAuthRateLimits, type AuthRateLimitOptions } from './http/rate-limit.js';
+import {
+  type AuthRateLimitOptions,
+  authRateLimits,
+  countFailedSignIns,
+  defaultAuthRateLimits,
+} from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { traceRequests } from './http/tracing.js';
-import { mountRoutes } from './api/router.js';
 import { guardAdminAreas } from './routes/admin-auth.js';
 import { healthRoutes, type ServiceAddress } from './routes/health.js';
 import { apiRoutes } from './routes/index.js';
@@ -24,6 +30,12 @@ export interface GatewayOptions {
   webDir?: string;
   /** Sign-in and sign-up attempt limits (Redis-backed when `redis` is given). */
   rateLimits?: AuthRateLimitOptions;
+  /**
+   * Proxies allowed to name the client in X-Forwarded-For (TRUST_PROXY): a hop count, or their
+   * addresses and ranges. Default: loopback only. Behind an ingress every client would otherwise
+   * share the ingress pod's address, and so one rate-limit bucket.
+   */
+  trustProxy?: TrustProxy;
   /** gRPC clients of the services; made from `services` when absent. */
   clients?: ServiceClients;
 }
@@ -31,7 +43,7 @@ export interface GatewayOptions {
 export function createGatewayApp(options: GatewayOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', options.trustProxy ?? defaultTrustProxy);
   app.use(requestId);
   app.use(traceRequests);
   app.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:', 'blob:'] } } }));
@@ -49,8 +61,10 @@ export function createGatewayApp(options: GatewayOptions): Express {
   // every (method, path) Express serves here. Answers are checked against the document in
   // tests and development only: it costs a parse per answer.
   const checkResponses = process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development';
-  mountRoutes(api, apiRoutes(clients).routes, { auth, limit, checkResponses });
+  mountRoutes(api, apiRoutes(clients, options.logger).routes, { auth, limit, checkResponses });
   guardAdminAreas(api, auth);
+  // After every route: a refused sign-in counts against its e-mail address before the answer leaves.
+  api.use(countFailedSignIns);
   api.use(apiNotFound);
   app.use('/api', api);
   app.locals.apiRouter = api;
@@ -61,7 +75,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
     // Client-side routing: every other path is the SPA.
     app.get('/{*path}', (_req, res) => res.sendFile(join(webDir, 'index.html')));
   } else {
-    app.get('/{*path}', (_req, res) => res.status(404).type('text').send('The web app is not built. Run `npm run build`.'));
+    app.get('/{*path}', (_req, res) =>
+      res.status(404).type('text').send('The web app is not built. Run `npm run build`.'),
+    );
   }
   app.use(errorMapper(options.logger));
   return app;

@@ -1,5 +1,5 @@
 import { identity, ledger } from '@flatlay/proto';
-import { AppError, createClient } from '@flatlay/platform';
+import { AppError, createClient, ServiceCredential } from '@flatlay/platform';
 import type { ServiceAddress } from './routes/health.js';
 
 export interface ServiceClients {
@@ -8,8 +8,15 @@ export interface ServiceClients {
   close(): void;
 }
 
-/** One gRPC client per service, made on first use from the configured addresses. */
-export function serviceClients(services: ServiceAddress[]): ServiceClients {
+/**
+ * One gRPC client per service, made on first use from the configured addresses; every call
+ * presents the gateway's service credential (by default the one of this process tree, which the
+ * embedded default's services accept).
+ */
+export function serviceClients(
+  services: ServiceAddress[],
+  credential = new ServiceCredential('gateway'),
+): ServiceClients {
   const made = new Map<string, { close(): void }>();
   const get = <C extends { close(): void }>(name: string, make: (address: string) => C): C => {
     const existing = made.get(name);
@@ -21,8 +28,8 @@ export function serviceClients(services: ServiceAddress[]): ServiceClients {
     return client;
   };
   return {
-    identity: () => get('identity', (a) => createClient(identity.IdentityServiceClient, a)),
-    ledger: () => get('ledger', (a) => createClient(ledger.LedgerServiceClient, a)),
+    identity: () => get('identity', (a) => createClient(identity.IdentityServiceClient, a, credential)),
+    ledger: () => get('ledger', (a) => createClient(ledger.LedgerServiceClient, a, credential)),
     close: () => {
       for (const c of made.values()) c.close();
       made.clear();

@@ -1,37 +1,69 @@
 import { z } from 'zod';
 import { Redis } from 'ioredis';
-import { env } from '@flatlay/platform';
+import { env, registry, serviceSecretEnv } from '@flatlay/platform';
 import type { AuthRateLimitOptions } from './http/rate-limit.js';
+import { parseTrustProxy } from './http/client-address.js';
 
-/** Sign-in and sign-up attempt limits; Redis (shared by every gateway) when REDIS_URL is set. */
+/**
+ * Sign-in and sign-up attempt limits; Redis (shared by every gateway) when REDIS_URL is set. The
+ * client's address they count by depends on which proxies may name it (TRUST_PROXY).
+ */
 export const rateLimitEnvSchema = z.object({
   REDIS_URL: env.optionalUrl(),
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(100),
   AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  // Unset: ten times AUTH_RATE_LIMIT_PER_EMAIL.
+  AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP: z.coerce.number().int().min(1).optional(),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  TRUST_PROXY: z
+    .string()
+    .default('loopback')
+    .transform((value, ctx) => {
+      try {
+        return parseTrustProxy(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
 });
 
-export function rateLimitsFrom(config: z.infer<typeof rateLimitEnvSchema>): { options: AuthRateLimitOptions; close(): Promise<void> } {
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+export function rateLimitsFrom(config: z.infer<typeof rateLimitEnvSchema>): {
+  options: AuthRateLimitOptions;
+  close(): Promise<void>;
+} {
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : undefined;
   redis?.on('error', () => undefined); // the limiter falls back to memory; ioredis reconnects
   return {
-    options: { perIp: config.AUTH_RATE_LIMIT_PER_IP, perEmail: config.AUTH_RATE_LIMIT_PER_EMAIL, windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS, redis },
+    options: {
+      perIp: config.AUTH_RATE_LIMIT_PER_IP,
+      perEmail: config.AUTH_RATE_LIMIT_PER_EMAIL,
+      perEmailAnyIp: config.AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP,
+      windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS,
+      redis,
+    },
     close: async () => {
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };
 }
 
-export const gatewayEnvSchema = z.object({
-  PORT: env.port(8080),
-  HOST: z.string().default('0.0.0.0'),
-  CORS_ORIGINS: env.csv().default(['http://localhost:8080']),
-  IDENTITY_ADDR: z.string().default('127.0.0.1:50051'),
-  LEDGER_ADDR: z.string().default('127.0.0.1:50052'),
-  IMAGE_ADDR: z.string().default('127.0.0.1:50053'),
-  BILLING_ADDR: z.string().default('127.0.0.1:50054'),
-  ANALYTICS_ADDR: z.string().default('127.0.0.1:50055'),
-  WEB_DIR: z.string().optional(),
-  LOG_LEVEL: env.logLevel(),
-}).extend(rateLimitEnvSchema.shape);
+export const gatewayEnvSchema = z
+  .object({
+    PORT: env.port(registry.gateway.httpPort),
+    HOST: z.string().default('0.0.0.0'),
+    CORS_ORIGINS: env.csv().default(['http://localhost:8080']),
+    IDENTITY_ADDR: z.string().default(`127.0.0.1:${registry.identity.grpcPort}`),
+    LEDGER_ADDR: z.string().default(`127.0.0.1:${registry.ledger.grpcPort}`),
+    IMAGE_ADDR: z.string().default(`127.0.0.1:${registry.image.grpcPort}`),
+    BILLING_ADDR: z.string().default(`127.0.0.1:${registry.billing.grpcPort}`),
+    ANALYTICS_ADDR: z.string().default(`127.0.0.1:${registry.analytics.grpcPort}`),
+    // The gateway as its own process signs its calls to the services with the deployment's secret.
+    SERVICE_AUTH_SECRET: serviceSecretEnv(),
+    WEB_DIR: z.string().optional(),
+    LOG_LEVEL: env.logLevel(),
+  })
+  .extend(rateLimitEnvSchema.shape);
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;

@@ -6,8 +6,17 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
-  createBus, createLogger, env, InProcessBus, loadConfig, startEmbeddedPostgres, startService, startTelemetry, stopOnSignals,
-  type RunningService, type ServiceDefinition,
+  createBus,
+  createLogger,
+  env,
+  InProcessBus,
+  loadConfig,
+  startEmbeddedPostgres,
+  startService,
+  startTelemetry,
+  stopOnSignals,
+  type RunningService,
+  type ServiceDefinition,
 } from '@flatlay/platform';
 import { analyticsService } from '@flatlay/analytics';
 import { billingService } from '@flatlay/billing';
@@ -21,15 +30,17 @@ import { listen } from './server.js';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 const config = loadConfig(
-  z.object({
-    PORT: env.port(8080),
-    HOST: z.string().default('0.0.0.0'),
-    FLATLAY_DATA_DIR: z.string().default(join(repoRoot, '.data')),
-    DATABASE_URL: env.optionalUrl(),
-    KAFKA_BROKERS: env.csv().optional(),
-    CORS_ORIGINS: env.csv().optional(),
-    LOG_LEVEL: env.logLevel(),
-  }).extend(rateLimitEnvSchema.shape),
+  z
+    .object({
+      PORT: env.port(8080),
+      HOST: z.string().default('0.0.0.0'),
+      FLATLAY_DATA_DIR: z.string().default(join(repoRoot, '.data')),
+      DATABASE_URL: env.optionalUrl(),
+      KAFKA_BROKERS: env.csv().optional(),
+      CORS_ORIGINS: env.csv().optional(),
+      LOG_LEVEL: env.logLevel(),
+    })
+    .extend(rateLimitEnvSchema.shape),
 );
 
 startTelemetry('flatlay');
@@ -61,18 +72,24 @@ try {
       replayOutboxOnStart: bus instanceof InProcessBus,
       logger: createLogger(def.name, config.LOG_LEVEL),
     });
-  // The ledger first: identity makes the sign-up grant over gRPC and needs its address.
-  const ledger = await start(ledgerService);
-  services.push(ledger);
   const identity = createIdentityService({
-    LEDGER_ADDR: `127.0.0.1:${ledger.port}`,
     // A generated signing key kept with the data, so restarts keep sessions (JWT_PRIVATE_KEY wins).
-    ...(process.env.JWT_PRIVATE_KEY ? {} : { JWT_KEY_FILE: process.env.JWT_KEY_FILE || join(dataDir, 'identity', 'jwt-signing-key.pem') }),
+    ...(process.env.JWT_PRIVATE_KEY
+      ? {}
+      : { JWT_KEY_FILE: process.env.JWT_KEY_FILE || join(dataDir, 'identity', 'jwt-signing-key.pem') }),
   });
-  services.push(...(await Promise.all([identity, imageService, billingService, analyticsService].map(start))));
+  // No start order: no service needs another's address (the gateway gets them all below).
+  // Those that did start are stopped again if one fails.
+  const started = await Promise.allSettled(
+    [ledgerService, identity, imageService, billingService, analyticsService].map(start),
+  );
+  for (const s of started) if (s.status === 'fulfilled') services.push(s.value);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
   const app = createGatewayApp({
     logger,
     rateLimits: rateLimits.options,
+    trustProxy: config.TRUST_PROXY,
     corsOrigins: config.CORS_ORIGINS ?? [`http://localhost:${config.PORT}`],
     webDir: join(repoRoot, 'web', 'dist'),
     services: services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` })),
@@ -83,7 +100,16 @@ try {
   await stopAll().catch(() => undefined);
   process.exit(1);
 }
-logger.info({ url: `http://localhost:${http.port}`, postgres: postgres ? 'embedded' : 'external', bus: bus instanceof InProcessBus ? 'in-process' : 'kafka' }, 'Flatlay is running');
+logger.info(
+  {
+    url: `http://localhost:${http.port}`,
+    postgres: postgres ? 'embedded' : 'external',
+    bus: bus instanceof InProcessBus ? 'in-process' : 'kafka',
+  },
+  'Flatlay is running',
+);
 // One plain sentence for the person at the terminal, beside the JSON logs.
-process.stdout.write(`\nFlatlay is running at http://localhost:${http.port} (${postgres ? 'embedded PostgreSQL in ' + dataDir : 'PostgreSQL at DATABASE_URL'}, ${bus instanceof InProcessBus ? 'in-process bus' : 'Kafka'}). Press Ctrl-C to stop.\n\n`);
+process.stdout.write(
+  `\nFlatlay is running at http://localhost:${http.port} (${postgres ? `embedded PostgreSQL in ${dataDir}` : 'PostgreSQL at DATABASE_URL'}, ${bus instanceof InProcessBus ? 'in-process bus' : 'Kafka'}). Press Ctrl-C to stop.\n\n`,
+);
 stopOnSignals(stopAll, logger);

@@ -1,7 +1,15 @@
 // Composition root of the gateway as its own process.
 import { fileURLToPath } from 'node:url';
-import { createLogger, loadConfig, startTelemetry, stopOnSignals } from '@flatlay/platform';
+import {
+  createLogger,
+  loadConfig,
+  registry,
+  ServiceCredential,
+  startTelemetry,
+  stopOnSignals,
+} from '@flatlay/platform';
 import { createGatewayApp } from './app.js';
+import { serviceClients } from './clients.js';
 import { gatewayEnvSchema, rateLimitsFrom } from './config.js';
 import { listen } from './server.js';
 
@@ -9,18 +17,22 @@ const config = loadConfig(gatewayEnvSchema);
 startTelemetry('gateway');
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const rateLimits = rateLimitsFrom(config);
+const addressOf = {
+  identity: config.IDENTITY_ADDR,
+  ledger: config.LEDGER_ADDR,
+  image: config.IMAGE_ADDR,
+  billing: config.BILLING_ADDR,
+  analytics: config.ANALYTICS_ADDR,
+};
+const services = registry.gateway.calls.map((name) => ({ name, address: addressOf[name] }));
 const app = createGatewayApp({
   logger,
   rateLimits: rateLimits.options,
+  trustProxy: config.TRUST_PROXY,
   corsOrigins: config.CORS_ORIGINS,
   webDir: config.WEB_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
-  services: [
-    { name: 'identity', address: config.IDENTITY_ADDR },
-    { name: 'ledger', address: config.LEDGER_ADDR },
-    { name: 'image', address: config.IMAGE_ADDR },
-    { name: 'billing', address: config.BILLING_ADDR },
-    { name: 'analytics', address: config.ANALYTICS_ADDR },
-  ],
+  services,
+  clients: serviceClients(services, new ServiceCredential('gateway', config.SERVICE_AUTH_SECRET)),
 });
 const http = await listen(app, config.HOST, config.PORT);
 logger.info({ port: http.port }, 'gateway listening');

@@ -3,10 +3,17 @@
 // routes Express serves is src/api/inventory.unit.spec.ts.)
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { documentedOperations } from '../src/api/document.js';
 import { apiDocument } from '../src/routes/index.js';
-import { startStack, type Reply, type Stack } from './support/stack.js';
+import {
+  startStack,
+  type Reply,
+  type Stack,
+  type TokenBody,
+  type TransactionsBody,
+  type UserBody,
+} from './support/stack.js';
 
 type Who = 'none' | 'user' | 'other' | 'admin';
 const WHO: Who[] = ['none', 'user', 'other', 'admin'];
@@ -26,49 +33,123 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
   let s: Stack;
   const people: Partial<Record<Who, { id: string; email: string; password: string }>> = {};
 
-  before(async () => {
+  beforeAll(async () => {
     s = await startStack('matrix-test');
     const user = await s.newUser('matrix-a');
     const other = await s.newUser('matrix-b');
-    const admin = await s.request('POST', '/admin/login', { form: { username: s.admin.email, password: s.admin.password } });
-    const adminMe = await s.request('GET', '/auth/me', { token: admin.body.access_token });
+    const admin = await s.request<TokenBody>('POST', '/admin/login', {
+      form: { username: s.admin.email, password: s.admin.password },
+    });
+    const adminMe = await s.request<UserBody>('GET', '/auth/me', { token: admin.body.access_token });
     people.user = user;
     people.other = other;
     people.admin = { id: adminMe.body.id, email: adminMe.body.email, password: s.admin.password };
   });
-  after(async () => s?.stop());
+  afterAll(async () => s?.stop());
 
   /** A fresh token per request, so a logout in one row cannot affect another. */
   const tokenFor = async (who: Who): Promise<string | undefined> => {
     if (who === 'none') return undefined;
     const p = people[who]!;
-    const res = who === 'admin'
-      ? await s.request('POST', '/admin/login', { form: { username: p.email, password: p.password } })
-      : await s.request('POST', '/auth/login', { json: { email: p.email, password: p.password } });
+    const res =
+      who === 'admin'
+        ? await s.request<TokenBody>('POST', '/admin/login', { form: { username: p.email, password: p.password } })
+        : await s.request<TokenBody>('POST', '/auth/login', { json: { email: p.email, password: p.password } });
     return res.body.access_token;
   };
 
   const rows: Row[] = [
-    { operation: 'GET /openapi.json', send: (s, token) => s.request('GET', '/openapi.json', { token }), expect: all(200) },
-    { operation: 'POST /auth/register', send: (s, token) => s.request('POST', '/auth/register', { token, json: { email: `m.${randomUUID()}@example.com`, password: 'long enough pw' } }), expect: all(201) },
-    { operation: 'POST /auth/login', send: (s, token) => s.request('POST', '/auth/login', { token, json: { email: people.user!.email, password: people.user!.password } }), expect: all(200) },
-    { operation: 'POST /auth/google', send: async (s, token) => s.request('POST', '/auth/google', { token, json: { idToken: await s.googleIdToken({ sub: randomUUID(), email: `g.${randomUUID()}@gmail.com`, email_verified: true }) } }), expect: all(200) },
+    {
+      operation: 'GET /openapi.json',
+      send: (s, token) => s.request('GET', '/openapi.json', { token }),
+      expect: all(200),
+    },
+    {
+      operation: 'POST /auth/register',
+      send: (s, token) =>
+        s.request('POST', '/auth/register', {
+          token,
+          json: { email: `m.${randomUUID()}@example.com`, password: 'long enough pw' },
+        }),
+      expect: all(201),
+    },
+    {
+      operation: 'POST /auth/login',
+      send: (s, token) =>
+        s.request('POST', '/auth/login', {
+          token,
+          json: { email: people.user!.email, password: people.user!.password },
+        }),
+      expect: all(200),
+    },
+    {
+      operation: 'POST /auth/google',
+      send: async (s, token) =>
+        s.request('POST', '/auth/google', {
+          token,
+          json: {
+            idToken: await s.googleIdToken({
+              sub: randomUUID(),
+              email: `g.${randomUUID()}@gmail.com`,
+              email_verified: true,
+            }),
+          },
+        }),
+      expect: all(200),
+    },
     // The bearer of this route is a Supabase token: our own tokens are refused like none at all.
-    { operation: 'POST /auth/supabase', send: (s, token) => s.request('POST', '/auth/supabase', { token, json: {} }), expect: all(401) },
+    {
+      operation: 'POST /auth/supabase',
+      send: (s, token) => s.request('POST', '/auth/supabase', { token, json: {} }),
+      expect: all(401),
+    },
     { operation: 'GET /auth/me', send: (s, token) => s.request('GET', '/auth/me', { token }), expect: signedIn },
-    { operation: 'POST /auth/logout', send: (s, token) => s.request('POST', '/auth/logout', { token }), expect: signedIn },
-    { operation: 'GET /tokens/balance', send: (s, token) => s.request('GET', '/tokens/balance', { token }), expect: signedIn },
+    {
+      operation: 'POST /auth/logout',
+      send: (s, token) => s.request('POST', '/auth/logout', { token }),
+      expect: signedIn,
+    },
+    {
+      operation: 'GET /tokens/balance',
+      send: (s, token) => s.request('GET', '/tokens/balance', { token }),
+      expect: signedIn,
+    },
     { operation: 'GET /tokens/', send: (s, token) => s.request('GET', '/tokens/', { token }), expect: signedIn },
-    { operation: 'POST /admin/login', send: (s, token) => s.request('POST', '/admin/login', { token, form: { username: s.admin.email, password: s.admin.password } }), expect: all(200) },
-    { operation: 'GET /admin/users', send: (s, token) => s.request('GET', '/admin/users', { token }), expect: adminOnly },
-    { operation: 'DELETE /admin/user/delete', send: (s, token) => s.request('DELETE', `/admin/user/delete?email=${encodeURIComponent(people.other!.email)}`, { token }), expect: adminOnly },
-    { operation: 'GET /settings/keys/status', send: (s, token) => s.request('GET', '/settings/keys/status', { token }), expect: adminOnly },
-    { operation: 'POST /settings/keys', send: (s, token) => s.request('POST', '/settings/keys', { token, json: { x: 1 } }), expect: adminOnly },
+    {
+      operation: 'POST /admin/login',
+      send: (s, token) =>
+        s.request('POST', '/admin/login', { token, form: { username: s.admin.email, password: s.admin.password } }),
+      expect: all(200),
+    },
+    {
+      operation: 'GET /admin/users',
+      send: (s, token) => s.request('GET', '/admin/users', { token }),
+      expect: adminOnly,
+    },
+    {
+      operation: 'DELETE /admin/user/delete',
+      send: (s, token) =>
+        s.request('DELETE', `/admin/user/delete?email=${encodeURIComponent(people.other!.email)}`, { token }),
+      expect: adminOnly,
+    },
+    {
+      operation: 'GET /settings/keys/status',
+      send: (s, token) => s.request('GET', '/settings/keys/status', { token }),
+      expect: adminOnly,
+    },
+    {
+      operation: 'POST /settings/keys',
+      send: (s, token) => s.request('POST', '/settings/keys', { token, json: { x: 1 } }),
+      expect: adminOnly,
+    },
   ];
 
   it('covers every documented operation', () => {
     const covered = new Set(rows.map((r) => r.operation));
-    assert.deepEqual(documentedOperations(apiDocument()).filter((op) => !covered.has(op)), []);
+    assert.deepEqual(
+      documentedOperations(apiDocument()).filter((op) => !covered.has(op)),
+      [],
+    );
   });
 
   for (const row of rows) {
@@ -95,9 +176,9 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
   it("each caller's /me and /tokens answer that caller's own account", async () => {
     for (const who of ['user', 'other', 'admin'] as const) {
       const token = await tokenFor(who);
-      const me = await s.request('GET', '/auth/me', { token });
+      const me = await s.request<UserBody>('GET', '/auth/me', { token });
       assert.deepEqual([me.body.id, me.body.email], [people[who]!.id, people[who]!.email]);
-      const tokens = await s.request('GET', '/tokens/', { token });
+      const tokens = await s.request<TransactionsBody>('GET', '/tokens/', { token });
       assert.equal(tokens.body.balance, who === 'admin' ? 0 : 200);
     }
   });

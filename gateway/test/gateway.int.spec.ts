@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,11 +24,13 @@ describe('gateway', { timeout: 120_000 }, () => {
   let services: RunningService[];
   const bus = new InProcessBus();
 
-  before(async () => {
+  beforeAll(async () => {
     startTelemetry('gateway-test');
     const logger = createLogger('gateway-test', 'silent');
     services = await Promise.all(
-      [ledgerService, billingService].map((def) => startService(def, { databaseUrl: requireEnv('DATABASE_URL'), bus, grpcPort: 0, logger })),
+      [ledgerService, billingService].map((def) =>
+        startService(def, { databaseUrl: requireEnv('DATABASE_URL'), bus, grpcPort: 0, logger }),
+      ),
     );
     const webDir = await mkdtemp(join(tmpdir(), 'web-'));
     await writeFile(join(webDir, 'index.html'), '<!doctype html><title>Flatlay SPA</title>');
@@ -41,7 +43,7 @@ describe('gateway', { timeout: 120_000 }, () => {
     http = await listen(app, '127.0.0.1', 0);
     base = `http://127.0.0.1:${http.port}`;
   });
-  after(async () => {
+  afterAll(async () => {
     await http.stop();
     for (const s of services) await s.stop().catch(() => undefined);
   });
@@ -61,10 +63,18 @@ describe('gateway', { timeout: 120_000 }, () => {
   });
 
   it('rejects malformed and oversized JSON with a 4xx JSON error', async () => {
-    const bad = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    const bad = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":',
+    });
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as ErrorBody).message, /not valid JSON/);
-    const big = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 'x'.repeat(2_000_000) }) });
+    const big = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ a: 'x'.repeat(2_000_000) }),
+    });
     assert.equal(big.status, 413);
     assert.match(((await big.json()) as ErrorBody).detail, /too large/);
   });
@@ -78,7 +88,7 @@ describe('gateway', { timeout: 120_000 }, () => {
     assert.match(res.headers.get('x-request-id') ?? '', /^[\w-]{8,}$/);
   });
 
-  it('continues a caller\'s W3C trace and returns its trace id', async () => {
+  it("continues a caller's W3C trace and returns its trace id", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const res = await fetch(`${base}/healthz`, { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
     assert.match(res.headers.get('traceparent') ?? '', new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));

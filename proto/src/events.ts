@@ -2,8 +2,20 @@
 export * from './gen/flatlay/events/v1/envelope.js';
 export { ServiceStarted } from './gen/flatlay/events/v1/platform.js';
 export { UserRegistered, UserProfileChanged, UserPlanChanged, UserDeleted } from './gen/flatlay/events/v1/identity.js';
-export { TokensGranted, TokensSpent, TokensRefunded, TokensCredited, TokensAdjusted, AccountClosed } from './gen/flatlay/events/v1/ledger.js';
-export { PaymentSucceeded, SubscriptionActivated, SubscriptionRenewed, SubscriptionCanceled } from './gen/flatlay/events/v1/billing.js';
+export {
+  TokensGranted,
+  TokensSpent,
+  TokensRefunded,
+  TokensCredited,
+  TokensAdjusted,
+  AccountClosed,
+} from './gen/flatlay/events/v1/ledger.js';
+export {
+  PaymentSucceeded,
+  SubscriptionActivated,
+  SubscriptionRenewed,
+  SubscriptionCanceled,
+} from './gen/flatlay/events/v1/billing.js';
 
 /** Topics, one per publishing service and aggregate, keyed by aggregate id. */
 export const topics = {

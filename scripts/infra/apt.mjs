@@ -15,7 +15,9 @@ async function aptInstall(pkgs) {
   if (ownPolicy) fs.writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
   try {
     const candidates = await run('apt-cache', ['policy', ...pkgs], { env }).catch(() => '');
-    const stale = (candidates.match(/Candidate: \(none\)/g) ?? []).length > 0 || candidates.split('\n').filter((l) => /^\S.*:$/.test(l)).length < pkgs.length;
+    const stale =
+      (candidates.match(/Candidate: \(none\)/g) ?? []).length > 0 ||
+      candidates.split('\n').filter((l) => /^\S.*:$/.test(l)).length < pkgs.length;
     if (stale) {
       log('apt-get update');
       await run('apt-get', ['update', '-q'], { env });

@@ -27,7 +27,9 @@ async function installGoTool(name, pkg, version) {
   log(`${name}: built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
 
-export const installStripeMock = () => installGoTool('stripe-mock', 'github.com/stripe/stripe-mock', VERSIONS.stripeMock);
+export const installStripeMock = () =>
+  installGoTool('stripe-mock', 'github.com/stripe/stripe-mock', VERSIONS.stripeMock);
 // Kubernetes tooling for tests/chart.int.spec.ts (lint, render, schema-check the Helm chart offline).
 export const installHelm = () => installGoTool('helm', 'helm.sh/helm/v3/cmd/helm', VERSIONS.helm);
-export const installKubeconform = () => installGoTool('kubeconform', 'github.com/yannh/kubeconform/cmd/kubeconform', VERSIONS.kubeconform);
+export const installKubeconform = () =>
+  installGoTool('kubeconform', 'github.com/yannh/kubeconform/cmd/kubeconform', VERSIONS.kubeconform);

@@ -15,9 +15,24 @@ export async function health(state) {
       return false;
     }
   };
-  h.postgres = await guard(async () => state.postgres?.pid && isOurs(state.postgres.pid, 'postgres') && (await pgReady(state.postgres.bin, state.postgres.port)));
-  h.kafka = await guard(async () => state.kafka?.pid && isOurs(state.kafka.pid, 'kafka.Kafka') && (await kafkaApiVersions(state.kafka.port)));
-  h.redis = await guard(async () => state.redis?.pid && isOurs(state.redis.pid, 'redis-server') && (await redisPing(state.redis.port)));
-  h.stripeMock = await guard(async () => state.stripeMock?.pid && isOurs(state.stripeMock.pid, 'stripe-mock') && (await stripeMockOk(state.stripeMock.port)));
+  h.postgres = await guard(
+    async () =>
+      state.postgres?.pid &&
+      isOurs(state.postgres.pid, 'postgres') &&
+      (await pgReady(state.postgres.bin, state.postgres.port)),
+  );
+  h.kafka = await guard(
+    async () =>
+      state.kafka?.pid && isOurs(state.kafka.pid, 'kafka.Kafka') && (await kafkaApiVersions(state.kafka.port)),
+  );
+  h.redis = await guard(
+    async () => state.redis?.pid && isOurs(state.redis.pid, 'redis-server') && (await redisPing(state.redis.port)),
+  );
+  h.stripeMock = await guard(
+    async () =>
+      state.stripeMock?.pid &&
+      isOurs(state.stripeMock.pid, 'stripe-mock') &&
+      (await stripeMockOk(state.stripeMock.port)),
+  );
   return h;
 }

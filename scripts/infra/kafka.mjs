@@ -59,9 +59,10 @@ export async function installKafka() {
     { cwd: KAFKA_DIR },
   );
   fs.writeFileSync(marker, pom);
-  log(`kafka: ${fs.readdirSync(KAFKA_LIBS).filter((f) => f.endsWith('.jar')).length} jars in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  log(
+    `kafka: ${fs.readdirSync(KAFKA_LIBS).filter((f) => f.endsWith('.jar')).length} jars in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+  );
 }
-
 
 /** Kafka ApiVersions v0 request; resolves true when the broker answers with error_code 0. */
 export async function kafkaApiVersions(port) {
@@ -137,11 +138,32 @@ export async function startKafka(port, controllerPort, state, save) {
   );
   const cp = path.join(KAFKA_LIBS, '*');
   const jvm = [`-Dlog4j.configuration=file:${log4j}`, '-Djava.awt.headless=true', '-cp', cp];
-  await run(java, ['-Xmx256m', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', ...jvm, 'kafka.tools.StorageTool', 'format', '-t', kafkaUuid(), '-c', props]);
+  await run(java, [
+    '-Xmx256m',
+    '-XX:TieredStopAtLevel=1',
+    '-XX:+UseSerialGC',
+    ...jvm,
+    'kafka.tools.StorageTool',
+    'format',
+    '-t',
+    kafkaUuid(),
+    '-c',
+    props,
+  ]);
   const logFile = path.join(dir, 'kafka.log');
   const child = spawnDaemon(
     java,
-    ['-Xms128m', '-Xmx384m', '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:+ExitOnOutOfMemoryError', `-Dflatlay.infra=${ROOT}`, ...jvm, 'kafka.Kafka', props],
+    [
+      '-Xms128m',
+      '-Xmx384m',
+      '-XX:+UseG1GC',
+      '-XX:MaxGCPauseMillis=20',
+      '-XX:+ExitOnOutOfMemoryError',
+      `-Dflatlay.infra=${ROOT}`,
+      ...jvm,
+      'kafka.Kafka',
+      props,
+    ],
     logFile,
   );
   state.kafka = { pid: child.pid, port, controllerPort, dir, logFile };

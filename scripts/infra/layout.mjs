@@ -38,6 +38,6 @@ export function ensureGitignore() {
   const gi = path.join(ROOT, '.gitignore');
   const text = fs.existsSync(gi) ? fs.readFileSync(gi, 'utf8') : '';
   if (!text.split('\n').some((l) => ['.infra/', '/.infra/', '.infra', '/.infra'].includes(l.trim()))) {
-    fs.writeFileSync(gi, text + (text && !text.endsWith('\n') ? '\n' : '') + '.infra/\n');
+    fs.writeFileSync(gi, `${text + (text && !text.endsWith('\n') ? '\n' : '')}.infra/\n`);
   }
 }

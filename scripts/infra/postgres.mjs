@@ -40,7 +40,17 @@ function postgresIds() {
 
 export async function pgReady(bin, port) {
   try {
-    await run(path.join(bin, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port), '-U', PG_USER, '-d', 'postgres']);
+    await run(path.join(bin, 'pg_isready'), [
+      '-q',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-U',
+      PG_USER,
+      '-d',
+      'postgres',
+    ]);
     return true;
   } catch {
     return false;
@@ -64,12 +74,24 @@ export async function startPostgres(port, state, save) {
   state.postgres = { base, data, port, bin, logFile };
   save();
   const pw = path.join(base, 'pw');
-  fs.writeFileSync(pw, PG_PASSWORD + '\n');
+  fs.writeFileSync(pw, `${PG_PASSWORD}\n`);
   if (IS_ROOT) fs.chownSync(pw, ids.uid, ids.gid);
   const asPg = { ...ids, cwd: base, env: { ...process.env, LC_ALL: 'C', LANG: 'C' } };
   await run(
     path.join(bin, 'initdb'),
-    ['-D', data, '-U', PG_USER, `--pwfile=${pw}`, '--auth-host=scram-sha-256', '--auth-local=trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+    [
+      '-D',
+      data,
+      '-U',
+      PG_USER,
+      `--pwfile=${pw}`,
+      '--auth-host=scram-sha-256',
+      '--auth-local=trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ],
     asPg,
   );
   fs.rmSync(pw);
@@ -84,7 +106,10 @@ export async function startPostgres(port, state, save) {
     '-c shared_buffers=128MB',
   ].join(' ');
   // detached: the postmaster gets its own session, so a Ctrl-C aimed at our caller does not reach it.
-  await run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', opts, '-w', '-t', '60', 'start'], { ...asPg, detached: true });
+  await run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', opts, '-w', '-t', '60', 'start'], {
+    ...asPg,
+    detached: true,
+  });
   const url = `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/postgres`;
   await waitFor('postgres', async () => (await pgReady(bin, port)) && (await pgQuery(bin, url, 'select 1')) === '1', {
     timeoutMs: 30000,
@@ -100,11 +125,14 @@ export async function stopPostgres(pg) {
   if (!pg) return;
   if (pg.data && exists(path.join(pg.data, 'postmaster.pid'))) {
     try {
-      await run(path.join(pg.bin, 'pg_ctl'), ['-D', pg.data, '-m', 'fast', '-w', '-t', '30', 'stop'], { ...postgresIds(), cwd: pg.base });
+      await run(path.join(pg.bin, 'pg_ctl'), ['-D', pg.data, '-m', 'fast', '-w', '-t', '30', 'stop'], {
+        ...postgresIds(),
+        cwd: pg.base,
+      });
     } catch (e) {
       log(`postgres: pg_ctl stop failed, killing (${e.message.split('\n')[0]})`);
     }
   }
   if (pg.pid) await killPid(pg.pid, 'postgres', { graceMs: 5000 });
-  if (pg.base && pg.base.startsWith(path.join(os.tmpdir(), 'flatlay-pg-'))) fs.rmSync(pg.base, { recursive: true, force: true });
+  if (pg.base?.startsWith(path.join(os.tmpdir(), 'flatlay-pg-'))) fs.rmSync(pg.base, { recursive: true, force: true });
 }

@@ -20,14 +20,22 @@ export async function startRedis(port, state, save) {
   state.redis = { port, dir, pidFile, logFile };
   save();
   await run(REDIS_SERVER, [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--save', '',
-    '--appendonly', 'no',
-    '--daemonize', 'yes',
-    '--pidfile', pidFile,
-    '--logfile', logFile,
-    '--dir', dir,
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--daemonize',
+    'yes',
+    '--pidfile',
+    pidFile,
+    '--logfile',
+    logFile,
+    '--dir',
+    dir,
   ]);
   await waitFor('redis', () => redisPing(port), { timeoutMs: 20000, logFile });
   await waitFor('redis pidfile', () => exists(pidFile), { timeoutMs: 5000, logFile });
@@ -41,7 +49,10 @@ export async function stopRedis(r) {
   const pid = r.pid ?? (r.pidFile && exists(r.pidFile) ? Number(fs.readFileSync(r.pidFile, 'utf8').trim()) : 0);
   if (pid && isOurs(pid, 'redis-server')) {
     try {
-      await tcpExchange(r.port, Buffer.from('*2\r\n$8\r\nSHUTDOWN\r\n$6\r\nNOSAVE\r\n'), { until: () => false, timeoutMs: 3000 });
+      await tcpExchange(r.port, Buffer.from('*2\r\n$8\r\nSHUTDOWN\r\n$6\r\nNOSAVE\r\n'), {
+        until: () => false,
+        timeoutMs: 3000,
+      });
     } catch {
       // the server closes the connection when it shuts down
     }

@@ -16,7 +16,11 @@ export const SCHEMATHESIS_BIN = path.join(SCHEMATHESIS_HOME, 'bin', 'st');
 
 export async function installSchemathesis() {
   const version = VERSIONS.schemathesis;
-  const cache = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'flatlay', `schemathesis-${version}`);
+  const cache = path.join(
+    process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'),
+    'flatlay',
+    `schemathesis-${version}`,
+  );
   const st = path.join(cache, 'bin', 'st');
   if (!exists(st)) {
     const python = which('python3') ? 'python3' : 'python';
@@ -25,7 +29,14 @@ export async function installSchemathesis() {
     fs.rmSync(cache, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(cache), { recursive: true });
     await run(python, ['-m', 'venv', cache]);
-    await run(path.join(cache, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `schemathesis==${version}`]);
+    await run(path.join(cache, 'bin', 'python'), [
+      '-m',
+      'pip',
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      `schemathesis==${version}`,
+    ]);
     log(`schemathesis: installed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   } else {
     log(`schemathesis ${version}: cached in ${cache}`);

@@ -16,7 +16,12 @@ export function step(title, fn) {
 }
 
 export function sh(cmd, args, options = {}) {
-  execFileSync(cmd, args, { cwd: repoRoot, stdio: 'inherit', ...options, env: { ...process.env, ...(options.env ?? {}) } });
+  execFileSync(cmd, args, {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    ...options,
+    env: { ...process.env, ...(options.env ?? {}) },
+  });
 }
 
 /** Installs dependencies when the lockfile changed since the last install (or never ran). */
@@ -28,7 +33,9 @@ export function ensureInstalled() {
   if (want === have) return false;
   step('Installing dependencies (npm install, from the lockfile)', () =>
     // onnxruntime-node's install script downloads CUDA binaries, which cannot work offline.
-    sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { env: { ONNXRUNTIME_NODE_INSTALL: 'skip' } }),
+    sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+      env: { ONNXRUNTIME_NODE_INSTALL: 'skip' },
+    }),
   );
   mkdirSync(join(repoRoot, 'node_modules'), { recursive: true });
   writeFileSync(stampFile, want);
@@ -52,9 +59,14 @@ export function build() {
   // A developer's build refreshes the API's generated document and types; CI refuses stale
   // committed copies, as it does for protobuf.
   const api = process.env.CI ? 'check' : 'gen';
-  step(`API document and types (${api === 'gen' ? 'regenerating' : 'checking'} gateway/openapi/)`, () => sh('node', ['scripts/openapi.mjs', api]));
+  step(`API document and types (${api === 'gen' ? 'regenerating' : 'checking'} gateway/openapi/)`, () =>
+    sh('node', ['scripts/openapi.mjs', api]),
+  );
   step('Compiling TypeScript (tsc -b)', () => sh('npx', ['--no-install', 'tsc', '-b']));
   const web = join(repoRoot, 'web');
   const builtAt = existsSync(join(web, 'dist', 'index.html')) ? statSync(join(web, 'dist', 'index.html')).mtimeMs : 0;
-  if (newestMtime(web) > builtAt) step('Building the web app (vite)', () => sh('npx', ['--no-install', 'vite', 'build', '--logLevel', 'warn'], { cwd: web }));
+  if (newestMtime(web) > builtAt)
+    step('Building the web app (vite)', () =>
+      sh('npx', ['--no-install', 'vite', 'build', '--logLevel', 'warn'], { cwd: web }),
+    );
 }

@@ -600,9 +600,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "An account with this email already exists. Sign in with your password.",
-                     *       "message": "An account with this email already exists. Sign in with your password.",
-                     *       "code": "ALREADY_EXISTS"
+                     *       "detail": "An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.",
+                     *       "message": "An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -635,6 +635,24 @@ export interface operations {
                      *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many attempts. Please try again in 60 seconds.",
+                     *       "message": "Too many attempts. Please try again in 60 seconds.",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -755,9 +773,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "An account with this email already exists. Sign in with your password.",
-                     *       "message": "An account with this email already exists. Sign in with your password.",
-                     *       "code": "ALREADY_EXISTS"
+                     *       "detail": "An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.",
+                     *       "message": "An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -790,6 +808,24 @@ export interface operations {
                      *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many attempts. Please try again in 60 seconds.",
+                     *       "message": "Too many attempts. Please try again in 60 seconds.",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -1015,10 +1051,16 @@ export interface operations {
                      * Format: email
                      * @example ada@example.com
                      */
-                    username: string;
+                    username?: string;
+                    /**
+                     * Format: email
+                     * @description The same as username, for clients that name the field so; username wins when both come
+                     * @example ada@example.com
+                     */
+                    email?: string;
                     /** @example correct horse battery */
                     password: string;
-                };
+                } | unknown | unknown;
             };
         };
         responses: {

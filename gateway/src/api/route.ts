@@ -89,9 +89,11 @@ export interface ApiRoute {
 }
 
 /** Declares one operation; the handler's input is typed from the request schemas. */
-export function route<P extends Shape | undefined = undefined, Q extends Shape | undefined = undefined, B extends BodySpec | undefined = undefined>(
-  spec: RouteSpec<P, Q, B>,
-): ApiRoute {
+export function route<
+  P extends Shape | undefined = undefined,
+  Q extends Shape | undefined = undefined,
+  B extends BodySpec | undefined = undefined,
+>(spec: RouteSpec<P, Q, B>): ApiRoute {
   return { ...spec, request: (spec.request ?? {}) as ApiRoute['request'], handle: spec.handle as ApiRoute['handle'] };
 }
 

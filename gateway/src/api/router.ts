@@ -4,17 +4,16 @@
 // Every other method on a declared path answers 405 with Allow.
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { AppError } from '@flatlay/platform';
-import type { Authenticator } from '../http/auth.js';
-import { errorBody } from '../http/errors.js';
+import { type Authenticator, NO_TOKEN } from '../http/auth.js';
+import { errorBody, GatewayAuthRefusal } from '../http/errors.js';
+import type { AuthRateLimit } from '../http/rate-limit.js';
 import { responsesOf } from './responses.js';
 import type { ApiRoute, BodySpec } from './route.js';
 import { compileValidator, hasBody, tooLarge, wrongMediaType } from './validate.js';
 
-export type AttemptLimit = (action: string, emailOf: (body: Record<string, unknown>) => unknown) => RequestHandler;
-
 export interface MountOptions {
   auth: Authenticator;
-  limit: AttemptLimit;
+  limit: AuthRateLimit;
   /**
    * Check every answer against its declared schema (tests and development only: it costs a
    * parse per answer). A mismatch becomes a 500 that names it, so a test sees it at once.
@@ -37,7 +36,7 @@ function accessCheck(r: ApiRoute, auth: Authenticator): RequestHandler | undefin
       return (req, res, next) => {
         if (bearerSent(req)) return next();
         res.setHeader('WWW-Authenticate', 'Bearer');
-        next(new AppError('UNAUTHENTICATED', 'Not authenticated: Authentication required'));
+        next(new GatewayAuthRefusal('UNAUTHENTICATED', NO_TOKEN));
       };
     default:
       return undefined;
@@ -47,21 +46,33 @@ function accessCheck(r: ApiRoute, auth: Authenticator): RequestHandler | undefin
 function bodyReader(spec: BodySpec): RequestHandler[] {
   const checkType: RequestHandler = (req, _res, next) => {
     if (!hasBody(req)) return next();
-    if (req.is(spec.type) === false) return next(new AppError('UNSUPPORTED_MEDIA_TYPE', wrongMediaType(spec.type, req.headers['content-type'])));
+    if (req.is(spec.type) === false)
+      return next(new AppError('UNSUPPORTED_MEDIA_TYPE', wrongMediaType(spec.type, req.headers['content-type'])));
     const length = Number(req.headers['content-length']);
-    if (Number.isFinite(length) && length > spec.limit) return next(new AppError('PAYLOAD_TOO_LARGE', tooLarge(spec.limit)));
+    if (Number.isFinite(length) && length > spec.limit)
+      return next(new AppError('PAYLOAD_TOO_LARGE', tooLarge(spec.limit)));
     next();
   };
   // The parsers stop reading once a chunked body passes the limit (body-parser's 'entity.too.large').
   const tooBig = (error: unknown, _req: Request, _res: Response, next: NextFunction) =>
-    next((error as { type?: string }).type === 'entity.too.large' ? new AppError('PAYLOAD_TOO_LARGE', tooLarge(spec.limit)) : error);
+    next(
+      (error as { type?: string }).type === 'entity.too.large'
+        ? new AppError('PAYLOAD_TOO_LARGE', tooLarge(spec.limit))
+        : error,
+    );
   switch (spec.type) {
     case 'application/json':
       return [checkType, express.json({ limit: spec.limit, type: spec.type }), tooBig as unknown as RequestHandler];
     case 'application/x-www-form-urlencoded':
-      return [checkType, express.urlencoded({ extended: false, limit: spec.limit, type: spec.type }), tooBig as unknown as RequestHandler];
+      return [
+        checkType,
+        express.urlencoded({ extended: false, limit: spec.limit, type: spec.type }),
+        tooBig as unknown as RequestHandler,
+      ];
     default:
-      throw new Error(`No parser is wired for ${spec.type} bodies yet: add one in gateway/src/api/router.ts with the route that needs it`);
+      throw new Error(
+        `No parser is wired for ${spec.type} bodies yet: add one in gateway/src/api/router.ts with the route that needs it`,
+      );
   }
 }
 
@@ -78,11 +89,21 @@ function responseCheck(r: ApiRoute): RequestHandler {
       const problem = !spec
         ? `status ${status} is not declared`
         : spec.schema
-          ? spec.schema.safeParse(body).error?.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')
+          ? spec.schema
+              .safeParse(body)
+              .error?.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
+              .join('; ')
           : undefined;
       if (!problem) return json(body);
       res.status(500);
-      return json(errorBody(new AppError('INTERNAL', `The answer of ${r.method.toUpperCase()} ${r.path} does not match the document: ${problem}`)));
+      return json(
+        errorBody(
+          new AppError(
+            'INTERNAL',
+            `The answer of ${r.method.toUpperCase()} ${r.path} does not match the document: ${problem}`,
+          ),
+        ),
+      );
     };
     next();
   };
@@ -118,7 +139,12 @@ export function mountRoutes(router: Router, routes: ApiRoute[], options: MountOp
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
     router.all(path, (req, res) => {
       res.setHeader('Allow', allow);
-      res.status(405).json({ ...errorBody(new AppError('INVALID_ARGUMENT', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${allow}`)), code: 'METHOD_NOT_ALLOWED' });
+      res.status(405).json({
+        ...errorBody(
+          new AppError('INVALID_ARGUMENT', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${allow}`),
+        ),
+        code: 'METHOD_NOT_ALLOWED',
+      });
     });
   }
 }

@@ -9,10 +9,18 @@ import { tracer } from '@flatlay/platform';
  */
 export const traceRequests: RequestHandler = (req, res, next) => {
   const parent = propagation.extract(context.active(), req.headers);
-  const span = tracer('gateway').startSpan(`${req.method} ${req.baseUrl}${req.path.startsWith('/api') ? req.path.split('/').slice(0, 3).join('/') : ''}`, {
-    kind: SpanKind.SERVER,
-    attributes: { 'http.request.method': req.method, 'url.path': req.path, 'flatlay.request_id': String(req.headers['x-request-id'] ?? '') },
-  }, parent);
+  const span = tracer('gateway').startSpan(
+    `${req.method} ${req.baseUrl}${req.path.startsWith('/api') ? req.path.split('/').slice(0, 3).join('/') : ''}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        'http.request.method': req.method,
+        'url.path': req.path,
+        'flatlay.request_id': String(req.headers['x-request-id'] ?? ''),
+      },
+    },
+    parent,
+  );
   res.setHeader('traceparent', `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`);
   res.on('finish', () => {
     span.setAttribute('http.response.status_code', res.statusCode);

@@ -10,7 +10,9 @@ export interface ServiceAddress {
 export function healthRoutes(services: ServiceAddress[]): Router {
   const router = Router();
   router.get('/healthz', async (_req, res) => {
-    const states = await Promise.all(services.map(async (s) => [s.name, await checkHealth(s.address)] as [string, HealthState]));
+    const states = await Promise.all(
+      services.map(async (s) => [s.name, await checkHealth(s.address)] as [string, HealthState]),
+    );
     const ready = states.every(([, state]) => state === 'SERVING');
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', services: Object.fromEntries(states) });
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { oas31 } from 'zod-openapi';
+import { createLogger, type Logger } from '@flatlay/platform';
 import { buildOpenApiDocument } from '../api/document.js';
 import { route, type ApiRoute } from '../api/route.js';
 import { serviceClients, type ServiceClients } from '../clients.js';
@@ -11,19 +12,27 @@ import { tokenRoutes } from './tokens.js';
  * Every /api operation, each declared once (one file per area), and the document made from
  * them, served at /api/openapi.json. The document is built here once, at start.
  */
-export function apiRoutes(clients: ServiceClients): { routes: ApiRoute[]; document: oas31.OpenAPIObject } {
+export function apiRoutes(
+  clients: ServiceClients,
+  logger: Logger,
+): { routes: ApiRoute[]; document: oas31.OpenAPIObject } {
   const routes: ApiRoute[] = [];
   let document: oas31.OpenAPIObject | undefined;
   routes.push(
     route({
-      method: 'get', path: '/openapi.json', tags: ['meta'], access: 'none',
+      method: 'get',
+      path: '/openapi.json',
+      tags: ['meta'],
+      access: 'none',
       summary: 'This document (OpenAPI 3.1)',
-      responses: { 200: { description: 'The OpenAPI 3.1 document of /api', schema: z.object({ openapi: z.string() }).loose() } },
+      responses: {
+        200: { description: 'The OpenAPI 3.1 document of /api', schema: z.object({ openapi: z.string() }).loose() },
+      },
       handle(_req, res) {
         res.json(document);
       },
     }),
-    ...authRoutes(clients),
+    ...authRoutes(clients, logger),
     ...tokenRoutes(clients),
     ...adminAuthRoutes(clients),
   );
@@ -34,7 +43,7 @@ export function apiRoutes(clients: ServiceClients): { routes: ApiRoute[]; docume
 /** The document without a running gateway (the build writes it to gateway/openapi/openapi.json). */
 export function apiDocument(): oas31.OpenAPIObject {
   // The clients are made on first use; building the document never calls a service.
-  return apiRoutes(serviceClients([])).document;
+  return apiRoutes(serviceClients([]), createLogger('openapi', 'silent')).document;
 }
 
 /**
@@ -42,6 +51,10 @@ export function apiDocument(): oas31.OpenAPIObject {
  * exactly these there, and exactly the document's operations under /api.
  */
 export const routesOutsideApi = [
-  { method: 'GET', path: '/healthz', what: "200 when every service is ready, else 503; each service's state either way" },
+  {
+    method: 'GET',
+    path: '/healthz',
+    what: "200 when every service is ready, else 503; each service's state either way",
+  },
   { method: 'GET', path: '/{*path}', what: 'The web app (static files, then index.html for client-side routes)' },
 ] as const;

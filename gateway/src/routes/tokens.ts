@@ -7,37 +7,70 @@ import { callerMetadata, callerOf } from '../http/auth.js';
 
 const LIMIT_RULE = 'limit must be an integer between 1 and 100';
 
-/** /api/tokens: the caller's balance and history, from the ledger (document 1, section 7). */
+/** /api/tokens: the caller's balance and history, from the ledger. */
 export function tokenRoutes(clients: ServiceClients): ApiRoute[] {
   const tags = ['tokens'];
   return [
     route({
-      method: 'get', path: '/tokens/balance', tags, access: 'user',
+      method: 'get',
+      path: '/tokens/balance',
+      tags,
+      access: 'user',
       summary: "The caller's token balance",
-      responses: { 200: { description: 'Balance', schema: z.object({ balance: z.number().int() }), example: { balance: 200 } } },
+      responses: {
+        200: { description: 'Balance', schema: z.object({ balance: z.number().int() }), example: { balance: 200 } },
+      },
       async handle(req, res) {
         const l = clients.ledger();
-        const { balance } = await call(l, l.getBalance, { userId: callerOf(req).userId }, { metadata: callerMetadata(req) });
+        const { balance } = await call(
+          l,
+          l.getBalance,
+          { userId: callerOf(req).userId },
+          { metadata: callerMetadata(req) },
+        );
         res.json({ balance });
       },
     }),
 
     route({
-      method: 'get', path: '/tokens/', tags, access: 'user',
+      method: 'get',
+      path: '/tokens/',
+      tags,
+      access: 'user',
       summary: "The caller's balance and latest transactions, newest first",
       request: {
         query: z.object({
-          limit: z.coerce.number({ error: LIMIT_RULE }).int({ error: LIMIT_RULE }).min(1, { error: LIMIT_RULE }).max(100, { error: LIMIT_RULE }).default(50)
+          limit: z.coerce
+            .number({ error: LIMIT_RULE })
+            .int({ error: LIMIT_RULE })
+            .min(1, { error: LIMIT_RULE })
+            .max(100, { error: LIMIT_RULE })
+            .default(50)
             .meta({ description: 'How many transactions, newest first', type: 'integer' }),
         }),
       },
-      responses: { 200: { description: 'Balance and history', schema: z.object({ balance: z.number().int(), transactions: z.array(Transaction) }) } },
+      responses: {
+        200: {
+          description: 'Balance and history',
+          schema: z.object({ balance: z.number().int(), transactions: z.array(Transaction) }),
+        },
+      },
       async handle(req, res, { query }) {
         const l = clients.ledger();
-        const list = await call(l, l.listTransactions, { userId: callerOf(req).userId, limit: query.limit }, { metadata: callerMetadata(req) });
+        const list = await call(
+          l,
+          l.listTransactions,
+          { userId: callerOf(req).userId, limit: query.limit },
+          { metadata: callerMetadata(req) },
+        );
         res.json({
           balance: list.balance,
-          transactions: list.transactions.map((t) => ({ id: t.id, description: t.description, amount: t.amount, createdAt: t.createdAt ? t.createdAt.toISOString() : null })),
+          transactions: list.transactions.map((t) => ({
+            id: t.id,
+            description: t.description,
+            amount: t.amount,
+            createdAt: t.createdAt ? t.createdAt.toISOString() : null,
+          })),
         });
       },
     }),

@@ -6,20 +6,60 @@ import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import { identity, ledger } from '@flatlay/proto';
-import { createClient, createLogger, KafkaBus, startService, type RunningService } from '@flatlay/platform';
+import {
+  createClient,
+  createLogger,
+  KafkaBus,
+  ServiceCredential,
+  startService,
+  type RunningService,
+} from '@flatlay/platform';
 import { createIdentityService } from '@flatlay/identity';
 import { ledgerService } from '@flatlay/ledger';
 import { requireEnv } from '../../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../../src/index.js';
+import type { errorBody } from '../../src/http/errors.js';
 import type { AuthRateLimitOptions } from '../../src/http/rate-limit.js';
+import type { userBody } from '../../src/routes/auth.js';
 
 export const GOOGLE_CLIENT_ID = 'flatlay-test.apps.googleusercontent.com';
 export const SUPABASE_SECRET = 'supabase-test-secret-with-32-characters!';
 
-export interface Reply {
+/** The JSON body of an /api error answer. */
+export type ErrorBody = ReturnType<typeof errorBody>;
+
+/** A user as /api answers it: on /auth/me and inside a session. */
+export type UserBody = ReturnType<typeof userBody>;
+
+/** The access token a sign-in answers (all of what /admin/login answers). */
+export interface TokenBody {
+  access_token: string;
+  token_type: 'bearer';
+}
+
+/** A signed-in session as /api answers it. */
+export interface SessionBody extends TokenBody {
+  user: UserBody;
+}
+
+/** The caller's balance and history, as /api/tokens/ answers them. */
+export interface TransactionsBody {
+  balance: number;
+  transactions: Array<{ id: string; description: string; amount: number; createdAt: string | null }>;
+}
+
+/** An answer whose JSON body (its text when it is not JSON) the caller reads as B: by default an error. */
+export interface Reply<B = ErrorBody> {
   status: number;
-  body: any;
+  body: B;
   headers: Headers;
+}
+
+export interface RequestOptions {
+  token?: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
 }
 
 export interface Stack {
@@ -32,15 +72,26 @@ export interface Stack {
   ledgerClient: ledger.LedgerServiceClient;
   services: RunningService[];
   redis: Redis;
-  request(method: string, path: string, options?: { token?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> }): Promise<Reply>;
-  googleIdToken(claims: Record<string, unknown>, options?: { audience?: string; signWith?: 'google' | 'stranger' }): Promise<string>;
+  /** Calls /api on the gateway; B names the shape of the body the route answers. */
+  request<B = ErrorBody>(method: string, path: string, options?: RequestOptions): Promise<Reply<B>>;
+  googleIdToken(
+    claims: Record<string, unknown>,
+    options?: { audience?: string; signWith?: 'google' | 'stranger' },
+  ): Promise<string>;
   supabaseToken(claims: Record<string, unknown>, secret?: string): Promise<string>;
   /** Registers a fresh user and answers its e-mail, password, id and token. */
   newUser(prefix?: string): Promise<{ email: string; password: string; id: string; token: string }>;
   stop(): Promise<void>;
 }
 
-export async function startStack(name: string, rateLimits: Omit<AuthRateLimitOptions, 'redis' | 'keyPrefix'> = { perIp: 10_000, perEmail: 1_000, windowSeconds: 600 }): Promise<Stack> {
+export async function startStack(
+  name: string,
+  rateLimits: Omit<AuthRateLimitOptions, 'redis' | 'keyPrefix'> = {
+    perIp: 10_000,
+    perEmail: 1_000,
+    windowSeconds: 600,
+  },
+): Promise<Stack> {
   const logger = createLogger(name, 'silent');
   const databaseUrl = requireEnv('DATABASE_URL');
   const bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: name });
@@ -58,33 +109,49 @@ export async function startStack(name: string, rateLimits: Omit<AuthRateLimitOpt
   await new Promise<void>((ok) => certs.listen(0, '127.0.0.1', ok));
   const certsPort = (certs.address() as { port: number }).port;
 
-  const jwtPrivateKeyPem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const jwtPrivateKeyPem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
   const admin = { email: `Admin.${randomUUID().slice(0, 8)}@Example.com`, password: 'operator password 1' };
 
-  const services: RunningService[] = [];
-  const ledgerRunning = await startService(ledgerService, { databaseUrl, bus, grpcPort: 0, logger });
-  services.push(ledgerRunning);
-  const identityRunning = await startService(
-    createIdentityService({
-      LEDGER_ADDR: `127.0.0.1:${ledgerRunning.port}`,
-      JWT_PRIVATE_KEY: jwtPrivateKeyPem,
-      GOOGLE_CLIENT_ID,
-      GOOGLE_CERTS_URL: `http://127.0.0.1:${certsPort}/oauth2/v1/certs`,
-      SUPABASE_JWT_SECRET: SUPABASE_SECRET,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-    }),
-    { databaseUrl, bus, grpcPort: 0, logger },
-  );
-  services.push(identityRunning);
+  // Identity is a leaf (it knows no ledger address): the two start side by side.
+  const [ledgerRunning, identityRunning] = await Promise.all([
+    startService(ledgerService, { databaseUrl, bus, grpcPort: 0, logger }),
+    startService(
+      createIdentityService({
+        JWT_PRIVATE_KEY: jwtPrivateKeyPem,
+        GOOGLE_CLIENT_ID,
+        GOOGLE_CERTS_URL: `http://127.0.0.1:${certsPort}/oauth2/v1/certs`,
+        SUPABASE_JWT_SECRET: SUPABASE_SECRET,
+        ADMIN_EMAIL: admin.email,
+        ADMIN_PASSWORD: admin.password,
+      }),
+      { databaseUrl, bus, grpcPort: 0, logger },
+    ),
+  ]);
+  const services: RunningService[] = [ledgerRunning, identityRunning];
   const addresses = services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` }));
-  const app = createGatewayApp({ logger, corsOrigins: ['https://shop.example'], services: addresses, rateLimits: { ...rateLimits, redis, keyPrefix: `test-${randomUUID()}` } });
+  const app = createGatewayApp({
+    logger,
+    corsOrigins: ['https://shop.example'],
+    services: addresses,
+    rateLimits: { ...rateLimits, redis, keyPrefix: `test-${randomUUID()}` },
+  });
   const http = await listen(app, '127.0.0.1', 0);
   const base = `http://127.0.0.1:${http.port}`;
-  const identityClient = createClient(identity.IdentityServiceClient, `127.0.0.1:${identityRunning.port}`);
-  const ledgerClient = createClient(ledger.LedgerServiceClient, `127.0.0.1:${ledgerRunning.port}`);
+  // Tests call the services as the gateway does (this process's service credential).
+  const identityClient = createClient(
+    identity.IdentityServiceClient,
+    `127.0.0.1:${identityRunning.port}`,
+    new ServiceCredential('gateway'),
+  );
+  const ledgerClient = createClient(
+    ledger.LedgerServiceClient,
+    `127.0.0.1:${ledgerRunning.port}`,
+    new ServiceCredential('gateway'),
+  );
 
-  const request: Stack['request'] = async (method, path, options = {}) => {
+  const request = async <B = ErrorBody>(method: string, path: string, options: RequestOptions = {}) => {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined;
@@ -103,7 +170,7 @@ export async function startStack(name: string, rateLimits: Omit<AuthRateLimitOpt
     } catch {
       /* not JSON: keep the text */
     }
-    return { status: res.status, body: parsed, headers: res.headers };
+    return { status: res.status, body: parsed as B, headers: res.headers };
   };
 
   const stack: Stack = {
@@ -118,7 +185,13 @@ export async function startStack(name: string, rateLimits: Omit<AuthRateLimitOpt
     request,
     async googleIdToken(claims, options = {}) {
       const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ iss: 'https://accounts.google.com', aud: options.audience ?? GOOGLE_CLIENT_ID, iat: now, exp: now + 600, ...claims })
+      return new SignJWT({
+        iss: 'https://accounts.google.com',
+        aud: options.audience ?? GOOGLE_CLIENT_ID,
+        iat: now,
+        exp: now + 600,
+        ...claims,
+      })
         .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
         .sign((options.signWith === 'stranger' ? stranger : google).privateKey);
     },
@@ -131,7 +204,7 @@ export async function startStack(name: string, rateLimits: Omit<AuthRateLimitOpt
     async newUser(prefix = 'user') {
       const email = `${prefix}.${randomUUID().slice(0, 8)}@example.com`;
       const password = 'correct horse battery';
-      const res = await request('POST', '/auth/register', { json: { email, password } });
+      const res = await request<SessionBody>('POST', '/auth/register', { json: { email, password } });
       if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
       return { email, password, id: res.body.user.id, token: res.body.access_token };
     },

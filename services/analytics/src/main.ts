@@ -2,4 +2,4 @@
 import { runStandalone } from '@flatlay/platform';
 import { analyticsService } from './service.js';
 
-await runStandalone(analyticsService, 50055);
+await runStandalone(analyticsService);

@@ -2,4 +2,4 @@
 import { runStandalone } from '@flatlay/platform';
 import { billingService } from './service.js';
 
-await runStandalone(billingService, 50054);
+await runStandalone(billingService);

@@ -1,3 +1,2 @@
 export { identityService, createIdentityService, type IdentityOverrides } from './service.js';
 export { identityEnvSchema, type IdentityConfig } from './config.js';
-export type { TokenAccountsPort } from './app/token-accounts-port.js';

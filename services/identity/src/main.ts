@@ -2,4 +2,4 @@
 import { runStandalone } from '@flatlay/platform';
 import { identityService } from './service.js';
 
-await runStandalone(identityService, 50051);
+await runStandalone(identityService);

@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { topics } from '@flatlay/proto';
-import type { ServiceContext, ServiceDefinition } from '@flatlay/platform';
+import { registry, serviceTopics, type ServiceContext, type ServiceDefinition } from '@flatlay/platform';
 import { AccessTokens } from './app/access-tokens.js';
 import { Accounts } from './app/accounts.js';
 import { ensureAdminAccount } from './app/admin-account.js';
@@ -8,7 +7,6 @@ import { GoogleVerifier, SupabaseVerifier } from './app/external-verifiers.js';
 import { Passwords } from './app/passwords.js';
 import { Revocations } from './app/revocations.js';
 import { loadSigningKey } from './app/signing-key.js';
-import { ledgerTokenAccounts, type TokenAccountsPort } from './app/token-accounts-port.js';
 import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import { consumedTopics, subscriptionEventHandler } from './consumers/subscription-consumer.js';
 import { identityGrpcService } from './grpc/identity-grpc.js';
@@ -16,10 +14,11 @@ import { identityGrpcService } from './grpc/identity-grpc.js';
 export type IdentityOverrides = Partial<Record<keyof IdentityConfig, string>>;
 
 /**
- * The identity service. Configuration comes from the environment; `overrides` (a composition
- * root's or a test's) win over it, e.g. LEDGER_ADDR once the ledger's port is known.
+ * The identity service, a leaf: it calls no other service (the ledger makes the sign-up grant
+ * from UserRegistered). Configuration comes from the environment; `overrides` (a composition
+ * root's or a test's) win over it, e.g. the signing key file of the embedded default.
  */
-export function createIdentityService(overrides: IdentityOverrides = {}, adapters: { ledger?: TokenAccountsPort } = {}): ServiceDefinition {
+export function createIdentityService(overrides: IdentityOverrides = {}): ServiceDefinition {
   // One Accounts per service context: built in start(), which runs before grpc().
   const accountsOf = new WeakMap<ServiceContext, Accounts>();
   const accounts = (ctx: ServiceContext) => {
@@ -31,19 +30,25 @@ export function createIdentityService(overrides: IdentityOverrides = {}, adapter
     name: 'identity',
     // Migrations are SQL files; they are read from src/ in both the source and the built layout.
     migrationsDir: fileURLToPath(new URL('../src/db/migrations', import.meta.url)),
-    topics: [topics.identityUser, ...consumedTopics].map((name) => ({ name, partitions: 6 })),
+    topics: serviceTopics('identity'),
     grpc: (ctx) => [identityGrpcService(ctx, accounts(ctx))],
     async start(ctx) {
       const config = loadIdentityConfig(overrides);
-      const key = await loadSigningKey({ privateKeyPem: config.JWT_PRIVATE_KEY, keyFile: config.JWT_KEY_FILE }, ctx.logger);
-      const ledger = adapters.ledger ?? ledgerTokenAccounts(config.LEDGER_ADDR);
+      const key = await loadSigningKey(
+        { privateKeyPem: config.JWT_PRIVATE_KEY, keyFile: config.JWT_KEY_FILE },
+        ctx.logger,
+      );
       const app = new Accounts({
         pool: ctx.pool,
         logger: ctx.logger,
         passwords: new Passwords(),
-        tokens: new AccessTokens(key, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS, adminTtlSeconds: config.JWT_ADMIN_TTL_SECONDS }),
+        tokens: new AccessTokens(key, {
+          issuer: config.JWT_ISSUER,
+          audience: config.JWT_AUDIENCE,
+          ttlSeconds: config.JWT_TTL_SECONDS,
+          adminTtlSeconds: config.JWT_ADMIN_TTL_SECONDS,
+        }),
         revocations: new Revocations(ctx.pool),
-        ledger,
         google: new GoogleVerifier(config.GOOGLE_CLIENT_ID, config.GOOGLE_CERTS_URL),
         supabase: new SupabaseVerifier(config.SUPABASE_JWT_SECRET),
       });
@@ -52,8 +57,12 @@ export function createIdentityService(overrides: IdentityOverrides = {}, adapter
         const outcome = await ensureAdminAccount(ctx.pool, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
         ctx.logger.info({ outcome }, 'admin account from ADMIN_EMAIL is ready');
       }
-      const subscription = await ctx.bus.subscribe({ groupId: 'identity', topics: consumedTopics, handle: subscriptionEventHandler(ctx.pool, app, ctx.logger) });
-      return [() => subscription.close(), async () => ledger.close()];
+      const subscription = await ctx.bus.subscribe({
+        groupId: registry.identity.consumes!.group,
+        topics: consumedTopics,
+        handle: subscriptionEventHandler(ctx.pool, app, ctx.logger),
+      });
+      return [() => subscription.close()];
     },
   };
 }

@@ -2,4 +2,4 @@
 import { runStandalone } from '@flatlay/platform';
 import { imageService } from './service.js';
 
-await runStandalone(imageService, 50053);
+await runStandalone(imageService);

@@ -3,17 +3,21 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import sharp from 'sharp';
 import { repoRoot } from '../src/engine/model/isnet-assets.js';
 
 /** `npm run enhance` as a seller's script would use it (real model, one run, several inputs). */
 const root = repoRoot();
-const cli = path.join(root, 'services/image/src/engine/cli.ts');
-const photo = path.resolve(root, '../shared/datasets/garments/casual/headwear_01.jpg');
+const cli = path.join(root, 'services/image/tools/enhance.ts');
+const photo = path.join(root, 'services/image/test/fixtures/headwear_01.jpg');
 
 function run(args: string[]) {
-  return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', cli, ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', cli, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 }
 
 describe('enhance CLI', () => {
@@ -23,9 +27,25 @@ describe('enhance CLI', () => {
       const bad = path.join(dir, 'notes.jpg');
       writeFileSync(bad, 'not an image at all');
       const out = path.join(dir, 'out');
-      const r = run(['--type', 'accessory_headwear', '--size', '600', '--format', 'webp', '--preset', 'ebay', bad, photo, '--out', out]);
+      const r = run([
+        '--type',
+        'accessory_headwear',
+        '--size',
+        '600',
+        '--format',
+        'webp',
+        '--preset',
+        'ebay',
+        bad,
+        photo,
+        '--out',
+        out,
+      ]);
       assert.equal(r.status, 1, r.stderr);
-      const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const lines = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.equal(lines.length, 2);
       assert.equal(lines[0].input, bad);
       assert.equal(lines[0].error.code, 'UNSUPPORTED_FORMAT');

@@ -1,28 +1,35 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import sharp from 'sharp';
 import { createEngine, type Engine } from '../src/engine/index.js';
-import { iou } from '../src/engine/eval/metrics.js';
-import { repoRoot } from '../src/engine/model/isnet-assets.js';
 import { boundingBox } from '../src/engine/stages/mask-ops.js';
+import { iou } from '../tools/eval/metrics.js';
 
-/** The real ISNet model on real photos from ../shared/datasets/garments. */
-const dataset = path.resolve(repoRoot(), '../shared/datasets/garments');
+/** The real ISNet model on real photos (test/fixtures, made by tools/make-fixtures.ts). */
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 describe('engine with the ISNet model', () => {
   let engine: Engine;
-  before(async () => {
+  beforeAll(async () => {
     engine = await createEngine();
   });
-  after(async () => engine.close());
+  afterAll(async () => engine.close());
 
-  it('cuts out a casual top close to its hand-made mask, on pure white', async () => {
-    const r = await engine.enhance(await readFile(path.join(dataset, 'casual', 'top_floor_04.jpg')), { type: 'tops', size: 1024, preset: 'amazon' });
+  it('cuts out a casual top close to its reference mask, on pure white', async () => {
+    const r = await engine.enhance(await readFile(fixture('top_floor_01.jpg')), {
+      type: 'tops',
+      size: 1024,
+      preset: 'amazon',
+    });
     const mask = r.geometry.mask!;
-    // top_floor_04 carries EXIF orientation 6; its mask is already upright
-    const gt = await sharp(path.join(dataset, 'casual', 'top_floor_04_mask.jpg')).resize(mask.width, mask.height, { fit: 'fill' }).extractChannel(0).raw().toBuffer();
+    // the photo is stored turned, with EXIF orientation 6; its mask (made without the model) is upright
+    const gt = await sharp(fixture('top_floor_01_mask.png'))
+      .resize(mask.width, mask.height, { fit: 'fill' })
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
     const score = iou(mask, { data: new Uint8Array(gt), width: mask.width, height: mask.height });
     assert.ok(score >= 0.9, `IoU ${score}`);
     assert.deepEqual([r.width, r.height], [1024, 1024]);
@@ -34,7 +41,11 @@ describe('engine with the ISNet model', () => {
   });
 
   it('keeps both shoes of a pair', async () => {
-    const r = await engine.enhance(await readFile(path.join(dataset, 'casual', 'shoes_pair_02.jpg')), { type: 'two_shoe', size: 800, format: 'png' });
+    const r = await engine.enhance(await readFile(fixture('shoes_pair_02.jpg')), {
+      type: 'two_shoe',
+      size: 800,
+      format: 'png',
+    });
     assert.equal(r.geometry.recipe, 'shoes/two_shoe');
     // the two shoes stand side by side across about half of the photo; one shoe alone is under a third
     const m = r.geometry.mask!;

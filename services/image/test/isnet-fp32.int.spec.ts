@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'vitest';
 import sharp from 'sharp';
-import { defaultModelPath, repoRoot } from '../src/engine/model/isnet-assets.js';
+import { defaultModelPath } from '../src/engine/model/isnet-assets.js';
 import { FLOAT16, summarizeModel } from '../src/engine/model/onnx-wire.fixtures.js';
 import { loadSegmentationModel } from '../src/engine/model/session.js';
 import { toModelInput } from '../src/engine/stages/segment.js';
 
 /** The float32 copy of the shipped ISNet model against the shipped float16 file. */
-const photo = path.resolve(repoRoot(), '../shared/datasets/garments/casual/top_floor_04.jpg');
+const photo = fileURLToPath(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
 
 describe('ISNet widened to float32 for CPU', () => {
   it('is the same network with float32 weights, no float16 left, and only the mask as output', () => {
@@ -31,16 +32,20 @@ describe('ISNet widened to float32 for CPU', () => {
     const initializers = (m: typeof before) => m.tensors.filter((t) => t.where === 'graph.initializer');
     const shapes = new Map(initializers(before).map((t) => [t.name, JSON.stringify(t.dims)]));
     for (const t of initializers(after)) assert.equal(JSON.stringify(t.dims), shapes.get(t.name), `tensor ${t.name}`);
-    const kept = initializers(after).length, shipped = initializers(before).length;
+    const kept = initializers(after).length,
+      shipped = initializers(before).length;
     assert.ok(kept < shipped && kept >= shipped - 10, `${kept} of ${shipped} weights kept`);
-    assert.ok(after.opTypes.get('Conv')! >= before.opTypes.get('Conv')! - 5, 'at most the five side-output convolutions dropped');
+    assert.ok(
+      after.opTypes.get('Conv')! >= before.opTypes.get('Conv')! - 5,
+      'at most the five side-output convolutions dropped',
+    );
     const names = [...after.elemTypes.keys()];
     assert.ok(names.includes('input') && names.includes('output'), names.join(','));
   });
 
   it('segments a photo as the shipped model does', async () => {
-    const fp16 = await loadSegmentationModel(defaultModelPath({ precision: 'fp16' }));
-    const fp32 = await loadSegmentationModel(defaultModelPath());
+    const fp16 = await loadSegmentationModel({ modelPath: defaultModelPath({ precision: 'fp16' }) });
+    const fp32 = await loadSegmentationModel({ modelPath: defaultModelPath() });
     const s = fp32.inputSize;
     const rgb = await sharp(photo).resize(s, s, { fit: 'fill' }).removeAlpha().raw().toBuffer();
     const input = toModelInput(rgb, s);
@@ -48,9 +53,14 @@ describe('ISNet widened to float32 for CPU', () => {
     const b = await fp32.run(input);
     assert.equal(a.length, s * s);
     assert.equal(b.length, s * s);
-    let inter = 0, union = 0, maxDiff = 0, sumDiff = 0, foreground = 0;
+    let inter = 0,
+      union = 0,
+      maxDiff = 0,
+      sumDiff = 0,
+      foreground = 0;
     for (let i = 0; i < a.length; i++) {
-      const x = a[i]! >= 0.5, y = b[i]! >= 0.5;
+      const x = a[i]! >= 0.5,
+        y = b[i]! >= 0.5;
       if (x && y) inter++;
       if (x || y) union++;
       if (x) foreground++;

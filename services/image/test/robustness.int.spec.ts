@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { createEngine, EngineError, type EngineErrorCode } from '../src/engine/index.js';
@@ -22,7 +22,12 @@ function pngWithHeader(width: number, height: number, idat: Buffer = deflateSync
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', idat),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Patch a baseline JPEG's frame header (SOF0) to claim other dimensions. */
@@ -41,7 +46,10 @@ function jpegClaiming(jpeg: Buffer, width: number, height: number): Buffer {
 function randomBytes(n: number, seed: number): Buffer {
   const b = Buffer.alloc(n);
   let s = seed;
-  for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) & 0x7fffffff; b[i] = s >> 16; }
+  for (let i = 0; i < n; i++) {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    b[i] = s >> 16;
+  }
   return b;
 }
 
@@ -56,11 +64,22 @@ async function hostileFiles(): Promise<[string, Buffer, EngineErrorCode[]][]> {
   const half = (b: Buffer) => b.subarray(0, Math.floor(b.length / 2));
   const corrupt: EngineErrorCode[] = ['CORRUPT_IMAGE'];
   const unsupported: EngineErrorCode[] = ['UNSUPPORTED_FORMAT'];
-  const ftyp = (brand: string) => Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from(`ftyp${brand}\0\0\0\0mif1${brand}`, 'latin1'), randomBytes(500, 7)]);
+  const ftyp = (brand: string) =>
+    Buffer.concat([
+      Buffer.from([0, 0, 0, 24]),
+      Buffer.from(`ftyp${brand}\0\0\0\0mif1${brand}`, 'latin1'),
+      randomBytes(500, 7),
+    ]);
   return [
     ['empty file', Buffer.alloc(0), ['EMPTY_INPUT']],
     ['plain text', Buffer.from('hello, this is not a photo\n'), unsupported],
-    ['SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'), unsupported],
+    [
+      'SVG',
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+      ),
+      unsupported,
+    ],
     ['SVG with XML prolog', Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>'), unsupported],
     ['PDF', Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF'), unsupported],
     ['BMP', Buffer.concat([Buffer.from('BM'), randomBytes(200, 1)]), unsupported],
@@ -86,8 +105,18 @@ async function hostileFiles(): Promise<[string, Buffer, EngineErrorCode[]][]> {
     ['truncated AVIF', half(avif), corrupt],
     ['AVIF brand with garbage', ftyp('avif'), corrupt],
     ['HEIC brand with garbage', ftyp('heic'), corrupt],
-    ['JPEG magic wrapping a PDF', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.from('%PDF-1.4 junk')]), corrupt],
-    ['1 x 1 PNG with nothing on it', await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } }).png().toBuffer(), ['NO_PRODUCT_FOUND']],
+    [
+      'JPEG magic wrapping a PDF',
+      Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.from('%PDF-1.4 junk')]),
+      corrupt,
+    ],
+    [
+      '1 x 1 PNG with nothing on it',
+      await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer(),
+      ['NO_PRODUCT_FOUND'],
+    ],
   ];
 }
 

@@ -1,21 +1,26 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
-import { after, before, describe, it } from 'node:test';
-import { createEngine, createThreadedEngine, EngineError, type Engine, type ThreadedEngine } from '../src/engine/index.js';
-import { repoRoot } from '../src/engine/model/isnet-assets.js';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import {
+  createEngine,
+  createThreadedEngine,
+  EngineError,
+  type Engine,
+  type ThreadedEngine,
+} from '../src/engine/index.js';
 
 /** The engine hosted in a worker thread gives the same results as in the caller's thread. */
-const photo = path.resolve(repoRoot(), '../shared/datasets/garments/casual/shoes_pair_02.jpg');
+const photo = fileURLToPath(new URL('./fixtures/shoes_pair_02.jpg', import.meta.url));
 
 describe('engine in a worker thread', () => {
   let threaded: ThreadedEngine;
   let local: Engine;
-  before(async () => {
+  beforeAll(async () => {
     [threaded, local] = await Promise.all([createThreadedEngine(), createEngine()]);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([threaded?.close(), local?.close()]);
   });
 
@@ -33,18 +38,28 @@ describe('engine in a worker thread', () => {
   });
 
   it('passes the engine’s typed errors back, and keeps working after one', async () => {
-    await assert.rejects(threaded.enhance(Buffer.from('%PDF-1.7 not an image')), (e: unknown) => e instanceof EngineError && e.code === 'UNSUPPORTED_FORMAT' && /PDF/.test(e.message));
+    await assert.rejects(
+      threaded.enhance(Buffer.from('%PDF-1.7 not an image')),
+      (e: unknown) => e instanceof EngineError && e.code === 'UNSUPPORTED_FORMAT' && /PDF/.test(e.message),
+    );
     const r = await threaded.enhance(await readFile(photo), { type: 'two_shoe', size: 320 });
     assert.equal(Math.max(r.width, r.height), 320);
   });
 
   it('refuses to start when the model cannot be loaded, naming it', async () => {
-    await assert.rejects(createThreadedEngine({ modelPath: '/nowhere/model.onnx' }), (e: unknown) => e instanceof EngineError && e.code === 'MODEL_UNAVAILABLE' && /\/nowhere\/model\.onnx/.test(e.message));
+    await assert.rejects(
+      createThreadedEngine({ modelPath: '/nowhere/model.onnx' }),
+      (e: unknown) =>
+        e instanceof EngineError && e.code === 'MODEL_UNAVAILABLE' && /\/nowhere\/model\.onnx/.test(e.message),
+    );
   });
 
   it('refuses work after close', async () => {
     const engine = await createThreadedEngine();
     await engine.close();
-    await assert.rejects(engine.enhance(Buffer.alloc(10)), (e: unknown) => e instanceof EngineError && e.code === 'ENGINE_CLOSED');
+    await assert.rejects(
+      engine.enhance(Buffer.alloc(10)),
+      (e: unknown) => e instanceof EngineError && e.code === 'ENGINE_CLOSED',
+    );
   });
 });

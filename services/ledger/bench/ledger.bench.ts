@@ -18,7 +18,8 @@ interface Run {
   p99: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function measure(label: string, clients: number, op: (client: number, i: number) => Promise<void>): Promise<Run> {
   const latencies: number[] = [];
@@ -33,7 +34,14 @@ async function measure(label: string, clients: number, op: (client: number, i: n
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { label, clients, ops: latencies.length, perSecond: latencies.length / SECONDS, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    label,
+    clients,
+    ops: latencies.length,
+    perSecond: latencies.length / SECONDS,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }
 
 async function serverUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
@@ -47,10 +55,16 @@ const server = await serverUrl();
 const url = await ensureDatabase(server.url, `bench_ledger_${randomUUID().slice(0, 8)}`);
 const pool: Pool = createPool(url, 60);
 await runMigrations(pool, [platformMigrations, { name: 'ledger', dir: ledgerService.migrationsDir }]);
-await pool.query('CREATE TABLE bench_bare (id bigserial PRIMARY KEY, user_id text NOT NULL, amount bigint NOT NULL, at timestamptz NOT NULL DEFAULT now())');
+await pool.query(
+  'CREATE TABLE bench_bare (id bigserial PRIMARY KEY, user_id text NOT NULL, amount bigint NOT NULL, at timestamptz NOT NULL DEFAULT now())',
+);
 
-const { rows } = await pool.query("SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync, version()");
-console.log(`PostgreSQL: ${rows[0].version.split(' ').slice(0, 2).join(' ')}, fsync=${rows[0].fsync}, synchronous_commit=${rows[0].sync}; ${SECONDS} s per run`);
+const { rows } = await pool.query(
+  "SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync, version()",
+);
+console.log(
+  `PostgreSQL: ${rows[0].version.split(' ').slice(0, 2).join(' ')}, fsync=${rows[0].fsync}, synchronous_commit=${rows[0].sync}; ${SECONDS} s per run`,
+);
 
 // Warm the pool's 60 connections so neither side pays for connecting.
 await Promise.all(Array.from({ length: 60 }, () => pool.query('SELECT 1')));
@@ -66,20 +80,30 @@ for (const clients of CLIENT_COUNTS) {
   const users = Array.from({ length: clients }, () => randomUUID());
   for (const userId of users) {
     await accounts.execute(userId, { type: 'SignUpGrant', data: { at: new Date() } });
-    await accounts.execute(userId, { type: 'CreditPayment', data: { paymentId: randomUUID(), packId: 'bench', packName: 'bench', tokens: 100_000_000, at: new Date() } });
+    await accounts.execute(userId, {
+      type: 'CreditPayment',
+      data: { paymentId: randomUUID(), packId: 'bench', packName: 'bench', tokens: 100_000_000, at: new Date() },
+    });
   }
-  runs.push(await measure('ledger spend', clients, async (client, i) => {
-    await accounts.execute(users[client]!, { type: 'SpendForImage', data: { imageId: `img-${i}`, at: new Date() } });
-  }));
+  runs.push(
+    await measure('ledger spend', clients, async (client, i) => {
+      await accounts.execute(users[client]!, { type: 'SpendForImage', data: { imageId: `img-${i}`, at: new Date() } });
+    }),
+  );
 }
 
 const fmt = (n: number, d = 1) => n.toFixed(d).padStart(9);
 console.log('\n| run | clients | ops | per second | p50 ms | p99 ms |');
 console.log('|---|---:|---:|---:|---:|---:|');
-for (const r of [bare, ...runs]) console.log(`| ${r.label} | ${r.clients} | ${r.ops} | ${fmt(r.perSecond)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} |`);
+for (const r of [bare, ...runs])
+  console.log(`| ${r.label} | ${r.clients} | ${r.ops} | ${fmt(r.perSecond)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} |`);
 const at50 = runs.find((r) => r.clients === 50)!;
 const ratio = at50.perSecond / bare.perSecond;
-console.log(`\nledger at 50 clients / bare commit rate at 50 clients = ${ratio.toFixed(2)} (target >= 0.50): ${ratio >= 0.5 ? 'MET' : 'NOT MET'}`);
-console.log(`ledger p99 at 50 clients = ${at50.p99.toFixed(1)} ms (target < 50 ms): ${at50.p99 < 50 ? 'MET' : 'NOT MET'}`);
+console.log(
+  `\nledger at 50 clients / bare commit rate at 50 clients = ${ratio.toFixed(2)} (target >= 0.50): ${ratio >= 0.5 ? 'MET' : 'NOT MET'}`,
+);
+console.log(
+  `ledger p99 at 50 clients = ${at50.p99.toFixed(1)} ms (target < 50 ms): ${at50.p99 < 50 ? 'MET' : 'NOT MET'}`,
+);
 await pool.end();
 await server.stop?.();

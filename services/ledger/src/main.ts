@@ -2,4 +2,4 @@
 import { runStandalone } from '@flatlay/platform';
 import { ledgerService } from './service.js';
 
-await runStandalone(ledgerService, 50052);
+await runStandalone(ledgerService);

@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { topics } from '@flatlay/proto';
-import type { ServiceContext, ServiceDefinition } from '@flatlay/platform';
+import { registry, serviceTopics, type ServiceContext, type ServiceDefinition } from '@flatlay/platform';
 import { TokenAccounts } from './app/token-accounts.js';
 import { consumedTopics, ledgerEventHandler } from './consumers/ledger-consumers.js';
 import { ledgerGrpcService } from './grpc/ledger-grpc.js';
@@ -16,10 +15,14 @@ export const ledgerService: ServiceDefinition = {
   name: 'ledger',
   // Migrations are SQL files; they are read from src/ in both the source and the built layout.
   migrationsDir: fileURLToPath(new URL('../src/db/migrations', import.meta.url)),
-  topics: [topics.ledgerAccount, ...consumedTopics].map((name) => ({ name, partitions: 6 })),
+  topics: serviceTopics('ledger'),
   grpc: (ctx) => [ledgerGrpcService(ctx, accounts(ctx))],
   async start(ctx) {
-    const subscription = await ctx.bus.subscribe({ groupId: 'ledger', topics: consumedTopics, handle: ledgerEventHandler(ctx.pool, accounts(ctx), ctx.logger) });
+    const subscription = await ctx.bus.subscribe({
+      groupId: registry.ledger.consumes!.group,
+      topics: consumedTopics,
+      handle: ledgerEventHandler(ctx.pool, accounts(ctx), ctx.logger),
+    });
     return [() => subscription.close()];
   },
 };

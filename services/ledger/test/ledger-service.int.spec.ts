@@ -1,8 +1,18 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { events, eventTypes, ledger, topics } from '@flatlay/proto';
-import { AppError, call, createClient, createLogger, KafkaBus, outboxMessage, startService, type RunningService } from '@flatlay/platform';
+import {
+  type AppError,
+  call,
+  createClient,
+  createLogger,
+  KafkaBus,
+  outboxMessage,
+  serviceCredential,
+  startService,
+  type RunningService,
+} from '@flatlay/platform';
 import { requireEnv, waitFor } from '../../platform/test/support.js';
 import { ledgerService } from '../src/service.js';
 
@@ -11,12 +21,18 @@ describe('ledger service over gRPC and Kafka', { timeout: 180_000 }, () => {
   let bus: KafkaBus;
   let client: ledger.LedgerServiceClient;
 
-  before(async () => {
+  beforeAll(async () => {
     bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: 'ledger-test' });
-    service = await startService(ledgerService, { databaseUrl: requireEnv('DATABASE_URL'), bus, grpcPort: 0, logger: createLogger('ledger', 'silent') });
-    client = createClient(ledger.LedgerServiceClient, `127.0.0.1:${service.port}`);
+    service = await startService(ledgerService, {
+      databaseUrl: requireEnv('DATABASE_URL'),
+      bus,
+      grpcPort: 0,
+      logger: createLogger('ledger', 'silent'),
+    });
+    // The test calls as the gateway does, with the process's own service secret.
+    client = createClient(ledger.LedgerServiceClient, `127.0.0.1:${service.port}`, serviceCredential('gateway'));
   });
-  after(async () => {
+  afterAll(async () => {
     client?.close();
     await service?.stop();
     await bus?.close();
@@ -28,39 +44,94 @@ describe('ledger service over gRPC and Kafka', { timeout: 180_000 }, () => {
     const userId = randomUUID();
     assert.equal((await call(client, client.openAccount, { userId })).balance, 200);
     assert.equal((await call(client, client.openAccount, { userId })).balance, 200);
-    const first = await call(client, client.spend, { userId, imageId: 'i1', purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT });
+    const first = await call(client, client.spend, {
+      userId,
+      imageId: 'i1',
+      purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT,
+    });
     assert.deepEqual(first, { balance: 100, charged: 100, unlimitedPlan: false });
-    const again = await call(client, client.spend, { userId, imageId: 'i1', purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT });
+    const again = await call(client, client.spend, {
+      userId,
+      imageId: 'i1',
+      purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT,
+    });
     assert.equal(again.charged, 0, 'the same image is charged once');
     await call(client, client.spend, { userId, imageId: 'i2', purpose: ledger.SpendPurpose.SPEND_PURPOSE_UNLOCK });
-    await assert.rejects(call(client, client.spend, { userId, imageId: 'i3', purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT }), (e: AppError) => {
-      assert.equal(e.code, 'INSUFFICIENT_TOKENS');
-      assert.equal(e.details.balance, 0);
-      assert.match(e.message, /Buy a token pack/);
-      return true;
-    });
+    await assert.rejects(
+      call(client, client.spend, { userId, imageId: 'i3', purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT }),
+      (e: AppError) => {
+        assert.equal(e.code, 'INSUFFICIENT_TOKENS');
+        assert.equal(e.details.balance, 0);
+        assert.match(e.message, /Buy a token pack/);
+        return true;
+      },
+    );
     const list = await call(client, client.listTransactions, { userId, limit: 10 });
     assert.equal(list.balance, 0);
-    assert.deepEqual(list.transactions.map((t) => [t.description, t.amount]), [['Image unlock', -100], ['Image enhancement', -100], ['Sign-up bonus', 200]]);
-    await assert.rejects(call(client, client.listTransactions, { userId, limit: 1000 }), (e: AppError) => e.code === 'INVALID_ARGUMENT');
+    assert.deepEqual(
+      list.transactions.map((t) => [t.description, t.amount]),
+      [
+        ['Image unlock', -100],
+        ['Image enhancement', -100],
+        ['Sign-up bonus', 200],
+      ],
+    );
+    await assert.rejects(
+      call(client, client.listTransactions, { userId, limit: 1000 }),
+      (e: AppError) => e.code === 'INVALID_ARGUMENT',
+    );
   });
 
   it('credits the same payment once when its event arrives three times and out of order', async () => {
     const userId = randomUUID();
-    const payment = (paymentId: string, tokens: number, eventId = randomUUID()) => {
-      const m = outboxMessage(topics.billingPayment, eventTypes.PaymentSucceeded, events.PaymentSucceeded, {
-        paymentId, userId, kind: 'token_pack', packId: 'main', packName: 'main', tokens, amountCents: 1900, currency: 'usd', imageId: '',
-      }, { aggregateId: userId, occurredAt: new Date(), eventId });
+    const payment = (paymentId: string, tokens: number, eventId = randomUUID(), packName = 'main') => {
+      const m = outboxMessage(
+        topics.billingPayment,
+        eventTypes.PaymentSucceeded,
+        events.PaymentSucceeded,
+        {
+          paymentId,
+          userId,
+          kind: 'token_pack',
+          packId: packName,
+          packName,
+          tokens,
+          amountCents: 1900,
+          currency: 'usd',
+          imageId: '',
+        },
+        { aggregateId: userId, occurredAt: new Date(), eventId },
+      );
       return { topic: m.topic, key: m.key, value: Buffer.from(m.envelope), headers: {} };
     };
-    const registered = outboxMessage(topics.identityUser, eventTypes.UserRegistered, events.UserRegistered, { userId, email: 'x@example.com', method: 'password' }, { aggregateId: userId, occurredAt: new Date() });
+    const registered = outboxMessage(
+      topics.identityUser,
+      eventTypes.UserRegistered,
+      events.UserRegistered,
+      { userId, email: 'x@example.com', method: 'password' },
+      { aggregateId: userId, occurredAt: new Date() },
+    );
     const p1 = payment('pay-A', 1000);
     // pay-B's event first, then pay-A's three times: once redelivered as is, once re-sent with a new event id.
-    await bus.publish([payment('pay-B', 500), p1, { ...registered, value: Buffer.from(registered.envelope), headers: {} }, p1, payment('pay-A', 1000)]);
-    await waitFor(async () => (await balanceOf(userId)) === 1700, 'balance 200 + 1000 + 500');
-    // Let any further redelivery land, then check that nothing was counted twice.
-    await new Promise((r) => setTimeout(r, 1000));
-    assert.equal(await balanceOf(userId), 1700);
+    await bus.publish([
+      payment('pay-B', 500),
+      p1,
+      { ...registered, value: Buffer.from(registered.envelope), headers: {} },
+      p1,
+      payment('pay-A', 1000),
+    ]);
+    await waitFor(async () => (await balanceOf(userId)) >= 1700, 'balance 200 + 1000 + 500');
+    // A later payment on the same key lands on the same partition, after the duplicates: once
+    // it is credited, every duplicate before it has been handled, so the count below is final.
+    await bus.publish([payment('pay-sentinel', 100, randomUUID(), 'starter')]);
+    await waitFor(
+      async () =>
+        (await call(client, client.listTransactions, { userId, limit: 10 })).transactions.some(
+          (t) => t.description === 'Starter pack purchase',
+        ),
+      'the sentinel payment credited',
+    );
+    assert.equal(await balanceOf(userId), 1800);
     const list = await call(client, client.listTransactions, { userId, limit: 10 });
     assert.equal(list.transactions.filter((t) => t.description === 'Main pack purchase').length, 2);
   });
@@ -68,11 +139,24 @@ describe('ledger service over gRPC and Kafka', { timeout: 180_000 }, () => {
   it('closes the account when the user is deleted, keeping the history', async () => {
     const userId = randomUUID();
     await call(client, client.openAccount, { userId });
-    const deleted = outboxMessage(topics.identityUser, eventTypes.UserDeleted, events.UserDeleted, { userId }, { aggregateId: userId, occurredAt: new Date() });
+    const deleted = outboxMessage(
+      topics.identityUser,
+      eventTypes.UserDeleted,
+      events.UserDeleted,
+      { userId },
+      { aggregateId: userId, occurredAt: new Date() },
+    );
     await bus.publish([{ topic: deleted.topic, key: deleted.key, value: Buffer.from(deleted.envelope), headers: {} }]);
     const { pool } = service.context;
-    await waitFor(async () => (await pool.query('SELECT closed FROM account_balances WHERE user_id = $1', [userId])).rows[0]?.closed === true, 'account closed');
-    await assert.rejects(call(client, client.spend, { userId, imageId: 'x', purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT }), (e: AppError) => e.code === 'CONFLICT');
+    await waitFor(
+      async () =>
+        (await pool.query('SELECT closed FROM account_balances WHERE user_id = $1', [userId])).rows[0]?.closed === true,
+      'account closed',
+    );
+    await assert.rejects(
+      call(client, client.spend, { userId, imageId: 'x', purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT }),
+      (e: AppError) => e.code === 'CONFLICT',
+    );
     assert.equal((await call(client, client.listTransactions, { userId, limit: 10 })).transactions.length, 1);
   });
 });

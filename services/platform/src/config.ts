@@ -37,7 +37,12 @@ export const env = {
   csv: () =>
     z
       .string()
-      .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.string().min(1)).min(1)),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, env, loadConfig } from './config.js';
 
@@ -8,7 +8,11 @@ const schema = z.object({ DATABASE_URL: env.url(), GRPC_PORT: env.port(50051), K
 describe('loadConfig', () => {
   it('reads, coerces and defaults variables', () => {
     const config = loadConfig(schema, { DATABASE_URL: 'postgres://u:p@h:5432/db', KAFKA_BROKERS: 'a:1, b:2' });
-    assert.deepEqual(config, { DATABASE_URL: 'postgres://u:p@h:5432/db', GRPC_PORT: 50051, KAFKA_BROKERS: ['a:1', 'b:2'] });
+    assert.deepEqual(config, {
+      DATABASE_URL: 'postgres://u:p@h:5432/db',
+      GRPC_PORT: 50051,
+      KAFKA_BROKERS: ['a:1', 'b:2'],
+    });
   });
 
   it('fails fast naming every missing or malformed variable, without echoing values', () => {

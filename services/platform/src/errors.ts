@@ -102,6 +102,7 @@ export function fromServiceError(error: unknown): AppError {
     return new AppError(code as ErrorCode, e.details ?? 'Error', details);
   }
   if (e.code === GrpcStatus.UNAVAILABLE) return new AppError('UNAVAILABLE', 'Service unavailable');
-  if (e.code === GrpcStatus.DEADLINE_EXCEEDED) return new AppError('DEADLINE_EXCEEDED', 'The service did not answer in time');
+  if (e.code === GrpcStatus.DEADLINE_EXCEEDED)
+    return new AppError('DEADLINE_EXCEEDED', 'The service did not answer in time');
   return new AppError('INTERNAL', 'Internal error');
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { status } from '@grpc/grpc-js';
 import { AppError, ErrorCodes, fromServiceError, grpcStatusOf, httpStatusOf, toServiceError } from './errors.js';
 

@@ -16,6 +16,8 @@ export * from './events/relay.js';
 export * from './events/envelope.js';
 export * from './grpc/server.js';
 export * from './grpc/client.js';
+export * from './grpc/service-auth.js';
 export * from './service/runtime.js';
 export * from './service/bus-config.js';
 export * from './service/standalone.js';
+export * from './registry.js';

@@ -16,7 +16,10 @@ export function startTelemetry(serviceName: string, endpoint = process.env.OTEL_
   const spanProcessors: SpanProcessor[] = endpoint
     ? [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))]
     : [];
-  provider = new NodeTracerProvider({ resource: resourceFromAttributes({ 'service.name': serviceName }), spanProcessors });
+  provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': serviceName }),
+    spanProcessors,
+  });
   provider.register({ propagator: new W3CTraceContextPropagator() });
 }
 
@@ -28,7 +31,10 @@ export async function stopTelemetry(): Promise<void> {
 export const tracer = (name = 'flatlay') => trace.getTracer(name);
 
 /** Writes the active trace context into a plain header map (Kafka headers, outbox rows). */
-export function injectTraceHeaders(headers: Record<string, string> = {}, ctx: Context = context.active()): Record<string, string> {
+export function injectTraceHeaders(
+  headers: Record<string, string> = {},
+  ctx: Context = context.active(),
+): Record<string, string> {
   propagation.inject(ctx, headers);
   return headers;
 }

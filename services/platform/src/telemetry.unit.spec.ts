@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { context, trace } from '@opentelemetry/api';
 import { createLogger } from './logger.js';
 import { extractTraceContext, injectTraceHeaders, startTelemetry, stopTelemetry, tracer } from './telemetry.js';
 
 describe('telemetry', () => {
-  before(() => startTelemetry('telemetry-test'));
-  after(() => stopTelemetry());
+  beforeAll(() => startTelemetry('telemetry-test'));
+  afterAll(() => stopTelemetry());
 
   it('writes the active trace into W3C headers and reads it back', () => {
     tracer().startActiveSpan('outer', (span) => {
@@ -21,12 +21,20 @@ describe('telemetry', () => {
   });
 
   it('writes no trace header outside a span', () => {
-    assert.deepEqual(context.with(context.active(), () => injectTraceHeaders()), {});
+    assert.deepEqual(
+      context.with(context.active(), () => injectTraceHeaders()),
+      {},
+    );
   });
 
   it('puts trace and span ids on log lines written inside a span, and redacts secrets', () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(chunk.toString()), done()) });
+    const sink = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
     const testLogger = createLogger('svc', 'info', sink);
     tracer().startActiveSpan('work', (span) => {
       testLogger.info({ password: 'hunter2' }, 'inside');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { EventStore, START, VersionConflict, withTransaction, type DomainEvent, type Pool } from '../src/index.js';
 import { freshDatabase } from './support.js';
@@ -14,18 +14,25 @@ const added = (n: number): Counted => ({ type: 'Added', data: { n } });
 describe('PostgreSQL event store', { timeout: 60_000 }, () => {
   let pool: Pool;
   let store: EventStore;
-  before(async () => {
+  beforeAll(async () => {
     pool = await freshDatabase('es');
     store = new EventStore(pool);
   });
-  after(() => pool.end());
+  afterAll(() => pool.end());
 
   it('appends, reads back in order and folds a stream with a decider', async () => {
     await store.appendToStream('counter-1', [added(2), added(3)], { expectedVersion: 0 });
     const { nextExpectedVersion } = await store.appendToStream('counter-1', [added(5)], { expectedVersion: 2 });
     assert.equal(nextExpectedVersion, 3);
     const events = await store.readStream<Counted>('counter-1');
-    assert.deepEqual(events.map((e) => [e.streamPosition, e.data.n]), [[1, 2], [2, 3], [3, 5]]);
+    assert.deepEqual(
+      events.map((e) => [e.streamPosition, e.data.n]),
+      [
+        [1, 2],
+        [2, 3],
+        [3, 5],
+      ],
+    );
     assert.deepEqual(await store.aggregateStream('counter-1', counter), { state: { total: 10 }, version: 3 });
   });
 
@@ -41,12 +48,17 @@ describe('PostgreSQL event store', { timeout: 60_000 }, () => {
       const stream = `race-${version}`;
       if (version === 1) await store.appendToStream(stream, [added(0)], { expectedVersion: 0 });
       const results = await Promise.allSettled(
-        Array.from({ length: 20 }, (_, i) => store.appendToStream(stream, [added(i + 1)], { expectedVersion: version })),
+        Array.from({ length: 20 }, (_, i) =>
+          store.appendToStream(stream, [added(i + 1)], { expectedVersion: version }),
+        ),
       );
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       assert.equal(won.length, 1);
-      assert.ok(lost.every((r) => r.reason instanceof VersionConflict), 'every loser sees a VersionConflict');
+      assert.ok(
+        lost.every((r) => r.reason instanceof VersionConflict),
+        'every loser sees a VersionConflict',
+      );
       assert.equal((await store.readStream(stream)).length, version + 1);
     });
   }
@@ -55,7 +67,9 @@ describe('PostgreSQL event store', { timeout: 60_000 }, () => {
     await store.appendToStream('many-a', [added(1)], { expectedVersion: 0 });
     await store.appendToStream('many-b', [added(1), added(1)], { expectedVersion: 0 });
     await store.appendToStream('many-d', [added(1)], { expectedVersion: 0 });
-    const outbox = (key: string) => [{ topic: 't', key, eventId: randomUUID(), eventType: 'Added', envelope: new Uint8Array([1]) }];
+    const outbox = (key: string) => [
+      { topic: 't', key, eventId: randomUUID(), eventType: 'Added', envelope: new Uint8Array([1]) },
+    ];
     const moved = await withTransaction(pool, (tx) =>
       store.appendManyInTransaction(tx, [
         { streamName: 'many-a', expectedVersion: 1, events: [added(10)], outbox: outbox('many-a') }, // right version
@@ -69,19 +83,33 @@ describe('PostgreSQL event store', { timeout: 60_000 }, () => {
     assert.deepEqual(await store.aggregateStream('many-b', counter), { state: { total: 2 }, version: 2 });
     assert.deepEqual(await store.aggregateStream('many-c', counter), { state: { total: 30 }, version: 2 });
     assert.deepEqual(await store.aggregateStream('many-d', counter), { state: { total: 1 }, version: 1 });
-    const { rows } = await pool.query("SELECT message_key FROM outbox WHERE message_key LIKE 'many-%' ORDER BY message_key");
-    assert.deepEqual(rows.map((r) => r.message_key), ['many-a', 'many-c']);
+    const { rows } = await pool.query(
+      "SELECT message_key FROM outbox WHERE message_key LIKE 'many-%' ORDER BY message_key",
+    );
+    assert.deepEqual(
+      rows.map((r) => r.message_key),
+      ['many-a', 'many-c'],
+    );
   });
 
   it('concurrent group commits over the same streams move each stream exactly once per version', async () => {
     const streams = Array.from({ length: 12 }, (_, i) => `group-${i}`);
     for (const s of streams) await store.appendToStream(s, [added(0)], { expectedVersion: 0 });
     // Eight batches, each over all twelve streams in a different order, all at version 1.
-    const batches = Array.from({ length: 8 }, (_, b) => [...streams].sort(() => (b % 2 ? 1 : -1)).map((streamName) => ({ streamName, expectedVersion: 1, events: [added(b + 1)] })));
-    const results = await Promise.allSettled(batches.map((batch) => withTransaction(pool, (tx) => store.appendManyInTransaction(tx, batch))));
+    const batches = Array.from({ length: 8 }, (_, b) =>
+      [...streams]
+        .sort(() => (b % 2 ? 1 : -1))
+        .map((streamName) => ({ streamName, expectedVersion: 1, events: [added(b + 1)] })),
+    );
+    const results = await Promise.allSettled(
+      batches.map((batch) => withTransaction(pool, (tx) => store.appendManyInTransaction(tx, batch))),
+    );
     const winners = new Map<string, number>();
-    for (const r of results) if (r.status === 'fulfilled') for (const s of r.value) winners.set(s, (winners.get(s) ?? 0) + 1);
-    for (const r of results) if (r.status === 'rejected') assert.equal(r.reason.code, '40P01', 'the only acceptable failure is a detected deadlock');
+    for (const r of results)
+      if (r.status === 'fulfilled') for (const s of r.value) winners.set(s, (winners.get(s) ?? 0) + 1);
+    for (const r of results)
+      if (r.status === 'rejected')
+        assert.equal(r.reason.code, '40P01', 'the only acceptable failure is a detected deadlock');
     for (const s of streams) {
       assert.equal(winners.get(s), 1, `${s} moved once`);
       assert.equal((await store.readStream(s)).length, 2);
@@ -102,6 +130,9 @@ describe('PostgreSQL event store', { timeout: 60_000 }, () => {
       late.release();
     }
     const read = await store.readAll(from);
-    assert.deepEqual(read.map((e) => e.streamName), ['late-1', 'early-1']);
+    assert.deepEqual(
+      read.map((e) => e.streamName),
+      ['late-1', 'early-1'],
+    );
   });
 });

@@ -1,10 +1,10 @@
-import { after } from 'node:test';
+import { afterAll } from 'vitest';
 import { KafkaBus, PostgresInbox, type Pool } from '../src/index.js';
 import { busContract } from './contracts/bus-contract.js';
 import { freshDatabase, requireEnv } from './support.js';
 
 const pools: Pool[] = [];
-after(async () => Promise.all(pools.map((p) => p.end())));
+afterAll(async () => Promise.all(pools.map((p) => p.end())));
 
 busContract(
   'Kafka',

@@ -1,15 +1,35 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
-  EventStore, InProcessBus, KafkaBus, OutboxRelay, PostgresInbox, decodeEnvelope, enqueueOutbox, outboxMessage, readCheckpoint, startTelemetry, stopTelemetry, tracer, withTransaction,
-  type Bus, type BusMessage, type Pool,
+  EventStore,
+  InProcessBus,
+  KafkaBus,
+  OutboxRelay,
+  PostgresInbox,
+  decodeEnvelope,
+  enqueueOutbox,
+  outboxMessage,
+  readCheckpoint,
+  startTelemetry,
+  stopTelemetry,
+  tracer,
+  withTransaction,
+  type Bus,
+  type BusMessage,
+  type Pool,
 } from '../src/index.js';
 import { events } from '@flatlay/proto';
 import { freshDatabase, requireEnv, uniqueName, waitFor } from './support.js';
 
 const started = (topic: string, service: string) =>
-  outboxMessage(topic, 'flatlay.events.v1.ServiceStarted', events.ServiceStarted, { service, version: '1', instanceId: 'i' }, { aggregateId: service, occurredAt: new Date() });
+  outboxMessage(
+    topic,
+    'flatlay.events.v1.ServiceStarted',
+    events.ServiceStarted,
+    { service, version: '1', instanceId: 'i' },
+    { aggregateId: service, occurredAt: new Date() },
+  );
 
 /** A bus that records what it was asked to publish, and can fail like a crash. */
 class RecordingBus extends InProcessBus {
@@ -30,12 +50,12 @@ describe('Transactional outbox and relay', { timeout: 120_000 }, () => {
   let pool: Pool;
   let bus: RecordingBus;
   const topic = 'platform.test.v1';
-  before(async () => {
+  beforeAll(async () => {
     pool = await freshDatabase('outbox');
     bus = new RecordingBus();
     await bus.ensureTopics([{ name: topic, partitions: 2 }]);
   });
-  after(() => pool.end());
+  afterAll(() => pool.end());
 
   const relay = (b: Bus = bus) => new OutboxRelay({ pool, bus: b, name: 'relay-under-test' });
 
@@ -54,7 +74,12 @@ describe('Transactional outbox and relay', { timeout: 120_000 }, () => {
   });
 
   it('loses nothing when killed between commit and publish, and keeps commit order', async () => {
-    await withTransaction(pool, (tx) => enqueueOutbox(tx, ['a', 'b', 'c'].map((s) => started(topic, s))));
+    await withTransaction(pool, (tx) =>
+      enqueueOutbox(
+        tx,
+        ['a', 'b', 'c'].map((s) => started(topic, s)),
+      ),
+    );
     bus.failBefore = true;
     await assert.rejects(relay().runOnce());
     bus.failBefore = false;
@@ -95,8 +120,16 @@ describe('Transactional outbox and relay', { timeout: 120_000 }, () => {
   it('writes events and their outbox messages atomically', async () => {
     bus.published = [];
     const store = new EventStore(pool);
-    await store.appendToStream('svc-x', [{ type: 'Started', data: {} }], { expectedVersion: 0, outbox: [started(topic, 'x')] });
-    await assert.rejects(store.appendToStream('svc-x', [{ type: 'Started', data: {} }], { expectedVersion: 0, outbox: [started(topic, 'lost')] }));
+    await store.appendToStream('svc-x', [{ type: 'Started', data: {} }], {
+      expectedVersion: 0,
+      outbox: [started(topic, 'x')],
+    });
+    await assert.rejects(
+      store.appendToStream('svc-x', [{ type: 'Started', data: {} }], {
+        expectedVersion: 0,
+        outbox: [started(topic, 'lost')],
+      }),
+    );
     await relay().drain();
     assert.deepEqual(bus.published.map(serviceOf), ['x']);
   });
@@ -124,20 +157,30 @@ describe('Transactional outbox and relay', { timeout: 120_000 }, () => {
     const pool = await freshDatabase('relay_kafka');
     const inbox = new PostgresInbox(pool);
     const handled: string[] = [];
+    const deliveries = new Map<string, number>();
+    const sentinelsSeen = new Set<string>();
     const sub = await kafka.subscribe({
       groupId: uniqueName('g'),
       topics: [kafkaTopic],
       handle: async (d) => {
         const envelope = decodeEnvelope(d.value);
+        const { service, instanceId } = events.ServiceStarted.decode(envelope.payload);
+        if (service === 'sentinel') return void sentinelsSeen.add(instanceId);
+        deliveries.set(envelope.eventId, (deliveries.get(envelope.eventId) ?? 0) + 1);
         await inbox.handleOnce('relay-test', envelope.eventId, async (tx) => {
           await tx.query('SELECT 1');
-          handled.push(events.ServiceStarted.decode(envelope.payload).service);
+          handled.push(service);
         });
       },
     });
     try {
       const names = Array.from({ length: 5 }, () => randomUUID().slice(0, 6));
-      await withTransaction(pool, (tx) => enqueueOutbox(tx, names.map((n) => started(kafkaTopic, n))));
+      await withTransaction(pool, (tx) =>
+        enqueueOutbox(
+          tx,
+          names.map((n) => started(kafkaTopic, n)),
+        ),
+      );
       // First relay publishes and "dies" before its checkpoint; the second publishes again.
       const crashesAfterPublishing: Bus = {
         ensureTopics: (t) => kafka.ensureTopics(t),
@@ -150,9 +193,25 @@ describe('Transactional outbox and relay', { timeout: 120_000 }, () => {
       };
       const crashing = new OutboxRelay({ pool, bus: crashesAfterPublishing, name: 'kafka-relay' });
       await assert.rejects(crashing.runOnce());
-      await new OutboxRelay({ pool, bus: kafka, name: 'kafka-relay' }).drain();
+      const relay = new OutboxRelay({ pool, bus: kafka, name: 'kafka-relay' });
+      await relay.drain();
       await waitFor(() => handled.length >= 5, 'five events handled');
-      await new Promise((r) => setTimeout(r, 500)); // let the duplicates arrive too
+      // One later message per key lands on the same partition after both copies of that key's
+      // event: once every sentinel is in, every duplicate has been delivered, and the check is final.
+      const sentinel = (key: string) =>
+        outboxMessage(
+          kafkaTopic,
+          'flatlay.events.v1.ServiceStarted',
+          events.ServiceStarted,
+          { service: 'sentinel', version: '1', instanceId: key },
+          { aggregateId: key, occurredAt: new Date() },
+        );
+      await withTransaction(pool, (tx) => enqueueOutbox(tx, names.map(sentinel)));
+      await relay.drain();
+      await waitFor(() => sentinelsSeen.size === names.length, 'a sentinel behind every key');
+      assert.equal(deliveries.size, names.length);
+      for (const [eventId, n] of deliveries)
+        assert.ok(n >= 2, `event ${eventId} was published twice and delivered ${n} times`);
       assert.deepEqual([...handled].sort(), [...names].sort());
     } finally {
       await sub.close();

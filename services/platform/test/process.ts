@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { checkHealth, freePort } from '../src/index.js';
+import { randomBytes } from 'node:crypto';
+import { checkHealth, freePort, ServiceCredential } from '../src/index.js';
 import { waitFor } from './support.js';
 
 export interface ChildRun {
@@ -19,7 +20,14 @@ export function startNode(args: string[], env: Record<string, string | undefined
   return { child, output: () => output, exited };
 }
 
-export async function startServiceProcess(service: string, databaseUrl: string): Promise<ChildRun & { address: string }> {
+/** The deployment's SERVICE_AUTH_SECRET for service processes that tests start. */
+export const testServiceSecret = randomBytes(32).toString('base64');
+
+/** Starts a service's built entry point; `credential` is the gateway's, which may call every service. */
+export async function startServiceProcess(
+  service: string,
+  databaseUrl: string,
+): Promise<ChildRun & { address: string; credential: ServiceCredential }> {
   const port = await freePort();
   // The built entry point, as deployed (npm test builds first).
   const run = startNode([`services/${service}/dist/main.js`], {
@@ -27,9 +35,14 @@ export async function startServiceProcess(service: string, databaseUrl: string):
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: String(port),
     KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+    SERVICE_AUTH_SECRET: testServiceSecret,
   });
   const address = `127.0.0.1:${port}`;
-  await waitFor(async () => (await checkHealth(address)) === 'SERVING' || run.child.exitCode !== null, `${service} to serve`, 60_000);
+  await waitFor(
+    async () => (await checkHealth(address)) === 'SERVING' || run.child.exitCode !== null,
+    `${service} to serve`,
+    60_000,
+  );
   if (run.child.exitCode !== null) throw new Error(`${service} exited early:\n${run.output()}`);
-  return { ...run, address };
+  return { ...run, address, credential: new ServiceCredential('gateway', testServiceSecret) };
 }

@@ -4,7 +4,10 @@ import { createPool, ensureDatabase, runMigrations, platformMigrations, type Poo
 /** Integration tests run only under `npm test`, which provisions the real services and sets these. */
 export function requireEnv(name: 'DATABASE_URL' | 'KAFKA_BROKERS' | 'REDIS_URL' | 'STRIPE_MOCK_URL'): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: integration tests run through \`npm test\`, which provisions real infrastructure`);
+  if (!value)
+    throw new Error(
+      `${name} is not set: integration tests run through \`npm test\`, which provisions real infrastructure`,
+    );
   return value;
 }
 
@@ -18,7 +21,11 @@ export async function freshDatabase(prefix = 'test'): Promise<Pool> {
 }
 
 /** Polls until the condition holds; fails with the message if it never does (no timing is asserted). */
-export async function waitFor(condition: () => boolean | Promise<boolean>, message: string, timeoutMs = 30_000): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  message: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > until) throw new Error(`Timed out waiting: ${message}`);

@@ -6,5 +6,9 @@ export function analyticsGrpcService(ctx: ServiceContext): GrpcService {
   const implementation: analytics.AnalyticsServiceServer = {
     getServiceStatus: unary(ctx.logger, async () => serviceStatus(ctx)),
   };
-  return { name: 'flatlay.analytics.v1.AnalyticsService', definition: analytics.AnalyticsServiceService, implementation };
+  return {
+    name: 'flatlay.analytics.v1.AnalyticsService',
+    definition: analytics.AnalyticsServiceService,
+    implementation,
+  };
 }

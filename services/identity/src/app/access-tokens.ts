@@ -10,7 +10,16 @@ export interface AccessClaims {
   role: Role;
   tokenId: string;
   expiresAt: Date;
+  /**
+   * The user's "sessions valid after" instant when the token was issued (epoch ms, 0: never
+   * ended). A later cut makes the token stale: this, not `iat` (whole seconds), decides whether a
+   * token predates a password change, so one issued in the same second right after it still works.
+   */
+  sessionsValidAfter: number;
 }
+
+/** The claim that carries AccessClaims.sessionsValidAfter. */
+const SESSIONS_CLAIM = 'sva';
 
 export interface IssuedToken extends AccessClaims {
   token: string;
@@ -23,11 +32,12 @@ export class AccessTokens {
     private readonly options: { issuer: string; audience: string; ttlSeconds: number; adminTtlSeconds: number },
   ) {}
 
-  async issue(userId: string, role: Role, now: Date): Promise<IssuedToken> {
+  async issue(userId: string, role: Role, sessionsValidAfter: Date | null, now: Date): Promise<IssuedToken> {
     const tokenId = randomUUID();
     const iat = Math.floor(now.getTime() / 1000);
     const exp = iat + (role === 'admin' ? this.options.adminTtlSeconds : this.options.ttlSeconds);
-    const token = await new SignJWT({ role })
+    const sva = sessionsValidAfter?.getTime() ?? 0;
+    const token = await new SignJWT({ role, [SESSIONS_CLAIM]: sva })
       .setProtectedHeader({ alg: this.key.alg, kid: this.key.kid, typ: 'JWT' })
       .setIssuer(this.options.issuer)
       .setAudience(this.options.audience)
@@ -36,7 +46,7 @@ export class AccessTokens {
       .setIssuedAt(iat)
       .setExpirationTime(exp)
       .sign(this.key.privateKey);
-    return { token, userId, role, tokenId, expiresAt: new Date(exp * 1000) };
+    return { token, userId, role, tokenId, expiresAt: new Date(exp * 1000), sessionsValidAfter: sva };
   }
 
   /** The token's claims, or UNAUTHENTICATED saying why not ('Not authenticated: ...'). */
@@ -51,12 +61,24 @@ export class AccessTokens {
         requiredClaims: ['sub', 'jti', 'exp', 'iat'],
       });
       const role = payload.role;
-      if ((role !== 'user' && role !== 'admin') || !isUuid(payload.sub!) || !isUuid(payload.jti!)) throw unauthenticated('the token is malformed');
-      return { userId: payload.sub!, role, tokenId: payload.jti!, expiresAt: new Date(payload.exp! * 1000) };
+      if ((role !== 'user' && role !== 'admin') || !isUuid(payload.sub!) || !isUuid(payload.jti!))
+        throw unauthenticated('the token is malformed');
+      // Tokens from before session cuts existed carry no claim: they count as issued under 0.
+      const sva = payload[SESSIONS_CLAIM] ?? 0;
+      if (typeof sva !== 'number' || !Number.isSafeInteger(sva) || sva < 0)
+        throw unauthenticated('the token is malformed');
+      return {
+        userId: payload.sub!,
+        role,
+        tokenId: payload.jti!,
+        expiresAt: new Date(payload.exp! * 1000),
+        sessionsValidAfter: sva,
+      };
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw unauthenticated('token expired');
-      if (error instanceof joseErrors.JWSSignatureVerificationFailed) throw unauthenticated('the token signature is invalid');
+      if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+        throw unauthenticated('the token signature is invalid');
       throw unauthenticated('the token is malformed or was not issued here');
     }
   }

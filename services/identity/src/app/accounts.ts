@@ -1,14 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
 import {
-  applySubscriptionFact, cleanAvatarUrl, cleanProfileText, decideExternalSignIn, displayName, emailProblem, INVALID_ADMIN_LOGIN, INVALID_LOGIN,
-  isUnlimited, normalizeEmail, passwordProblem, planName, samePlan, splitName, type SubscriptionFact,
+  applySubscriptionFact,
+  displayName,
+  emailProblem,
+  INVALID_ADMIN_LOGIN,
+  INVALID_LOGIN,
+  isUnlimited,
+  normalizeEmail,
+  PASSWORD_TOO_LONG,
+  passwordProblem,
+  passwordTooLong,
+  planName,
+  samePlan,
+  type SubscriptionFact,
 } from '../domain/index.js';
-import { AccessTokens, unauthenticated, type AccessClaims, type Role } from './access-tokens.js';
-import type { ExternalProfile, ExternalVerifier } from './external-verifiers.js';
+import { type AccessTokens, unauthenticated, type AccessClaims, type Role } from './access-tokens.js';
+import { accountForExternalSignIn } from './external-sign-in.js';
+import type { ExternalVerifier } from './external-verifiers.js';
 import type { Passwords } from './passwords.js';
 import type { Revocations } from './revocations.js';
-import type { TokenAccountsPort } from './token-accounts-port.js';
 import { userEvents } from './user-events.js';
 import { userStore, type UserRow } from './user-store.js';
 
@@ -30,10 +41,10 @@ export interface Profile {
   createdAt: Date;
 }
 
+/** A signed access token and the profile. The balance is the ledger's: the gateway asks it. */
 export interface Session {
   accessToken: string;
   user: Profile;
-  tokenBalance: number;
 }
 
 export interface AccountsDeps {
@@ -42,13 +53,13 @@ export interface AccountsDeps {
   passwords: Passwords;
   tokens: AccessTokens;
   revocations: Revocations;
-  ledger: TokenAccountsPort;
   google: ExternalVerifier;
   supabase: ExternalVerifier;
   clock?: () => Date;
 }
 
 const invalid = (message: string) => new AppError('INVALID_ARGUMENT', message);
+export const SESSION_ENDED = 'the session has ended. Please sign in again.';
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** The identity service's use cases: accounts, credentials, sessions and profiles. */
@@ -79,6 +90,7 @@ export class Accounts {
     };
   }
 
+  /** A password account; its address is not verified (nothing here proves the person owns it). */
   async register(rawEmail: string, password: string): Promise<Session> {
     const problem = emailProblem(rawEmail) ?? passwordProblem(password);
     if (problem) throw invalid(problem);
@@ -89,93 +101,98 @@ export class Accounts {
     const now = this.clock();
     const id = randomUUID();
     await withTransaction(this.deps.pool, async (tx) => {
-      if (!(await userStore.insert(tx, { id, email, passwordHash, firstName: '', lastName: '', avatarUrl: '', now }))) throw taken();
+      if (
+        !(await userStore.insert(tx, {
+          id,
+          email,
+          emailVerified: false,
+          passwordHash,
+          firstName: '',
+          lastName: '',
+          avatarUrl: '',
+          now,
+        }))
+      )
+        throw taken();
       await userEvents.registered(tx, { id, email }, 'password', now);
     });
-    const user = (await userStore.byId(this.deps.pool, id))!;
-    return this.session(user, await this.openTokenAccount(id));
+    return this.session((await userStore.byId(this.deps.pool, id))!);
   }
 
   async login(rawEmail: string, password: string): Promise<Session> {
     if (!text(rawEmail).trim() || !password) throw invalid('Email and password are required');
+    if (passwordTooLong(password)) throw invalid(PASSWORD_TOO_LONG);
     const user = await userStore.byEmail(this.deps.pool, normalizeEmail(rawEmail));
     // Unknown e-mail and wrong password: the same work and the same answer.
     const ok = await this.deps.passwords.check(password, user?.passwordHash);
     if (!user || !ok) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
-    return this.session(user, await this.deps.ledger.balance(user.id));
+    // The token carries the sessions instant read with the hash it was checked against: a
+    // password change that lands meanwhile ends it too.
+    return this.session(user);
   }
 
   async adminLogin(username: string, password: string): Promise<string> {
     if (!text(username).trim() || !password) throw invalid('Please enter both email and password');
+    if (passwordTooLong(password)) throw invalid(PASSWORD_TOO_LONG);
     const user = await userStore.byEmail(this.deps.pool, normalizeEmail(username));
     const ok = await this.deps.passwords.check(password, user?.passwordHash);
     if (!user || !ok || user.role !== 'admin') throw new AppError('UNAUTHENTICATED', INVALID_ADMIN_LOGIN);
-    return (await this.deps.tokens.issue(user.id, 'admin', this.clock())).token;
+    return (await this.deps.tokens.issue(user.id, 'admin', user.sessionsValidAfter, this.clock())).token;
   }
 
   async loginWithGoogle(idToken: string): Promise<Session> {
     if (!idToken) throw invalid('idToken is required');
-    return this.externalSignIn(await this.deps.google.verify(idToken));
+    const claims = await this.deps.google.verify(idToken);
+    return this.session(await accountForExternalSignIn(this.deps, claims, this.clock()));
   }
 
-  async loginWithSupabase(accessToken: string, given: { userId: string; email: string; name: string; avatarUrl: string }): Promise<Session> {
+  async loginWithSupabase(
+    accessToken: string,
+    given: { userId: string; email: string; name: string; avatarUrl: string },
+  ): Promise<Session> {
     const claims = await this.deps.supabase.verify(accessToken);
-    if (given.userId && given.userId !== claims.subject) throw unauthenticated('the Supabase token belongs to another user');
+    if (given.userId && given.userId !== claims.subject)
+      throw unauthenticated('the Supabase token belongs to another user');
     // The token's claims win; the client's fields only fill what the token leaves empty.
-    return this.externalSignIn({ ...claims, fullName: claims.fullName || given.name, avatarUrl: claims.avatarUrl || given.avatarUrl });
+    const profile = {
+      ...claims,
+      fullName: claims.fullName || given.name,
+      avatarUrl: claims.avatarUrl || given.avatarUrl,
+    };
+    return this.session(await accountForExternalSignIn(this.deps, profile, this.clock()));
   }
 
-  private async externalSignIn(p: ExternalProfile, attempt = 1): Promise<Session> {
-    const email = p.email ? normalizeEmail(p.email) : '';
-    if (email && emailProblem(email)) throw unauthenticated('the sign-in token carries an invalid email address');
-    const names = p.firstName || p.lastName ? { firstName: p.firstName, lastName: p.lastName } : splitName(p.fullName);
-    const profile = { firstName: cleanProfileText(names.firstName), lastName: cleanProfileText(names.lastName), avatarUrl: cleanAvatarUrl(p.avatarUrl) };
-    const { pool } = this.deps;
-    const linked = await userStore.byExternalIdentity(pool, p.provider, p.subject);
-    const byEmail = linked || !email ? undefined : await userStore.byEmail(pool, email);
-    const decision = decideExternalSignIn({ ...p, email }, linked, byEmail);
+  /**
+   * Changes the password of a signed-in person who knows the current one. Every earlier session
+   * ends (on every device); the answer is a fresh session for the caller.
+   */
+  async changePassword(userId: string, currentPassword: string, newPassword: string): Promise<Session> {
+    if (!userId) throw invalid('userId is required');
+    if (!currentPassword) throw invalid('The current password is required');
+    if (passwordTooLong(currentPassword)) throw invalid(PASSWORD_TOO_LONG);
+    const problem = passwordProblem(newPassword);
+    if (problem) throw invalid(problem);
+    const user = await userStore.byId(this.deps.pool, userId);
+    if (!user) throw new AppError('NOT_FOUND', 'User not found');
+    // Not UNAUTHENTICATED: the caller's session is fine, only the typed password is wrong.
+    if (!(await this.deps.passwords.check(currentPassword, user.passwordHash)))
+      throw invalid('The current password is not correct');
+    return this.setPassword(userId, newPassword);
+  }
+
+  /** Sets a new password (for callers that already proved who the person is) and ends every earlier session. */
+  async setPassword(userId: string, newPassword: string): Promise<Session> {
+    const problem = passwordProblem(newPassword);
+    if (problem) throw invalid(problem);
+    const passwordHash = await this.deps.passwords.hash(newPassword);
     const now = this.clock();
-    switch (decision.kind) {
-      case 'refuse':
-        throw new AppError(decision.code, decision.message);
-      case 'create': {
-        const id = randomUUID();
-        const created = await withTransaction(pool, async (tx) => {
-          if (!(await userStore.insert(tx, { id, email, passwordHash: null, ...profile, now }))) return false;
-          await userStore.link(tx, p.provider, p.subject, id, now);
-          await userEvents.registered(tx, { id, email }, p.provider, now);
-          return true;
-        });
-        // A concurrent first sign-in with the same e-mail won the race: decide again.
-        if (!created) {
-          if (attempt > 2) throw new AppError('CONFLICT', 'The account is being created. Please try again.');
-          return this.externalSignIn(p, attempt + 1);
-        }
-        return this.session((await userStore.byId(pool, id))!, await this.openTokenAccount(id));
-      }
-      case 'link':
-      case 'sign-in': {
-        const user = await withTransaction(pool, async (tx) => {
-          const u = await userStore.byId(tx, decision.userId, true);
-          if (!u) throw new AppError('CONFLICT', 'The account changed during sign-in. Please try again.');
-          if (decision.kind === 'link') await userStore.link(tx, p.provider, p.subject, u.id, now);
-          // Provider values replace stored ones only where the provider gives one.
-          const next = {
-            firstName: profile.firstName || u.firstName,
-            lastName: profile.firstName ? profile.lastName : u.lastName,
-            avatarUrl: profile.avatarUrl || u.avatarUrl,
-          };
-          if (next.firstName !== u.firstName || next.lastName !== u.lastName || next.avatarUrl !== u.avatarUrl) {
-            await userStore.updateProfile(tx, u.id, next, now);
-            await userEvents.profileChanged(tx, { id: u.id, email: u.email, ...next }, now);
-            return { ...u, ...next };
-          }
-          return u;
-        });
-        // Opening is idempotent: it answers the balance, and heals a grant that failed at sign-up.
-        return this.session(user, await this.openTokenAccount(user.id));
-      }
-    }
+    const user = await withTransaction(this.deps.pool, async (tx) => {
+      const u = await userStore.byId(tx, userId, true);
+      if (!u) throw new AppError('NOT_FOUND', 'User not found');
+      await userStore.setPassword(tx, userId, passwordHash, now);
+      return { ...u, passwordHash, sessionsValidAfter: await userStore.endSessions(tx, userId, now) };
+    });
+    return this.session(user);
   }
 
   /** The claims of a valid access token whose user still exists and which is not revoked. */
@@ -189,6 +206,9 @@ export class Accounts {
       throw unauthenticated('token revoked');
     }
     if (!facts.role) throw unauthenticated('the account no longer exists');
+    // Sessions were ended after this token was issued (password change, takeover).
+    if (facts.sessionsValidAfter && claims.sessionsValidAfter < facts.sessionsValidAfter.getTime())
+      throw unauthenticated(SESSION_ENDED);
     // An admin token works only while the account still has the admin role.
     return { ...claims, role: claims.role === 'admin' && facts.role === 'admin' ? 'admin' : 'user' };
   }
@@ -212,10 +232,15 @@ export class Accounts {
   /** Removes credentials and personal data; the user's tokens stop working at once (the user is gone). */
   async deleteUser(by: { userId?: string; email?: string }): Promise<string> {
     const { pool } = this.deps;
-    const user = by.userId ? await userStore.byId(pool, by.userId) : by.email ? await userStore.byEmail(pool, normalizeEmail(by.email)) : undefined;
+    const user = by.userId
+      ? await userStore.byId(pool, by.userId)
+      : by.email
+        ? await userStore.byEmail(pool, normalizeEmail(by.email))
+        : undefined;
     if (!by.userId && !by.email) throw invalid('userId or email is required');
     if (!user) throw new AppError('NOT_FOUND', 'User not found');
-    if (user.role === 'admin') throw new AppError('PERMISSION_DENIED', 'Administrator accounts cannot be deleted');
+    // A business refusal, not a permission problem: the operator's own session is fine.
+    if (user.role === 'admin') throw new AppError('CONFLICT', 'Administrator accounts cannot be deleted');
     const now = this.clock();
     await withTransaction(pool, async (tx) => {
       if (!(await userStore.delete(tx, user.id))) throw new AppError('NOT_FOUND', 'User not found');
@@ -236,21 +261,8 @@ export class Accounts {
     return true;
   }
 
-  private async session(user: UserRow, tokenBalance: number): Promise<Session> {
-    const issued = await this.deps.tokens.issue(user.id, 'user', this.clock());
-    return { accessToken: issued.token, user: this.profileOf(user), tokenBalance };
-  }
-
-  /**
-   * The sign-up grant, made now so the answer shows it. When the ledger cannot be reached the
-   * account still exists; the ledger's consumer of UserRegistered makes the same grant later.
-   */
-  private async openTokenAccount(userId: string): Promise<number> {
-    try {
-      return await this.deps.ledger.openAccount(userId);
-    } catch (error) {
-      this.deps.logger.warn({ err: error, userId }, 'sign-up grant deferred: the ledger did not answer');
-      return 0;
-    }
+  private async session(user: UserRow): Promise<Session> {
+    const issued = await this.deps.tokens.issue(user.id, 'user', user.sessionsValidAfter, this.clock());
+    return { accessToken: issued.token, user: this.profileOf(user) };
   }
 }

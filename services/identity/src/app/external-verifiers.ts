@@ -1,5 +1,5 @@
-import { jwtVerify } from 'jose';
-import { OAuth2Client } from 'google-auth-library';
+import { jwtVerify, type JWTPayload } from 'jose';
+import { OAuth2Client, type TokenPayload } from 'google-auth-library';
 import { AppError } from '@flatlay/platform';
 import type { ExternalClaims } from '../domain/index.js';
 
@@ -18,25 +18,37 @@ export interface ExternalVerifier {
 // Not an outage: nothing will change until an operator configures it, and web clients end the
 // session on any 503/504, so this is NOT_CONFIGURED (501).
 const notConfigured = (what: string) =>
-  new AppError('NOT_CONFIGURED', `${what} sign-in is not configured on this server. Please sign in with your email and password.`);
+  new AppError(
+    'NOT_CONFIGURED',
+    `${what} sign-in is not configured on this server. Please sign in with your email and password.`,
+  );
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** Google ID tokens, checked by google-auth-library against GOOGLE_CLIENT_ID (certificates from GOOGLE_CERTS_URL when set). */
 export class GoogleVerifier implements ExternalVerifier {
   private readonly client: OAuth2Client | undefined;
 
-  constructor(private readonly clientId: string | undefined, certsUrl?: string) {
-    this.client = clientId ? new OAuth2Client({ clientId, ...(certsUrl ? { endpoints: { oauth2FederatedSignonPemCertsUrl: certsUrl } } : {}) }) : undefined;
+  constructor(
+    private readonly clientId: string | undefined,
+    certsUrl?: string,
+  ) {
+    this.client = clientId
+      ? new OAuth2Client({
+          clientId,
+          ...(certsUrl ? { endpoints: { oauth2FederatedSignonPemCertsUrl: certsUrl } } : {}),
+        })
+      : undefined;
   }
 
   async verify(idToken: string): Promise<ExternalProfile> {
     if (!this.client || !this.clientId) throw notConfigured('Google');
     if (!idToken) throw new AppError('INVALID_ARGUMENT', 'idToken is required');
-    let payload;
+    let payload: TokenPayload | undefined;
     try {
       payload = (await this.client.verifyIdToken({ idToken, audience: this.clientId })).getPayload();
     } catch (error) {
-      if (/certificates|fetch|ECONN|ENOTFOUND|socket/i.test(String((error as Error)?.message))) throw new AppError('UNAVAILABLE', 'Google accounts API unavailable');
+      if (/certificates|fetch|ECONN|ENOTFOUND|socket/i.test(String((error as Error)?.message)))
+        throw new AppError('UNAVAILABLE', 'Google accounts API unavailable');
       throw new AppError('UNAUTHENTICATED', 'Could not verify Google account');
     }
     if (!payload?.sub) throw new AppError('UNAUTHENTICATED', 'Could not verify Google account');
@@ -64,9 +76,13 @@ export class SupabaseVerifier implements ExternalVerifier {
   async verify(accessToken: string): Promise<ExternalProfile> {
     if (!this.secret) throw notConfigured('Supabase');
     if (!accessToken) throw new AppError('UNAUTHENTICATED', 'Not authenticated: a Supabase access token is required');
-    let payload;
+    let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(accessToken, this.secret, { algorithms: ['HS256'], audience: 'authenticated', requiredClaims: ['sub', 'exp'] }));
+      ({ payload } = await jwtVerify(accessToken, this.secret, {
+        algorithms: ['HS256'],
+        audience: 'authenticated',
+        requiredClaims: ['sub', 'exp'],
+      }));
     } catch {
       throw new AppError('UNAUTHENTICATED', 'Not authenticated: the Supabase token is invalid or expired');
     }
@@ -75,12 +91,29 @@ export class SupabaseVerifier implements ExternalVerifier {
       provider: 'supabase',
       subject: str(payload.sub),
       email: str(payload.email),
-      // Supabase issues sessions only for confirmed addresses (or provider-verified ones).
-      emailVerified: Boolean(payload.email),
+      emailVerified: supabaseEmailConfirmed(payload),
       firstName: '',
       lastName: '',
       fullName: str(meta.full_name) || str(meta.name),
       avatarUrl: str(meta.avatar_url) || str(meta.picture),
     };
   }
+}
+
+/**
+ * Whether a Supabase token vouches for its address. Projects may let people sign in before they
+ * confirm it, so an address alone proves nothing: it counts only when Supabase recorded the
+ * confirmation (`email_confirmed_at`) or the upstream provider verified it
+ * (`user_metadata.email_verified`).
+ */
+export function supabaseEmailConfirmed(payload: Record<string, unknown>): boolean {
+  if (!str(payload.email)) return false;
+  const confirmedAt = payload.email_confirmed_at;
+  if (
+    (typeof confirmedAt === 'string' && confirmedAt.trim() !== '') ||
+    (typeof confirmedAt === 'number' && confirmedAt > 0)
+  )
+    return true;
+  const meta = payload.user_metadata;
+  return typeof meta === 'object' && meta !== null && (meta as Record<string, unknown>).email_verified === true;
 }

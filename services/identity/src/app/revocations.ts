@@ -9,7 +9,10 @@ export class Revocations {
   private readonly known = new Map<string, number>();
   private lastPurge = 0;
 
-  constructor(private readonly db: Queryable, private readonly cacheLimit = 50_000) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly cacheLimit = 50_000,
+  ) {}
 
   isKnownRevoked(tokenId: string, now: Date): boolean {
     const until = this.known.get(tokenId);

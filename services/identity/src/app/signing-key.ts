@@ -26,14 +26,20 @@ export function signingKeyFromPem(pem: string): SigningKey {
   return { alg, privateKey, publicKey, kid };
 }
 
-const generatePem = () => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const generatePem = () =>
+  generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
 
 /**
  * The key that signs access tokens: JWT_PRIVATE_KEY when set; else the PEM in JWT_KEY_FILE,
  * generated there (mode 0600) on first start so restarts keep sessions; else a key that lives
  * only as long as the process (development and tests; refused in production by the config).
  */
-export async function loadSigningKey(options: { privateKeyPem?: string; keyFile?: string }, logger: Logger): Promise<SigningKey> {
+export async function loadSigningKey(
+  options: { privateKeyPem?: string; keyFile?: string },
+  logger: Logger,
+): Promise<SigningKey> {
   if (options.privateKeyPem) return signingKeyFromPem(options.privateKeyPem);
   if (options.keyFile) {
     const existing = await readFile(options.keyFile, 'utf8').catch((e: NodeJS.ErrnoException) => {

@@ -6,23 +6,60 @@ import type { PlanState } from '../domain/index.js';
 const meta = (userId: string, now: Date) => ({ aggregateId: userId, occurredAt: now });
 
 export const userEvents = {
-  registered: (tx: Queryable, u: { id: string; email: string }, method: 'password' | 'google' | 'supabase', now: Date) =>
-    enqueueOutbox(tx, [outboxMessage(topics.identityUser, eventTypes.UserRegistered, events.UserRegistered, { userId: u.id, email: u.email, method }, meta(u.id, now))]),
-
-  profileChanged: (tx: Queryable, u: { id: string; email: string; firstName: string; lastName: string; avatarUrl: string }, now: Date) =>
+  registered: (
+    tx: Queryable,
+    u: { id: string; email: string },
+    method: 'password' | 'google' | 'supabase',
+    now: Date,
+  ) =>
     enqueueOutbox(tx, [
-      outboxMessage(topics.identityUser, eventTypes.UserProfileChanged, events.UserProfileChanged, {
-        userId: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, avatarUrl: u.avatarUrl,
-      }, meta(u.id, now)),
+      outboxMessage(
+        topics.identityUser,
+        eventTypes.UserRegistered,
+        events.UserRegistered,
+        { userId: u.id, email: u.email, method },
+        meta(u.id, now),
+      ),
+    ]),
+
+  profileChanged: (
+    tx: Queryable,
+    u: { id: string; email: string; firstName: string; lastName: string; avatarUrl: string },
+    now: Date,
+  ) =>
+    enqueueOutbox(tx, [
+      outboxMessage(
+        topics.identityUser,
+        eventTypes.UserProfileChanged,
+        events.UserProfileChanged,
+        {
+          userId: u.id,
+          email: u.email,
+          firstName: u.firstName,
+          lastName: u.lastName,
+          avatarUrl: u.avatarUrl,
+        },
+        meta(u.id, now),
+      ),
     ]),
 
   planChanged: (tx: Queryable, userId: string, plan: PlanState, now: Date) =>
     enqueueOutbox(tx, [
-      outboxMessage(topics.identityUser, eventTypes.UserPlanChanged, events.UserPlanChanged, {
-        userId, subscriptionPlan: plan.plan, subscriptionStatus: plan.status,
-      }, meta(userId, now)),
+      outboxMessage(
+        topics.identityUser,
+        eventTypes.UserPlanChanged,
+        events.UserPlanChanged,
+        {
+          userId,
+          subscriptionPlan: plan.plan,
+          subscriptionStatus: plan.status,
+        },
+        meta(userId, now),
+      ),
     ]),
 
   deleted: (tx: Queryable, userId: string, now: Date) =>
-    enqueueOutbox(tx, [outboxMessage(topics.identityUser, eventTypes.UserDeleted, events.UserDeleted, { userId }, meta(userId, now))]),
+    enqueueOutbox(tx, [
+      outboxMessage(topics.identityUser, eventTypes.UserDeleted, events.UserDeleted, { userId }, meta(userId, now)),
+    ]),
 };

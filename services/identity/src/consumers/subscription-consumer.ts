@@ -7,17 +7,42 @@ export const CONSUMER = 'identity';
 export const consumedTopics = [topics.billingSubscription];
 
 /** The subscription fact an event carries, and whose it is; undefined for other events. */
-export function subscriptionFactOf(type: string, payload: Uint8Array, occurredAt: Date): { userId: string; fact: SubscriptionFact } | undefined {
+export function subscriptionFactOf(
+  type: string,
+  payload: Uint8Array,
+  occurredAt: Date,
+): { userId: string; fact: SubscriptionFact } | undefined {
   switch (type) {
     case eventTypes.SubscriptionActivated:
     case eventTypes.SubscriptionRenewed: {
-      const e = (type === eventTypes.SubscriptionActivated ? events.SubscriptionActivated : events.SubscriptionRenewed).decode(payload);
+      const e = (
+        type === eventTypes.SubscriptionActivated ? events.SubscriptionActivated : events.SubscriptionRenewed
+      ).decode(payload);
       const kind = type === eventTypes.SubscriptionActivated ? 'activated' : 'renewed';
-      return { userId: e.userId, fact: { type: kind, subscriptionId: e.subscriptionId, plan: e.plan, periodEnd: e.periodEnd ?? null, occurredAt } };
+      return {
+        userId: e.userId,
+        fact: {
+          type: kind,
+          subscriptionId: e.subscriptionId,
+          plan: e.plan,
+          periodEnd: e.periodEnd ?? null,
+          occurredAt,
+        },
+      };
     }
     case eventTypes.SubscriptionCanceled: {
       const e = events.SubscriptionCanceled.decode(payload);
-      return { userId: e.userId, fact: { type: 'canceled', subscriptionId: e.subscriptionId, plan: e.plan, immediate: e.immediate, effectiveAt: e.effectiveAt ?? null, occurredAt } };
+      return {
+        userId: e.userId,
+        fact: {
+          type: 'canceled',
+          subscriptionId: e.subscriptionId,
+          plan: e.plan,
+          immediate: e.immediate,
+          effectiveAt: e.effectiveAt ?? null,
+          occurredAt,
+        },
+      };
     }
     default:
       return undefined;
@@ -30,10 +55,11 @@ export function subscriptionEventHandler(pool: Pool, accounts: Accounts, logger:
   return async (delivery: Delivery): Promise<void> => {
     const envelope = decodeEnvelope(delivery.value);
     const wanted = subscriptionFactOf(envelope.type, envelope.payload, envelope.occurredAt ?? new Date());
-    if (!wanted || !wanted.userId) return;
+    if (!wanted?.userId) return;
     await inbox.handleOnce(CONSUMER, envelope.eventId, async (tx) => {
       const applied = await accounts.applySubscriptionFact(tx, wanted.userId, wanted.fact);
-      if (!applied) logger.debug({ eventId: envelope.eventId, type: envelope.type }, 'subscription event changed no profile');
+      if (!applied)
+        logger.debug({ eventId: envelope.eventId, type: envelope.type }, 'subscription event changed no profile');
     });
   };
 }

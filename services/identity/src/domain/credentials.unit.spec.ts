@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { emailProblem, normalizeEmail, passwordProblem } from './credentials.js';
+import { describe, it } from 'vitest';
+import { emailProblem, normalizeEmail, passwordProblem, passwordTooLong } from './credentials.js';
 
 describe('e-mail rules', () => {
   it('normalises case and surrounding blanks, so addresses compare case-insensitively', () => {
@@ -8,13 +8,24 @@ describe('e-mail rules', () => {
   });
 
   it('accepts ordinary addresses', () => {
-    for (const ok of ['a@b.co', 'first.last+tag@sub.example.org', 'X_Y@Example.com']) assert.equal(emailProblem(ok), undefined, ok);
+    for (const ok of ['a@b.co', 'first.last+tag@sub.example.org', 'X_Y@Example.com'])
+      assert.equal(emailProblem(ok), undefined, ok);
   });
 
   it('refuses missing and malformed addresses with a message', () => {
     assert.equal(emailProblem(''), 'Email is required');
     assert.equal(emailProblem(undefined), 'Email is required');
-    for (const bad of ['plainaddress', 'a@b', '@example.com', 'a b@example.com', 'a@@example.com', 'a@example.c', 'a@-x.com', `${'x'.repeat(65)}@example.com`, `a@${'x'.repeat(250)}.com`]) {
+    for (const bad of [
+      'plainaddress',
+      'a@b',
+      '@example.com',
+      'a b@example.com',
+      'a@@example.com',
+      'a@example.c',
+      'a@-x.com',
+      `${'x'.repeat(65)}@example.com`,
+      `a@${'x'.repeat(250)}.com`,
+    ]) {
       assert.equal(emailProblem(bad), 'Please enter a valid email address', bad);
     }
   });
@@ -33,5 +44,13 @@ describe('password policy', () => {
     assert.equal(passwordProblem(42), 'Password is required');
     assert.equal(passwordProblem('x'.repeat(257)), 'Password must be at most 256 characters long');
     assert.equal(passwordProblem('x'.repeat(256)), undefined);
+  });
+
+  it('counts the upper limit in characters too: 256 characters pass, 257 do not, whatever their size', () => {
+    assert.equal(passwordTooLong('x'.repeat(257)), true);
+    assert.equal(passwordTooLong('x'.repeat(256)), false);
+    assert.equal(passwordTooLong('😀'.repeat(256)), false);
+    assert.equal(passwordProblem('😀'.repeat(256)), undefined);
+    assert.equal(passwordTooLong('😀'.repeat(257)), true);
   });
 });

@@ -1,8 +1,9 @@
-// Which account an external sign-in (Google, Supabase) lands on. Pure.
+// Which account an external sign-in (Google, Supabase) lands on, and what it may change there. Pure.
 
 export interface ExternalClaims {
   provider: 'google' | 'supabase';
   subject: string;
+  /** Normalised (trimmed, lower case); '' when the token carries none. */
   email: string;
   /** Whether the provider vouches that the person controls the address. */
   emailVerified: boolean;
@@ -10,30 +11,58 @@ export interface ExternalClaims {
 
 export interface KnownAccount {
   id: string;
+  email: string;
   role: 'user' | 'admin';
+  /** Whether someone proved control of the account's address (a verified external sign-in). */
+  emailVerified: boolean;
 }
 
 export type ExternalSignInDecision =
-  | { kind: 'sign-in'; userId: string }
-  | { kind: 'link'; userId: string }
-  | { kind: 'create' }
+  /** `takeover`: the address is proven now, and the account's unproven credentials must go. */
+  | { kind: 'sign-in'; userId: string; takeover: boolean }
+  | { kind: 'link'; userId: string; takeover: boolean }
+  | { kind: 'create'; emailVerified: boolean }
   | { kind: 'refuse'; code: 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'CONFLICT'; message: string };
+
+export const UNVERIFIED_LINK_REFUSED =
+  'An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.';
 
 /**
  * - An identity already linked signs in to its account.
  * - Otherwise an account with the same e-mail is linked, but only when the provider verified
  *   the address (else anyone could claim an account by naming its e-mail), and never an
  *   operator's account (admins sign in with their password only).
- * - Otherwise a new account is created.
+ * - Otherwise a new account is created; its address counts as verified when the provider says so.
+ *
+ * Whenever a verified address reaches an account whose address was never verified, that is a
+ * takeover: whoever set the account's password or linked it before may not be the address's
+ * owner (someone can sign up with another person's address), so the caller clears the password,
+ * unlinks the other identities and ends every earlier session.
  */
-export function decideExternalSignIn(claims: ExternalClaims, linked: KnownAccount | undefined, byEmail: KnownAccount | undefined): ExternalSignInDecision {
+export function decideExternalSignIn(
+  claims: ExternalClaims,
+  linked: KnownAccount | undefined,
+  byEmail: KnownAccount | undefined,
+): ExternalSignInDecision {
   if (!claims.subject) return { kind: 'refuse', code: 'UNAUTHENTICATED', message: 'The sign-in token names no user' };
-  if (linked) return linked.role === 'admin' ? adminRefusal : { kind: 'sign-in', userId: linked.id };
-  if (!claims.email) return { kind: 'refuse', code: 'UNAUTHENTICATED', message: 'The sign-in token carries no email address' };
-  if (!byEmail) return { kind: 'create' };
+  if (linked) {
+    if (linked.role === 'admin') return adminRefusal;
+    return { kind: 'sign-in', userId: linked.id, takeover: provesAddressOf(claims, linked) };
+  }
+  if (!claims.email)
+    return { kind: 'refuse', code: 'UNAUTHENTICATED', message: 'The sign-in token carries no email address' };
+  if (!byEmail) return { kind: 'create', emailVerified: claims.emailVerified };
   if (byEmail.role === 'admin') return adminRefusal;
-  if (!claims.emailVerified) return { kind: 'refuse', code: 'CONFLICT', message: 'An account with this email already exists. Sign in with your password.' };
-  return { kind: 'link', userId: byEmail.id };
+  if (!claims.emailVerified) return { kind: 'refuse', code: 'CONFLICT', message: UNVERIFIED_LINK_REFUSED };
+  return { kind: 'link', userId: byEmail.id, takeover: !byEmail.emailVerified };
 }
 
-const adminRefusal: ExternalSignInDecision = { kind: 'refuse', code: 'PERMISSION_DENIED', message: 'Administrator accounts sign in with their password' };
+/** The claims prove the account's own address, which the account had not proven yet. */
+export const provesAddressOf = (claims: ExternalClaims, account: KnownAccount): boolean =>
+  claims.emailVerified && !account.emailVerified && claims.email !== '' && claims.email === account.email.toLowerCase();
+
+const adminRefusal: ExternalSignInDecision = {
+  kind: 'refuse',
+  code: 'PERMISSION_DENIED',
+  message: 'Administrator accounts sign in with their password',
+};

@@ -14,7 +14,14 @@ export const noPlan: PlanState = { plan: 'none', status: '', subscriptionId: '',
 
 export type SubscriptionFact =
   | { type: 'activated' | 'renewed'; subscriptionId: string; plan: string; periodEnd: Date | null; occurredAt: Date }
-  | { type: 'canceled'; subscriptionId: string; plan: string; immediate: boolean; effectiveAt: Date | null; occurredAt: Date };
+  | {
+      type: 'canceled';
+      subscriptionId: string;
+      plan: string;
+      immediate: boolean;
+      effectiveAt: Date | null;
+      occurredAt: Date;
+    };
 
 /**
  * The plan state after a subscription fact, or undefined when the fact changes nothing:
@@ -26,11 +33,26 @@ export function applySubscriptionFact(state: PlanState, fact: SubscriptionFact):
   if (fact.type === 'canceled') {
     if (!fact.immediate) return undefined;
     if (state.subscriptionId && fact.subscriptionId !== state.subscriptionId) return undefined; // an older subscription ends
-    return { plan: 'none', status: 'canceled', subscriptionId: fact.subscriptionId, periodEnd: fact.effectiveAt ?? fact.occurredAt, asOf: fact.occurredAt };
+    return {
+      plan: 'none',
+      status: 'canceled',
+      subscriptionId: fact.subscriptionId,
+      periodEnd: fact.effectiveAt ?? fact.occurredAt,
+      asOf: fact.occurredAt,
+    };
   }
   if (!isPlan(fact.plan) || fact.plan === 'none') return undefined;
-  return { plan: fact.plan, status: 'active', subscriptionId: fact.subscriptionId, periodEnd: fact.periodEnd, asOf: fact.occurredAt };
+  return {
+    plan: fact.plan,
+    status: 'active',
+    subscriptionId: fact.subscriptionId,
+    periodEnd: fact.periodEnd,
+    asOf: fact.occurredAt,
+  };
 }
 
 export const samePlan = (a: PlanState, b: PlanState) =>
-  a.plan === b.plan && a.status === b.status && a.subscriptionId === b.subscriptionId && a.periodEnd?.getTime() === b.periodEnd?.getTime();
+  a.plan === b.plan &&
+  a.status === b.status &&
+  a.subscriptionId === b.subscriptionId &&
+  a.periodEnd?.getTime() === b.periodEnd?.getTime();

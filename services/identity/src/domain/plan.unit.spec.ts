@@ -1,16 +1,33 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { applySubscriptionFact, noPlan, type PlanState } from './plan.js';
 
 const t = (iso: string) => new Date(iso);
 
 describe('plan fields from subscription facts', () => {
-  const activated = { type: 'activated', subscriptionId: 'sub_1', plan: 'studio', periodEnd: t('2026-02-01Z'), occurredAt: t('2026-01-01Z') } as const;
+  const activated = {
+    type: 'activated',
+    subscriptionId: 'sub_1',
+    plan: 'studio',
+    periodEnd: t('2026-02-01Z'),
+    occurredAt: t('2026-01-01Z'),
+  } as const;
 
   it('activation and renewal set the plan, active status and period end', () => {
     const s = applySubscriptionFact(noPlan, activated)!;
-    assert.deepEqual(s, { plan: 'studio', status: 'active', subscriptionId: 'sub_1', periodEnd: t('2026-02-01Z'), asOf: t('2026-01-01Z') });
-    const renewed = applySubscriptionFact(s, { ...activated, type: 'renewed', periodEnd: t('2026-03-01Z'), occurredAt: t('2026-02-01Z') })!;
+    assert.deepEqual(s, {
+      plan: 'studio',
+      status: 'active',
+      subscriptionId: 'sub_1',
+      periodEnd: t('2026-02-01Z'),
+      asOf: t('2026-01-01Z'),
+    });
+    const renewed = applySubscriptionFact(s, {
+      ...activated,
+      type: 'renewed',
+      periodEnd: t('2026-03-01Z'),
+      occurredAt: t('2026-02-01Z'),
+    })!;
     assert.equal(renewed.periodEnd?.toISOString(), '2026-03-01T00:00:00.000Z');
   });
 
@@ -21,7 +38,13 @@ describe('plan fields from subscription facts', () => {
 
   it('an immediate cancellation ends the plan; one at period end changes nothing yet', () => {
     const s = applySubscriptionFact(noPlan, activated)!;
-    const cancel = { type: 'canceled', subscriptionId: 'sub_1', plan: 'studio', effectiveAt: t('2026-01-15Z'), occurredAt: t('2026-01-15Z') } as const;
+    const cancel = {
+      type: 'canceled',
+      subscriptionId: 'sub_1',
+      plan: 'studio',
+      effectiveAt: t('2026-01-15Z'),
+      occurredAt: t('2026-01-15Z'),
+    } as const;
     assert.equal(applySubscriptionFact(s, { ...cancel, immediate: false }), undefined);
     const ended = applySubscriptionFact(s, { ...cancel, immediate: true })!;
     assert.deepEqual([ended.plan, ended.status], ['none', 'canceled']);
@@ -29,7 +52,14 @@ describe('plan fields from subscription facts', () => {
 
   it('the end of an older subscription does not end the current one', () => {
     const s: PlanState = applySubscriptionFact(noPlan, activated)!;
-    const old = { type: 'canceled', subscriptionId: 'sub_0', plan: 'lite', immediate: true, effectiveAt: null, occurredAt: t('2026-01-02Z') } as const;
+    const old = {
+      type: 'canceled',
+      subscriptionId: 'sub_0',
+      plan: 'lite',
+      immediate: true,
+      effectiveAt: null,
+      occurredAt: t('2026-01-02Z'),
+    } as const;
     assert.equal(applySubscriptionFact(s, old), undefined);
   });
 

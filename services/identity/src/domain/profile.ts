@@ -1,14 +1,24 @@
-// Profile rules from the spec (document 1, section 3; document 2, section 3). Pure.
+// Profile rules: display names, name splitting, avatar URLs and plan facts as the web app shows them. Pure.
 
 export type Plan = 'none' | 'lite' | 'studio' | 'bulk' | 'unlimited';
 export type SubscriptionStatus = '' | 'active' | 'past_due' | 'canceled';
 
-const PLAN_NAMES: Record<Plan, string> = { none: '', lite: 'Lite', studio: 'Studio', bulk: 'Bulk', unlimited: 'Unlimited' };
+const PLAN_NAMES: Record<Plan, string> = {
+  none: '',
+  lite: 'Lite',
+  studio: 'Studio',
+  bulk: 'Bulk',
+  unlimited: 'Unlimited',
+};
 
 export const isPlan = (value: string): value is Plan => Object.hasOwn(PLAN_NAMES, value);
 
 /** First plus last name, else first name, else the part of the e-mail before the at-sign. */
-export function displayName(firstName: string | null | undefined, lastName: string | null | undefined, email: string): string {
+export function displayName(
+  firstName: string | null | undefined,
+  lastName: string | null | undefined,
+  email: string,
+): string {
   const first = firstName?.trim() ?? '';
   const last = lastName?.trim() ?? '';
   if (first && last) return `${first} ${last}`;

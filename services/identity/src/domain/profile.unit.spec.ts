@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { cleanAvatarUrl, displayName, isUnlimited, planName, splitName } from './profile.js';
 
 describe('display name', () => {

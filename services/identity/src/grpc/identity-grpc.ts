@@ -20,27 +20,48 @@ const toUser = (p: Profile): identity.User => ({
   createdAt: p.createdAt,
 });
 
-const toSession = (s: Session) => ({ accessToken: s.accessToken, user: toUser(s.user), tokenBalance: s.tokenBalance });
+const toSession = (s: Session) => ({ accessToken: s.accessToken, user: toUser(s.user) });
 
 /** Maps the IdentityService protobuf API to the application. */
 export function identityGrpcService(ctx: ServiceContext, accounts: Accounts): GrpcService {
   const { logger } = ctx;
   const implementation: identity.IdentityServiceServer = {
     getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
-    register: unary(logger, async (req: identity.RegisterRequest) => toSession(await accounts.register(req.email, req.password))),
-    login: unary(logger, async (req: identity.LoginRequest) => toSession(await accounts.login(req.email, req.password))),
-    loginWithGoogle: unary(logger, async (req: identity.LoginWithGoogleRequest) => toSession(await accounts.loginWithGoogle(req.idToken))),
-    loginWithSupabase: unary(logger, async (req: identity.LoginWithSupabaseRequest) =>
-      toSession(await accounts.loginWithSupabase(req.accessToken, { userId: req.userId, email: req.email, name: req.name, avatarUrl: req.avatarUrl })),
+    register: unary(logger, async (req: identity.RegisterRequest) =>
+      toSession(await accounts.register(req.email, req.password)),
     ),
-    adminLogin: unary(logger, async (req: identity.AdminLoginRequest) => ({ accessToken: await accounts.adminLogin(req.username, req.password) })),
+    login: unary(logger, async (req: identity.LoginRequest) =>
+      toSession(await accounts.login(req.email, req.password)),
+    ),
+    loginWithGoogle: unary(logger, async (req: identity.LoginWithGoogleRequest) =>
+      toSession(await accounts.loginWithGoogle(req.idToken)),
+    ),
+    loginWithSupabase: unary(logger, async (req: identity.LoginWithSupabaseRequest) =>
+      toSession(
+        await accounts.loginWithSupabase(req.accessToken, {
+          userId: req.userId,
+          email: req.email,
+          name: req.name,
+          avatarUrl: req.avatarUrl,
+        }),
+      ),
+    ),
+    adminLogin: unary(logger, async (req: identity.AdminLoginRequest) => ({
+      accessToken: await accounts.adminLogin(req.username, req.password),
+    })),
     verifyToken: unary(logger, async (req: identity.VerifyTokenRequest) => {
       const c = await accounts.verify(req.token);
       return { userId: c.userId, role: c.role, tokenId: c.tokenId, expiresAt: c.expiresAt };
     }),
-    revokeToken: unary(logger, async (req: identity.RevokeTokenRequest) => ({ revoked: await accounts.revoke(req.token) })),
-    getProfile: unary(logger, async (req: identity.GetProfileRequest) => ({ user: toUser(await accounts.profile(req.userId)) })),
-    deleteUser: unary(logger, async (req: identity.DeleteUserRequest) => ({ userId: await accounts.deleteUser({ userId: req.userId, email: req.email }) })),
+    revokeToken: unary(logger, async (req: identity.RevokeTokenRequest) => ({
+      revoked: await accounts.revoke(req.token),
+    })),
+    getProfile: unary(logger, async (req: identity.GetProfileRequest) => ({
+      user: toUser(await accounts.profile(req.userId)),
+    })),
+    deleteUser: unary(logger, async (req: identity.DeleteUserRequest) => ({
+      userId: await accounts.deleteUser({ userId: req.userId, email: req.email }),
+    })),
   };
   return { name: 'flatlay.identity.v1.IdentityService', definition: identity.IdentityServiceService, implementation };
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { EngineError } from './errors.js';
 
 /**
- * The engine's environment, checked once when a model is loaded, so a typo in a deployment
+ * The engine's environment, read and checked once when an engine is created (createEngine), so a typo in a deployment
  * (ENGINE_CUDA=true, a MODEL_PATH that does not exist) stops the worker with a message naming
  * the variable instead of being silently ignored.
  */
@@ -13,7 +13,9 @@ const schema = z.object({
     .string()
     .refine((p) => existsSync(p), { message: 'no file at that path' })
     .optional(),
-  ENGINE_CUDA: z.enum(['0', '1'], { message: "use 0 (CPU only) or 1 (ask for CUDA); leave unset for CUDA when the runtime has it" }).optional(),
+  ENGINE_CUDA: z
+    .enum(['0', '1'], { message: 'use 0 (CPU only) or 1 (ask for CUDA); leave unset for CUDA when the runtime has it' })
+    .optional(),
   ENGINE_MODEL_CACHE: z.string().min(1).optional(),
 });
 

@@ -1,17 +1,22 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { engineEnv } from './config.js';
 import { EngineError } from './errors.js';
 
 const refused = (env: NodeJS.ProcessEnv, pattern: RegExp) =>
-  assert.throws(() => engineEnv(env), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_CONFIG' && pattern.test(e.message));
+  assert.throws(
+    () => engineEnv(env),
+    (e: unknown) => e instanceof EngineError && e.code === 'INVALID_CONFIG' && pattern.test(e.message),
+  );
 
 describe('engine environment', () => {
   it('accepts an empty environment and the documented values', () => {
     const unset = { MODEL_PATH: undefined, ENGINE_CUDA: undefined, ENGINE_MODEL_CACHE: undefined };
     assert.deepEqual(engineEnv({}), unset);
     assert.deepEqual(engineEnv({ ENGINE_CUDA: '0', ENGINE_MODEL_CACHE: '/tmp/models', MODEL_PATH: process.execPath }), {
-      ENGINE_CUDA: '0', ENGINE_MODEL_CACHE: '/tmp/models', MODEL_PATH: process.execPath,
+      ENGINE_CUDA: '0',
+      ENGINE_MODEL_CACHE: '/tmp/models',
+      MODEL_PATH: process.execPath,
     });
     assert.deepEqual(engineEnv({ ENGINE_CUDA: '' }), unset, 'an empty variable counts as unset');
   });

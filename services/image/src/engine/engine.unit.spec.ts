@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import sharp from 'sharp';
 import { createEngine, EngineError } from './index.js';
 import { boundingBox } from './stages/mask-ops.js';
@@ -41,7 +41,10 @@ describe('engine (stand-in model)', () => {
 
   it('delivers full, thumbnail and a small preview; pure white background', async () => {
     const engine = await createEngine({ model: new ThresholdModel() });
-    const r = await engine.enhance(await drawnPhoto(300, 300, rotatedRect(150, 150, 120, 160, 0)), { size: 1024, preset: 'amazon' });
+    const r = await engine.enhance(await drawnPhoto(300, 300, rotatedRect(150, 150, 120, 160, 0)), {
+      size: 1024,
+      preset: 'amazon',
+    });
     const meta = await Promise.all([r.full, r.thumbnail, r.preview].map((b) => sharp(b).metadata()));
     assert.equal(meta[0]!.format, 'jpeg');
     assert.ok(Math.max(meta[1]!.width!, meta[1]!.height!) <= 384);
@@ -50,7 +53,8 @@ describe('engine (stand-in model)', () => {
     assert.deepEqual([...data.subarray(0, 3)], [255, 255, 255]);
     const failed = r.checks.filter((c) => !c.pass).map((c) => c.rule);
     assert.deepEqual(failed, ['long side >= 1600 px'], 'only the size rule fails at 1024 px');
-    for (const stage of ['decode', 'segment', 'inference', 'mask', 'straighten', 'compose', 'finish', 'deliver']) assert.ok(stage in r.timings, stage);
+    for (const stage of ['decode', 'segment', 'inference', 'mask', 'straighten', 'compose', 'finish', 'deliver'])
+      assert.ok(stage in r.timings, stage);
   });
 
   it('writes transparent PNG, grey backgrounds and other formats', async () => {
@@ -70,7 +74,10 @@ describe('engine (stand-in model)', () => {
 
   it('crops details instead of cutting them out', async () => {
     const engine = await createEngine({ model: new ThresholdModel() });
-    const r = await engine.enhance(await drawnPhoto(400, 300, rotatedRect(300, 100, 60, 60, 0)), { type: 'logo_detail', size: 300 });
+    const r = await engine.enhance(await drawnPhoto(400, 300, rotatedRect(300, 100, 60, 60, 0)), {
+      type: 'logo_detail',
+      size: 300,
+    });
     assert.deepEqual([r.width, r.height], [300, 300]);
     assert.equal(r.geometry.recipe, 'details/logo_detail');
   });
@@ -78,9 +85,18 @@ describe('engine (stand-in model)', () => {
   it('refuses bad options and an empty scene with typed errors', async () => {
     const engine = await createEngine({ model: new ThresholdModel() });
     const photo = await drawnPhoto(100, 100, () => false);
-    await assert.rejects(engine.enhance(photo, { size: 9000 }), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_OPTIONS');
-    await assert.rejects(engine.enhance(photo, {}), (e: unknown) => e instanceof EngineError && e.code === 'NO_PRODUCT_FOUND');
+    await assert.rejects(
+      engine.enhance(photo, { size: 9000 }),
+      (e: unknown) => e instanceof EngineError && e.code === 'INVALID_OPTIONS',
+    );
+    await assert.rejects(
+      engine.enhance(photo, {}),
+      (e: unknown) => e instanceof EngineError && e.code === 'NO_PRODUCT_FOUND',
+    );
     await engine.close();
-    await assert.rejects(engine.enhance(photo, {}), (e: unknown) => e instanceof EngineError && e.code === 'ENGINE_CLOSED');
+    await assert.rejects(
+      engine.enhance(photo, {}),
+      (e: unknown) => e instanceof EngineError && e.code === 'ENGINE_CLOSED',
+    );
   });
 });

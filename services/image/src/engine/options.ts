@@ -32,12 +32,17 @@ const FORMATS: OutputFormat[] = ['jpeg', 'png', 'webp', 'avif'];
 
 export function resolveOptions(o: EnhanceOptions = {}): ResolvedOptions {
   const background = o.background ?? 'white';
-  if (background !== 'white' && background !== 'grey') throw new EngineError('INVALID_OPTIONS', `background must be white or grey, not "${background}"`);
+  if (background !== 'white' && background !== 'grey')
+    throw new EngineError('INVALID_OPTIONS', `background must be white or grey, not "${background}"`);
   let format = (o.format ?? 'jpeg').toLowerCase() as OutputFormat;
   if ((format as string) === 'jpg') format = 'jpeg';
-  if (!FORMATS.includes(format)) throw new EngineError('INVALID_OPTIONS', `format must be one of ${FORMATS.join(', ')}, not "${o.format}"`);
+  if (!FORMATS.includes(format))
+    throw new EngineError('INVALID_OPTIONS', `format must be one of ${FORMATS.join(', ')}, not "${o.format}"`);
   if (o.size !== undefined && (!Number.isInteger(o.size) || o.size < MIN_SIZE || o.size > MAX_SIZE)) {
-    throw new EngineError('INVALID_OPTIONS', `size must be a whole number from ${MIN_SIZE} to ${MAX_SIZE}, not ${o.size}`);
+    throw new EngineError(
+      'INVALID_OPTIONS',
+      `size must be a whole number from ${MIN_SIZE} to ${MAX_SIZE}, not ${o.size}`,
+    );
   }
   const transparent = o.transparent ?? false;
   return {

@@ -4,10 +4,10 @@ import type { SegmentationModel } from './model/session.js';
 import { type EnhanceOptions, resolveOptions } from './options.js';
 import { resolvePreset, type CheckResult } from './presets/index.js';
 import { resolveRecipe } from './recipes/index.js';
-import { alphaMask, cutOut, measure, placeLayers, productRegion, rotateCutout, type Layer } from './stages/compose.js';
+import { alphaMask, cutOut, measure, placeLayers, productRegion, rotateCutout, type Layer } from './stages/cut-out.js';
 import { decodeImage } from './stages/decode.js';
 import { deliver } from './stages/deliver.js';
-import { composeCanvas, finishLayer } from './stages/finish.js';
+import { composeCanvas, finishLayer } from './stages/canvas.js';
 import { planCrop, planCutout, type Layout } from './stages/layout.js';
 import { cleanMask, keepProductComponents } from './stages/mask-cleanup.js';
 import { boundingBox, scaleBox, threshold } from './stages/mask-ops.js';
@@ -49,14 +49,20 @@ export interface PipelineContext {
 const DEFAULT_SIZE = 2048;
 
 async function sceneSample(img: RawImage): Promise<RawImage> {
-  const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+  const { data, info } = await sharp(img.data, {
+    raw: { width: img.width, height: img.height, channels: img.channels },
+  })
     .resize(256, 256, { fit: 'inside' })
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: info.channels as 3 };
 }
 
-export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: PipelineContext): Promise<EnhanceResult> {
+export async function runPipeline(
+  input: Buffer,
+  options: EnhanceOptions,
+  ctx: PipelineContext,
+): Promise<EnhanceResult> {
   const timings: Record<string, number> = {};
   let last = performance.now();
   const mark = (stage: string) => {
@@ -71,7 +77,10 @@ export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: P
   const aspect = preset?.aspect ?? recipe.aspect;
   const margin = preset?.margin ?? recipe.margin;
 
-  const decoded = await decodeImage(input, { maxPixels: ctx.maxPixels, workingLongSide: Math.min(5120, Math.ceil(size * 1.25)) });
+  const decoded = await decodeImage(input, {
+    maxPixels: ctx.maxPixels,
+    workingLongSide: Math.min(5120, Math.ceil(size * 1.25)),
+  });
   const img = decoded.image;
   mark('decode');
   let inferenceMs = 0;
@@ -102,7 +111,8 @@ export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: P
     const kept = keepProductComponents(threshold(prob, 128));
     mask = kept?.mask ?? null;
     const b = mask ? boundingBox(mask) : null;
-    const sx = img.width / prob.width, sy = img.height / prob.height;
+    const sx = img.width / prob.width,
+      sy = img.height / prob.height;
     const subject = b && scaleBox(b, sx, sy, img.width, img.height);
     mark('mask');
     layout = planCrop(subject, img.width, img.height, recipe, size, aspect);
@@ -159,6 +169,15 @@ export async function runPipeline(input: Buffer, options: EnhanceOptions, ctx: P
     format: transparent ? 'png' : o.format,
     checks,
     timings,
-    geometry: { recipe: `${recipe.type}/${recipe.subType}`, workingWidth: img.width, workingHeight: img.height, cutRegion, rotationDeg, gains, layout, mask },
+    geometry: {
+      recipe: `${recipe.type}/${recipe.subType}`,
+      workingWidth: img.width,
+      workingHeight: img.height,
+      cutRegion,
+      rotationDeg,
+      gains,
+      layout,
+      mask,
+    },
   };
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { WORKER_MALLOC_ENV, withWorkerMalloc } from './process-env.js';
 
 describe('worker process environment', () => {
@@ -10,6 +10,10 @@ describe('worker process environment', () => {
 
   it("lets an operator's own value win", () => {
     assert.equal(withWorkerMalloc({ MALLOC_ARENA_MAX: '4' }).MALLOC_ARENA_MAX, '4');
-    assert.equal(withWorkerMalloc({ MALLOC_ARENA_MAX: undefined }).MALLOC_ARENA_MAX, '2', 'an unset variable is not a value');
+    assert.equal(
+      withWorkerMalloc({ MALLOC_ARENA_MAX: undefined }).MALLOC_ARENA_MAX,
+      '2',
+      'an unset variable is not a value',
+    );
   });
 });

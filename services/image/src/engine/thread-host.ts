@@ -1,6 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { createEngine } from './index.js';
-import { serializeError, type FromEngineThread, type ThreadedEngineConfig, type ToEngineThread } from './thread.js';
+import { createEngine } from './engine.js';
+import {
+  serializeError,
+  type FromEngineThread,
+  type ThreadedEngineConfig,
+  type ToEngineThread,
+} from './thread-messages.js';
 
 /** The engine thread's side (see thread.ts): loads the model once, then answers requests. */
 const port = parentPort;

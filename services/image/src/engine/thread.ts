@@ -1,8 +1,16 @@
 import { Worker } from 'node:worker_threads';
-import { EngineError, type EngineErrorCode } from './errors.js';
-import type { Engine, EngineConfig } from './index.js';
+import { EngineError } from './errors.js';
+import type { Engine } from './engine.js';
 import type { EnhanceOptions } from './options.js';
 import type { EnhanceResult } from './pipeline.js';
+import {
+  reviveError,
+  type FromEngineThread,
+  type ThreadedEngineConfig,
+  type ToEngineThread,
+} from './thread-messages.js';
+
+export type { ThreadedEngineConfig } from './thread-messages.js';
 
 /**
  * The engine in a worker thread. onnxruntime-node runs an inference synchronously on the calling
@@ -11,32 +19,9 @@ import type { EnhanceResult } from './pipeline.js';
  * loads and runs in its own thread; the caller's event loop only posts and receives messages.
  * Photos and results are copied between the threads (a few MB, about a millisecond).
  */
-export type ThreadedEngineConfig = Omit<EngineConfig, 'model'>;
-
 export interface ThreadedEngine extends Engine {
   /** The worker thread's id (never the caller's). */
   readonly threadId: number;
-}
-
-/** Messages between the caller and the engine thread. */
-export type ToEngineThread = { type: 'enhance'; id: number; input: Uint8Array; options: EnhanceOptions } | { type: 'close' };
-export type FromEngineThread =
-  | { type: 'ready' }
-  | { type: 'failed'; error: SerializedError }
-  | { type: 'result'; id: number; result: EnhanceResult }
-  | { type: 'error'; id: number; error: SerializedError };
-export interface SerializedError {
-  message: string;
-  code?: EngineErrorCode;
-}
-
-export function serializeError(err: unknown): SerializedError {
-  const code = err instanceof EngineError ? err.code : undefined;
-  return { message: (err as Error)?.message ?? String(err), ...(code ? { code } : {}) };
-}
-
-function reviveError(e: SerializedError): Error {
-  return e.code ? new EngineError(e.code, e.message) : new Error(e.message);
 }
 
 /**
@@ -44,7 +29,8 @@ function reviveError(e: SerializedError): Error {
  * thread does not get tsx's loader from the parent's `--import tsx`, so it registers it first.
  */
 function startHost(config: ThreadedEngineConfig): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./thread-host.js', import.meta.url), { workerData: config });
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./thread-host.js', import.meta.url), { workerData: config });
   const tsx = import.meta.resolve('tsx/esm/api');
   const host = new URL('./thread-host.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(host)}))`;
@@ -69,7 +55,10 @@ export async function createThreadedEngine(config: ThreadedEngineConfig = {}): P
       else if (m.type === 'failed') done(() => reject(reviveError(m.error)));
     };
     const onError = (err: Error) => done(() => reject(err));
-    const onExit = (code: number) => done(() => reject(new EngineError('MODEL_UNAVAILABLE', `the engine thread stopped while loading (exit ${code})`)));
+    const onExit = (code: number) =>
+      done(() =>
+        reject(new EngineError('MODEL_UNAVAILABLE', `the engine thread stopped while loading (exit ${code})`)),
+      );
     const done = (then: () => void) => {
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
       then();
@@ -98,7 +87,12 @@ export async function createThreadedEngine(config: ThreadedEngineConfig = {}): P
       const id = nextId++;
       return new Promise<EnhanceResult>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        const message: ToEngineThread = { type: 'enhance', id, input: new Uint8Array(input.buffer, input.byteOffset, input.byteLength), options };
+        const message: ToEngineThread = {
+          type: 'enhance',
+          id,
+          input: new Uint8Array(input.buffer, input.byteOffset, input.byteLength),
+          options,
+        };
         worker.postMessage(message);
       });
     },

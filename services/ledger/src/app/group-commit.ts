@@ -27,13 +27,21 @@ export class GroupCommitter<T> {
     while (this.pending.length > 0 && this.inFlight < this.options.maxInFlight) {
       const batch = this.pending.splice(0, this.options.maxBatch);
       this.inFlight++;
-      this.commit(batch.map((b) => b.item)).then(
-        (results) => batch.forEach((b, i) => b.settle(results[i] === true)),
-        (error) => batch.forEach((b) => b.fail(error)),
-      ).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
+      this.commit(batch.map((b) => b.item))
+        .then(
+          (results) =>
+            batch.forEach((b, i) => {
+              b.settle(results[i] === true);
+            }),
+          (error) =>
+            batch.forEach((b) => {
+              b.fail(error);
+            }),
+        )
+        .finally(() => {
+          this.inFlight--;
+          this.pump();
+        });
     }
   }
 }

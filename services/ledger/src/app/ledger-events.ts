@@ -6,11 +6,28 @@ import type { TokenAccountEvent } from '../domain/index.js';
  * Translates a TokenAccount's domain events into the protobuf events other services read.
  * Unlimited-plan bookkeeping stays internal: no other service reacts to it.
  */
-export function toOutboxMessages(userId: string, firstVersion: number, eventIds: string[], domainEvents: TokenAccountEvent[], balances: number[]): OutboxMessage[] {
+export function toOutboxMessages(
+  userId: string,
+  firstVersion: number,
+  eventIds: string[],
+  domainEvents: TokenAccountEvent[],
+  balances: number[],
+): OutboxMessage[] {
   const out: OutboxMessage[] = [];
   domainEvents.forEach((event, i) => {
-    const meta = { aggregateId: userId, aggregateVersion: firstVersion + i, eventId: eventIds[i]!, occurredAt: new Date(event.data.occurredAt) };
-    const common = { userId, amount: event.data.amount, balanceAfter: balances[i]!, businessKey: event.data.businessKey, description: event.data.description };
+    const meta = {
+      aggregateId: userId,
+      aggregateVersion: firstVersion + i,
+      eventId: eventIds[i]!,
+      occurredAt: new Date(event.data.occurredAt),
+    };
+    const common = {
+      userId,
+      amount: event.data.amount,
+      balanceAfter: balances[i]!,
+      businessKey: event.data.businessKey,
+      description: event.data.description,
+    };
     const send = <T>(type: keyof typeof eventTypes, codec: Parameters<typeof outboxMessage<T>>[2], payload: T) =>
       out.push(outboxMessage(topics.ledgerAccount, eventTypes[type], codec, payload, meta));
     switch (event.type) {
@@ -23,16 +40,29 @@ export function toOutboxMessages(userId: string, firstVersion: number, eventIds:
         });
         break;
       case 'TokensSpent':
-        send('TokensSpent', events.TokensSpent, { ...common, imageId: event.data.imageId, purpose: event.data.purpose, unlimitedPlan: event.data.unlimitedPlan });
+        send('TokensSpent', events.TokensSpent, {
+          ...common,
+          imageId: event.data.imageId,
+          purpose: event.data.purpose,
+          unlimitedPlan: event.data.unlimitedPlan,
+        });
         break;
       case 'TokensRefunded':
         send('TokensRefunded', events.TokensRefunded, { ...common, imageId: event.data.imageId });
         break;
       case 'TokensCredited':
-        send('TokensCredited', events.TokensCredited, { ...common, paymentId: event.data.paymentId, packId: event.data.packId });
+        send('TokensCredited', events.TokensCredited, {
+          ...common,
+          paymentId: event.data.paymentId,
+          packId: event.data.packId,
+        });
         break;
       case 'TokensAdjusted':
-        send('TokensAdjusted', events.TokensAdjusted, { ...common, operatorId: event.data.operatorId, direction: event.data.direction });
+        send('TokensAdjusted', events.TokensAdjusted, {
+          ...common,
+          operatorId: event.data.operatorId,
+          direction: event.data.direction,
+        });
         break;
       case 'AccountClosed':
         send('AccountClosed', events.AccountClosed, { userId, balanceAtClosing: event.data.balanceAtClosing });

@@ -1,7 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, EventStore, VersionConflict, withTransaction, type Pool, type Queryable, type StreamAppend } from '@flatlay/platform';
 import {
-  evolve, initialState, isTokenAccountRefusal, tokenAccount, type TokenAccountCommand, type TokenAccountEvent, type TokenAccountRefusal, type TokenAccountState,
+  AppError,
+  EventStore,
+  VersionConflict,
+  withTransaction,
+  type Pool,
+  type Queryable,
+  type StreamAppend,
+} from '@flatlay/platform';
+import {
+  evolve,
+  initialState,
+  isTokenAccountRefusal,
+  tokenAccount,
+  type TokenAccountCommand,
+  type TokenAccountEvent,
+  type TokenAccountRefusal,
+  type TokenAccountState,
 } from '../domain/index.js';
 import { projectAccountChanges, type AccountChange } from '../projections/account-projection.js';
 import { GroupCommitter } from './group-commit.js';
@@ -28,6 +43,12 @@ interface AccountWrite {
   projection: AccountChange;
 }
 
+interface Decision {
+  outcome: CommandOutcome;
+  next: Loaded;
+  write?: AccountWrite;
+}
+
 const MAX_ATTEMPTS = 20;
 const CACHE_LIMIT = 10_000;
 
@@ -45,9 +66,15 @@ export class TokenAccounts {
   private readonly writer: GroupCommitter<AccountWrite>;
 
   /** `batchesInFlight`: how many group commits may run at once (each holds one connection). */
-  constructor(private readonly pool: Pool, options: { batchesInFlight?: number } = {}) {
+  constructor(
+    private readonly pool: Pool,
+    options: { batchesInFlight?: number } = {},
+  ) {
     this.store = new EventStore(pool);
-    this.writer = new GroupCommitter((writes) => this.commitBatch(writes), { maxBatch: 200, maxInFlight: options.batchesInFlight ?? 2 });
+    this.writer = new GroupCommitter((writes) => this.commitBatch(writes), {
+      maxBatch: 200,
+      maxInFlight: options.batchesInFlight ?? 2,
+    });
   }
 
   /** Executes in its own transaction (group-committed with others), or inside `tx` (a consumer's inbox transaction). */
@@ -62,14 +89,19 @@ export class TokenAccounts {
             const loaded = await this.load(tx, userId);
             const change = this.decide(userId, command, loaded);
             if (change.write) {
-              await this.store.appendInTransaction(tx, change.write.append.streamName, change.write.append.events, change.write.append);
+              await this.store.appendInTransaction(
+                tx,
+                change.write.append.streamName,
+                change.write.append.events,
+                change.write.append,
+              );
               await projectAccountChanges(tx, [change.write.projection]);
             }
             return change.outcome;
           }
-          const loaded = await this.load(this.pool, userId);
-          const change = this.decide(userId, command, loaded);
-          if (change.write && !(await this.writer.submit(change.write))) throw new VersionConflict(accountStream(userId), loaded.version);
+          const { loaded, change } = await this.decideOnLatest(userId, command);
+          if (change.write && !(await this.writer.submit(change.write)))
+            throw new VersionConflict(accountStream(userId), loaded.version);
           this.remember(userId, change.next);
           return change.outcome;
         } catch (error) {
@@ -77,7 +109,8 @@ export class TokenAccounts {
             this.cache.delete(userId);
             continue;
           }
-          if (error instanceof VersionConflict) throw new AppError('CONFLICT', 'This account is busy; please try again');
+          if (error instanceof VersionConflict)
+            throw new AppError('CONFLICT', 'This account is busy; please try again');
           if (isTokenAccountRefusal(error)) throw refusalToAppError(error);
           throw error;
         }
@@ -85,10 +118,33 @@ export class TokenAccounts {
     });
   }
 
+  /**
+   * Decides on the cached state when there is one. An accepted command needs no read: if the
+   * stream moved, its append's version check fails and it decides again. A refusal has no such
+   * check, so one decided on the cache is decided once more on what the database holds: another
+   * replica or the payment consumer may have credited the account since this replica saw it.
+   */
+  private async decideOnLatest(
+    userId: string,
+    command: TokenAccountCommand,
+  ): Promise<{ loaded: Loaded; change: Decision }> {
+    const fromCache = this.cache.has(userId);
+    const loaded = await this.load(this.pool, userId);
+    try {
+      return { loaded, change: this.decide(userId, command, loaded) };
+    } catch (error) {
+      if (!fromCache || !isTokenAccountRefusal(error)) throw error;
+      const fresh = await this.catchUp(this.pool, userId, loaded);
+      this.remember(userId, fresh);
+      return { loaded: fresh, change: this.decide(userId, command, fresh) };
+    }
+  }
+
   /** Runs the decider and prepares what to write: events, outbox messages and read-model rows. */
-  private decide(userId: string, command: TokenAccountCommand, loaded: Loaded): { outcome: CommandOutcome; next: Loaded; write?: AccountWrite } {
+  private decide(userId: string, command: TokenAccountCommand, loaded: Loaded): Decision {
     const events = tokenAccount.decide(command, loaded.state);
-    if (events.length === 0) return { outcome: { balance: loaded.state.balance, events, state: loaded.state }, next: loaded };
+    if (events.length === 0)
+      return { outcome: { balance: loaded.state.balance, events, state: loaded.state }, next: loaded };
     const balances: number[] = [];
     let state = loaded.state;
     for (const event of events) {
@@ -110,7 +166,12 @@ export class TokenAccounts {
         },
         projection: {
           account: { userId, balance: state.balance, version, closed: state.status === 'closed' },
-          events: events.map((event, i) => ({ eventId: eventIds[i]!, streamPosition: loaded.version + 1 + i, type: event.type, data: event.data })),
+          events: events.map((event, i) => ({
+            eventId: eventIds[i]!,
+            streamPosition: loaded.version + 1 + i,
+            type: event.type,
+            data: event.data,
+          })),
           balanceBefore: loaded.state.balance,
         },
       },
@@ -122,8 +183,14 @@ export class TokenAccounts {
     try {
       if (writes.length === 1) return [await this.commitOne(writes[0]!)];
       return await withTransaction(this.pool, async (tx) => {
-        const moved = await this.store.appendManyInTransaction(tx, writes.map((w) => w.append));
-        await projectAccountChanges(tx, writes.filter((w) => moved.has(w.append.streamName)).map((w) => w.projection));
+        const moved = await this.store.appendManyInTransaction(
+          tx,
+          writes.map((w) => w.append),
+        );
+        await projectAccountChanges(
+          tx,
+          writes.filter((w) => moved.has(w.append.streamName)).map((w) => w.projection),
+        );
         return writes.map((w) => moved.has(w.append.streamName));
       });
     } catch (error) {
@@ -149,13 +216,18 @@ export class TokenAccounts {
 
   private async load(db: Queryable, userId: string): Promise<Loaded> {
     // A cached state is used as is: if another writer moved the stream since, the append's
-    // version check fails, the entry is dropped, and the retry reads what is new.
+    // version check fails, the entry is dropped, and the retry reads what is new (a refusal,
+    // which appends nothing, is checked against the stream in decideOnLatest).
     const hit = this.cache.get(userId);
     if (hit) return hit;
-    const cached = { state: initialState(), version: 0 };
-    const newer = await this.store.readStream<TokenAccountEvent>(accountStream(userId), db, cached.version);
-    if (newer.length === 0) return cached;
-    let state = cached.state;
+    return this.catchUp(db, userId, { state: initialState(), version: 0 });
+  }
+
+  /** Folds the events recorded after `from`'s version onto its state (events never change, so a known prefix need not be read again). */
+  private async catchUp(db: Queryable, userId: string, from: Loaded): Promise<Loaded> {
+    const newer = await this.store.readStream<TokenAccountEvent>(accountStream(userId), db, from.version);
+    if (newer.length === 0) return from;
+    let state = from.state;
     for (const e of newer) state = evolve(state, { type: e.type, data: e.data } as TokenAccountEvent);
     return { state, version: newer[newer.length - 1]!.streamPosition };
   }
@@ -168,7 +240,10 @@ export class TokenAccounts {
 }
 
 function refusalToAppError(refusal: TokenAccountRefusal): AppError {
-  const details = { balance: refusal.balance, ...(refusal.required !== undefined ? { required: refusal.required } : {}) };
+  const details = {
+    balance: refusal.balance,
+    ...(refusal.required !== undefined ? { required: refusal.required } : {}),
+  };
   switch (refusal.code) {
     case 'INSUFFICIENT_TOKENS':
       return new AppError(

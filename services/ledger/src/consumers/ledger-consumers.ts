@@ -7,7 +7,11 @@ export const CONSUMER = 'ledger';
 export const consumedTopics = [topics.identityUser, topics.billingPayment, topics.billingSubscription];
 
 /** What an incoming event asks of which account; undefined when the ledger has nothing to do. */
-export function commandFor(type: string, payload: Uint8Array, at: Date): { userId: string; command: TokenAccountCommand } | undefined {
+export function commandFor(
+  type: string,
+  payload: Uint8Array,
+  at: Date,
+): { userId: string; command: TokenAccountCommand } | undefined {
   switch (type) {
     case eventTypes.UserRegistered: {
       const e = events.UserRegistered.decode(payload);
@@ -20,24 +24,42 @@ export function commandFor(type: string, payload: Uint8Array, at: Date): { userI
     case eventTypes.PaymentSucceeded: {
       const e = events.PaymentSucceeded.decode(payload);
       if (e.kind !== 'token_pack' || !e.userId) return undefined; // unlocks and guest payments are the image service's
-      return { userId: e.userId, command: { type: 'CreditPayment', data: { paymentId: e.paymentId, packId: e.packId, packName: e.packName, tokens: e.tokens, at } } };
+      return {
+        userId: e.userId,
+        command: {
+          type: 'CreditPayment',
+          data: { paymentId: e.paymentId, packId: e.packId, packName: e.packName, tokens: e.tokens, at },
+        },
+      };
     }
     case eventTypes.SubscriptionActivated:
     case eventTypes.SubscriptionRenewed: {
-      const e = (type === eventTypes.SubscriptionActivated ? events.SubscriptionActivated : events.SubscriptionRenewed).decode(payload);
+      const e = (
+        type === eventTypes.SubscriptionActivated ? events.SubscriptionActivated : events.SubscriptionRenewed
+      ).decode(payload);
       if (!e.periodStart || !e.periodEnd) return undefined;
       return {
         userId: e.userId,
         command: {
           type: 'GrantPlan',
-          data: { subscriptionId: e.subscriptionId, plan: e.plan as never, billingPeriod: e.billingPeriod as never, periodStart: e.periodStart, periodEnd: e.periodEnd, at },
+          data: {
+            subscriptionId: e.subscriptionId,
+            plan: e.plan as never,
+            billingPeriod: e.billingPeriod as never,
+            periodStart: e.periodStart,
+            periodEnd: e.periodEnd,
+            at,
+          },
         },
       };
     }
     case eventTypes.SubscriptionCanceled: {
       const e = events.SubscriptionCanceled.decode(payload);
       if (!e.immediate || e.plan !== 'unlimited') return undefined; // a token plan's granted tokens stay
-      return { userId: e.userId, command: { type: 'EndUnlimitedPlan', data: { subscriptionId: e.subscriptionId, at } } };
+      return {
+        userId: e.userId,
+        command: { type: 'EndUnlimitedPlan', data: { subscriptionId: e.subscriptionId, at } },
+      };
     }
     default:
       return undefined;
@@ -60,7 +82,10 @@ export function ledgerEventHandler(pool: Pool, accounts: TokenAccounts, logger: 
         await accounts.execute(wanted.userId, wanted.command, tx);
       } catch (error) {
         if (!(error instanceof AppError) || (error.code === 'CONFLICT' && /busy/.test(error.message))) throw error;
-        logger.warn({ eventId: envelope.eventId, type: envelope.type, code: error.code, reason: error.message }, 'event refused by the token account');
+        logger.warn(
+          { eventId: envelope.eventId, type: envelope.type, code: error.code, reason: error.message },
+          'event refused by the token account',
+        );
       }
     });
   };

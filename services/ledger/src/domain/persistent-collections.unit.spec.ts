@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import { PersistentMap, PersistentSet } from './persistent-collections.js';
 
 // Operations on a growing history of versions: each step extends a random earlier version, so
 // branches (the same value extended twice) happen often. Every version must keep meaning what
 // it meant, exactly like a copied native collection.
-const steps = fc.array(fc.record({ from: fc.nat(), key: fc.integer({ min: 0, max: 25 }), value: fc.integer({ min: 0, max: 3 }) }), { maxLength: 120 });
+const steps = fc.array(
+  fc.record({ from: fc.nat(), key: fc.integer({ min: 0, max: 25 }), value: fc.integer({ min: 0, max: 3 }) }),
+  { maxLength: 120 },
+);
 
 describe('PersistentSet', () => {
   it('behaves like a copied Set at every version, branches included', () => {
@@ -30,7 +33,13 @@ describe('PersistentSet', () => {
   it('adding a member it has returns the same value; of() builds from an iterable', () => {
     const s = PersistentSet.of(['a', 'b']);
     assert.equal(s.add('a'), s);
-    assert.deepEqual([...s.entries()], [['a', 'a'], ['b', 'b']]);
+    assert.deepEqual(
+      [...s.entries()],
+      [
+        ['a', 'a'],
+        ['b', 'b'],
+      ],
+    );
   });
 });
 
@@ -38,7 +47,9 @@ describe('PersistentMap', () => {
   it('behaves like a copied Map at every version, overwrites and branches included', () => {
     fc.assert(
       fc.property(steps, (ops) => {
-        const versions: Array<[PersistentMap<number, number>, Map<number, number>]> = [[PersistentMap.empty(), new Map()]];
+        const versions: Array<[PersistentMap<number, number>, Map<number, number>]> = [
+          [PersistentMap.empty(), new Map()],
+        ];
         for (const op of ops) {
           const [map, model] = versions[op.from % versions.length]!;
           versions.push([map.set(op.key, op.value), new Map(model).set(op.key, op.value)]);

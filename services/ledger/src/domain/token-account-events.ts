@@ -35,10 +35,7 @@ export type TokensSpent = Event<
 
 export type TokensRefunded = Event<'TokensRefunded', Common & { imageId: string }>;
 
-export type TokensCredited = Event<
-  'TokensCredited',
-  Common & { paymentId: string; packId: string; packName: string }
->;
+export type TokensCredited = Event<'TokensCredited', Common & { paymentId: string; packId: string; packName: string }>;
 
 export type TokensAdjusted = Event<
   'TokensAdjusted',
@@ -122,8 +119,7 @@ export const descriptions = {
   accountClosed: 'Account closed',
   packPurchase: (packName: string) => `${packDisplayName(packName)} pack purchase`,
   planTokens: (planName: string, period: BillingPeriod) => `${planName} plan: ${period} tokens`,
-  unlimitedPlanStarted: (planName: string, period: BillingPeriod) =>
-    `${planName} plan: ${period} access`,
+  unlimitedPlanStarted: (planName: string, period: BillingPeriod) => `${planName} plan: ${period} access`,
   unlimitedPlanEnded: (planName: string) => `${planName} plan ended`,
 } as const;
 

@@ -3,7 +3,7 @@
  * checked against a small independent model of the token rules.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import { DAY, T0, cmd, comparableState } from './token-account.fixtures.js';
 import type { TokenAccountCommand } from './token-account-commands.js';
@@ -53,7 +53,10 @@ const command = fc.oneof(
 const commands = fc.array(command, { maxLength: 60 });
 
 // ---- an independent model of the rules ----
-type Expected = { outcome: 'accepted'; delta: number } | { outcome: 'no-op' } | { outcome: 'refused'; code: TokenAccountRefusalCode };
+type Expected =
+  | { outcome: 'accepted'; delta: number }
+  | { outcome: 'no-op' }
+  | { outcome: 'refused'; code: TokenAccountRefusalCode };
 
 class Model {
   balance = 0;
@@ -100,7 +103,11 @@ class Model {
         const perMonth = { lite: 1700, studio: 4000, unlimited: 0 }[c.data.plan];
         delta = c.data.billingPeriod === 'yearly' ? perMonth * 12 : perMonth;
         if (c.data.plan === 'unlimited') {
-          this.unlimited.push({ sub: c.data.subscriptionId, from: c.data.periodStart.getTime(), until: c.data.periodEnd.getTime() });
+          this.unlimited.push({
+            sub: c.data.subscriptionId,
+            from: c.data.periodStart.getTime(),
+            until: c.data.periodEnd.getTime(),
+          });
         }
         break;
       }
@@ -150,9 +157,18 @@ function movement(event: TokenAccountEvent): number {
   return 0;
 }
 
-type Step = { command: TokenAccountCommand; events: TokenAccountEvent[]; refusal?: TokenAccountRefusal; before: TokenAccountState };
+type Step = {
+  command: TokenAccountCommand;
+  events: TokenAccountEvent[];
+  refusal?: TokenAccountRefusal;
+  before: TokenAccountState;
+};
 
-function run(sequence: TokenAccountCommand[]): { state: TokenAccountState; events: TokenAccountEvent[]; steps: Step[] } {
+function run(sequence: TokenAccountCommand[]): {
+  state: TokenAccountState;
+  events: TokenAccountEvent[];
+  steps: Step[];
+} {
   let state = initialState();
   const events: TokenAccountEvent[] = [];
   const steps: Step[] = [];
@@ -205,7 +221,10 @@ describe('TokenAccount properties', () => {
             if (!(error instanceof TokenAccountRefusal)) throw error;
           }
           for (const event of emitted) {
-            assert.ok(Number.isSafeInteger(event.data.amount) && event.data.amount >= 0, 'amounts are whole and not negative');
+            assert.ok(
+              Number.isSafeInteger(event.data.amount) && event.data.amount >= 0,
+              'amounts are whole and not negative',
+            );
             sum += movement(event);
             state = evolve(state, event);
             assert.ok(state.balance >= 0, `balance went below 0: ${state.balance}`);
@@ -233,7 +252,10 @@ describe('TokenAccount properties', () => {
       fc.property(commands, (sequence) => {
         const { state, events } = run(sequence);
         assert.deepEqual(comparableState(replay(events)), comparableState(state));
-        assert.deepEqual(comparableState(replay(JSON.parse(JSON.stringify(events)) as TokenAccountEvent[])), comparableState(state));
+        assert.deepEqual(
+          comparableState(replay(JSON.parse(JSON.stringify(events)) as TokenAccountEvent[])),
+          comparableState(state),
+        );
       }),
       RUNS,
     );
@@ -271,7 +293,8 @@ describe('TokenAccount properties', () => {
       fc.property(commands, (sequence) => {
         const charged = new Map<string, number>();
         for (const event of run(sequence).events) {
-          if (event.type === 'TokensSpent' && event.data.purpose === 'enhancement') charged.set(event.data.imageId, event.data.amount);
+          if (event.type === 'TokensSpent' && event.data.purpose === 'enhancement')
+            charged.set(event.data.imageId, event.data.amount);
           if (event.type === 'TokensRefunded') assert.equal(event.data.amount, charged.get(event.data.imageId));
         }
       }),

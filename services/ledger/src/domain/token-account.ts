@@ -8,12 +8,7 @@
  * - every command has a business key; a key already applied yields no events (idempotent);
  * - a closed account refuses every new command with ACCOUNT_CLOSED.
  */
-import type {
-  AdminAdjust,
-  CreditPayment,
-  GrantPlan,
-  TokenAccountCommand,
-} from './token-account-commands.js';
+import type { AdminAdjust, CreditPayment, GrantPlan, TokenAccountCommand } from './token-account-commands.js';
 import { businessKeys, descriptions, type TokenAccountEvent } from './token-account-events.js';
 import { TokenAccountRefusal } from './token-account-refusal.js';
 import {
@@ -90,8 +85,12 @@ export function decide(command: TokenAccountCommand, state: TokenAccountState): 
       }
       const description =
         purpose === 'enhancement'
-          ? unlimitedPlan ? descriptions.imageEnhancementUnlimited : descriptions.imageEnhancement
-          : unlimitedPlan ? descriptions.imageUnlockUnlimited : descriptions.imageUnlock;
+          ? unlimitedPlan
+            ? descriptions.imageEnhancementUnlimited
+            : descriptions.imageEnhancement
+          : unlimitedPlan
+            ? descriptions.imageUnlockUnlimited
+            : descriptions.imageUnlock;
       return [
         {
           type: 'TokensSpent',
@@ -111,7 +110,12 @@ export function decide(command: TokenAccountCommand, state: TokenAccountState): 
       return [
         {
           type: 'TokensRefunded',
-          data: { ...common, imageId: command.data.imageId, amount: charged, description: descriptions.enhancementRefund },
+          data: {
+            ...common,
+            imageId: command.data.imageId,
+            amount: charged,
+            description: descriptions.enhancementRefund,
+          },
         },
       ];
     }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { T0, at, cmd, comparableState, given, refusal } from './token-account.fixtures.js';
 import { decide, evolve, initialState, replay, tokenAccount } from './token-account.js';
 import { balanceDelta, type TokenAccountEvent } from './token-account-events.js';
@@ -396,6 +396,9 @@ describe('Replay', () => {
     const wire = JSON.parse(JSON.stringify(events)) as TokenAccountEvent[];
     assert.deepEqual(replay(wire), state);
     assert.equal(state.balance, 200 - 0 - 100 + 100 + 500 - 50);
-    assert.equal(state.balance, events.reduce((sum, e) => sum + balanceDelta(e), 0));
+    assert.equal(
+      state.balance,
+      events.reduce((sum, e) => sum + balanceDelta(e), 0),
+    );
   });
 });

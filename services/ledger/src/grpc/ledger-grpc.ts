@@ -9,16 +9,24 @@ const required = (value: string, field: string) => {
   return value;
 };
 
-const sumOf = (events: TokenAccountEvent[], type: TokenAccountEvent['type']) => events.filter((e) => e.type === type).reduce((n, e) => n + e.data.amount, 0);
+const sumOf = (events: TokenAccountEvent[], type: TokenAccountEvent['type']) =>
+  events.filter((e) => e.type === type).reduce((n, e) => n + e.data.amount, 0);
 
 /** Maps the LedgerService protobuf API to TokenAccount commands and read models. */
-export function ledgerGrpcService(ctx: ServiceContext, accounts: TokenAccounts, clock: () => Date = () => new Date()): GrpcService {
+export function ledgerGrpcService(
+  ctx: ServiceContext,
+  accounts: TokenAccounts,
+  clock: () => Date = () => new Date(),
+): GrpcService {
   const { logger, pool } = ctx;
   const implementation: ledger.LedgerServiceServer = {
     getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
 
     openAccount: unary(logger, async (req: ledger.OpenAccountRequest) => {
-      const { balance } = await accounts.execute(required(req.userId, 'userId'), { type: 'SignUpGrant', data: { at: clock() } });
+      const { balance } = await accounts.execute(required(req.userId, 'userId'), {
+        type: 'SignUpGrant',
+        data: { at: clock() },
+      });
       return { balance };
     }),
 
@@ -35,24 +43,38 @@ export function ledgerGrpcService(ctx: ServiceContext, accounts: TokenAccounts, 
       if (!command) throw new AppError('INVALID_ARGUMENT', 'purpose must be ENHANCEMENT or UNLOCK');
       const { balance, events } = await accounts.execute(userId, command);
       const spent = events.find((e) => e.type === 'TokensSpent');
-      return { balance, charged: sumOf(events, 'TokensSpent'), unlimitedPlan: spent?.type === 'TokensSpent' ? spent.data.unlimitedPlan : false };
+      return {
+        balance,
+        charged: sumOf(events, 'TokensSpent'),
+        unlimitedPlan: spent?.type === 'TokensSpent' ? spent.data.unlimitedPlan : false,
+      };
     }),
 
     refund: unary(logger, async (req: ledger.RefundRequest) => {
-      const { balance, events } = await accounts.execute(required(req.userId, 'userId'), { type: 'RefundImageSpend', data: { imageId: required(req.imageId, 'imageId'), at: clock() } });
+      const { balance, events } = await accounts.execute(required(req.userId, 'userId'), {
+        type: 'RefundImageSpend',
+        data: { imageId: required(req.imageId, 'imageId'), at: clock() },
+      });
       return { balance, refunded: sumOf(events, 'TokensRefunded') };
     }),
 
     credit: unary(logger, async (req: ledger.CreditRequest) => {
       const { balance } = await accounts.execute(required(req.userId, 'userId'), {
         type: 'CreditPayment',
-        data: { paymentId: required(req.paymentId, 'paymentId'), packId: req.packId, packName: req.packName, tokens: req.tokens, at: clock() },
+        data: {
+          paymentId: required(req.paymentId, 'paymentId'),
+          packId: req.packId,
+          packName: req.packName,
+          tokens: req.tokens,
+          at: clock(),
+        },
       });
       return { balance };
     }),
 
     grantPlan: unary(logger, async (req: ledger.GrantPlanRequest) => {
-      if (!req.periodStart || !req.periodEnd) throw new AppError('INVALID_ARGUMENT', 'periodStart and periodEnd are required');
+      if (!req.periodStart || !req.periodEnd)
+        throw new AppError('INVALID_ARGUMENT', 'periodStart and periodEnd are required');
       const { balance } = await accounts.execute(required(req.userId, 'userId'), {
         type: 'GrantPlan',
         data: {
@@ -91,7 +113,10 @@ export function ledgerGrpcService(ctx: ServiceContext, accounts: TokenAccounts, 
       const userId = required(req.userId, 'userId');
       const limit = req.limit === 0 ? 10 : req.limit;
       if (limit < 1 || limit > 100) throw new AppError('INVALID_ARGUMENT', 'limit must be between 1 and 100');
-      const [account, transactions] = await Promise.all([readBalance(pool, userId), readTransactions(pool, userId, limit)]);
+      const [account, transactions] = await Promise.all([
+        readBalance(pool, userId),
+        readTransactions(pool, userId, limit),
+      ]);
       return { balance: account?.balance ?? 0, transactions };
     }),
   };

@@ -2,7 +2,13 @@ import type { Queryable, RecordedEvent } from '@flatlay/platform';
 import { balanceDelta, type TokenAccountEvent } from '../domain/index.js';
 
 /** Entries a user sees in the history: movements and usage, not plan bookkeeping. */
-const HISTORY_EVENTS = new Set<TokenAccountEvent['type']>(['TokensGranted', 'TokensSpent', 'TokensRefunded', 'TokensCredited', 'TokensAdjusted']);
+const HISTORY_EVENTS = new Set<TokenAccountEvent['type']>([
+  'TokensGranted',
+  'TokensSpent',
+  'TokensRefunded',
+  'TokensCredited',
+  'TokensAdjusted',
+]);
 
 export interface ProjectedAccount {
   userId: string;
@@ -30,7 +36,16 @@ export async function projectAccountChanges(db: Queryable, changes: AccountChang
       const event = { type: e.type, data: e.data } as TokenAccountEvent;
       const delta = balanceDelta(event);
       balance += delta;
-      if (HISTORY_EVENTS.has(event.type)) history.push([e.eventId, account.userId, e.streamPosition, event.data.description, delta, balance, event.data.occurredAt]);
+      if (HISTORY_EVENTS.has(event.type))
+        history.push([
+          e.eventId,
+          account.userId,
+          e.streamPosition,
+          event.data.description,
+          delta,
+          balance,
+          event.data.occurredAt,
+        ]);
     }
   }
   const column = <T>(i: number) => history.map((r) => r[i] as T);
@@ -60,7 +75,10 @@ export interface TransactionView {
   createdAt: Date;
 }
 
-export async function readBalance(db: Queryable, userId: string): Promise<{ balance: number; closed: boolean } | undefined> {
+export async function readBalance(
+  db: Queryable,
+  userId: string,
+): Promise<{ balance: number; closed: boolean } | undefined> {
   const { rows } = await db.query('SELECT balance, closed FROM account_balances WHERE user_id = $1', [userId]);
   return rows[0];
 }

@@ -20,14 +20,30 @@ export async function rebuildProjections(pool: Pool): Promise<{ accounts: number
       const stream = rows[i].stream_name as string;
       const batch = [];
       while (i < rows.length && rows[i].stream_name === stream) batch.push(rows[i++]);
-      const state = batch.reduce((s, r) => evolve(s, { type: r.event_type, data: r.data } as TokenAccountEvent), initialState());
+      const state = batch.reduce(
+        (s, r) => evolve(s, { type: r.event_type, data: r.data } as TokenAccountEvent),
+        initialState(),
+      );
       changes.push({
-        account: { userId: stream.slice('account-'.length), balance: state.balance, version: batch.length, closed: state.status === 'closed' },
-        events: batch.map((r) => ({ eventId: r.event_id, streamPosition: r.stream_position, type: r.event_type, data: r.data })),
+        account: {
+          userId: stream.slice('account-'.length),
+          balance: state.balance,
+          version: batch.length,
+          closed: state.status === 'closed',
+        },
+        events: batch.map((r) => ({
+          eventId: r.event_id,
+          streamPosition: r.stream_position,
+          type: r.event_type,
+          data: r.data,
+        })),
         balanceBefore: 0,
       });
       accounts++;
-      if (changes.length === 500) changes = (await projectAccountChanges(tx, changes), []);
+      if (changes.length === 500) {
+        await projectAccountChanges(tx, changes);
+        changes = [];
+      }
     }
     await projectAccountChanges(tx, changes);
     return { accounts, events: rows.length };

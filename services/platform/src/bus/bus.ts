@@ -66,7 +66,14 @@ export class SubscriptionClosed extends Error {
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((ok) => {
     const timer = setTimeout(ok, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), ok()), { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        ok();
+      },
+      { once: true },
+    );
   });
 
 /** Resolves with the work's result, or rejects with SubscriptionClosed as soon as the signal aborts. */
@@ -76,8 +83,14 @@ export function abandonOnAbort<T>(work: Promise<T>, signal: AbortSignal): Promis
     const onAbort = () => fail(new SubscriptionClosed());
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(
-      (v) => (signal.removeEventListener('abort', onAbort), ok(v)),
-      (e) => (signal.removeEventListener('abort', onAbort), fail(e)),
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        ok(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        fail(e);
+      },
     );
   });
 }

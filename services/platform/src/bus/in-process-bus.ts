@@ -1,5 +1,16 @@
 import { EventEmitter } from 'node:events';
-import { abandonOnAbort, sleep, SubscriptionClosed, UnknownTopicError, type Bus, type BusMessage, type Delivery, type SubscribeOptions, type Subscription, type TopicSpec } from './bus.js';
+import {
+  abandonOnAbort,
+  sleep,
+  SubscriptionClosed,
+  UnknownTopicError,
+  type Bus,
+  type BusMessage,
+  type Delivery,
+  type SubscribeOptions,
+  type Subscription,
+  type TopicSpec,
+} from './bus.js';
 import { handleInSpan } from './consumer-span.js';
 import { partitionFor } from './partitioner.js';
 
@@ -36,7 +47,11 @@ export class InProcessBus implements Bus {
 
   async ensureTopics(topics: TopicSpec[]): Promise<void> {
     for (const t of topics) {
-      if (!this.log.has(t.name)) this.log.set(t.name, Array.from({ length: t.partitions }, () => []));
+      if (!this.log.has(t.name))
+        this.log.set(
+          t.name,
+          Array.from({ length: t.partitions }, () => []),
+        );
     }
   }
 
@@ -51,9 +66,21 @@ export class InProcessBus implements Bus {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     for (const t of options.topics) if (!this.log.has(t)) throw new UnknownTopicError(t);
-    const group: Group = this.groups.get(options.groupId) ?? { members: [], committed: new Map(), rebalancing: Promise.resolve() };
+    const group: Group = this.groups.get(options.groupId) ?? {
+      members: [],
+      committed: new Map(),
+      rebalancing: Promise.resolve(),
+    };
     this.groups.set(options.groupId, group);
-    const member: Member = { id: this.nextMemberId++, options, assigned: new Map(), generation: new AbortController(), killed: new AbortController(), loops: [], closed: false };
+    const member: Member = {
+      id: this.nextMemberId++,
+      options,
+      assigned: new Map(),
+      generation: new AbortController(),
+      killed: new AbortController(),
+      loops: [],
+      closed: false,
+    };
     group.members.push(member);
     await this.rebalance(group);
     return {
@@ -71,7 +98,11 @@ export class InProcessBus implements Bus {
 
   async close(): Promise<void> {
     for (const group of this.groups.values()) {
-      for (const m of group.members) (m.closed = true), m.killed.abort(), m.generation.abort();
+      for (const m of group.members) {
+        m.closed = true;
+        m.killed.abort();
+        m.generation.abort();
+      }
       group.members = [];
     }
     this.appended.emit('append');
@@ -100,14 +131,22 @@ export class InProcessBus implements Bus {
       }
       for (const m of members) {
         for (const [topic, partitions] of m.assigned) {
-          for (const p of partitions) m.loops.push(this.consume(group, m, topic, p, m.generation.signal, m.killed.signal));
+          for (const p of partitions)
+            m.loops.push(this.consume(group, m, topic, p, m.generation.signal, m.killed.signal));
         }
       }
     });
     return group.rebalancing;
   }
 
-  private async consume(group: Group, member: Member, topic: string, partition: number, signal: AbortSignal, killed: AbortSignal): Promise<void> {
+  private async consume(
+    group: Group,
+    member: Member,
+    topic: string,
+    partition: number,
+    signal: AbortSignal,
+    killed: AbortSignal,
+  ): Promise<void> {
     const slot = `${topic}:${partition}`;
     const messages = this.log.get(topic)![partition]!;
     while (!signal.aborted) {
@@ -130,7 +169,11 @@ export class InProcessBus implements Bus {
 
   private nextAppend(signal: AbortSignal): Promise<void> {
     return new Promise((ok) => {
-      const done = () => (this.appended.off('append', done), signal.removeEventListener('abort', done), ok());
+      const done = () => {
+        this.appended.off('append', done);
+        signal.removeEventListener('abort', done);
+        ok();
+      };
       this.appended.on('append', done);
       signal.addEventListener('abort', done, { once: true });
     });

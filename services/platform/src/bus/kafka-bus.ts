@@ -1,6 +1,15 @@
 import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
 import { handleInSpan } from './consumer-span.js';
-import { abandonOnAbort, sleep, SubscriptionClosed, type Bus, type BusMessage, type SubscribeOptions, type Subscription, type TopicSpec } from './bus.js';
+import {
+  abandonOnAbort,
+  sleep,
+  SubscriptionClosed,
+  type Bus,
+  type BusMessage,
+  type SubscribeOptions,
+  type Subscription,
+  type TopicSpec,
+} from './bus.js';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -22,9 +31,19 @@ export class KafkaBus implements Bus {
   private readonly consumers = new Set<Consumer>();
 
   constructor(private readonly options: KafkaBusOptions) {
-    this.kafka = new Kafka({ clientId: options.clientId, brokers: options.brokers, logLevel: logLevel.NOTHING, retry: { retries: 8 } });
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 8 },
+    });
     // Bounded retries: a missing topic or a lost broker surfaces in seconds, and the outbox relay retries later.
-    this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 } });
+    this.producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
+    });
   }
 
   private connect(): Promise<void> {
@@ -40,7 +59,11 @@ export class KafkaBus implements Bus {
     if (missing.length === 0) return;
     await this.admin.createTopics({
       waitForLeaders: true,
-      topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: this.options.replicationFactor ?? 1 })),
+      topics: missing.map((t) => ({
+        topic: t.name,
+        numPartitions: t.partitions,
+        replicationFactor: this.options.replicationFactor ?? 1,
+      })),
     });
   }
 
@@ -51,7 +74,10 @@ export class KafkaBus implements Bus {
     for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
     await this.producer.sendBatch({
       acks: -1,
-      topicMessages: [...byTopic].map(([topic, ms]) => ({ topic, messages: ms.map((m) => ({ key: m.key, value: m.value, headers: m.headers })) })),
+      topicMessages: [...byTopic].map(([topic, ms]) => ({
+        topic,
+        messages: ms.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+      })),
     });
   }
 
@@ -78,7 +104,14 @@ export class KafkaBus implements Bus {
       eachMessage: async ({ topic, partition, message, heartbeat }) => {
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = v.toString();
-        const delivery = { topic, partition, offset: Number(message.offset), key: message.key?.toString() ?? '', value: message.value ?? Buffer.alloc(0), headers };
+        const delivery = {
+          topic,
+          partition,
+          offset: Number(message.offset),
+          key: message.key?.toString() ?? '',
+          value: message.value ?? Buffer.alloc(0),
+          headers,
+        };
         // Retry in place: the partition waits, so a later message never overtakes a failed one.
         for (;;) {
           try {

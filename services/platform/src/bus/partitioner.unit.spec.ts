@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { murmur2, partitionFor } from './partitioner.js';
 
 // kafkajs's own murmur2, which its default partitioner uses to place keys on a real broker.
-const kafkajsMurmur2 = createRequire(import.meta.url)('kafkajs/src/producer/partitioners/default/murmur2.js') as (key: Buffer) => number;
+const kafkajsMurmur2 = createRequire(import.meta.url)('kafkajs/src/producer/partitioners/default/murmur2.js') as (
+  key: Buffer,
+) => number;
 
 describe('partitioner', () => {
-  it('hashes like Kafka (the vectors of Kafka\'s UtilsTest.testMurmur2)', () => {
+  it("hashes like Kafka (the vectors of Kafka's UtilsTest.testMurmur2)", () => {
     const vectors: Array<[string, number]> = [
       ['21', -973932308],
       ['foobar', -790332482],

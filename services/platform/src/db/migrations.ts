@@ -38,14 +38,21 @@ export async function runMigrations(pool: pg.Pool, sources: MigrationSource[]): 
         const checksum = createHash('sha256').update(sql).digest('hex');
         const known = applied.get(file);
         if (known !== undefined) {
-          if (known !== checksum) throw new Error(`Migration ${source.name}/${file} was changed after it was applied; add a new migration instead`);
+          if (known !== checksum)
+            throw new Error(
+              `Migration ${source.name}/${file} was changed after it was applied; add a new migration instead`,
+            );
           total++;
           continue;
         }
         try {
           await client.query('BEGIN');
           await client.query(sql);
-          await client.query('INSERT INTO schema_migrations (source, name, checksum) VALUES ($1, $2, $3)', [source.name, file, checksum]);
+          await client.query('INSERT INTO schema_migrations (source, name, checksum) VALUES ($1, $2, $3)', [
+            source.name,
+            file,
+            checksum,
+          ]);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');

@@ -19,7 +19,13 @@ export interface EventMeta {
 }
 
 /** Wraps a protobuf event in the envelope and addresses it to its topic, keyed by aggregate. */
-export function outboxMessage<T>(topic: string, typeName: string, type: MessageType<T>, payload: T, meta: EventMeta): OutboxMessage {
+export function outboxMessage<T>(
+  topic: string,
+  typeName: string,
+  type: MessageType<T>,
+  payload: T,
+  meta: EventMeta,
+): OutboxMessage {
   const eventId = meta.eventId ?? randomUUID();
   const envelope = events.Envelope.encode({
     eventId,

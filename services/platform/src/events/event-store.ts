@@ -36,7 +36,10 @@ export interface Decider<S, C, E extends DomainEvent> {
 
 /** A version conflict is a value the command handler may retry on, not a crash. */
 export class VersionConflict extends Error {
-  constructor(public readonly streamName: string, public readonly expectedVersion: number) {
+  constructor(
+    public readonly streamName: string,
+    public readonly expectedVersion: number,
+  ) {
     super(`Stream ${streamName} is not at version ${expectedVersion}`);
     this.name = 'VersionConflict';
   }
@@ -100,7 +103,12 @@ export class EventStore {
   }
 
   /** The same append inside a transaction the caller owns (to write projections alongside). */
-  async appendInTransaction(tx: Queryable, streamName: string, events: DomainEvent[], options: AppendOptions): Promise<AppendResult> {
+  async appendInTransaction(
+    tx: Queryable,
+    streamName: string,
+    events: DomainEvent[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
     const { expectedVersion } = options;
     const next = expectedVersion + events.length;
     if (events.length === 0) return { nextExpectedVersion: expectedVersion, eventIds: [] };
@@ -148,12 +156,21 @@ export class EventStore {
    * Streams are locked in name order, so concurrent batches cannot deadlock each other.
    */
   async appendManyInTransaction(tx: Queryable, appends: StreamAppend[]): Promise<Set<string>> {
-    const work = appends.filter((a) => a.events.length > 0).sort((a, b) => (a.streamName < b.streamName ? -1 : a.streamName > b.streamName ? 1 : 0));
-    if (new Set(work.map((a) => a.streamName)).size !== work.length) throw new Error('appendMany takes each stream at most once');
+    const work = appends
+      .filter((a) => a.events.length > 0)
+      .sort((a, b) => (a.streamName < b.streamName ? -1 : a.streamName > b.streamName ? 1 : 0));
+    if (new Set(work.map((a) => a.streamName)).size !== work.length)
+      throw new Error('appendMany takes each stream at most once');
     if (work.length === 0) return new Set();
     const events = work.flatMap((a) => {
       const ids = a.eventIds ?? a.events.map(() => randomUUID());
-      return a.events.map((e, i) => ({ stream: a.streamName, position: a.expectedVersion + 1 + i, id: ids[i]!, type: e.type, data: JSON.stringify(e.data) }));
+      return a.events.map((e, i) => ({
+        stream: a.streamName,
+        position: a.expectedVersion + 1 + i,
+        id: ids[i]!,
+        type: e.type,
+        data: JSON.stringify(e.data),
+      }));
     });
     const outbox = work.flatMap((a) => (a.outbox ?? []).map((m) => ({ m, stream: a.streamName })));
     // One statement: lock the existing streams in name order, move those still at their expected
@@ -200,7 +217,11 @@ export class EventStore {
   }
 
   /** A stream's events in order; `afterVersion` skips those a caller already folded. */
-  async readStream<E extends DomainEvent>(streamName: string, db: Queryable = this.pool, afterVersion = 0): Promise<RecordedEvent<E>[]> {
+  async readStream<E extends DomainEvent>(
+    streamName: string,
+    db: Queryable = this.pool,
+    afterVersion = 0,
+  ): Promise<RecordedEvent<E>[]> {
     const { rows } = await db.query({
       name: 'es-read-stream',
       text: `SELECT event_id, stream_name, stream_position, global_position, transaction_id::text, event_type, data, metadata, recorded_at
@@ -216,7 +237,10 @@ export class EventStore {
     db: Queryable = this.pool,
   ): Promise<{ state: S; version: number }> {
     const events = await this.readStream<E>(streamName, db);
-    const state = events.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as E), decider.initialState());
+    const state = events.reduce(
+      (s, e) => decider.evolve(s, { type: e.type, data: e.data } as E),
+      decider.initialState(),
+    );
     return { state, version: events.length === 0 ? 0 : events[events.length - 1]!.streamPosition };
   }
 

@@ -16,7 +16,10 @@ export class PostgresInbox implements Inbox<pg.PoolClient> {
 
   handleOnce(consumer: string, eventId: string, work: (tx: pg.PoolClient) => Promise<void>): Promise<boolean> {
     return withTransaction(this.pool, async (tx) => {
-      const claimed = await tx.query('INSERT INTO inbox (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [consumer, eventId]);
+      const claimed = await tx.query('INSERT INTO inbox (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+        consumer,
+        eventId,
+      ]);
       if (claimed.rowCount !== 1) return false;
       await work(tx);
       return true;

@@ -53,7 +53,9 @@ export class OutboxRelay {
         [from.transactionId, from.position, this.options.batchSize ?? 200],
       );
       if (rows.length === 0) return 0;
-      await bus.publish(rows.map((r) => ({ topic: r.topic, key: r.message_key, value: r.envelope, headers: r.headers })));
+      await bus.publish(
+        rows.map((r) => ({ topic: r.topic, key: r.message_key, value: r.envelope, headers: r.headers })),
+      );
       const last = rows[rows.length - 1]!;
       await tx.query(
         `INSERT INTO checkpoints (reader, transaction_id, position) VALUES ($1, $2::xid8, $3)
@@ -78,7 +80,8 @@ export class OutboxRelay {
       } catch (error) {
         this.options.logger?.warn({ err: error }, 'outbox relay pass failed; will retry');
       }
-      if (!this.stopped) this.timer = setTimeout(() => (this.running = loop()), published > 0 ? 0 : this.options.pollMs ?? 100);
+      if (!this.stopped)
+        this.timer = setTimeout(() => (this.running = loop()), published > 0 ? 0 : (this.options.pollMs ?? 100));
     };
     this.running = loop();
   }

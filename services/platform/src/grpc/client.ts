@@ -2,25 +2,56 @@ import { credentials, Metadata, type Client, type ServiceError } from '@grpc/grp
 import { HealthClient } from './health-client.js';
 import { fromServiceError } from '../errors.js';
 import { injectTraceHeaders } from '../telemetry.js';
+import { serviceOfGrpcName } from '../registry.js';
+import type { ServiceCredential } from './service-auth.js';
 
-export type ClientConstructor<C extends Client> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C;
+export type ClientConstructor<C extends Client> = (new (
+  address: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+  options?: object,
+) => C) & { serviceName?: string };
 
-export function createClient<C extends Client>(Ctor: ClientConstructor<C>, address: string): C {
-  return new Ctor(address, credentials.createInsecure(), { 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
+/**
+ * A client of one service's API. Every call carries `credential`'s token for that service: a
+ * service refuses callers that present none, or that the registry does not let call it.
+ */
+export function createClient<C extends Client>(
+  Ctor: ClientConstructor<C>,
+  address: string,
+  credential: Pick<ServiceCredential, 'interceptor'>,
+): C {
+  const callee = serviceOfGrpcName(Ctor.serviceName ?? '');
+  if (!callee) throw new Error(`no service in the registry serves ${Ctor.serviceName ?? 'this client'}`);
+  return new Ctor(address, credentials.createInsecure(), {
+    'grpc.max_receive_message_length': 64 * 1024 * 1024,
+    interceptors: [credential.interceptor(callee)],
+  });
 }
 
-type UnaryMethod<Req, Res> = (request: Req, metadata: Metadata, options: { deadline: Date }, callback: (error: ServiceError | null, response: Res) => void) => unknown;
+type UnaryMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: { deadline: Date },
+  callback: (error: ServiceError | null, response: Res) => void,
+) => unknown;
 
 /**
  * Calls a unary method with a deadline (every call has one), the trace context and any
  * identity metadata; a remote AppError comes back as the same AppError.
  */
-export function call<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, request: Req, options: { deadlineMs?: number; metadata?: Record<string, string> } = {}): Promise<Res> {
+export function call<Req, Res>(
+  client: Client,
+  method: UnaryMethod<Req, Res>,
+  request: Req,
+  options: { deadlineMs?: number; metadata?: Record<string, string> } = {},
+): Promise<Res> {
   const metadata = new Metadata();
   for (const [k, v] of Object.entries({ ...injectTraceHeaders({}), ...(options.metadata ?? {}) })) metadata.set(k, v);
   const deadline = new Date(Date.now() + (options.deadlineMs ?? 5_000));
   return new Promise((ok, fail) => {
-    method.call(client, request, metadata, { deadline }, (error, response) => (error ? fail(fromServiceError(error)) : ok(response)));
+    method.call(client, request, metadata, { deadline }, (error, response) =>
+      error ? fail(fromServiceError(error)) : ok(response),
+    );
   });
 }
 
@@ -31,7 +62,9 @@ export async function checkHealth(address: string, service = '', deadlineMs = 1_
   const client = new HealthClient(address, credentials.createInsecure());
   try {
     const status = await new Promise<number | string>((ok, fail) =>
-      client.check({ service }, new Metadata(), { deadline: new Date(Date.now() + deadlineMs) }, (e, r) => (e ? fail(e) : ok(r.status))),
+      client.check({ service }, new Metadata(), { deadline: new Date(Date.now() + deadlineMs) }, (e, r) =>
+        e ? fail(e) : ok(r.status),
+      ),
     );
     // The package's loader may give the enum as its name or its number.
     return status === 'SERVING' || status === 1 ? 'SERVING' : 'NOT_SERVING';

@@ -1,4 +1,11 @@
-import { makeGenericClientConstructor, type CallOptions, type ChannelCredentials, type Client, type Metadata, type ServiceError } from '@grpc/grpc-js';
+import {
+  makeGenericClientConstructor,
+  type CallOptions,
+  type ChannelCredentials,
+  type Client,
+  type Metadata,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
 
 interface HealthCheckResponse {
@@ -6,7 +13,12 @@ interface HealthCheckResponse {
 }
 
 interface HealthClientShape extends Client {
-  check(request: { service: string }, metadata: Metadata, options: CallOptions, callback: (error: ServiceError | null, response: HealthCheckResponse) => void): void;
+  check(
+    request: { service: string },
+    metadata: Metadata,
+    options: CallOptions,
+    callback: (error: ServiceError | null, response: HealthCheckResponse) => void,
+  ): void;
 }
 
 /** Client of the standard grpc.health.v1.Health service, built from the package's own definition. */

@@ -6,7 +6,9 @@ import { createPool, ensureDatabase } from '../db/pool.js';
 import { runMigrations, type MigrationSource } from '../db/migrations.js';
 import { OutboxRelay } from '../events/relay.js';
 import { GrpcServer, type GrpcService } from '../grpc/server.js';
+import { inProcessServiceSecret, ServiceCredential } from '../grpc/service-auth.js';
 import { createLogger, type Logger } from '../logger.js';
+import type { ServiceName } from '../registry.js';
 
 export const platformMigrations: MigrationSource = {
   name: 'platform',
@@ -14,7 +16,7 @@ export const platformMigrations: MigrationSource = {
 };
 
 export interface ServiceContext {
-  name: string;
+  name: ServiceName;
   version: string;
   instanceId: string;
   startedAt: Date;
@@ -23,10 +25,12 @@ export interface ServiceContext {
   bus: Bus;
   /** Number of migrations applied to this service's database. */
   schemaVersion: number;
+  /** What this service presents when it calls another (createClient's third argument). */
+  credential: ServiceCredential;
 }
 
 export interface ServiceDefinition {
-  name: string;
+  name: ServiceName;
   version?: string;
   /** This service's own migrations (the platform's tables are applied first). */
   migrationsDir: string;
@@ -50,6 +54,11 @@ export interface RuntimeOptions {
    */
   replayOutboxOnStart?: boolean;
   logger?: Logger;
+  /**
+   * Shared secret that service credentials are signed with (SERVICE_AUTH_SECRET). Absent: the
+   * process's own generated secret, which only callers in this process tree hold.
+   */
+  serviceSecret?: string | Buffer;
 }
 
 export interface RunningService {
@@ -71,7 +80,8 @@ export async function startService(def: ServiceDefinition, options: RuntimeOptio
   try {
     const schemaVersion = await runMigrations(pool, [platformMigrations, { name: def.name, dir: def.migrationsDir }]);
     if (def.topics?.length) await options.bus.ensureTopics(def.topics);
-    if (options.replayOutboxOnStart) await pool.query('DELETE FROM checkpoints WHERE reader = $1', [`outbox-relay:${def.name}`]);
+    if (options.replayOutboxOnStart)
+      await pool.query('DELETE FROM checkpoints WHERE reader = $1', [`outbox-relay:${def.name}`]);
     const ctx: ServiceContext = {
       name: def.name,
       version: def.version ?? '0.1.0',
@@ -81,12 +91,17 @@ export async function startService(def: ServiceDefinition, options: RuntimeOptio
       pool,
       bus: options.bus,
       schemaVersion,
+      credential: new ServiceCredential(def.name, options.serviceSecret),
     };
     const relay = new OutboxRelay({ pool, bus: options.bus, name: `outbox-relay:${def.name}`, logger });
     relay.start();
     stops.push(() => relay.stop());
     if (def.start) stops.push(...(await def.start(ctx)));
-    const server = new GrpcServer(def.grpc(ctx));
+    const server = new GrpcServer(def.grpc(ctx), {
+      service: def.name,
+      secret: options.serviceSecret ?? inProcessServiceSecret(),
+      logger,
+    });
     const port = await server.listen(options.grpcHost ?? '127.0.0.1', options.grpcPort);
     server.setServing(true);
     stops.push(() => server.shutdown());
@@ -117,7 +132,10 @@ export function stopOnSignals(stop: () => Promise<void>, logger: Logger): void {
     logger.info({ signal }, 'stopping');
     stop().then(
       () => process.exit(0),
-      (err) => (logger.error({ err }, 'failed to stop cleanly'), process.exit(1)),
+      (err) => {
+        logger.error({ err }, 'failed to stop cleanly');
+        process.exit(1);
+      },
     );
   };
   process.once('SIGTERM', handler);

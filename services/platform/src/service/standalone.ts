@@ -2,8 +2,12 @@ import { z } from 'zod';
 import { env, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startTelemetry } from '../telemetry.js';
+import { registry } from '../registry.js';
 import { createBus } from './bus-config.js';
 import { startService, stopOnSignals, type ServiceContext, type ServiceDefinition } from './runtime.js';
+
+/** SERVICE_AUTH_SECRET: at least 32 characters (a random value, e.g. `openssl rand -base64 48`). */
+export const serviceSecretEnv = () => z.string().min(32, 'must be at least 32 characters');
 
 /** Configuration every service process reads (a service adds its own on top). */
 export const serviceEnvSchema = z.object({
@@ -12,6 +16,9 @@ export const serviceEnvSchema = z.object({
   GRPC_HOST: z.string().default('0.0.0.0'),
   GRPC_PORT: env.port(50051),
   LOG_LEVEL: env.logLevel(),
+  // Shared by every service and the gateway of one deployment: it signs and checks the service
+  // credentials of internal gRPC calls.
+  SERVICE_AUTH_SECRET: serviceSecretEnv(),
 });
 
 /** What GetServiceStatus answers, the same for every service. */
@@ -25,12 +32,19 @@ export function serviceStatus(ctx: ServiceContext) {
 }
 
 /** Runs one service as its own process (the Kubernetes shape): config, telemetry, signals. */
-export async function runStandalone(def: ServiceDefinition, defaultPort: number): Promise<void> {
-  const config = loadConfig(serviceEnvSchema.extend({ GRPC_PORT: env.port(defaultPort) }));
+export async function runStandalone(def: ServiceDefinition): Promise<void> {
+  const config = loadConfig(serviceEnvSchema.extend({ GRPC_PORT: env.port(registry[def.name].grpcPort) }));
   startTelemetry(def.name);
   const logger = createLogger(def.name, config.LOG_LEVEL);
   const bus = createBus(config.KAFKA_BROKERS, def.name);
-  const running = await startService(def, { databaseUrl: config.DATABASE_URL, bus, grpcHost: config.GRPC_HOST, grpcPort: config.GRPC_PORT, logger });
+  const running = await startService(def, {
+    databaseUrl: config.DATABASE_URL,
+    bus,
+    grpcHost: config.GRPC_HOST,
+    grpcPort: config.GRPC_PORT,
+    logger,
+    serviceSecret: config.SERVICE_AUTH_SECRET,
+  });
   stopOnSignals(async () => {
     await running.stop();
     await bus.close();

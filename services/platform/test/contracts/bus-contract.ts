@@ -1,25 +1,34 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { trace } from '@opentelemetry/api';
 import { startTelemetry, type Bus, type Delivery, type Inbox, type Subscription } from '../../src/index.js';
 import { uniqueName, waitFor } from '../support.js';
 
-const msg = (topic: string, key: string, body: object) => ({ topic, key, value: Buffer.from(JSON.stringify(body)), headers: { 'x-test': 'yes' } });
+const msg = (topic: string, key: string, body: object) => ({
+  topic,
+  key,
+  value: Buffer.from(JSON.stringify(body)),
+  headers: { 'x-test': 'yes' },
+});
 const body = <T>(d: Delivery): T => JSON.parse(d.value.toString()) as T;
 
 /**
  * What every Bus adapter must do. Run against the in-process bus (unit tier) and against a
  * real Kafka broker (integration tier), with an inbox of the matching kind.
  */
-export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeInbox: () => Promise<Inbox<unknown>>): void {
+export function busContract(
+  adapter: string,
+  makeBus: () => Promise<Bus>,
+  makeInbox: () => Promise<Inbox<unknown>>,
+): void {
   describe(`Bus contract: ${adapter}`, { timeout: 180_000 }, () => {
     let bus: Bus;
     const subscriptions: Subscription[] = [];
-    before(async () => {
+    beforeAll(async () => {
       bus = await makeBus();
     });
-    after(async () => {
+    afterAll(async () => {
       await Promise.allSettled(subscriptions.map((s) => s.close()));
       await bus.close();
     });
@@ -49,8 +58,16 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
       });
       const keys = ['a', 'b', 'c', 'd', 'e'];
       for (let seq = 0; seq < 12; seq++) await bus.publish(keys.map((key) => msg(topic, key, { key, seq })));
-      await waitFor(() => [...seen.values()].reduce((n, s) => n + s.length, 0) >= 60, '60 messages');
-      for (const key of keys) assert.deepEqual(seen.get(key), Array.from({ length: 12 }, (_, i) => i), `order of key ${key}`);
+      // Delivery is at least once: a rebalance may offer a key's uncommitted tail again. The order
+      // that counts is that of first arrivals: no message arrives before the ones sent before it.
+      const firstArrivals = (key: string) => [...new Set(seen.get(key) ?? [])];
+      await waitFor(() => keys.every((key) => firstArrivals(key).length === 12), 'all 12 messages of every key');
+      for (const key of keys)
+        assert.deepEqual(
+          firstArrivals(key),
+          Array.from({ length: 12 }, (_, i) => i),
+          `order of key ${key}`,
+        );
       assert.ok(headerOk, 'headers arrive as sent');
     });
 
@@ -58,14 +75,14 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
       const topic = uniqueName('share');
       await bus.ensureTopics([{ name: topic, partitions: 4 }]);
       const groupId = uniqueName('g');
-      const handledBy = new Map<string, string[]>();
+      const handledBy = new Map<string, Set<string>>();
       const keyOwner = new Map<string, Set<string>>();
       const member = (name: string) => ({
         groupId,
         topics: [topic],
         handle: async (d: Delivery) => {
           const { id } = body<{ id: string }>(d);
-          handledBy.set(id, [...(handledBy.get(id) ?? []), name]);
+          handledBy.set(id, (handledBy.get(id) ?? new Set()).add(name));
           keyOwner.set(d.key, (keyOwner.get(d.key) ?? new Set()).add(name));
         },
       });
@@ -88,8 +105,9 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
         await bus.publish([msg(topic, `key-${i % 10}`, { id })]);
       }
       await waitFor(() => ids.every((id) => handledBy.has(id)), 'all 40 handled');
-      for (const id of ids) assert.equal(handledBy.get(id)!.length, 1, `message ${id} handled once`);
-      const names = new Set([...handledBy.values()].flat());
+      // A member may be offered a message again (at least once); the other member, holding other partitions, never sees it.
+      for (const id of ids) assert.equal(handledBy.get(id)!.size, 1, `message ${id} handled by one member`);
+      const names = new Set([...handledBy.values()].flatMap((members) => [...members]));
       assert.deepEqual([...names].sort(), ['one', 'two'], 'both members did work');
       for (const [key, owners] of keyOwner) assert.equal(owners.size, 1, `key ${key} stays with one member`);
     });
@@ -97,11 +115,19 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
     it('gives every group its own copy of each message', async () => {
       const topic = uniqueName('fanout');
       await bus.ensureTopics([{ name: topic, partitions: 2 }]);
-      const counts = { a: 0, b: 0 };
-      await subscribe({ groupId: uniqueName('ga'), topics: [topic], handle: async () => void counts.a++ });
-      await subscribe({ groupId: uniqueName('gb'), topics: [topic], handle: async () => void counts.b++ });
+      const seen = { a: new Set<number>(), b: new Set<number>() };
+      await subscribe({
+        groupId: uniqueName('ga'),
+        topics: [topic],
+        handle: async (d) => void seen.a.add(body<{ i: number }>(d).i),
+      });
+      await subscribe({
+        groupId: uniqueName('gb'),
+        topics: [topic],
+        handle: async (d) => void seen.b.add(body<{ i: number }>(d).i),
+      });
       await bus.publish(Array.from({ length: 10 }, (_, i) => msg(topic, `k${i}`, { i })));
-      await waitFor(() => counts.a === 10 && counts.b === 10, 'each group gets 10');
+      await waitFor(() => seen.a.size === 10 && seen.b.size === 10, 'each group gets all 10');
     });
 
     it('redelivers a message to the next consumer when one dies before committing', async () => {
@@ -122,9 +148,13 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
       assert.equal(dyingGot, 'first');
       await dying.close();
       const received: string[] = [];
-      await subscribe({ groupId, topics: [topic], handle: async (d) => void received.push(body<{ id: string }>(d).id) });
-      await waitFor(() => received.length >= 2, 'the survivor receives both');
-      assert.deepEqual(received, ['first', 'second']);
+      await subscribe({
+        groupId,
+        topics: [topic],
+        handle: async (d) => void received.push(body<{ id: string }>(d).id),
+      });
+      await waitFor(() => new Set(received).size === 2, 'the survivor receives both');
+      assert.deepEqual([...new Set(received)], ['first', 'second'], 'first arrivals keep the order');
     });
 
     it('offers a message again when its handler fails, before any later message of its partition', async () => {
@@ -144,16 +174,24 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
       });
       await bus.publish([msg(topic, 'k', { id: 'x' }), msg(topic, 'k', { id: 'y' })]);
       await waitFor(() => attempts.includes('y'), 'y handled');
-      assert.deepEqual(attempts, ['x', 'x', 'x', 'y']);
+      // Two failures and the success of x, all before y; a rebalance could only add another x.
+      const beforeY = attempts.slice(0, attempts.indexOf('y'));
+      assert.ok(beforeY.length >= 3 && beforeY.every((id) => id === 'x'), `attempts before y: ${beforeY.join(',')}`);
     });
 
-    it('runs each handler in a span that continues the producer\'s trace', async () => {
+    it("runs each handler in a span that continues the producer's trace", async () => {
       startTelemetry('bus-contract');
       const topic = uniqueName('traced');
       await bus.ensureTopics([{ name: topic, partitions: 1 }]);
       const traceId = '0af7651916cd43dd8448eb211c80319c';
       let seen: string | undefined;
-      await subscribe({ groupId: uniqueName('g'), topics: [topic], handle: async () => void (seen = trace.getActiveSpan()?.spanContext().traceId) });
+      await subscribe({
+        groupId: uniqueName('g'),
+        topics: [topic],
+        handle: async () => {
+          seen = trace.getActiveSpan()?.spanContext().traceId;
+        },
+      });
       await bus.publish([{ ...msg(topic, 'k', {}), headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` } }]);
       await waitFor(() => seen !== undefined, 'handled');
       assert.equal(seen, traceId);
@@ -164,21 +202,23 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>, makeIn
       await bus.ensureTopics([{ name: topic, partitions: 2 }]);
       const inbox = await makeInbox();
       const eventId = randomUUID();
-      let effects = 0;
-      let deliveries = 0;
+      const sentinelId = randomUUID();
+      const effects = new Map<string, number>();
       await subscribe({
         groupId: uniqueName('g'),
         topics: [topic],
         handle: async (d) => {
-          deliveries++;
-          await inbox.handleOnce('contract-consumer', body<{ eventId: string }>(d).eventId, async () => void effects++);
+          const id = body<{ eventId: string }>(d).eventId;
+          await inbox.handleOnce('contract-consumer', id, async () => void effects.set(id, (effects.get(id) ?? 0) + 1));
         },
       });
       const duplicate = msg(topic, 'account-1', { eventId });
       await bus.publish([duplicate, duplicate]);
       await bus.publish([duplicate]);
-      await waitFor(() => deliveries === 3, 'three deliveries');
-      assert.equal(effects, 1);
+      // A later event on the same key is handled after every copy before it: once it took effect, so had they.
+      await bus.publish([msg(topic, 'account-1', { eventId: sentinelId })]);
+      await waitFor(() => effects.has(sentinelId), 'the later event took effect');
+      assert.deepEqual(Object.fromEntries(effects), { [eventId]: 1, [sentinelId]: 1 });
     });
   });
 }

@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { engineEnv } from '../config.js';
 import { EngineError } from '../errors.js';
 import { keepOutputs } from './prune-outputs.js';
 import { widenToFloat32 } from './widen-fp16.js';
@@ -53,11 +52,12 @@ export const CPU_MODEL_VERSION = 2;
 export const MASK_OUTPUT = 'output';
 
 /**
- * Where assembled and widened models live: ENGINE_MODEL_CACHE (the container image fills it at
- * build time, its file system being read-only at run time), else .cache/models in the repository.
+ * Where assembled and widened models live: the configured folder (ENGINE_MODEL_CACHE; the container
+ * image fills it at build time, its file system being read-only at run time), else .cache/models
+ * in the repository.
  */
-export function modelCacheDir(): string {
-  return engineEnv().ENGINE_MODEL_CACHE ?? path.join(repoRoot(), '.cache', 'models');
+export function modelCacheDir(configured?: string): string {
+  return configured ?? path.join(repoRoot(), '.cache', 'models');
 }
 
 export interface DefaultModelOptions {
@@ -71,7 +71,11 @@ export interface DefaultModelOptions {
  * assembled into isnet-<name>-<id>.onnx, and that file is widened to float32 and pruned to the
  * final mask output into isnet-<name>-<id>-fp32-w<version>.onnx.
  */
-export function defaultModelPath({ precision = 'fp32', key = DEFAULT_MODEL_KEY, cacheDir = modelCacheDir() }: DefaultModelOptions = {}): string {
+export function defaultModelPath({
+  precision = 'fp32',
+  key = DEFAULT_MODEL_KEY,
+  cacheDir = modelCacheDir(),
+}: DefaultModelOptions = {}): string {
   const shipped = shippedModelPath(key, cacheDir);
   if (precision === 'fp16') return shipped;
   const target = shipped.replace(/\.onnx$/, `-fp32-w${CPU_MODEL_VERSION}.onnx`);
@@ -80,7 +84,11 @@ export function defaultModelPath({ precision = 'fp32', key = DEFAULT_MODEL_KEY, 
   try {
     widened = keepOutputs(widenToFloat32(readFileSync(shipped)), [MASK_OUTPUT]);
   } catch (cause) {
-    throw new EngineError('MODEL_UNAVAILABLE', `cannot make the float32 CPU copy of ${shipped}: ${(cause as Error).message}`, { cause });
+    throw new EngineError(
+      'MODEL_UNAVAILABLE',
+      `cannot make the float32 CPU copy of ${shipped}: ${(cause as Error).message}`,
+      { cause },
+    );
   }
   writeAtomically(target, widened);
   return target;
@@ -88,13 +96,21 @@ export function defaultModelPath({ precision = 'fp32', key = DEFAULT_MODEL_KEY, 
 
 function shippedModelPath(key: string, cacheDir: string): string {
   const dist = isnetDistDir();
-  const resources = JSON.parse(readFileSync(path.join(dist, 'resources.json'), 'utf8')) as Record<string, ResourceEntry>;
+  const resources = JSON.parse(readFileSync(path.join(dist, 'resources.json'), 'utf8')) as Record<
+    string,
+    ResourceEntry
+  >;
   const entry = resources[key];
   if (!entry) throw new EngineError('MODEL_UNAVAILABLE', `model ${key} not listed in resources.json`);
-  const id = createHash('sha256').update(entry.chunks.map((c) => c.hash).join(',')).digest('hex').slice(0, 16);
+  const id = createHash('sha256')
+    .update(entry.chunks.map((c) => c.hash).join(','))
+    .digest('hex')
+    .slice(0, 16);
   const target = path.join(cacheDir, `isnet-${key.split('/').pop()}-${id}.onnx`);
   if (existsSync(target)) return target;
-  const parts = [...entry.chunks].sort((a, b) => a.offsets[0] - b.offsets[0]).map((c) => readFileSync(path.join(dist, c.hash)));
+  const parts = [...entry.chunks]
+    .sort((a, b) => a.offsets[0] - b.offsets[0])
+    .map((c) => readFileSync(path.join(dist, c.hash)));
   const model = Buffer.concat(parts);
   if (model.length !== entry.size) {
     throw new EngineError('MODEL_UNAVAILABLE', `assembled model is ${model.length} bytes, expected ${entry.size}`);

@@ -87,16 +87,27 @@ function tensor(w: BinaryWriter, name: string, dims: number[], values: number[],
     w.join();
   } else {
     const raw = new Uint8Array(halves.length * 2);
-    halves.forEach((h, i) => new DataView(raw.buffer).setUint16(2 * i, h, true));
+    halves.forEach((h, i) => {
+      new DataView(raw.buffer).setUint16(2 * i, h, true);
+    });
     w.tag(9, LD).bytes(raw);
   }
 }
 
-function node(w: BinaryWriter, opType: string, inputs: string[], outputs: string[], ints: [string, number][], attributesFirst: boolean): void {
+function node(
+  w: BinaryWriter,
+  opType: string,
+  inputs: string[],
+  outputs: string[],
+  ints: [string, number][],
+  attributesFirst: boolean,
+): void {
   message(w, 1, () => {
     if (!attributesFirst) w.tag(4, LD).string(opType);
     for (const [name, value] of ints) {
-      message(w, 5, () => w.tag(1, LD).string(name).tag(3, WireType.Varint).int64(value).tag(20, WireType.Varint).int32(2));
+      message(w, 5, () =>
+        w.tag(1, LD).string(name).tag(3, WireType.Varint).int64(value).tag(20, WireType.Varint).int32(2),
+      );
     }
     for (const i of inputs) w.tag(1, LD).string(i);
     for (const o of outputs) w.tag(2, LD).string(o);

@@ -39,7 +39,8 @@ function pruneGraph(graphBody: Uint8Array, keep: readonly string[]): Uint8Array 
   const all = entries(graphBody).map(describe);
   const outputs = all.filter((e) => e.no === Graph.output).map((e) => e.name!);
   const missing = keep.filter((k) => !outputs.includes(k));
-  if (missing.length) throw new Error(`the model has no output named ${missing.join(', ')} (it has ${outputs.join(', ')})`);
+  if (missing.length)
+    throw new Error(`the model has no output named ${missing.join(', ')} (it has ${outputs.join(', ')})`);
   const nodes = all.filter((e) => e.no === Graph.node);
   // the values the kept outputs depend on, followed back through the nodes until nothing is added
   const needed = new Set(keep);
@@ -56,10 +57,16 @@ function pruneGraph(graphBody: Uint8Array, keep: readonly string[]): Uint8Array 
   const w = new BinaryWriter();
   for (const e of all) {
     const kept =
-      e.no === Graph.node ? alive.has(e)
-      : e.no === Graph.output ? keep.includes(e.name!)
-      : e.no === Graph.initializer || e.no === Graph.sparseInitializer || e.no === Graph.valueInfo || e.no === Graph.input ? needed.has(e.name!)
-      : true;
+      e.no === Graph.node
+        ? alive.has(e)
+        : e.no === Graph.output
+          ? keep.includes(e.name!)
+          : e.no === Graph.initializer ||
+              e.no === Graph.sparseInitializer ||
+              e.no === Graph.valueInfo ||
+              e.no === Graph.input
+            ? needed.has(e.name!)
+            : true;
     if (kept) w.raw(e.bytes);
   }
   return w.finish();
@@ -67,7 +74,8 @@ function pruneGraph(graphBody: Uint8Array, keep: readonly string[]): Uint8Array 
 
 function describe(e: Entry): Entry {
   if (e.no === Graph.node) {
-    const inputs: string[] = [], outputs: string[] = [];
+    const inputs: string[] = [],
+      outputs: string[] = [];
     for (const f of entries(body(e.bytes))) {
       if (f.no === Node.input) inputs.push(text(body(f.bytes)));
       else if (f.no === Node.output) outputs.push(text(body(f.bytes)));
@@ -82,7 +90,8 @@ function describe(e: Entry): Entry {
     const values = entries(body(e.bytes)).find((f) => f.no === Sparse.values);
     return { ...e, name: values ? fieldText(body(values.bytes), Tensor.name) : '' };
   }
-  if (e.no === Graph.input || e.no === Graph.output || e.no === Graph.valueInfo) return { ...e, name: fieldText(body(e.bytes), ValueInfo.name) };
+  if (e.no === Graph.input || e.no === Graph.output || e.no === Graph.valueInfo)
+    return { ...e, name: fieldText(body(e.bytes), ValueInfo.name) };
   return e;
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import * as ort from 'onnxruntime-node';
 import { FLOAT, message, valueInfo } from './onnx-wire.fixtures.js';
@@ -14,7 +14,9 @@ function twoOutputModel(): Uint8Array {
   message(w, 8, () => w.tag(1, LD).string('').tag(2, WireType.Varint).int64(15));
   message(w, 7, () => {
     message(w, 1, () => w.tag(1, LD).string('x').tag(2, LD).string('a').tag(4, LD).string('Relu'));
-    message(w, 1, () => w.tag(1, LD).string('x').tag(1, LD).string('K').tag(2, LD).string('s').tag(4, LD).string('Add'));
+    message(w, 1, () =>
+      w.tag(1, LD).string('x').tag(1, LD).string('K').tag(2, LD).string('s').tag(4, LD).string('Add'),
+    );
     message(w, 1, () => w.tag(1, LD).string('s').tag(2, LD).string('b').tag(4, LD).string('Neg'));
     w.tag(2, LD).string('two');
     message(w, 5, () => {
@@ -33,7 +35,10 @@ async function run(model: Uint8Array) {
   const session = await ort.InferenceSession.create(model);
   const x = new ort.Tensor('float32', Float32Array.from([-1, 0.5, -2, 3]), [4]);
   const out = await session.run({ x });
-  return { names: session.outputNames, out: Object.fromEntries(Object.entries(out).map(([k, v]) => [k, Array.from(v.data as Float32Array)])) };
+  return {
+    names: session.outputNames,
+    out: Object.fromEntries(Object.entries(out).map(([k, v]) => [k, Array.from(v.data as Float32Array)])),
+  };
 }
 
 describe('keepOutputs', () => {

@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import * as ort from 'onnxruntime-node';
-import { engineEnv } from '../config.js';
 import { EngineError } from '../errors.js';
 import { defaultModelPath } from './isnet-assets.js';
 
@@ -39,15 +38,25 @@ class OnnxSegmentationModel implements SegmentationModel {
   }
 }
 
-/** CUDA when this onnxruntime-node build carries it (or ENGINE_CUDA=1 asks for it), else CPU. */
-function providers(): string[] {
-  const cuda = ort.listSupportedBackends?.().find((b) => b.name === 'cuda');
-  const { ENGINE_CUDA } = engineEnv();
-  if (ENGINE_CUDA === '0') return ['cpu'];
-  return cuda && (cuda.bundled || ENGINE_CUDA === '1') ? ['cuda', 'cpu'] : ['cpu'];
+export type GraphOptimization = 'basic' | 'extended' | 'all';
+
+/** How to load the model; the engine fills these from its configuration (nothing here reads the environment). */
+export interface ModelSettings {
+  /** An operator's ONNX file; unset: the default ISNet model, built into cacheDir on first use. */
+  modelPath?: string;
+  /** '0': CPU only; '1': ask for CUDA; unset: CUDA when this onnxruntime-node build carries it. */
+  cuda?: '0' | '1';
+  /** Folder of the assembled default model and its float32 CPU copy (default: .cache/models in the repository). */
+  cacheDir?: string;
+  optimization?: GraphOptimization;
 }
 
-export type GraphOptimization = 'basic' | 'extended' | 'all';
+/** CUDA when this onnxruntime-node build carries it (or the settings ask for it), else CPU. */
+function providers(cuda: ModelSettings['cuda']): string[] {
+  if (cuda === '0') return ['cpu'];
+  const backend = ort.listSupportedBackends?.().find((b) => b.name === 'cuda');
+  return backend && (backend.bundled || cuda === '1') ? ['cuda', 'cpu'] : ['cpu'];
+}
 
 /**
  * One session per model file per process, created on first use and reused.
@@ -57,12 +66,17 @@ export type GraphOptimization = 'basic' | 'extended' | 'all';
  * faster than 'extended' on the float32 CPU copy. With the worker's malloc settings
  * (process-env.ts) the whole pipeline peaks near 0.9-1.0 GB at 24 MP (docs/benchmarks.md).
  */
-export function loadSegmentationModel(modelPath?: string, optimization: GraphOptimization = 'all'): Promise<SegmentationModel> {
-  const wanted = providers();
+export function loadSegmentationModel({
+  modelPath,
+  cuda,
+  cacheDir,
+  optimization = 'all',
+}: ModelSettings = {}): Promise<SegmentationModel> {
+  const wanted = providers(cuda);
   // An operator's model is used as given; the default one comes in float16 for CUDA and
   // widened to float32 for the CPU provider, which runs float16 weights through casts.
-  const given = modelPath ?? engineEnv().MODEL_PATH;
-  const fileFor = (executionProviders: string[]) => given ?? defaultModelPath({ precision: executionProviders[0] === 'cuda' ? 'fp16' : 'fp32' });
+  const fileFor = (executionProviders: string[]) =>
+    modelPath ?? defaultModelPath({ precision: executionProviders[0] === 'cuda' ? 'fp16' : 'fp32', cacheDir });
   const file = fileFor(wanted);
   const key = `${file}#${optimization}`;
   let pending = sessions.get(key);
@@ -80,11 +94,15 @@ export function loadSegmentationModel(modelPath?: string, optimization: GraphOpt
           if (wanted[0] === 'cpu') throw err;
           return ort.InferenceSession.create(fileFor(['cpu']), options(['cpu'])); // no usable CUDA: stay on CPU
         });
-        const output = session.outputNames.includes('output') ? 'output' : session.outputNames[0] ?? 'output';
+        const output = session.outputNames.includes('output') ? 'output' : (session.outputNames[0] ?? 'output');
         return new OnnxSegmentationModel(session, session.inputNames[0] ?? 'input', output);
       } catch (cause) {
         sessions.delete(key);
-        throw new EngineError('MODEL_UNAVAILABLE', `cannot load segmentation model ${file}: ${(cause as Error).message}`, { cause });
+        throw new EngineError(
+          'MODEL_UNAVAILABLE',
+          `cannot load segmentation model ${file}: ${(cause as Error).message}`,
+          { cause },
+        );
       }
     })();
     sessions.set(key, pending);

@@ -1,5 +1,18 @@
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
-import { Attr, Func, Graph, MapType, Model, Node, SequenceOrOptional, Sparse, Tensor, TensorType, Type, ValueInfo } from './onnx-fields.js';
+import {
+  Attr,
+  Func,
+  Graph,
+  MapType,
+  Model,
+  Node,
+  SequenceOrOptional,
+  Sparse,
+  Tensor,
+  TensorType,
+  Type,
+  ValueInfo,
+} from './onnx-fields.js';
 
 /**
  * Rewrites an fp16 ONNX model as an fp32 one: ONNX Runtime's CPU provider has few float16
@@ -101,7 +114,8 @@ function rewriteFields(body: Uint8Array, fields: FieldRewrites): Pieces | undefi
     if (rewrite === undefined) {
       reader.skip(wireType, no);
     } else if (typeof rewrite === 'function') {
-      if (wireType !== WireType.LengthDelimited) throw new Error(`field ${no} has wire type ${wireType}, expected a message`);
+      if (wireType !== WireType.LengthDelimited)
+        throw new Error(`field ${no} has wire type ${wireType}, expected a message`);
       const changed = rewrite(reader.bytes());
       if (changed) replace(start, tagEnd, new BinaryWriter().uint32(changed.length).finish(), changed);
     } else {
@@ -249,7 +263,10 @@ function rewriteTensor(body: Uint8Array): Pieces | undefined {
   if (other) throw new WidenError(`cannot widen ${label}: it ${other}`);
   if (raw && ints.length > 0) throw new WidenError(`cannot widen ${label}: it has both raw_data and int32_data`);
   const count = raw ? raw.length / 2 : ints.length;
-  if (count !== elements) throw new WidenError(`cannot widen ${label}: ${raw ? `${raw.length} bytes of raw_data` : `${ints.length} values`} for ${elements} elements`);
+  if (count !== elements)
+    throw new WidenError(
+      `cannot widen ${label}: ${raw ? `${raw.length} bytes of raw_data` : `${ints.length} values`} for ${elements} elements`,
+    );
   const floats = raw ? widenRaw(raw) : widenInts(ints, label);
 
   // Write the tensor again: data_type becomes FLOAT and the new raw_data takes the place of
@@ -295,7 +312,8 @@ function widenRaw(raw: Uint8Array): Uint8Array {
 function widenInts(ints: number[], label: string): Uint8Array {
   const raw = new Uint8Array(ints.length * 2);
   ints.forEach((v, i) => {
-    if (v < 0 || v > 0xffff) throw new WidenError(`cannot widen ${label}: int32_data value ${v} is not a float16 bit pattern`);
+    if (v < 0 || v > 0xffff)
+      throw new WidenError(`cannot widen ${label}: int32_data value ${v} is not a float16 bit pattern`);
     raw[2 * i] = v & 0xff;
     raw[2 * i + 1] = v >>> 8;
   });

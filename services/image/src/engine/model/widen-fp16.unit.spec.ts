@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import * as ort from 'onnxruntime-node';
 import { FLOAT, FLOAT16, summarizeModel, tinyFp16Model, toHalf, type TinyModel } from './onnx-wire.fixtures.js';
@@ -28,7 +28,13 @@ describe('halfToFloat', () => {
       const exponent = (h >> 10) & 0x1f;
       const mantissa = h & 0x3ff;
       const expected =
-        exponent === 0x1f ? (mantissa ? NaN : sign * Infinity) : exponent === 0 ? sign * mantissa * 2 ** -24 : sign * 2 ** (exponent - 15) * (1 + mantissa / 1024);
+        exponent === 0x1f
+          ? mantissa
+            ? NaN
+            : sign * Infinity
+          : exponent === 0
+            ? sign * mantissa * 2 ** -24
+            : sign * 2 ** (exponent - 15) * (1 + mantissa / 1024);
       assert.ok(Object.is(halfToFloat(h), expected), `0x${h.toString(16)}: ${halfToFloat(h)} != ${expected}`);
     }
   });
@@ -43,7 +49,10 @@ function reference(x: Float32Array): Float64Array {
     for (let r = 0; r < 3; r++)
       for (let c = 0; c < 3; c++) {
         let sum = B[o]!;
-        for (let i = 0; i < 2; i++) for (let kr = 0; kr < 3; kr++) for (let kc = 0; kc < 3; kc++) sum += W[((o * 2 + i) * 3 + kr) * 3 + kc]! * x[(i * 5 + r + kr) * 5 + c + kc]!;
+        for (let i = 0; i < 2; i++)
+          for (let kr = 0; kr < 3; kr++)
+            for (let kc = 0; kc < 3; kc++)
+              sum += W[((o * 2 + i) * 3 + kr) * 3 + kc]! * x[(i * 5 + r + kr) * 5 + c + kc]!;
         y[(o * 3 + r) * 3 + c] = sum * 1.5;
       }
   return y;
@@ -69,18 +78,31 @@ describe('widenToFloat32', () => {
       const model = tinyFp16Model(weights);
       const before = summarizeModel(model.bytes);
       // the fixture must really be fp16, or the comparison below proves nothing
-      assert.deepEqual(before.tensors.map((t) => t.dataType), [FLOAT16, FLOAT16, FLOAT16]);
+      assert.deepEqual(
+        before.tensors.map((t) => t.dataType),
+        [FLOAT16, FLOAT16, FLOAT16],
+      );
       assert.deepEqual(before.castTo, [FLOAT16, FLOAT]);
 
       const widened = widenToFloat32(model.bytes);
       const after = summarizeModel(widened);
-      assert.deepEqual(after.tensors.map((t) => [t.name, t.dataType, t.dims, t.rawBytes, t.int32Values]), [
-        ['W', FLOAT, [3, 2, 3, 3], 54 * 4, 0],
-        ['B', FLOAT, [3], 3 * 4, 0],
-        ['', FLOAT, [], 4, 0],
-      ]);
+      assert.deepEqual(
+        after.tensors.map((t) => [t.name, t.dataType, t.dims, t.rawBytes, t.int32Values]),
+        [
+          ['W', FLOAT, [3, 2, 3, 3], 54 * 4, 0],
+          ['B', FLOAT, [3], 3 * 4, 0],
+          ['', FLOAT, [], 4, 0],
+        ],
+      );
       assert.deepEqual(after.castTo, [FLOAT, FLOAT]);
-      assert.deepEqual([...after.elemTypes], [['x', FLOAT], ['y', FLOAT], ['x16', FLOAT]]);
+      assert.deepEqual(
+        [...after.elemTypes],
+        [
+          ['x', FLOAT],
+          ['y', FLOAT],
+          ['x16', FLOAT],
+        ],
+      );
       assert.deepEqual([...after.opTypes], [...before.opTypes]);
 
       const fp16 = await run(model, model.bytes, x);
@@ -106,11 +128,23 @@ describe('widenToFloat32', () => {
   it('refuses bytes that are not an ONNX model', () => {
     const model = tinyFp16Model('raw').bytes;
     let seed = 7;
-    const noise = Uint8Array.from({ length: 4096 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 24) & 0xff);
+    const noise = Uint8Array.from({ length: 4096 }, () => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 24) & 0xff;
+    });
     const jpeg = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
     const notAModel = new BinaryWriter().tag(1, WireType.LengthDelimited).string('hello').finish(); // valid protobuf, no graph
-    const inputs = [new Uint8Array(), noise, jpeg, notAModel, model.subarray(0, 40), model.subarray(0, model.length - 3), new TextEncoder().encode('{"graph": 1}')];
-    for (const bytes of inputs) assert.throws(() => widenToFloat32(bytes), /^Error: not an ONNX model/, `${bytes.length} bytes`);
+    const inputs = [
+      new Uint8Array(),
+      noise,
+      jpeg,
+      notAModel,
+      model.subarray(0, 40),
+      model.subarray(0, model.length - 3),
+      new TextEncoder().encode('{"graph": 1}'),
+    ];
+    for (const bytes of inputs)
+      assert.throws(() => widenToFloat32(bytes), /^Error: not an ONNX model/, `${bytes.length} bytes`);
   });
 
   it('refuses a float16 tensor whose data lives in an external file', () => {
@@ -118,7 +152,12 @@ describe('widenToFloat32', () => {
     w.tag(1, WireType.Varint).int64(8);
     w.tag(7, WireType.LengthDelimited).fork();
     w.tag(5, WireType.LengthDelimited).fork();
-    w.tag(1, WireType.Varint).int64(4).tag(2, WireType.Varint).int32(FLOAT16).tag(8, WireType.LengthDelimited).string('W');
+    w.tag(1, WireType.Varint)
+      .int64(4)
+      .tag(2, WireType.Varint)
+      .int32(FLOAT16)
+      .tag(8, WireType.LengthDelimited)
+      .string('W');
     w.tag(14, WireType.Varint).int32(1); // data_location EXTERNAL
     w.join().join();
     assert.throws(() => widenToFloat32(w.finish()), /float16 tensor "W": it keeps its data in an external file/);
@@ -129,7 +168,12 @@ describe('widenToFloat32', () => {
     w.tag(1, WireType.Varint).int64(8);
     w.tag(7, WireType.LengthDelimited).fork();
     w.tag(5, WireType.LengthDelimited).fork();
-    w.tag(1, WireType.Varint).int64(3).tag(2, WireType.Varint).int32(FLOAT16).tag(8, WireType.LengthDelimited).string('W');
+    w.tag(1, WireType.Varint)
+      .int64(3)
+      .tag(2, WireType.Varint)
+      .int32(FLOAT16)
+      .tag(8, WireType.LengthDelimited)
+      .string('W');
     w.tag(9, WireType.LengthDelimited).bytes(Uint8Array.from([toHalf(1) & 0xff, toHalf(1) >> 8]));
     w.join().join();
     assert.throws(() => widenToFloat32(w.finish()), /float16 tensor "W": 2 bytes of raw_data for 3 elements/);

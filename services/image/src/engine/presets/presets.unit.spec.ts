@@ -1,32 +1,46 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import type { RawImage } from '../types.js';
 import { PRESETS, resolvePreset } from './index.js';
 import type { CheckInput } from './preset.js';
 
 function canvas(w: number, h: number, bg: number, border = 0): RawImage {
   const data = Buffer.alloc(w * h * 3, bg);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    if (x < border || y < border || x >= w - border || y >= h - border) data.fill(0, (y * w + x) * 3, (y * w + x) * 3 + 3);
-  }
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      if (x < border || y < border || x >= w - border || y >= h - border)
+        data.fill(0, (y * w + x) * 3, (y * w + x) * 3 + 3);
+    }
   return { data, width: w, height: h, channels: 3 };
 }
 
 const input = (o: Partial<CheckInput> & { pixels: RawImage }): CheckInput => ({
-  width: o.pixels.width, height: o.pixels.height, format: 'jpeg', transparent: false, background: 'white',
-  productBox: { left: 10, top: 10, right: o.pixels.width - 10, bottom: o.pixels.height - 10 }, ...o,
+  width: o.pixels.width,
+  height: o.pixels.height,
+  format: 'jpeg',
+  transparent: false,
+  background: 'white',
+  productBox: { left: 10, top: 10, right: o.pixels.width - 10, bottom: o.pixels.height - 10 },
+  ...o,
 });
 
 describe('marketplace presets', () => {
   it('amazon passes a white, well-filled 2048 image', () => {
     const res = PRESETS.amazon.check(input({ pixels: canvas(2048, 2048, 255) }));
-    assert.ok(res.every((c) => c.pass), JSON.stringify(res));
+    assert.ok(
+      res.every((c) => c.pass),
+      JSON.stringify(res),
+    );
   });
 
   it('amazon says which rule fails and why', () => {
-    const res = PRESETS.amazon.check(input({
-      pixels: canvas(1000, 1000, 236), background: 'grey', productBox: { left: 300, top: 300, right: 700, bottom: 700 },
-    }));
+    const res = PRESETS.amazon.check(
+      input({
+        pixels: canvas(1000, 1000, 236),
+        background: 'grey',
+        productBox: { left: 300, top: 300, right: 700, bottom: 700 },
+      }),
+    );
     const failed = res.filter((c) => !c.pass).map((c) => c.rule);
     assert.deepEqual(failed, ['background RGB 255', 'product fills >= 85%', 'long side >= 1600 px']);
     assert.match(res[0]!.detail, /grey/);
@@ -42,7 +56,10 @@ describe('marketplace presets', () => {
   it('ebay refuses a border', () => {
     const res = PRESETS.ebay.check(input({ pixels: canvas(1600, 1600, 255, 3) }));
     assert.equal(res.find((c) => c.rule === 'no border')!.pass, false);
-    assert.equal(PRESETS.ebay.check(input({ pixels: canvas(1600, 1600, 255) })).find((c) => c.rule === 'no border')!.pass, true);
+    assert.equal(
+      PRESETS.ebay.check(input({ pixels: canvas(1600, 1600, 255) })).find((c) => c.rule === 'no border')!.pass,
+      true,
+    );
   });
 
   it('resolves depop to the vinted rules and refuses unknown names', () => {

@@ -28,7 +28,11 @@ export function minShortSide(min: number) {
 export function aspect(ratio: number, name: string) {
   return (i: CheckInput): CheckResult => {
     const actual = i.width / i.height;
-    return { rule: `aspect ${name}`, pass: Math.abs(actual / ratio - 1) <= 0.01, detail: `aspect is ${actual.toFixed(3)} (want ${ratio.toFixed(3)})` };
+    return {
+      rule: `aspect ${name}`,
+      pass: Math.abs(actual / ratio - 1) <= 0.01,
+      detail: `aspect is ${actual.toFixed(3)} (want ${ratio.toFixed(3)})`,
+    };
   };
 }
 
@@ -60,14 +64,21 @@ export function pureWhiteBackground() {
   return (i: CheckInput): CheckResult => {
     const { pixels: p, productBox: b } = i;
     const pad = Math.round(0.01 * Math.max(p.width, p.height));
-    let total = 0, white = 0;
+    let total = 0,
+      white = 0;
     for (let y = 0; y < p.height; y++) {
       const inRows = y >= b.top - pad && y < b.bottom + pad;
       for (let x = 0; x < p.width; x++) {
         if (inRows && x >= b.left - pad && x < b.right + pad) continue;
         const k = (y * p.width + x) * p.channels;
         total++;
-        if (p.data[k] === 255 && p.data[k + 1] === 255 && p.data[k + 2] === 255 && (p.channels < 4 || p.data[k + 3] === 255)) white++;
+        if (
+          p.data[k] === 255 &&
+          p.data[k + 1] === 255 &&
+          p.data[k + 2] === 255 &&
+          (p.channels < 4 || p.data[k + 3] === 255)
+        )
+          white++;
       }
     }
     const share = total ? white / total : 1;
@@ -84,7 +95,11 @@ export function productFill(min: number) {
   return (i: CheckInput): CheckResult => {
     const b = i.productBox;
     const fill = Math.max((b.right - b.left) / i.width, (b.bottom - b.top) / i.height);
-    return { rule: `product fills >= ${Math.round(min * 100)}%`, pass: fill >= min, detail: `product fills ${(fill * 100).toFixed(1)}%` };
+    return {
+      rule: `product fills >= ${Math.round(min * 100)}%`,
+      pass: fill >= min,
+      detail: `product fills ${(fill * 100).toFixed(1)}%`,
+    };
   };
 }
 
@@ -96,23 +111,36 @@ export function noBorder() {
       const k = (y * p.width + x) * p.channels;
       return [p.data[k]!, p.data[k + 1]!, p.data[k + 2]!];
     };
-    let diff = 0, n = 0;
+    let diff = 0,
+      n = 0;
     const d = Math.min(6, Math.floor(Math.min(p.width, p.height) / 4));
     for (let x = 0; x < p.width; x += 4) {
-      for (const [edge, inner] of [[0, d], [p.height - 1, p.height - 1 - d]] as const) {
-        const a = px(x, edge), c = px(x, inner);
+      for (const [edge, inner] of [
+        [0, d],
+        [p.height - 1, p.height - 1 - d],
+      ] as const) {
+        const a = px(x, edge),
+          c = px(x, inner);
         diff += Math.abs(a[0]! - c[0]!) + Math.abs(a[1]! - c[1]!) + Math.abs(a[2]! - c[2]!);
         n++;
       }
     }
     for (let y = 0; y < p.height; y += 4) {
-      for (const [edge, inner] of [[0, d], [p.width - 1, p.width - 1 - d]] as const) {
-        const a = px(edge, y), c = px(inner, y);
+      for (const [edge, inner] of [
+        [0, d],
+        [p.width - 1, p.width - 1 - d],
+      ] as const) {
+        const a = px(edge, y),
+          c = px(inner, y);
         diff += Math.abs(a[0]! - c[0]!) + Math.abs(a[1]! - c[1]!) + Math.abs(a[2]! - c[2]!);
         n++;
       }
     }
     const mean = n ? diff / n : 0;
-    return { rule: 'no border', pass: mean < 6, detail: `edge differs from the inside by ${mean.toFixed(1)} on average` };
+    return {
+      rule: 'no border',
+      pass: mean < 6,
+      detail: `edge differs from the inside by ${mean.toFixed(1)} on average`,
+    };
   };
 }

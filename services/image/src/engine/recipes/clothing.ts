@@ -1,6 +1,13 @@
 import type { Recipe } from './recipe.js';
 
-const garment = { type: 'clothing', mode: 'cutout', level: 'symmetry', centreOnSymmetry: true, pairSideBySide: false, sharpen: 0.6 } as const;
+const garment = {
+  type: 'clothing',
+  mode: 'cutout',
+  level: 'symmetry',
+  centreOnSymmetry: true,
+  pairSideBySide: false,
+  sharpen: 0.6,
+} as const;
 
 export const clothingRecipes: Record<'tops' | 'bottoms' | 'socks', Recipe> = {
   tops: { ...garment, subType: 'tops', aspect: 4 / 5, margin: 0.07, removeHanger: 'hooks' },

@@ -1,6 +1,13 @@
 import type { Recipe } from './recipe.js';
 
-const base = { type: 'details', mode: 'crop', removeHanger: false, pairSideBySide: false, centreOnSymmetry: false, level: 'none' } as const;
+const base = {
+  type: 'details',
+  mode: 'crop',
+  removeHanger: false,
+  pairSideBySide: false,
+  centreOnSymmetry: false,
+  level: 'none',
+} as const;
 
 /** Close-ups are cropped around the subject and sharpened; the surroundings stay (nothing cut out). */
 export const detailRecipes: Record<'logo_detail' | 'fabric_texture' | 'hardware_tag', Recipe> = {

@@ -22,10 +22,13 @@ function isType(v: string): v is EnhancementType {
 
 /** Resolve a main type and/or a sub-type ("shoes", "side_view", "shoes/side_view") to a recipe. */
 export function resolveRecipe(type: string = 'clothing', subType?: string): Recipe {
-  let main = type, sub = subType;
+  let main = type,
+    sub = subType;
   if (type.includes('/')) [main, sub] = type.split('/', 2) as [string, string];
   if (!isType(main)) {
-    const owner = (Object.keys(SUB_TYPES) as EnhancementType[]).find((t) => (SUB_TYPES[t] as readonly string[]).includes(main));
+    const owner = (Object.keys(SUB_TYPES) as EnhancementType[]).find((t) =>
+      (SUB_TYPES[t] as readonly string[]).includes(main),
+    );
     if (!owner || (sub && sub !== main)) throw new EngineError('INVALID_OPTIONS', `unknown enhancement type "${type}"`);
     return ALL[main as SubType];
   }

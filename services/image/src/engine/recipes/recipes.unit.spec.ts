@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { EngineError } from '../errors.js';
 import { resolveRecipe, SUB_TYPES } from './index.js';
 
@@ -30,7 +30,13 @@ describe('recipes', () => {
   });
 
   it('refuses unknown types with a typed error', () => {
-    assert.throws(() => resolveRecipe('furniture'), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_OPTIONS');
-    assert.throws(() => resolveRecipe('shoes', 'tops'), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_OPTIONS');
+    assert.throws(
+      () => resolveRecipe('furniture'),
+      (e: unknown) => e instanceof EngineError && e.code === 'INVALID_OPTIONS',
+    );
+    assert.throws(
+      () => resolveRecipe('shoes', 'tops'),
+      (e: unknown) => e instanceof EngineError && e.code === 'INVALID_OPTIONS',
+    );
   });
 });

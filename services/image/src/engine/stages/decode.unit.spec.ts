@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import sharp, { type CreateRaw, type Sharp } from 'sharp';
 import { EngineError } from '../errors.js';
 import { heifDataEnd } from './heif-extents.js';
@@ -9,11 +9,15 @@ const opts = { maxPixels: 40_000_000, workingLongSide: 4096 };
 
 /** 60x40, left half red, right half blue. */
 function halves(): Sharp {
-  const w = 60, h = 40, data = Buffer.alloc(w * h * 3);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const k = (y * w + x) * 3;
-    if (x < w / 2) data[k] = 220; else data[k + 2] = 220;
-  }
+  const w = 60,
+    h = 40,
+    data = Buffer.alloc(w * h * 3);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const k = (y * w + x) * 3;
+      if (x < w / 2) data[k] = 220;
+      else data[k + 2] = 220;
+    }
   return sharp(data, { raw: { width: w, height: h, channels: 3 } });
 }
 
@@ -73,14 +77,23 @@ describe('decode', () => {
     const heic = Buffer.from(HEIC_HALVES, 'base64');
     assert.equal(heifDataEnd(heic), heic.length, 'the image data ends where the file does');
     const cut = heic.subarray(0, heic.length - 40);
-    await assert.rejects(decodeImage(cut, opts), (e: unknown) => e instanceof EngineError && e.code === 'CORRUPT_IMAGE' && /incomplete: its image data runs to byte 534, but the file has 494 bytes/.test(e.message));
+    await assert.rejects(
+      decodeImage(cut, opts),
+      (e: unknown) =>
+        e instanceof EngineError &&
+        e.code === 'CORRUPT_IMAGE' &&
+        /incomplete: its image data runs to byte 534, but the file has 494 bytes/.test(e.message),
+    );
     // libheif reports a parse failure with console.log: it must end in the error, not on stdout
     const damaged = Buffer.concat([heic.subarray(0, 40), Buffer.alloc(200, 7)]);
     const logged: unknown[] = [];
     const log = console.log;
     console.log = (...args: unknown[]) => void logged.push(args);
     try {
-      await assert.rejects(decodeImage(damaged, opts), (e: unknown) => e instanceof EngineError && e.code === 'CORRUPT_IMAGE');
+      await assert.rejects(
+        decodeImage(damaged, opts),
+        (e: unknown) => e instanceof EngineError && e.code === 'CORRUPT_IMAGE',
+      );
     } finally {
       console.log = log;
     }
@@ -89,8 +102,15 @@ describe('decode', () => {
 
   it('converts an ICC-tagged (Display P3) image to sRGB', async () => {
     const raw = Buffer.alloc(16 * 16 * 3);
-    for (let i = 0; i < raw.length; i += 3) { raw[i] = 200; raw[i + 1] = 100; raw[i + 2] = 50; }
-    const p3 = await sharp(raw, { raw: { width: 16, height: 16, channels: 3 } }).withIccProfile('p3').png().toBuffer();
+    for (let i = 0; i < raw.length; i += 3) {
+      raw[i] = 200;
+      raw[i + 1] = 100;
+      raw[i + 2] = 50;
+    }
+    const p3 = await sharp(raw, { raw: { width: 16, height: 16, channels: 3 } })
+      .withIccProfile('p3')
+      .png()
+      .toBuffer();
     const stored = await sharp(p3, { ignoreIcc: true }).raw().toBuffer();
     assert.ok(Math.abs(stored[0]! - 200) > 5, 'stored pixels are in P3, not sRGB');
     const d = await decodeImage(p3, opts);
@@ -100,7 +120,9 @@ describe('decode', () => {
 
   it('takes the first frame of an animated GIF', async () => {
     const frame = (r: number) => Buffer.alloc(8 * 8 * 3, 0).map((_, i) => (i % 3 === 0 ? r : 0));
-    const anim = await sharp(Buffer.concat([frame(250), frame(10)]), { raw: { width: 8, height: 16, channels: 3, pageHeight: 8 } as CreateRaw & { pageHeight: number } })
+    const anim = await sharp(Buffer.concat([frame(250), frame(10)]), {
+      raw: { width: 8, height: 16, channels: 3, pageHeight: 8 } as CreateRaw & { pageHeight: number },
+    })
       .gif()
       .toBuffer();
     const d = await decodeImage(anim, opts);
@@ -109,10 +131,15 @@ describe('decode', () => {
   });
 
   it('shrinks to the working size and refuses images over the pixel limit', async () => {
-    const big = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+    const big = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#808080' } })
+      .jpeg()
+      .toBuffer();
     const d = await decodeImage(big, { maxPixels: 40_000_000, workingLongSide: 1000 });
     assert.deepEqual([d.image.width, d.image.height, d.originalWidth], [1000, 667, 3000]);
-    await assert.rejects(decodeImage(big, { maxPixels: 5_000_000, workingLongSide: 1000 }), (e: unknown) => e instanceof EngineError && e.code === 'TOO_MANY_PIXELS');
+    await assert.rejects(
+      decodeImage(big, { maxPixels: 5_000_000, workingLongSide: 1000 }),
+      (e: unknown) => e instanceof EngineError && e.code === 'TOO_MANY_PIXELS',
+    );
   });
 });
 

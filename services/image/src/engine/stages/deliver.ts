@@ -1,11 +1,12 @@
 import sharp from 'sharp';
 import type { OutputFormat, RawImage } from '../types.js';
-import { encode } from './finish.js';
+import { encode } from './encode.js';
 
 export const THUMBNAIL_LONG_SIDE = 384;
 export const PREVIEW_LONG_SIDE = 512;
 
-const raw = (img: RawImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
+const raw = (img: RawImage) =>
+  sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
 
 async function shrink(img: RawImage, longSide: number): Promise<RawImage> {
   const { data, info } = await raw(img)

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { EngineError } from '../errors.js';
-import type { DecodedImage, DecodeOptions } from './decode.js';
+import { checkPixels, type DecodedImage, type DecodeOptions } from './decoded-image.js';
 import { heifDataEnd } from './heif-extents.js';
 
 /**
@@ -19,7 +19,10 @@ import { heifDataEnd } from './heif-extents.js';
 interface HeifImage {
   get_width(): number;
   get_height(): number;
-  display(target: { data: Uint8ClampedArray; width: number; height: number }, done: (result: { data: Uint8ClampedArray } | null) => void): void;
+  display(
+    target: { data: Uint8ClampedArray; width: number; height: number },
+    done: (result: { data: Uint8ClampedArray } | null) => void,
+  ): void;
   free(): void;
 }
 interface LibHeif {
@@ -40,7 +43,10 @@ function loadLibheif(): LibHeif {
 }
 
 /** Runs libheif's synchronous parse with console.log captured (nothing else can log meanwhile). */
-function parse(lib: LibHeif, bytes: Uint8Array): { decoder: InstanceType<LibHeif['HeifDecoder']>; images: HeifImage[]; said: string } {
+function parse(
+  lib: LibHeif,
+  bytes: Uint8Array,
+): { decoder: InstanceType<LibHeif['HeifDecoder']>; images: HeifImage[]; said: string } {
   const decoder = new lib.HeifDecoder();
   const lines: string[] = [];
   const log = console.log;
@@ -53,7 +59,8 @@ function parse(lib: LibHeif, bytes: Uint8Array): { decoder: InstanceType<LibHeif
 }
 
 function rgbaOf(image: HeifImage): Promise<Uint8ClampedArray> {
-  const width = image.get_width(), height = image.get_height();
+  const width = image.get_width(),
+    height = image.get_height();
   return new Promise((resolve, reject) => {
     image.display({ data: new Uint8ClampedArray(width * height * 4), width, height }, (result) =>
       result ? resolve(result.data) : reject(new Error('libheif could not decode the image')),
@@ -61,36 +68,51 @@ function rgbaOf(image: HeifImage): Promise<Uint8ClampedArray> {
   });
 }
 
-export async function decodeHeicWithWasm(
-  buf: Buffer,
-  options: DecodeOptions,
-  checkPixels: (w: number, h: number, o: DecodeOptions) => void,
-): Promise<DecodedImage> {
+export async function decodeHeicWithWasm(buf: Buffer, options: DecodeOptions): Promise<DecodedImage> {
   const dataEnd = heifDataEnd(buf);
   if (dataEnd !== null && dataEnd > buf.length) {
-    throw new EngineError('CORRUPT_IMAGE', `HEIC file is incomplete: its image data runs to byte ${dataEnd}, but the file has ${buf.length} bytes`);
+    throw new EngineError(
+      'CORRUPT_IMAGE',
+      `HEIC file is incomplete: its image data runs to byte ${dataEnd}, but the file has ${buf.length} bytes`,
+    );
   }
   const lib = loadLibheif();
   await lib.ready;
   const { decoder, images, said } = parse(lib, new Uint8Array(buf));
   try {
     const first = images[0];
-    if (!first) throw new EngineError('CORRUPT_IMAGE', `HEIC image is damaged or incomplete: ${said || 'it holds no image'}`);
-    const width = first.get_width(), height = first.get_height();
+    if (!first)
+      throw new EngineError('CORRUPT_IMAGE', `HEIC image is damaged or incomplete: ${said || 'it holds no image'}`);
+    const width = first.get_width(),
+      height = first.get_height();
     checkPixels(width, height, options);
     let rgba: Uint8ClampedArray;
     try {
       rgba = await rgbaOf(first);
     } catch (cause) {
-      throw new EngineError('CORRUPT_IMAGE', `HEIC image is damaged or incomplete: ${(cause as Error).message}`, { cause });
+      throw new EngineError('CORRUPT_IMAGE', `HEIC image is damaged or incomplete: ${(cause as Error).message}`, {
+        cause,
+      });
     }
-    const { data, info } = await sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), { raw: { width, height, channels: 4 } })
-      .resize({ width: options.workingLongSide, height: options.workingLongSide, fit: 'inside', withoutEnlargement: true })
+    const { data, info } = await sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), {
+      raw: { width, height, channels: 4 },
+    })
+      .resize({
+        width: options.workingLongSide,
+        height: options.workingLongSide,
+        fit: 'inside',
+        withoutEnlargement: true,
+      })
       .flatten({ background: { r: 255, g: 255, b: 255 } })
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { image: { data, width: info.width, height: info.height, channels: 3 }, format: 'heif', originalWidth: width, originalHeight: height };
+    return {
+      image: { data, width: info.width, height: info.height, channels: 3 },
+      format: 'heif',
+      originalWidth: width,
+      originalHeight: height,
+    };
   } finally {
     for (const image of images) image.free();
     decoder.decoder.delete();

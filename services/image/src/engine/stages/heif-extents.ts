@@ -30,7 +30,11 @@ function boxes(buf: Buffer, from: number, to: number): Box[] {
 }
 
 class Cursor {
-  constructor(private readonly buf: Buffer, public at: number, private readonly end: number) {}
+  constructor(
+    private readonly buf: Buffer,
+    public at: number,
+    private readonly end: number,
+  ) {}
   uint(bytes: number): number {
     if (bytes === 0) return 0;
     if (this.at + bytes > this.end) throw new RangeError('iloc box ends early');
@@ -58,8 +62,11 @@ export function heifDataEnd(buf: Buffer): number | null {
     const c = new Cursor(buf, iloc.start, iloc.end);
     const version = c.uint(1);
     c.uint(3); // flags
-    const sizes = c.uint(1), more = c.uint(1);
-    const offsetSize = sizes >> 4, lengthSize = sizes & 15, baseOffsetSize = more >> 4;
+    const sizes = c.uint(1),
+      more = c.uint(1);
+    const offsetSize = sizes >> 4,
+      lengthSize = sizes & 15,
+      baseOffsetSize = more >> 4;
     const indexSize = version === 1 || version === 2 ? more & 15 : 0;
     const items = c.uint(version < 2 ? 2 : 4);
     let furthest = 0;
@@ -71,9 +78,11 @@ export function heifDataEnd(buf: Buffer): number | null {
       const extents = c.uint(2);
       for (let e = 0; e < extents; e++) {
         c.uint(indexSize);
-        const offset = c.uint(offsetSize), length = c.uint(lengthSize);
+        const offset = c.uint(offsetSize),
+          length = c.uint(lengthSize);
         // 0: offsets into this file (1: into the idat box, 2: into other items)
-        if (constructionMethod === 0 && dataReference === 0 && length > 0) furthest = Math.max(furthest, base + offset + length);
+        if (constructionMethod === 0 && dataReference === 0 && length > 0)
+          furthest = Math.max(furthest, base + offset + length);
       }
     }
     return furthest;

@@ -53,11 +53,14 @@ function union(ps: Placement[]): Box {
 function pairLayout(parts: Box[], cw: number, ch: number, margin: number): Placement[] | null {
   const [a, b] = [...parts.slice(0, 2)].sort((p, q) => p.left - q.left) as [Box, Box];
   if (!a || !b || a.right > b.left) return null; // overlapping in x: keep them as photographed
-  const innerW = cw * (1 - 2 * margin), innerH = ch * (1 - 2 * margin);
+  const innerW = cw * (1 - 2 * margin),
+    innerH = ch * (1 - 2 * margin);
   const gapUnits = 0.08 * Math.max(boxWidth(a), boxWidth(b));
   const s = Math.min(innerW / (boxWidth(a) + gapUnits + boxWidth(b)), innerH / Math.max(boxHeight(a), boxHeight(b)));
-  const wa = Math.max(1, Math.round(boxWidth(a) * s)), ha = Math.max(1, Math.round(boxHeight(a) * s));
-  const wb = Math.max(1, Math.round(boxWidth(b) * s)), hb = Math.max(1, Math.round(boxHeight(b) * s));
+  const wa = Math.max(1, Math.round(boxWidth(a) * s)),
+    ha = Math.max(1, Math.round(boxHeight(a) * s));
+  const wb = Math.max(1, Math.round(boxWidth(b) * s)),
+    hb = Math.max(1, Math.round(boxHeight(b) * s));
   const gap = Math.round(gapUnits * s);
   const left = Math.round((cw - (wa + gap + wb)) / 2);
   const baseline = Math.round((ch + Math.max(ha, hb)) / 2); // one shared floor line
@@ -68,7 +71,13 @@ function pairLayout(parts: Box[], cw: number, ch: number, margin: number): Place
 }
 
 /** Cut-out products: scaled to fit inside the margins, centred on their axis. */
-export function planCutout(m: Measurement, recipe: Recipe, longSide: number, aspect = recipe.aspect, margin = recipe.margin): Layout {
+export function planCutout(
+  m: Measurement,
+  recipe: Recipe,
+  longSide: number,
+  aspect = recipe.aspect,
+  margin = recipe.margin,
+): Layout {
   const { width: cw, height: ch } = canvasSize(longSide, aspect);
   if (recipe.pairSideBySide && m.parts.length >= 2) {
     const pair = pairLayout(m.parts, cw, ch, margin);
@@ -91,19 +100,40 @@ export function planCutout(m: Measurement, recipe: Recipe, longSide: number, asp
 }
 
 /** Close-ups: the subject's box plus margin, widened to the canvas ratio, kept inside the photo. */
-export function planCrop(subject: Box | null, imageW: number, imageH: number, recipe: Recipe, longSide: number, aspect = recipe.aspect): Layout {
+export function planCrop(
+  subject: Box | null,
+  imageW: number,
+  imageH: number,
+  recipe: Recipe,
+  longSide: number,
+  aspect = recipe.aspect,
+): Layout {
   const { width: cw, height: ch } = canvasSize(longSide, aspect);
   let b = subject ?? { left: 0, top: 0, right: imageW, bottom: imageH };
-  const padX = boxWidth(b) * recipe.margin, padY = boxHeight(b) * recipe.margin;
-  let w = boxWidth(b) + 2 * padX, h = boxHeight(b) + 2 * padY;
+  const padX = boxWidth(b) * recipe.margin,
+    padY = boxHeight(b) * recipe.margin;
+  let w = boxWidth(b) + 2 * padX,
+    h = boxHeight(b) + 2 * padY;
   if (w / h < aspect) w = h * aspect;
   else h = w / aspect;
-  if (w > imageW) { w = imageW; h = Math.min(h, w / aspect); }
-  if (h > imageH) { h = imageH; w = Math.min(w, h * aspect); }
-  const cx = (b.left + b.right) / 2, cy = (b.top + b.bottom) / 2;
+  if (w > imageW) {
+    w = imageW;
+    h = Math.min(h, w / aspect);
+  }
+  if (h > imageH) {
+    h = imageH;
+    w = Math.min(w, h * aspect);
+  }
+  const cx = (b.left + b.right) / 2,
+    cy = (b.top + b.bottom) / 2;
   const left = Math.round(Math.min(Math.max(0, cx - w / 2), imageW - w));
   const top = Math.round(Math.min(Math.max(0, cy - h / 2), imageH - h));
   b = { left, top, right: Math.min(imageW, left + Math.round(w)), bottom: Math.min(imageH, top + Math.round(h)) };
   const placement: Placement = { region: b, width: cw, height: ch, left: 0, top: 0 };
-  return { canvasWidth: cw, canvasHeight: ch, placements: [placement], productBox: { left: 0, top: 0, right: cw, bottom: ch } };
+  return {
+    canvasWidth: cw,
+    canvasHeight: ch,
+    placements: [placement],
+    productBox: { left: 0, top: 0, right: cw, bottom: ch },
+  };
 }

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { resolveRecipe } from '../recipes/index.js';
 import { planCrop, planCutout } from './layout.js';
 
 describe('layout', () => {
   it('centres a product on its axis of symmetry, not its box', () => {
     // box 100..300 but the axis sits at 220 (an asymmetric extra on the left)
-    const l = planCutout({ box: { left: 100, top: 50, right: 300, bottom: 450 }, axisX: 220, parts: [] }, resolveRecipe('tops'), 1000);
+    const l = planCutout(
+      { box: { left: 100, top: 50, right: 300, bottom: 450 }, axisX: 220, parts: [] },
+      resolveRecipe('tops'),
+      1000,
+    );
     const p = l.placements[0]!;
     const s = p.width / 200;
     assert.ok(Math.abs(p.left + (220 - 100) * s - l.canvasWidth / 2) <= 1);
@@ -27,9 +31,13 @@ describe('layout', () => {
       { left: 500, top: 100, right: 800, bottom: 260 },
       { left: 50, top: 200, right: 350, bottom: 380 },
     ];
-    const l = planCutout({ box: { left: 50, top: 100, right: 800, bottom: 380 }, axisX: 425, parts }, resolveRecipe('two_shoe'), 1200);
+    const l = planCutout(
+      { box: { left: 50, top: 100, right: 800, bottom: 380 }, axisX: 425, parts },
+      resolveRecipe('two_shoe'),
+      1200,
+    );
     assert.equal(l.placements.length, 2);
-    const [a, b] = l.placements as [typeof l.placements[0], typeof l.placements[0]];
+    const [a, b] = l.placements as [(typeof l.placements)[0], (typeof l.placements)[0]];
     assert.equal(a.top + a.height, b.top + b.height, 'same baseline');
     assert.ok(a.left + a.width < b.left, 'side by side, with a gap');
     const centre = (l.productBox.left + l.productBox.right) / 2;

@@ -28,7 +28,11 @@ export function keepProductComponents(bin: Mask, keepRatio = 0.08): { mask: Mask
   if (largest < 0.001 * bin.data.length) return null;
   const keep = new Uint8Array(cc.count + 1);
   let parts = 0;
-  for (let i = 1; i <= cc.count; i++) if (cc.areas[i]! >= minArea) { keep[i] = 1; parts++; }
+  for (let i = 1; i <= cc.count; i++)
+    if (cc.areas[i]! >= minArea) {
+      keep[i] = 1;
+      parts++;
+    }
   const out = emptyMask(bin.width, bin.height);
   for (let p = 0; p < out.data.length; p++) if (keep[cc.labels[p]!]) out.data[p] = 255;
   return { mask: out, parts };
@@ -64,23 +68,30 @@ export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
   let box = null as null | { w: number; h: number };
   for (let i = 1; i <= cc0.count; i++) {
     const b = cc0.boxes[i]!;
-    const w = b.right - b.left, h = b.bottom - b.top;
+    const w = b.right - b.left,
+      h = b.bottom - b.top;
     if (!box || w * h > box.w * box.h) box = { w, h };
   }
   if (!box) return bin;
   const r = Math.max(2, Math.round(0.03 * Math.max(box.w, box.h)));
   const opened = dilate(erode(bin, r), r);
   let bodyTop = bin.height;
-  for (let p = 0; p < opened.data.length; p++) if (opened.data[p]! > 0) { bodyTop = Math.floor(p / bin.width); break; }
+  for (let p = 0; p < opened.data.length; p++)
+    if (opened.data[p]! > 0) {
+      bodyTop = Math.floor(p / bin.width);
+      break;
+    }
   // hooks hang from the middle (and a clip hanger's bar crosses it); straps sit off-centre
-  let bodyLeft = bin.width, bodyRight = -1;
+  let bodyLeft = bin.width,
+    bodyRight = -1;
   for (let p = 0; p < opened.data.length; p++) {
     if (opened.data[p]! === 0) continue;
     const x = p % bin.width;
     if (x < bodyLeft) bodyLeft = x;
     if (x > bodyRight) bodyRight = x;
   }
-  const centre = (bodyLeft + bodyRight) / 2, halfBand = 0.15 * (bodyRight - bodyLeft);
+  const centre = (bodyLeft + bodyRight) / 2,
+    halfBand = 0.15 * (bodyRight - bodyLeft);
   const removed = emptyMask(bin.width, bin.height);
   const band = bodyTop + 2 * r;
   for (let p = 0; p < bin.data.length; p++) {
@@ -107,13 +118,23 @@ export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
  */
 export function trimNarrowTop(m: Mask): void {
   const extents: number[] = [];
-  let top = -1, bottom = -1, widest = 0;
+  let top = -1,
+    bottom = -1,
+    widest = 0;
   for (let y = 0; y < m.height; y++) {
-    let l = -1, r = -1;
-    for (let x = 0; x < m.width; x++) if (m.data[y * m.width + x]! > 0) { if (l < 0) l = x; r = x; }
+    let l = -1,
+      r = -1;
+    for (let x = 0; x < m.width; x++)
+      if (m.data[y * m.width + x]! > 0) {
+        if (l < 0) l = x;
+        r = x;
+      }
     const e = l < 0 ? 0 : r - l + 1;
     extents.push(e);
-    if (e > 0) { if (top < 0) top = y; bottom = y; }
+    if (e > 0) {
+      if (top < 0) top = y;
+      bottom = y;
+    }
     widest = Math.max(widest, e);
   }
   if (top < 0) return;
@@ -152,7 +173,8 @@ export const SURE = 217;
  */
 export function trimUnsureRegions(prob: Mask, bin: Mask): Mask {
   const sure = threshold(prob, SURE);
-  const sureArea = area(sure), all = area(bin);
+  const sureArea = area(sure),
+    all = area(bin);
   if (all === 0 || sureArea < 0.7 * all) return bin;
   const band = dilate(sure, Math.max(2, Math.round(0.004 * Math.max(prob.width, prob.height))));
   return and(bin, band);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { maskFrom, rotatedRect } from '../testing/fixtures.js';
 import { cleanMask, fillHoles, keepProductComponents, removeHangerHooks, trimUnsureRegions } from './mask-cleanup.js';
 import { threshold } from './mask-ops.js';
@@ -9,7 +9,9 @@ const at = (m: { data: Uint8Array; width: number }, x: number, y: number) => m.d
 
 describe('mask cleanup', () => {
   it('keeps both blobs of a pair and drops specks', () => {
-    const left = rotatedRect(80, 100, 90, 60, 0), right = rotatedRect(220, 105, 100, 55, 0), speck = rotatedRect(150, 20, 4, 4, 0);
+    const left = rotatedRect(80, 100, 90, 60, 0),
+      right = rotatedRect(220, 105, 100, 55, 0),
+      speck = rotatedRect(150, 20, 4, 4, 0);
     const m = maskFrom(300, 200, (x, y) => left(x, y) || right(x, y) || speck(x, y));
     const kept = keepProductComponents(m)!;
     assert.equal(kept.parts, 2);
@@ -20,7 +22,8 @@ describe('mask cleanup', () => {
   });
 
   it('fills a hole inside the product', () => {
-    const body = rotatedRect(100, 100, 120, 120, 0), hole = rotatedRect(100, 100, 10, 10, 0);
+    const body = rotatedRect(100, 100, 120, 120, 0),
+      hole = rotatedRect(100, 100, 10, 10, 0);
     const m = maskFrom(200, 200, (x, y) => body(x, y) && !hole(x, y));
     assert.equal(at(m, 100, 100), 0);
     const filled = fillHoles(m);
@@ -29,13 +32,15 @@ describe('mask cleanup', () => {
   });
 
   it('keeps a large opening the model was sure about (a bag handle loop)', () => {
-    const ring = rotatedRect(100, 100, 150, 150, 0), opening = rotatedRect(100, 100, 90, 90, 0);
+    const ring = rotatedRect(100, 100, 150, 150, 0),
+      opening = rotatedRect(100, 100, 90, 90, 0);
     const m = maskFrom(200, 200, (x, y) => ring(x, y) && !opening(x, y));
     assert.equal(at(fillHoles(m, m), 100, 100), 0);
   });
 
   it('removes a hanger hook above a garment', () => {
-    const body = rotatedRect(150, 190, 200, 180, 0), hook = rotatedRect(150, 70, 8, 70, 0);
+    const body = rotatedRect(150, 190, 200, 180, 0),
+      hook = rotatedRect(150, 70, 8, 70, 0);
     const m = maskFrom(300, 300, (x, y) => body(x, y) || hook(x, y));
     const out = removeHangerHooks(m);
     assert.equal(at(out, 150, 60), 0, 'hook gone');
@@ -44,7 +49,9 @@ describe('mask cleanup', () => {
   });
 
   it('removes the bar and hook of a clip hanger above trousers', () => {
-    const legs = rotatedRect(150, 200, 160, 160, 0), bar = rotatedRect(150, 108, 200, 6, 0), hook = rotatedRect(150, 80, 6, 50, 0);
+    const legs = rotatedRect(150, 200, 160, 160, 0),
+      bar = rotatedRect(150, 108, 200, 6, 0),
+      hook = rotatedRect(150, 80, 6, 50, 0);
     const m = maskFrom(300, 300, (x, y) => legs(x, y) || bar(x, y) || hook(x, y));
     const out = removeHangerHooks(m);
     assert.equal(at(out, 150, 70), 0, 'hook gone');
@@ -53,7 +60,9 @@ describe('mask cleanup', () => {
   });
 
   it('removes the clips of a skirt hanger at the waistband corners only when asked (bottoms)', () => {
-    const skirt = rotatedRect(150, 200, 160, 160, 0), left = rotatedRect(80, 110, 8, 22, 0), right = rotatedRect(220, 110, 8, 22, 0);
+    const skirt = rotatedRect(150, 200, 160, 160, 0),
+      left = rotatedRect(80, 110, 8, 22, 0),
+      right = rotatedRect(220, 110, 8, 22, 0);
     const m = maskFrom(300, 300, (x, y) => skirt(x, y) || left(x, y) || right(x, y));
     const hooksOnly = removeHangerHooks(m);
     assert.equal(at(hooksOnly, 80, 104), 255, 'off-centre parts stay for tops (they may be straps)');
@@ -64,7 +73,9 @@ describe('mask cleanup', () => {
   });
 
   it('keeps the straps of a camisole (thin, but off-centre)', () => {
-    const body = rotatedRect(150, 200, 160, 160, 0), left = rotatedRect(100, 90, 6, 60, 0), right = rotatedRect(200, 90, 6, 60, 0);
+    const body = rotatedRect(150, 200, 160, 160, 0),
+      left = rotatedRect(100, 90, 6, 60, 0),
+      right = rotatedRect(200, 90, 6, 60, 0);
     const m = maskFrom(300, 300, (x, y) => body(x, y) || left(x, y) || right(x, y));
     const out = removeHangerHooks(m);
     assert.equal(at(out, 100, 75), 255, 'left strap kept');
@@ -74,11 +85,20 @@ describe('mask cleanup', () => {
   it('drops a broad half-sure region attached to a sure garment (bedding), keeps the soft edge', () => {
     // garment: sure (255) with a 2 px soft rim (170); blanket fold to its right: half sure (160).
     // The band kept around sure pixels is 0.4% of the long side, at least 2 px: 2 px here.
-    const garment = rotatedRect(100, 100, 120, 140, 0), rim = rotatedRect(100, 100, 124, 144, 0), fold = rotatedRect(190, 120, 60, 100, 0);
+    const garment = rotatedRect(100, 100, 120, 140, 0),
+      rim = rotatedRect(100, 100, 124, 144, 0),
+      fold = rotatedRect(190, 120, 60, 100, 0);
     const prob = { data: new Uint8Array(200 * 200), width: 200, height: 200 };
-    for (let y = 0; y < 200; y++) for (let x = 0; x < 200; x++) {
-      prob.data[y * 200 + x] = garment(x + 0.5, y + 0.5) ? 255 : rim(x + 0.5, y + 0.5) ? 170 : fold(x + 0.5, y + 0.5) ? 160 : 0;
-    }
+    for (let y = 0; y < 200; y++)
+      for (let x = 0; x < 200; x++) {
+        prob.data[y * 200 + x] = garment(x + 0.5, y + 0.5)
+          ? 255
+          : rim(x + 0.5, y + 0.5)
+            ? 170
+            : fold(x + 0.5, y + 0.5)
+              ? 160
+              : 0;
+      }
     const out = trimUnsureRegions(prob, threshold(prob, 128));
     assert.equal(at(out, 190, 120), 0, 'the fold is gone');
     assert.equal(at(out, 100 - 62, 100), 255, 'the soft rim stays');
@@ -101,6 +121,12 @@ describe('mask cleanup', () => {
     assert.equal(at(clean.alpha, 50, 50), 255);
     assert.equal(at(clean.alpha, 5, 5), 0);
     assert.equal(at(clean.alpha, 18, 50), 0, 'nothing outside the product edge');
-    assert.equal(cleanMask(maskFrom(100, 100, () => false), { removeHanger: false }), null);
+    assert.equal(
+      cleanMask(
+        maskFrom(100, 100, () => false),
+        { removeHanger: false },
+      ),
+      null,
+    );
   });
 });

@@ -19,7 +19,10 @@ export function area(m: Mask): number {
 }
 
 export function boundingBox(m: Mask, level = 1): Box | null {
-  let left = m.width, top = m.height, right = -1, bottom = -1;
+  let left = m.width,
+    top = m.height,
+    right = -1,
+    bottom = -1;
   for (let y = 0; y < m.height; y++) {
     const row = y * m.width;
     for (let x = 0; x < m.width; x++) {
@@ -63,18 +66,20 @@ export interface Selection {
 
 /** Runs of selected pixels per row: runs[y] holds [start, end) pairs, left to right. */
 export function rowRuns(m: Mask, select: Selection = {}): Int32Array[] {
-  const level = select.level ?? 1, invert = select.invert ?? false;
+  const level = select.level ?? 1,
+    invert = select.invert ?? false;
   const { width: w, height: h, data } = m;
   const rows: Int32Array[] = [];
   const scratch = new Int32Array(w + 1);
   for (let y = 0; y < h; y++) {
-    let n = 0, x = 0;
+    let n = 0,
+      x = 0;
     const row = y * w;
     while (x < w) {
-      while (x < w && (data[row + x]! >= level) === invert) x++;
+      while (x < w && data[row + x]! >= level === invert) x++;
       if (x >= w) break;
       scratch[n++] = x;
-      while (x < w && (data[row + x]! >= level) !== invert) x++;
+      while (x < w && data[row + x]! >= level !== invert) x++;
       scratch[n++] = x;
     }
     rows.push(scratch.slice(0, n));
@@ -95,22 +100,31 @@ export function components(m: Mask, select: Selection = {}): Components {
   const parent = new Int32Array(total);
   for (let i = 0; i < total; i++) parent[i] = i;
   const find = (i: number): number => {
-    while (parent[i] !== i) { parent[i] = parent[parent[i]!]!; i = parent[i]!; }
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]!]!;
+      i = parent[i]!;
+    }
     return i;
   };
   const union = (a: number, b: number) => {
-    const ra = find(a), rb = find(b);
+    const ra = find(a),
+      rb = find(b);
     if (ra < rb) parent[rb] = ra;
     else if (rb < ra) parent[ra] = rb;
   };
   const firstRun = new Int32Array(h + 1);
-  for (let y = 0, k = 0; y < h; y++) { firstRun[y] = k; k += runs[y]!.length / 2; }
+  for (let y = 0, k = 0; y < h; y++) {
+    firstRun[y] = k;
+    k += runs[y]!.length / 2;
+  }
   firstRun[h] = total;
   for (let y = 1; y < h; y++) {
-    const cur = runs[y]!, prev = runs[y - 1]!;
+    const cur = runs[y]!,
+      prev = runs[y - 1]!;
     let j = 0;
     for (let i = 0; i < cur.length; i += 2) {
-      const a = cur[i]!, b = cur[i + 1]!;
+      const a = cur[i]!,
+        b = cur[i + 1]!;
       while (j < prev.length && prev[j + 1]! <= a) j += 2;
       for (let k = j; k < prev.length && prev[k]! < b; k += 2) union(firstRun[y]! + i / 2, firstRun[y - 1]! + k / 2);
     }
@@ -124,7 +138,8 @@ export function components(m: Mask, select: Selection = {}): Components {
   for (let y = 0; y < h; y++) {
     const r = runs[y]!;
     for (let i = 0; i < r.length; i += 2) {
-      const id = firstRun[y]! + i / 2, root = find(id);
+      const id = firstRun[y]! + i / 2,
+        root = find(id);
       let label = labelOfRoot[root]!;
       if (label === 0) {
         label = labelOfRoot[root] = ++count;
@@ -132,7 +147,8 @@ export function components(m: Mask, select: Selection = {}): Components {
         boxes.push({ left: w, top: y, right: 0, bottom: y + 1 });
         touches.push(false);
       }
-      const a = r[i]!, b = r[i + 1]!;
+      const a = r[i]!,
+        b = r[i + 1]!;
       labels.fill(label, y * w + a, y * w + b);
       areas[label]! += b - a;
       const box = boxes[label]!;
@@ -160,20 +176,26 @@ function squareFilter(m: Mask, r: number, max: boolean): Mask {
     const row = y * w;
     for (let x = 0; x < w; x++) prefix[x + 1] = prefix[x]! + (data[row + x]! > 0 ? 1 : 0);
     for (let x = 0; x < w; x++) {
-      const lo = x - r < 0 ? 0 : x - r, hi = x + r + 1 > w ? w : x + r + 1;
+      const lo = Math.max(x - r, 0),
+        hi = Math.min(x + r + 1, w);
       const set = prefix[hi]! - prefix[lo]!;
       across[row + x] = (max ? set > 0 : set === hi - lo) ? 255 : 0;
     }
   }
   const columns = new Int32Array((h + 1) * w);
   for (let y = 0; y < h; y++) {
-    const row = y * w, next = row + w;
+    const row = y * w,
+      next = row + w;
     for (let x = 0; x < w; x++) columns[next + x] = columns[row + x]! + (across[row + x]! > 0 ? 1 : 0);
   }
   const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
-    const lo = y - r < 0 ? 0 : y - r, hi = y + r + 1 > h ? h : y + r + 1;
-    const a = lo * w, b = hi * w, span = hi - lo, row = y * w;
+    const lo = Math.max(y - r, 0),
+      hi = Math.min(y + r + 1, h);
+    const a = lo * w,
+      b = hi * w,
+      span = hi - lo,
+      row = y * w;
     for (let x = 0; x < w; x++) {
       const set = columns[b + x]! - columns[a + x]!;
       out[row + x] = (max ? set > 0 : set === span) ? 255 : 0;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import type { Box, Mask } from '../types.js';
 import { components, dilate, erode, rowRuns } from './mask-ops.js';
@@ -9,35 +9,55 @@ import { mirrorScore } from './straighten.js';
 function referenceComponents(m: Mask, inside: (v: number) => boolean) {
   const { width: w, height: h, data } = m;
   const labels = new Int32Array(w * h);
-  const areas = [0], boxes: Box[] = [{ left: 0, top: 0, right: 0, bottom: 0 }], touches = [false];
+  const areas = [0],
+    boxes: Box[] = [{ left: 0, top: 0, right: 0, bottom: 0 }],
+    touches = [false];
   let count = 0;
   for (let start = 0; start < w * h; start++) {
     if (labels[start] !== 0 || !inside(data[start]!)) continue;
     labels[start] = ++count;
     const stack = [start];
-    let n = 0, l = w, t = h, r = -1, b = -1, border = false;
+    let n = 0,
+      l = w,
+      t = h,
+      r = -1,
+      b = -1,
+      border = false;
     while (stack.length) {
-      const p = stack.pop()!, x = p % w, y = (p - x) / w;
-      n++; l = Math.min(l, x); r = Math.max(r, x); t = Math.min(t, y); b = Math.max(b, y);
+      const p = stack.pop()!,
+        x = p % w,
+        y = (p - x) / w;
+      n++;
+      l = Math.min(l, x);
+      r = Math.max(r, x);
+      t = Math.min(t, y);
+      b = Math.max(b, y);
       if (x === 0 || y === 0 || x === w - 1 || y === h - 1) border = true;
       for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, y > 0 ? p - w : -1, y < h - 1 ? p + w : -1]) {
-        if (q >= 0 && labels[q] === 0 && inside(data[q]!)) { labels[q] = count; stack.push(q); }
+        if (q >= 0 && labels[q] === 0 && inside(data[q]!)) {
+          labels[q] = count;
+          stack.push(q);
+        }
       }
     }
-    areas.push(n); boxes.push({ left: l, top: t, right: r + 1, bottom: b + 1 }); touches.push(border);
+    areas.push(n);
+    boxes.push({ left: l, top: t, right: r + 1, bottom: b + 1 });
+    touches.push(border);
   }
   return { labels, count, areas, boxes, touchesBorder: touches };
 }
 
 function referenceMirrorScore(m: Mask, axis: number): number {
-  let overlap = 0, total = 0;
+  let overlap = 0,
+    total = 0;
   const twice = Math.round(2 * axis);
-  for (let y = 0; y < m.height; y++) for (let x = 0; x < m.width; x++) {
-    if (m.data[y * m.width + x]! <= 127) continue;
-    total++;
-    const mx = twice - x - 1;
-    if (mx >= 0 && mx < m.width && m.data[y * m.width + mx]! > 127) overlap++;
-  }
+  for (let y = 0; y < m.height; y++)
+    for (let x = 0; x < m.width; x++) {
+      if (m.data[y * m.width + x]! <= 127) continue;
+      total++;
+      const mx = twice - x - 1;
+      if (mx >= 0 && mx < m.width && m.data[y * m.width + mx]! > 127) overlap++;
+    }
   return total === 0 ? 0 : overlap / total;
 }
 
@@ -50,16 +70,21 @@ const masks = fc
 /** Square min/max by brute force; outside the mask is ignored (erode) or unset (dilate). */
 function referenceMorph(m: Mask, r: number, max: boolean): number[] {
   const out: number[] = [];
-  for (let y = 0; y < m.height; y++) for (let x = 0; x < m.width; x++) {
-    let any = false, all = true;
-    for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) {
-      const xx = x + dx, yy = y + dy;
-      if (xx < 0 || yy < 0 || xx >= m.width || yy >= m.height) continue;
-      const set = m.data[yy * m.width + xx]! > 0;
-      any ||= set; all &&= set;
+  for (let y = 0; y < m.height; y++)
+    for (let x = 0; x < m.width; x++) {
+      let any = false,
+        all = true;
+      for (let dy = -r; dy <= r; dy++)
+        for (let dx = -r; dx <= r; dx++) {
+          const xx = x + dx,
+            yy = y + dy;
+          if (xx < 0 || yy < 0 || xx >= m.width || yy >= m.height) continue;
+          const set = m.data[yy * m.width + xx]! > 0;
+          any ||= set;
+          all &&= set;
+        }
+      out.push((max ? any : all) ? 255 : 0);
     }
-    out.push((max ? any : all) ? 255 : 0);
-  }
   return out;
 }
 
@@ -78,7 +103,7 @@ describe('mask operations', () => {
     fc.assert(
       fc.property(masks, fc.constantFrom(1, 128, 200), fc.boolean(), (m, level, invert) => {
         const fast = components(m, { level, invert });
-        const slow = referenceComponents(m, (v) => (v >= level) !== invert);
+        const slow = referenceComponents(m, (v) => v >= level !== invert);
         assert.deepEqual({ ...fast, labels: Array.from(fast.labels) }, { ...slow, labels: Array.from(slow.labels) });
       }),
       { numRuns: 300 },
@@ -87,7 +112,16 @@ describe('mask operations', () => {
 
   it('joins a U shape whose arms meet only at the bottom, and keeps diagonal touches apart', () => {
     const rows = ['X.X.', 'X.X.', 'XXX.', '...X'];
-    const m = { width: 4, height: 4, data: Uint8Array.from(rows.join('').split('').map((c) => (c === 'X' ? 255 : 0))) };
+    const m = {
+      width: 4,
+      height: 4,
+      data: Uint8Array.from(
+        rows
+          .join('')
+          .split('')
+          .map((c) => (c === 'X' ? 255 : 0)),
+      ),
+    };
     const cc = components(m);
     assert.equal(cc.count, 2);
     assert.deepEqual(cc.areas, [0, 7, 1]);

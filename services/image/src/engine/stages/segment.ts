@@ -23,7 +23,9 @@ export function toModelInput(rgb: Buffer, size: number): Float32Array {
  */
 export async function segment(image: RawImage, model: SegmentationModel): Promise<Mask> {
   const s = model.inputSize;
-  const squashed = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
+  const squashed = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: image.channels },
+  })
     .resize(s, s, { fit: 'fill' })
     .removeAlpha()
     .raw()

@@ -14,27 +14,35 @@ export type LevelStrategy = 'symmetry' | 'principal' | 'none';
 export function shrinkMask(m: Mask, longSide: number): Mask {
   const s = Math.min(1, longSide / Math.max(m.width, m.height));
   if (s === 1) return m;
-  const w = Math.max(1, Math.round(m.width * s)), h = Math.max(1, Math.round(m.height * s));
+  const w = Math.max(1, Math.round(m.width * s)),
+    h = Math.max(1, Math.round(m.height * s));
   const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     const sy = Math.min(m.height - 1, Math.floor((y + 0.5) / s));
-    for (let x = 0; x < w; x++) out[y * w + x] = m.data[sy * m.width + Math.min(m.width - 1, Math.floor((x + 0.5) / s))]!;
+    for (let x = 0; x < w; x++)
+      out[y * w + x] = m.data[sy * m.width + Math.min(m.width - 1, Math.floor((x + 0.5) / s))]!;
   }
   return { data: out, width: w, height: h };
 }
 
 /** Rotate about the centre onto an expanded canvas (nearest neighbour). */
 export function rotateMask(m: Mask, deg: number): Mask {
-  const t = (deg * Math.PI) / 180, c = Math.cos(t), s = Math.sin(t);
+  const t = (deg * Math.PI) / 180,
+    c = Math.cos(t),
+    s = Math.sin(t);
   const w = Math.ceil(Math.abs(m.width * c) + Math.abs(m.height * s));
   const h = Math.ceil(Math.abs(m.width * s) + Math.abs(m.height * c));
   const out = new Uint8Array(w * h);
-  const cx = m.width / 2, cy = m.height / 2, ox = w / 2, oy = h / 2;
+  const cx = m.width / 2,
+    cy = m.height / 2,
+    ox = w / 2,
+    oy = h / 2;
   for (let y = 0; y < h; y++) {
     const dy = y + 0.5 - oy;
     for (let x = 0; x < w; x++) {
       const dx = x + 0.5 - ox;
-      const sx = Math.floor(dx * c + dy * s + cx), sy = Math.floor(-dx * s + dy * c + cy);
+      const sx = Math.floor(dx * c + dy * s + cx),
+        sy = Math.floor(-dx * s + dy * c + cy);
       if (sx >= 0 && sy >= 0 && sx < m.width && sy < m.height) out[y * w + x] = m.data[sy * m.width + sx]!;
     }
   }
@@ -53,23 +61,40 @@ export interface Moments {
 
 export function moments(m: Mask): Moments {
   // sums over row runs in closed form: a run [a, b) on row y adds b - a pixels, sum x, sum x^2
-  let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-  const sumTo = (k: number) => (k * (k + 1)) / 2, sqTo = (k: number) => (k * (k + 1) * (2 * k + 1)) / 6;
+  let n = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    syy = 0,
+    sxy = 0;
+  const sumTo = (k: number) => (k * (k + 1)) / 2,
+    sqTo = (k: number) => (k * (k + 1) * (2 * k + 1)) / 6;
   const rows = rowRuns(m, { level: 128 });
   for (let y = 0; y < rows.length; y++) {
     const r = rows[y]!;
     for (let i = 0; i < r.length; i += 2) {
-      const a = r[i]!, b = r[i + 1]!, len = b - a, xs = sumTo(b - 1) - sumTo(a - 1);
-      n += len; sx += xs; sy += y * len;
-      sxx += sqTo(b - 1) - sqTo(a - 1); syy += y * y * len; sxy += y * xs;
+      const a = r[i]!,
+        b = r[i + 1]!,
+        len = b - a,
+        xs = sumTo(b - 1) - sumTo(a - 1);
+      n += len;
+      sx += xs;
+      sy += y * len;
+      sxx += sqTo(b - 1) - sqTo(a - 1);
+      syy += y * y * len;
+      sxy += y * xs;
     }
   }
   if (n === 0) return { area: 0, cx: m.width / 2, cy: m.height / 2, axisDeg: 0, elongation: 1 };
-  const cx = sx / n, cy = sy / n;
-  const cxx = sxx - n * cx * cx, cyy = syy - n * cy * cy, cxy = sxy - n * cx * cy;
+  const cx = sx / n,
+    cy = sy / n;
+  const cxx = sxx - n * cx * cx,
+    cyy = syy - n * cy * cy,
+    cxy = sxy - n * cx * cy;
   const axis = 0.5 * Math.atan2(2 * cxy, cxx - cyy);
   const common = Math.sqrt(((cxx - cyy) / 2) ** 2 + cxy * cxy);
-  const l1 = (cxx + cyy) / 2 + common, l2 = Math.max(1e-9, (cxx + cyy) / 2 - common);
+  const l1 = (cxx + cyy) / 2 + common,
+    l2 = Math.max(1e-9, (cxx + cyy) / 2 - common);
   return { area: n, cx, cy, axisDeg: (axis * 180) / Math.PI, elongation: Math.sqrt(l1 / l2) };
 }
 
@@ -93,14 +118,18 @@ export function mirrorScore(m: Mask, axis: number): number {
  */
 function mirrorScoreOfRuns(rows: Int32Array[], axis: number): number {
   const twice = Math.round(2 * axis);
-  let overlap = 0, total = 0;
+  let overlap = 0,
+    total = 0;
   for (const r of rows) {
     for (let i = 0; i < r.length; i += 2) {
-      const a = r[i]!, b = r[i + 1]!;
+      const a = r[i]!,
+        b = r[i + 1]!;
       total += b - a;
-      const ma = twice - b, mb = twice - a;
+      const ma = twice - b,
+        mb = twice - a;
       for (let j = 0; j < r.length; j += 2) {
-        const lo = Math.max(ma, r[j]!), hi = Math.min(mb, r[j + 1]!);
+        const lo = Math.max(ma, r[j]!),
+          hi = Math.min(mb, r[j + 1]!);
         if (hi > lo) overlap += hi - lo;
       }
     }
@@ -147,7 +176,11 @@ export function symmetryCorrection(m: Mask): { deg: number; score: number } {
   }
   const mid = shrinkMask(m, 320);
   let fine = { deg: best.deg, score: symmetryAt(mid, best.deg) };
-  for (let d = Math.max(-MAX_CORRECTION_DEG, best.deg - 1); d <= Math.min(MAX_CORRECTION_DEG, best.deg + 1) + 1e-9; d += 0.25) {
+  for (
+    let d = Math.max(-MAX_CORRECTION_DEG, best.deg - 1);
+    d <= Math.min(MAX_CORRECTION_DEG, best.deg + 1) + 1e-9;
+    d += 0.25
+  ) {
     const sc = symmetryAt(mid, d);
     if (sc > fine.score + 1e-9) fine = { deg: d, score: sc };
   }

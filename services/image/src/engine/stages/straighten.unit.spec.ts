@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { maskFrom, rotatedRect, tshirt } from '../testing/fixtures.js';
 import { boundingBox } from './mask-ops.js';
-import { levelCorrection, mirrorScore, principalCorrection, rotateMask, symmetryAxis, symmetryCorrection } from './straighten.js';
+import {
+  levelCorrection,
+  mirrorScore,
+  principalCorrection,
+  rotateMask,
+  symmetryAxis,
+  symmetryCorrection,
+} from './straighten.js';
 
 describe('straighten', () => {
   it('levels a rotated rectangle by its principal axis', () => {

@@ -14,7 +14,11 @@ export const MIN_GAIN = 1 / 1.2;
 
 function normalise(est: [number, number, number]): [number, number, number] {
   const grey = (est[0] + est[1] + est[2]) / 3;
-  const gains = est.map((e) => Math.min(MAX_GAIN, Math.max(MIN_GAIN, e > 0 ? grey / e : 1))) as [number, number, number];
+  const gains = est.map((e) => Math.min(MAX_GAIN, Math.max(MIN_GAIN, e > 0 ? grey / e : 1))) as [
+    number,
+    number,
+    number,
+  ];
   const mean = (gains[0] + gains[1] + gains[2]) / 3; // keep overall brightness
   return gains.map((g) => g / mean) as [number, number, number];
 }

@@ -23,16 +23,21 @@ export class ThresholdModel implements SegmentationModel {
 
 export function maskFrom(width: number, height: number, inside: (x: number, y: number) => boolean): Mask {
   const data = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (inside(x + 0.5, y + 0.5)) data[y * width + x] = 255;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) if (inside(x + 0.5, y + 0.5)) data[y * width + x] = 255;
   return { data, width, height };
 }
 
 /** Inside a w x h rectangle centred at (cx, cy), rotated by deg clockwise. */
 export function rotatedRect(cx: number, cy: number, w: number, h: number, deg: number) {
-  const t = (deg * Math.PI) / 180, c = Math.cos(t), s = Math.sin(t);
+  const t = (deg * Math.PI) / 180,
+    c = Math.cos(t),
+    s = Math.sin(t);
   return (x: number, y: number) => {
-    const dx = x - cx, dy = y - cy;
-    const u = dx * c + dy * s, v = -dx * s + dy * c;
+    const dx = x - cx,
+      dy = y - cy;
+    const u = dx * c + dy * s,
+      v = -dx * s + dy * c;
     return Math.abs(u) <= w / 2 && Math.abs(v) <= h / 2;
   };
 }
@@ -41,21 +46,34 @@ export function rotatedRect(cx: number, cy: number, w: number, h: number, deg: n
 export function tshirt(cx: number, cy: number, size: number, deg: number) {
   const body = rotatedRect(0, 0, size * 0.6, size, 0);
   const sleeves = rotatedRect(0, -size * 0.3, size, size * 0.25, 0);
-  const t = (deg * Math.PI) / 180, c = Math.cos(t), s = Math.sin(t);
+  const t = (deg * Math.PI) / 180,
+    c = Math.cos(t),
+    s = Math.sin(t);
   return (x: number, y: number) => {
-    const dx = x - cx, dy = y - cy;
-    const u = dx * c + dy * s, v = -dx * s + dy * c;
+    const dx = x - cx,
+      dy = y - cy;
+    const u = dx * c + dy * s,
+      v = -dx * s + dy * c;
     return body(u, v) || sleeves(u, v);
   };
 }
 
 /** A JPEG/PNG photo: dark product shape on a white table. */
-export async function drawnPhoto(width: number, height: number, inside: (x: number, y: number) => boolean, format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
+export async function drawnPhoto(
+  width: number,
+  height: number,
+  inside: (x: number, y: number) => boolean,
+  format: 'png' | 'jpeg' = 'png',
+): Promise<Buffer> {
   const data = Buffer.alloc(width * height * 3, 250);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (inside(x + 0.5, y + 0.5)) {
-    const k = (y * width + x) * 3;
-    data[k] = 40; data[k + 1] = 60; data[k + 2] = 120;
-  }
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (inside(x + 0.5, y + 0.5)) {
+        const k = (y * width + x) * 3;
+        data[k] = 40;
+        data[k + 1] = 60;
+        data[k + 2] = 120;
+      }
   const s = sharp(data, { raw: { width, height, channels: 3 } });
   return format === 'png' ? s.png().toBuffer() : s.jpeg({ quality: 95 }).toBuffer();
 }

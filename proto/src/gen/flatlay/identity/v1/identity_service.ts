@@ -59,41 +59,25 @@ export interface User {
   createdAt: Date | undefined;
 }
 
-/** The four sign-in answers have the same fields: a signed access token, the profile and the balance. */
+/** The four sign-in answers have the same fields: a signed access token and the profile. */
 export interface RegisterResponse {
   accessToken: string;
-  user:
-    | User
-    | undefined;
-  /** The ledger's balance at sign-in (200 right after sign-up: the grant is made synchronously). */
-  tokenBalance: number;
+  user: User | undefined;
 }
 
 export interface LoginResponse {
   accessToken: string;
-  user:
-    | User
-    | undefined;
-  /** The ledger's balance at sign-in (200 right after sign-up: the grant is made synchronously). */
-  tokenBalance: number;
+  user: User | undefined;
 }
 
 export interface LoginWithGoogleResponse {
   accessToken: string;
-  user:
-    | User
-    | undefined;
-  /** The ledger's balance at sign-in (200 right after sign-up: the grant is made synchronously). */
-  tokenBalance: number;
+  user: User | undefined;
 }
 
 export interface LoginWithSupabaseResponse {
   accessToken: string;
-  user:
-    | User
-    | undefined;
-  /** The ledger's balance at sign-in (200 right after sign-up: the grant is made synchronously). */
-  tokenBalance: number;
+  user: User | undefined;
 }
 
 export interface RegisterRequest {
@@ -698,7 +682,7 @@ export const User: MessageFns<User> = {
 };
 
 function createBaseRegisterResponse(): RegisterResponse {
-  return { accessToken: "", user: undefined, tokenBalance: 0 };
+  return { accessToken: "", user: undefined };
 }
 
 export const RegisterResponse: MessageFns<RegisterResponse> = {
@@ -708,9 +692,6 @@ export const RegisterResponse: MessageFns<RegisterResponse> = {
     }
     if (message.user !== undefined) {
       User.encode(message.user, writer.uint32(18).fork()).join();
-    }
-    if (message.tokenBalance !== 0) {
-      writer.uint32(24).int64(message.tokenBalance);
     }
     return writer;
   },
@@ -744,14 +725,6 @@ export const RegisterResponse: MessageFns<RegisterResponse> = {
             message.user = User.decode(reader, reader.uint32());
             continue;
           }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.tokenBalance = longToNumber(reader.int64());
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -772,11 +745,6 @@ export const RegisterResponse: MessageFns<RegisterResponse> = {
         ? globalThis.String(object.access_token)
         : "",
       user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
-      tokenBalance: isSet(object.tokenBalance)
-        ? globalThis.Number(object.tokenBalance)
-        : isSet(object.token_balance)
-        ? globalThis.Number(object.token_balance)
-        : 0,
     };
   },
 
@@ -788,9 +756,6 @@ export const RegisterResponse: MessageFns<RegisterResponse> = {
     if (message.user !== undefined) {
       obj.user = User.toJSON(message.user);
     }
-    if (message.tokenBalance !== 0) {
-      obj.tokenBalance = Math.round(message.tokenBalance);
-    }
     return obj;
   },
 
@@ -801,13 +766,12 @@ export const RegisterResponse: MessageFns<RegisterResponse> = {
     const message = createBaseRegisterResponse();
     message.accessToken = object.accessToken ?? "";
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
-    message.tokenBalance = object.tokenBalance ?? 0;
     return message;
   },
 };
 
 function createBaseLoginResponse(): LoginResponse {
-  return { accessToken: "", user: undefined, tokenBalance: 0 };
+  return { accessToken: "", user: undefined };
 }
 
 export const LoginResponse: MessageFns<LoginResponse> = {
@@ -817,9 +781,6 @@ export const LoginResponse: MessageFns<LoginResponse> = {
     }
     if (message.user !== undefined) {
       User.encode(message.user, writer.uint32(18).fork()).join();
-    }
-    if (message.tokenBalance !== 0) {
-      writer.uint32(24).int64(message.tokenBalance);
     }
     return writer;
   },
@@ -853,14 +814,6 @@ export const LoginResponse: MessageFns<LoginResponse> = {
             message.user = User.decode(reader, reader.uint32());
             continue;
           }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.tokenBalance = longToNumber(reader.int64());
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -881,11 +834,6 @@ export const LoginResponse: MessageFns<LoginResponse> = {
         ? globalThis.String(object.access_token)
         : "",
       user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
-      tokenBalance: isSet(object.tokenBalance)
-        ? globalThis.Number(object.tokenBalance)
-        : isSet(object.token_balance)
-        ? globalThis.Number(object.token_balance)
-        : 0,
     };
   },
 
@@ -897,9 +845,6 @@ export const LoginResponse: MessageFns<LoginResponse> = {
     if (message.user !== undefined) {
       obj.user = User.toJSON(message.user);
     }
-    if (message.tokenBalance !== 0) {
-      obj.tokenBalance = Math.round(message.tokenBalance);
-    }
     return obj;
   },
 
@@ -910,13 +855,12 @@ export const LoginResponse: MessageFns<LoginResponse> = {
     const message = createBaseLoginResponse();
     message.accessToken = object.accessToken ?? "";
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
-    message.tokenBalance = object.tokenBalance ?? 0;
     return message;
   },
 };
 
 function createBaseLoginWithGoogleResponse(): LoginWithGoogleResponse {
-  return { accessToken: "", user: undefined, tokenBalance: 0 };
+  return { accessToken: "", user: undefined };
 }
 
 export const LoginWithGoogleResponse: MessageFns<LoginWithGoogleResponse> = {
@@ -926,9 +870,6 @@ export const LoginWithGoogleResponse: MessageFns<LoginWithGoogleResponse> = {
     }
     if (message.user !== undefined) {
       User.encode(message.user, writer.uint32(18).fork()).join();
-    }
-    if (message.tokenBalance !== 0) {
-      writer.uint32(24).int64(message.tokenBalance);
     }
     return writer;
   },
@@ -962,14 +903,6 @@ export const LoginWithGoogleResponse: MessageFns<LoginWithGoogleResponse> = {
             message.user = User.decode(reader, reader.uint32());
             continue;
           }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.tokenBalance = longToNumber(reader.int64());
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -990,11 +923,6 @@ export const LoginWithGoogleResponse: MessageFns<LoginWithGoogleResponse> = {
         ? globalThis.String(object.access_token)
         : "",
       user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
-      tokenBalance: isSet(object.tokenBalance)
-        ? globalThis.Number(object.tokenBalance)
-        : isSet(object.token_balance)
-        ? globalThis.Number(object.token_balance)
-        : 0,
     };
   },
 
@@ -1006,9 +934,6 @@ export const LoginWithGoogleResponse: MessageFns<LoginWithGoogleResponse> = {
     if (message.user !== undefined) {
       obj.user = User.toJSON(message.user);
     }
-    if (message.tokenBalance !== 0) {
-      obj.tokenBalance = Math.round(message.tokenBalance);
-    }
     return obj;
   },
 
@@ -1019,13 +944,12 @@ export const LoginWithGoogleResponse: MessageFns<LoginWithGoogleResponse> = {
     const message = createBaseLoginWithGoogleResponse();
     message.accessToken = object.accessToken ?? "";
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
-    message.tokenBalance = object.tokenBalance ?? 0;
     return message;
   },
 };
 
 function createBaseLoginWithSupabaseResponse(): LoginWithSupabaseResponse {
-  return { accessToken: "", user: undefined, tokenBalance: 0 };
+  return { accessToken: "", user: undefined };
 }
 
 export const LoginWithSupabaseResponse: MessageFns<LoginWithSupabaseResponse> = {
@@ -1035,9 +959,6 @@ export const LoginWithSupabaseResponse: MessageFns<LoginWithSupabaseResponse> = 
     }
     if (message.user !== undefined) {
       User.encode(message.user, writer.uint32(18).fork()).join();
-    }
-    if (message.tokenBalance !== 0) {
-      writer.uint32(24).int64(message.tokenBalance);
     }
     return writer;
   },
@@ -1071,14 +992,6 @@ export const LoginWithSupabaseResponse: MessageFns<LoginWithSupabaseResponse> = 
             message.user = User.decode(reader, reader.uint32());
             continue;
           }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.tokenBalance = longToNumber(reader.int64());
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1099,11 +1012,6 @@ export const LoginWithSupabaseResponse: MessageFns<LoginWithSupabaseResponse> = 
         ? globalThis.String(object.access_token)
         : "",
       user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
-      tokenBalance: isSet(object.tokenBalance)
-        ? globalThis.Number(object.tokenBalance)
-        : isSet(object.token_balance)
-        ? globalThis.Number(object.token_balance)
-        : 0,
     };
   },
 
@@ -1115,9 +1023,6 @@ export const LoginWithSupabaseResponse: MessageFns<LoginWithSupabaseResponse> = 
     if (message.user !== undefined) {
       obj.user = User.toJSON(message.user);
     }
-    if (message.tokenBalance !== 0) {
-      obj.tokenBalance = Math.round(message.tokenBalance);
-    }
     return obj;
   },
 
@@ -1128,7 +1033,6 @@ export const LoginWithSupabaseResponse: MessageFns<LoginWithSupabaseResponse> = 
     const message = createBaseLoginWithSupabaseResponse();
     message.accessToken = object.accessToken ?? "";
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
-    message.tokenBalance = object.tokenBalance ?? 0;
     return message;
   },
 };
@@ -2330,7 +2234,11 @@ export const IdentityServiceService = {
       Buffer.from(GetServiceStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetServiceStatusResponse => GetServiceStatusResponse.decode(value),
   },
-  /** Creates a password account, opens its token account (sign-up grant) and signs in. */
+  /**
+   * Creates a password account (its address not yet verified) and signs in. Identity calls no other
+   * service: the ledger makes the sign-up grant from UserRegistered, and the gateway asks the
+   * ledger for the balance it shows with the session.
+   */
   register: {
     path: "/flatlay.identity.v1.IdentityService/Register" as const,
     requestStream: false as const,
@@ -2384,7 +2292,10 @@ export const IdentityServiceService = {
     responseSerialize: (value: AdminLoginResponse): Buffer => Buffer.from(AdminLoginResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AdminLoginResponse => AdminLoginResponse.decode(value),
   },
-  /** Checks an access token: signature, issuer, audience, expiry, revocation, and that its user exists. */
+  /**
+   * Checks an access token: signature, issuer, audience, expiry, revocation, that its user exists,
+   * and that the user's sessions were not ended after it was issued (password change, takeover).
+   */
   verifyToken: {
     path: "/flatlay.identity.v1.IdentityService/VerifyToken" as const,
     requestStream: false as const,
@@ -2414,7 +2325,10 @@ export const IdentityServiceService = {
     responseSerialize: (value: GetProfileResponse): Buffer => Buffer.from(GetProfileResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetProfileResponse => GetProfileResponse.decode(value),
   },
-  /** Removes a user's credentials and personal data and publishes UserDeleted. */
+  /**
+   * Removes a user's credentials and personal data and publishes UserDeleted. An administrator
+   * account is refused with CONFLICT (a business refusal, not a permission problem).
+   */
   deleteUser: {
     path: "/flatlay.identity.v1.IdentityService/DeleteUser" as const,
     requestStream: false as const,
@@ -2429,7 +2343,11 @@ export const IdentityServiceService = {
 export interface IdentityServiceServer extends UntypedServiceImplementation {
   /** Reports what this instance is and whether its dependencies are ready. */
   getServiceStatus: handleUnaryCall<GetServiceStatusRequest, GetServiceStatusResponse>;
-  /** Creates a password account, opens its token account (sign-up grant) and signs in. */
+  /**
+   * Creates a password account (its address not yet verified) and signs in. Identity calls no other
+   * service: the ledger makes the sign-up grant from UserRegistered, and the gateway asks the
+   * ledger for the balance it shows with the session.
+   */
   register: handleUnaryCall<RegisterRequest, RegisterResponse>;
   /** Signs in with e-mail and password. */
   login: handleUnaryCall<LoginRequest, LoginResponse>;
@@ -2439,13 +2357,19 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   loginWithSupabase: handleUnaryCall<LoginWithSupabaseRequest, LoginWithSupabaseResponse>;
   /** Signs in an operator: only accounts with the admin role get a token. */
   adminLogin: handleUnaryCall<AdminLoginRequest, AdminLoginResponse>;
-  /** Checks an access token: signature, issuer, audience, expiry, revocation, and that its user exists. */
+  /**
+   * Checks an access token: signature, issuer, audience, expiry, revocation, that its user exists,
+   * and that the user's sessions were not ended after it was issued (password change, takeover).
+   */
   verifyToken: handleUnaryCall<VerifyTokenRequest, VerifyTokenResponse>;
   /** Revokes an access token until it would expire (logout). Revoking twice is not an error. */
   revokeToken: handleUnaryCall<RevokeTokenRequest, RevokeTokenResponse>;
   /** The profile of one user. */
   getProfile: handleUnaryCall<GetProfileRequest, GetProfileResponse>;
-  /** Removes a user's credentials and personal data and publishes UserDeleted. */
+  /**
+   * Removes a user's credentials and personal data and publishes UserDeleted. An administrator
+   * account is refused with CONFLICT (a business refusal, not a permission problem).
+   */
   deleteUser: handleUnaryCall<DeleteUserRequest, DeleteUserResponse>;
 }
 
@@ -2466,7 +2390,11 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetServiceStatusResponse) => void,
   ): ClientUnaryCall;
-  /** Creates a password account, opens its token account (sign-up grant) and signs in. */
+  /**
+   * Creates a password account (its address not yet verified) and signs in. Identity calls no other
+   * service: the ledger makes the sign-up grant from UserRegistered, and the gateway asks the
+   * ledger for the balance it shows with the session.
+   */
   register(
     request: RegisterRequest,
     callback: (error: ServiceError | null, response: RegisterResponse) => void,
@@ -2546,7 +2474,10 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AdminLoginResponse) => void,
   ): ClientUnaryCall;
-  /** Checks an access token: signature, issuer, audience, expiry, revocation, and that its user exists. */
+  /**
+   * Checks an access token: signature, issuer, audience, expiry, revocation, that its user exists,
+   * and that the user's sessions were not ended after it was issued (password change, takeover).
+   */
   verifyToken(
     request: VerifyTokenRequest,
     callback: (error: ServiceError | null, response: VerifyTokenResponse) => void,
@@ -2594,7 +2525,10 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetProfileResponse) => void,
   ): ClientUnaryCall;
-  /** Removes a user's credentials and personal data and publishes UserDeleted. */
+  /**
+   * Removes a user's credentials and personal data and publishes UserDeleted. An administrator
+   * account is refused with CONFLICT (a business refusal, not a permission problem).
+   */
   deleteUser(
     request: DeleteUserRequest,
     callback: (error: ServiceError | null, response: DeleteUserResponse) => void,

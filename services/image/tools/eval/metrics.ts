@@ -1,11 +1,11 @@
 import sharp from 'sharp';
-import type { EnhanceResult } from '../pipeline.js';
-import { cutOut, placeLayers, rotateCutout } from '../stages/compose.js';
-import { composeCanvas } from '../stages/finish.js';
-import { boundingBox, dilate, erode } from '../stages/mask-ops.js';
-import { resolveRecipe } from '../recipes/index.js';
-import { symmetryAxis } from '../stages/straighten.js';
-import type { Mask } from '../types.js';
+import type { EnhanceResult } from '../../src/engine/pipeline.js';
+import { cutOut, placeLayers, rotateCutout } from '../../src/engine/stages/cut-out.js';
+import { composeCanvas } from '../../src/engine/stages/canvas.js';
+import { boundingBox, dilate, erode } from '../../src/engine/stages/mask-ops.js';
+import { resolveRecipe } from '../../src/engine/recipes/index.js';
+import { symmetryAxis } from '../../src/engine/stages/straighten.js';
+import type { Mask } from '../../src/engine/types.js';
 import { ciede2000, meanLab } from './color.js';
 
 export async function resizeMask(m: Mask, width: number, height: number): Promise<Mask> {
@@ -18,9 +18,11 @@ export async function resizeMask(m: Mask, width: number, height: number): Promis
 }
 
 export function iou(a: Mask, b: Mask): number {
-  let inter = 0, uni = 0;
+  let inter = 0,
+    uni = 0;
   for (let i = 0; i < a.data.length; i++) {
-    const x = a.data[i]! >= 128, y = b.data[i]! >= 128;
+    const x = a.data[i]! >= 128,
+      y = b.data[i]! >= 128;
     if (x && y) inter++;
     if (x || y) uni++;
   }
@@ -30,11 +32,20 @@ export function iou(a: Mask, b: Mask): number {
 /** Carry a scene-space mask through the engine's own geometry into the output canvas. */
 export async function maskInOutput(gt: Mask, r: EnhanceResult): Promise<Mask> {
   const g = r.geometry;
-  const dummy = { data: Buffer.alloc(g.workingWidth * g.workingHeight * 3), width: g.workingWidth, height: g.workingHeight, channels: 3 as const };
+  const dummy = {
+    data: Buffer.alloc(g.workingWidth * g.workingHeight * 3),
+    width: g.workingWidth,
+    height: g.workingHeight,
+    channels: 3 as const,
+  };
   const rotated = await rotateCutout(await cutOut(dummy, gt, g.cutRegion), g.rotationDeg);
   const layers = await placeLayers(rotated, g.layout);
   const canvas = await composeCanvas(layers, g.layout.canvasWidth, g.layout.canvasHeight, {
-    background: 'white', shadow: false, transparent: true, gains: [1, 1, 1], sharpen: 0,
+    background: 'white',
+    shadow: false,
+    transparent: true,
+    gains: [1, 1, 1],
+    sharpen: 0,
   });
   const out = new Uint8Array(canvas.width * canvas.height);
   for (let p = 0; p < out.length; p++) out[p] = canvas.data[p * 4 + 3]! >= 128 ? 255 : 0;
@@ -57,7 +68,8 @@ export async function outputMetrics(
 ): Promise<OutputMetrics> {
   const { data, info } = await sharp(r.full).raw().toBuffer({ resolveWithObject: true });
   const near = dilate(productOut, Math.max(2, Math.round(0.003 * info.width)));
-  let bg = 0, pure = 0;
+  let bg = 0,
+    pure = 0;
   for (let p = 0; p < near.data.length; p++) {
     if (near.data[p]! > 0) continue;
     bg++;
@@ -76,7 +88,12 @@ export async function outputMetrics(
     const b = meanLab(clean.data, clean.channels, clean.mask); // caller passes an eroded mask
     if (a && b) colourError = ciede2000(b, a);
   }
-  return { purity: bg ? pure / bg : 1, centringPct: (Math.abs(axis - info.width / 2) / info.width) * 100, fill, colourError };
+  return {
+    purity: bg ? pure / bg : 1,
+    centringPct: (Math.abs(axis - info.width / 2) / info.width) * 100,
+    fill,
+    colourError,
+  };
 }
 
 export function median(xs: number[]): number {

@@ -3,19 +3,21 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { createEngine } from '../index.js';
-import { defaultModelPath, repoRoot } from '../model/isnet-assets.js';
-import { withWorkerMalloc } from '../process-env.js';
-import { loadSegmentationModel } from '../model/session.js';
-import { median } from '../eval/metrics.js';
+import { createEngine } from '../src/engine/index.js';
+import { engineEnv } from '../src/engine/config.js';
+import { defaultModelPath, modelCacheDir, repoRoot } from '../src/engine/model/isnet-assets.js';
+import { withWorkerMalloc } from '../src/engine/process-env.js';
+import { loadSegmentationModel } from '../src/engine/model/session.js';
+import { datasetFolder } from './dataset.js';
+import { median } from './eval/metrics.js';
 
 /**
- * npm run bench:engine: per-stage times and peak memory for 3, 12 and 24 MP photos to a 2048 px
+ * npm run bench:engine -- DATASET: per-stage times and peak memory for 3, 12 and 24 MP photos to a 2048 px
  * result, and the bare model inference time in the same run. RUNS=n sets repetitions (default 3).
  */
 
 const root = repoRoot();
-const dataset = path.resolve(root, '../shared/datasets/garments');
+const dataset = datasetFolder(process.argv[2], 'bench:engine');
 const RUNS = Number(process.env.RUNS ?? 3);
 const SIZES = [3, 12, 24];
 
@@ -35,10 +37,14 @@ async function photoOf(mp: number): Promise<Buffer> {
   const grainy = new Uint8ClampedArray(data.buffer, data.byteOffset, data.length);
   let seed = 0x9e3779b9;
   for (let i = 0; i < grainy.length; i++) {
-    seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; // xorshift32
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5; // xorshift32
     grainy[i] = grainy[i]! + ((seed & 31) - 15.5); // uniform grain of ±16 levels: about 2.2 bits per pixel at q90
   }
-  return sharp(data, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(data, { raw: { width: w, height: h, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 const maxRssMb = () => process.resourceUsage().maxRSS / 1024;
@@ -54,10 +60,19 @@ interface Row {
 /** The issue's targets, judged on this run's figures (the 1.6x limit is this run's own inference). */
 function verdicts(rows: Row[]): { target: string; measured: string; met: boolean }[] {
   const at = (mp: number) => rows.find((r) => r.megapixels === mp);
-  const twelve = at(12), big = at(24);
+  const twelve = at(12),
+    big = at(24);
   return [
-    { target: '12 MP to 2048 px, median <= 2500 ms', measured: `${twelve?.medianMs} ms`, met: !!twelve && twelve.medianMs <= 2500 },
-    { target: '12 MP total <= 1.6 x bare inference (same run)', measured: `${twelve?.ratioToInference} x (${twelve?.bareInferenceMs} ms bare)`, met: !!twelve && twelve.ratioToInference <= 1.6 },
+    {
+      target: '12 MP to 2048 px, median <= 2500 ms',
+      measured: `${twelve?.medianMs} ms`,
+      met: !!twelve && twelve.medianMs <= 2500,
+    },
+    {
+      target: '12 MP total <= 1.6 x bare inference (same run)',
+      measured: `${twelve?.ratioToInference} x (${twelve?.bareInferenceMs} ms bare)`,
+      met: !!twelve && twelve.ratioToInference <= 1.6,
+    },
     { target: 'peak RSS at 24 MP <= 1200 MB', measured: `${big?.peakRssMb} MB`, met: !!big && big.peakRssMb <= 1200 },
   ];
 }
@@ -65,7 +80,13 @@ function verdicts(rows: Row[]): { target: string; measured: string; met: boolean
 async function main() {
   const t0 = performance.now();
   const optimization = (process.env.ENGINE_OPTIMIZATION ?? 'all') as 'extended' | 'all';
-  const model = await loadSegmentationModel(undefined, optimization);
+  const settings = engineEnv(); // what createEngine would read; the pipeline below runs on this same model
+  const model = await loadSegmentationModel({
+    modelPath: settings.MODEL_PATH,
+    cuda: settings.ENGINE_CUDA,
+    cacheDir: modelCacheDir(settings.ENGINE_MODEL_CACHE),
+    optimization,
+  });
   const loadMs = performance.now() - t0;
   const engine = await createEngine({ model });
   const input = new Float32Array(3 * model.inputSize * model.inputSize).fill(0.1);
@@ -95,7 +116,10 @@ async function main() {
       const total = performance.now() - t;
       totals.push(total);
       ratios.push(total / (r.timings.inference ?? total)); // same run, same machine load
-      for (const [k, v] of Object.entries(r.timings)) (stages[k] ??= []).push(v);
+      for (const [k, v] of Object.entries(r.timings)) {
+        stages[k] ??= [];
+        stages[k].push(v);
+      }
     }
     const row = {
       megapixels: mp,
@@ -110,17 +134,40 @@ async function main() {
     process.stdout.write(`${JSON.stringify(row)}\n`);
   }
   await engine.close();
-  const env = { loadAverageAtEnd: loadavg().map((v) => Math.round(v * 100) / 100), optimization, mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'unset', mallocMmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? 'dynamic', cpus: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, runs: RUNS, modelLoadMs: Math.round(loadMs), bareInferenceMs: Math.round(median(bare)), bareInferenceRunsMs: bare.map(Math.round) };
+  const env = {
+    loadAverageAtEnd: loadavg().map((v) => Math.round(v * 100) / 100),
+    optimization,
+    mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'unset',
+    mallocMmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? 'dynamic',
+    cpus: availableParallelism(),
+    cpu: cpus()[0]?.model,
+    node: process.version,
+    runs: RUNS,
+    modelLoadMs: Math.round(loadMs),
+    bareInferenceMs: Math.round(median(bare)),
+    bareInferenceRunsMs: bare.map(Math.round),
+  };
   const stageNames = [...new Set(rows.flatMap((r) => Object.keys(r.stagesMedianMs)))];
   const md = [
-    '# Engine benchmark', '', `${new Date().toISOString()} · ${env.cpus} CPUs (${env.cpu}) · Node ${env.node} · ${RUNS} runs each, medians · MALLOC_ARENA_MAX=${env.mallocArenaMax} · MALLOC_MMAP_THRESHOLD_=${env.mallocMmapThreshold} · graph optimisation ${optimization} · load average ${env.loadAverageAtEnd.join(' ')} (other work on the machine slows every figure)`, '',
-    `Model load ${env.modelLoadMs} ms; bare inference (1024x1024 ISNet), median over the run: ${env.bareInferenceMs} ms, measured alternately with the pipeline runs.`, '',
+    '# Engine benchmark',
+    '',
+    `${new Date().toISOString()} · ${env.cpus} CPUs (${env.cpu}) · Node ${env.node} · ${RUNS} runs each, medians · MALLOC_ARENA_MAX=${env.mallocArenaMax} · MALLOC_MMAP_THRESHOLD_=${env.mallocMmapThreshold} · graph optimisation ${optimization} · load average ${env.loadAverageAtEnd.join(' ')} (other work on the machine slows every figure)`,
+    '',
+    `Model load ${env.modelLoadMs} ms; bare inference (1024x1024 ISNet), median over the run: ${env.bareInferenceMs} ms, measured alternately with the pipeline runs.`,
+    '',
     `| input | total ms | bare inference ms | x bare | x own inference | ${stageNames.join(' | ')} | peak RSS MB |`,
     `|---|---|---|---|---|${stageNames.map(() => '---').join('|')}|---|`,
-    ...rows.map((r) => `| ${r.megapixels} MP | ${r.medianMs} | ${r.bareInferenceMs} | ${r.ratioToInference} | ${r.ratioToOwnInference} | ${stageNames.map((s) => r.stagesMedianMs[s] ?? '–').join(' | ')} | ${r.peakRssMb} |`),
-    '', '"x own inference": each run\'s total divided by the inference inside that same run (robust to load from other work).', '',
-    '| target | measured | met |', '|---|---|---|',
-    ...verdicts(rows).map((v) => `| ${v.target} | ${v.measured} | ${v.met ? 'yes' : '**no**'} |`), '',
+    ...rows.map(
+      (r) =>
+        `| ${r.megapixels} MP | ${r.medianMs} | ${r.bareInferenceMs} | ${r.ratioToInference} | ${r.ratioToOwnInference} | ${stageNames.map((s) => r.stagesMedianMs[s] ?? '–').join(' | ')} | ${r.peakRssMb} |`,
+    ),
+    '',
+    '"x own inference": each run\'s total divided by the inference inside that same run (robust to load from other work).',
+    '',
+    '| target | measured | met |',
+    '|---|---|---|',
+    ...verdicts(rows).map((v) => `| ${v.target} | ${v.measured} | ${v.met ? 'yes' : '**no**'} |`),
+    '',
   ].join('\n');
   const out = path.join(root, 'reports', 'bench');
   await mkdir(out, { recursive: true });
@@ -137,7 +184,7 @@ async function main() {
  * count in the child's peak.
  */
 if (process.env.BENCH_CHILD !== '1') {
-  if (!process.env.MODEL_PATH) defaultModelPath();
+  if (!process.env.MODEL_PATH) defaultModelPath({ cacheDir: modelCacheDir(engineEnv().ENGINE_MODEL_CACHE) });
   const env = { ...(process.env.BENCH_AS_IS === '1' ? process.env : withWorkerMalloc(process.env)), BENCH_CHILD: '1' };
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
   child.on('exit', (code) => process.exit(code ?? 1));

@@ -2,10 +2,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createEngine, isEngineError, type EnhanceOptions } from './index.js';
-import { resolveOptions } from './options.js';
-import { resolvePreset } from './presets/index.js';
-import { resolveRecipe } from './recipes/index.js';
+import { createEngine, isEngineError, type EnhanceOptions } from '../src/engine/index.js';
+import { resolveOptions } from '../src/engine/options.js';
+import { resolvePreset } from '../src/engine/presets/index.js';
+import { resolveRecipe } from '../src/engine/recipes/index.js';
 
 /** What a seller should read when an input path is the problem, not the image. */
 const FILE_ERRORS: Record<string, string> = {
@@ -31,10 +31,10 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let parsed;
+/** The command line, parsed; a malformed one ends the process with the usage. */
+function parseCommandLine(argv: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -53,7 +53,10 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     fail((err as Error).message);
   }
-  const { values: v, positionals: inputs } = parsed;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values: v, positionals: inputs } = parseCommandLine(argv);
   if (v.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
@@ -93,10 +96,12 @@ export async function main(argv: string[]): Promise<number> {
       const output = path.join(v.out, name);
       await writeFile(output, result.full);
       const ms = Math.round(performance.now() - started);
-      process.stdout.write(`${JSON.stringify({ input, output, width: result.width, height: result.height, ms, checks: result.checks })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ input, output, width: result.width, height: result.height, ms, checks: result.checks })}\n`,
+      );
     } catch (err) {
       failures++;
-      const code = isEngineError(err) ? err.code : (err as NodeJS.ErrnoException).code ?? 'INTERNAL';
+      const code = isEngineError(err) ? err.code : ((err as NodeJS.ErrnoException).code ?? 'INTERNAL');
       const message = FILE_ERRORS[code] ?? (err as Error).message;
       process.stdout.write(`${JSON.stringify({ input, error: { code, message } })}\n`);
     }

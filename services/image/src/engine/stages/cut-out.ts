@@ -13,7 +13,8 @@ export interface Layer {
   top: number;
 }
 
-const raw = (img: RawImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
+const raw = (img: RawImage) =>
+  sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
 
 /**
  * The product's region of the working photo, with its alpha (mask upscaled smoothly to full size,
@@ -58,7 +59,8 @@ export async function rotateCutout(rgba: RawImage, deg: number): Promise<RawImag
 /** Alpha channel as a mask, at most `longSide` pixels long. */
 export async function alphaMask(rgba: RawImage, longSide = 1024): Promise<Mask> {
   const s = Math.min(1, longSide / Math.max(rgba.width, rgba.height));
-  const w = Math.max(1, Math.round(rgba.width * s)), h = Math.max(1, Math.round(rgba.height * s));
+  const w = Math.max(1, Math.round(rgba.width * s)),
+    h = Math.max(1, Math.round(rgba.height * s));
   const data = await raw(rgba).extractChannel(3).resize(w, h, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: w, height: h };
 }
@@ -67,15 +69,19 @@ export async function alphaMask(rgba: RawImage, longSide = 1024): Promise<Mask> 
 export function measure(mask: Mask, fullWidth: number, fullHeight: number, recipe: Recipe): Measurement | null {
   const box = boundingBox(mask, 128);
   if (!box) return null;
-  const sx = fullWidth / mask.width, sy = fullHeight / mask.height;
+  const sx = fullWidth / mask.width,
+    sy = fullHeight / mask.height;
   const toFull = (b: Box) => scaleBox(b, sx, sy, fullWidth, fullHeight);
   const axis = recipe.centreOnSymmetry ? symmetryAxis(mask).x : (box.left + box.right) / 2;
-  let parts: typeof box[] = [];
+  let parts: (typeof box)[] = [];
   if (recipe.pairSideBySide) {
     const small = shrinkMask(mask, 512);
     const cc = components(small, { level: 128 });
     const f = mask.width / small.width;
-    const order = cc.areas.map((a, i) => ({ a, i })).slice(1).sort((p, q) => q.a - p.a);
+    const order = cc.areas
+      .map((a, i) => ({ a, i }))
+      .slice(1)
+      .sort((p, q) => q.a - p.a);
     const big = order.filter((o) => o.a >= 0.25 * (order[0]?.a ?? 0)).slice(0, 2);
     parts = big.map(({ i }) => {
       const b = cc.boxes[i]!;
@@ -90,11 +96,20 @@ export async function placeLayers(source: RawImage, layout: Layout): Promise<Lay
   return Promise.all(
     layout.placements.map(async (p) => {
       const { data, info } = await raw(source)
-        .extract({ left: p.region.left, top: p.region.top, width: p.region.right - p.region.left, height: p.region.bottom - p.region.top })
+        .extract({
+          left: p.region.left,
+          top: p.region.top,
+          width: p.region.right - p.region.left,
+          height: p.region.bottom - p.region.top,
+        })
         .resize(p.width, p.height, { fit: 'fill', kernel: 'lanczos3' })
         .raw()
         .toBuffer({ resolveWithObject: true });
-      return { image: { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 }, left: p.left, top: p.top };
+      return {
+        image: { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 },
+        left: p.left,
+        top: p.top,
+      };
     }),
   );
 }

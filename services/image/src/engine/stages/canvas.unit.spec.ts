@@ -1,20 +1,29 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { Layer } from './compose.js';
-import { composeCanvas, finishLayer } from './finish.js';
+import { describe, it } from 'vitest';
+import type { Layer } from './cut-out.js';
+import { composeCanvas, finishLayer } from './canvas.js';
 
-function layer(width: number, height: number, rgb: [number, number, number], alphaAt: (x: number, y: number) => number): Layer {
+function layer(
+  width: number,
+  height: number,
+  rgb: [number, number, number],
+  alphaAt: (x: number, y: number) => number,
+): Layer {
   const data = Buffer.alloc(width * height * 4);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
-    const k = (y * width + x) * 4;
-    data[k] = rgb[0]; data[k + 1] = rgb[1]; data[k + 2] = rgb[2]; data[k + 3] = alphaAt(x, y);
-  }
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const k = (y * width + x) * 4;
+      data[k] = rgb[0];
+      data[k + 1] = rgb[1];
+      data[k + 2] = rgb[2];
+      data[k + 3] = alphaAt(x, y);
+    }
   return { image: { data, width, height, channels: 4 }, left: 5, top: 7 };
 }
 
 const alphaOf = (l: Layer) => Buffer.from(l.image.data.filter((_, i) => i % 4 === 3));
 
-describe('finish', () => {
+describe('canvas', () => {
   it('applies the white-balance gains to the colour and leaves the alpha exactly as cut', async () => {
     const l = layer(40, 30, [200, 150, 100], (x, y) => (x * 7 + y * 3) % 256);
     const out = finishLayer(l, [1.1, 1, 0.9], 0);
@@ -38,7 +47,11 @@ describe('finish', () => {
     assert.ok(at(16) - at(15) > 70, `edge contrast ${at(15)} -> ${at(16)}`);
     assert.ok(at(16) - at(15) <= 70 + 2 * 24, 'each side moves at most the sharpening limit');
     const k = (16 * 32 + 15) * 4;
-    assert.deepEqual([out.image.data[k + 1], out.image.data[k + 2]], [out.image.data[k], out.image.data[k]], 'grey stays grey');
+    assert.deepEqual(
+      [out.image.data[k + 1], out.image.data[k + 2]],
+      [out.image.data[k], out.image.data[k]],
+      'grey stays grey',
+    );
     assert.equal(at(2), 90, 'flat areas are left alone');
     assert.deepEqual(alphaOf(out), alphaOf(l));
     const soft = layer(32, 32, [120, 60, 200], (x, y) => (x * 37 + y * 11) % 256); // every alpha value
@@ -47,7 +60,13 @@ describe('finish', () => {
 
   it('keeps the background exactly the studio colour wherever the product is transparent', async () => {
     const l = layer(20, 20, [10, 20, 30], (x) => (x < 10 ? 0 : 255));
-    const canvas = await composeCanvas([l], 50, 40, { background: 'grey', shadow: false, transparent: false, gains: [1, 1, 1], sharpen: 0 });
+    const canvas = await composeCanvas([l], 50, 40, {
+      background: 'grey',
+      shadow: false,
+      transparent: false,
+      gains: [1, 1, 1],
+      sharpen: 0,
+    });
     const px = (x: number, y: number) => Array.from(canvas.data.subarray((y * 50 + x) * 3, (y * 50 + x) * 3 + 3));
     assert.deepEqual(px(0, 0), [236, 236, 234]);
     assert.deepEqual(px(5 + 3, 7 + 3), [236, 236, 234], 'transparent part of the layer');

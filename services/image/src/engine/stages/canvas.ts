@@ -1,17 +1,15 @@
 import sharp, { type OverlayOptions } from 'sharp';
-import { BACKGROUND_RGB, type Background, type OutputFormat, type RawImage } from '../types.js';
-import type { Layer } from './compose.js';
+import { BACKGROUND_RGB, type Background, type RawImage } from '../types.js';
+import type { Layer } from './cut-out.js';
 import { applyGains } from './white-balance.js';
 
-export interface FinishOptions {
+export interface CanvasOptions {
   background: Background;
   shadow: boolean;
   transparent: boolean;
   gains: [number, number, number];
   sharpen: number;
 }
-
-const raw = (img: RawImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
 
 /** Normalised 1-D Gaussian taps for a blur of the given sigma. */
 function gaussianTaps(sigma: number): Float32Array {
@@ -39,7 +37,8 @@ export function finishLayer(layer: Layer, gains: [number, number, number], sharp
   const { data: out, width, height, channels } = balanced;
   const n = width * height;
   const luma = new Float32Array(n);
-  for (let p = 0, k = 0; p < n; p++, k += channels) luma[p] = 0.299 * out[k]! + 0.587 * out[k + 1]! + 0.114 * out[k + 2]!;
+  for (let p = 0, k = 0; p < n; p++, k += channels)
+    luma[p] = 0.299 * out[k]! + 0.587 * out[k + 1]! + 0.114 * out[k + 2]!;
   const taps = gaussianTaps(0.5 + 0.5 * sharpen);
   const radius = (taps.length - 1) / 2;
   const across = new Float32Array(n);
@@ -47,7 +46,8 @@ export function finishLayer(layer: Layer, gains: [number, number, number], sharp
     const row = y * width;
     for (let x = 0; x < width; x++) {
       let acc = 0;
-      for (let i = -radius; i <= radius; i++) acc += taps[i + radius]! * luma[row + Math.min(width - 1, Math.max(0, x + i))]!;
+      for (let i = -radius; i <= radius; i++)
+        acc += taps[i + radius]! * luma[row + Math.min(width - 1, Math.max(0, x + i))]!;
       across[row + x] = acc;
     }
   }
@@ -56,7 +56,8 @@ export function finishLayer(layer: Layer, gains: [number, number, number], sharp
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       let blurred = 0;
-      for (let i = -radius; i <= radius; i++) blurred += taps[i + radius]! * across[Math.min(height - 1, Math.max(0, y + i)) * width + x]!;
+      for (let i = -radius; i <= radius; i++)
+        blurred += taps[i + radius]! * across[Math.min(height - 1, Math.max(0, y + i)) * width + x]!;
       const p = y * width + x;
       const step = Math.max(-MAX_SHARPEN_STEP, Math.min(MAX_SHARPEN_STEP, amount * (luma[p]! - blurred)));
       const k = p * channels;
@@ -77,11 +78,14 @@ export function blendOnto(canvas: Buffer, cw: number, ch: number, layer: Layer):
     for (let x = 0; x < width; x++) {
       const cx = x + layer.left;
       if (cx < 0 || cx >= cw) continue;
-      const k = (y * width + x) * channels, o = (cy * cw + cx) * 3;
+      const k = (y * width + x) * channels,
+        o = (cy * cw + cx) * 3;
       const a = channels === 4 ? data[k + 3]! : 255;
       if (a === 0) continue;
       if (a === 255) {
-        canvas[o] = data[k]!; canvas[o + 1] = data[k + 1]!; canvas[o + 2] = data[k + 2]!;
+        canvas[o] = data[k]!;
+        canvas[o + 1] = data[k + 1]!;
+        canvas[o + 2] = data[k + 2]!;
       } else {
         const b = 255 - a;
         canvas[o] = (data[k]! * a + canvas[o]! * b + 127) / 255;
@@ -106,7 +110,12 @@ function contactShadow(layer: Layer, canvasW: number, canvasH: number): OverlayO
 }
 
 /** Put the layers on the studio background (or a transparent canvas). Returns raw pixels. */
-export async function composeCanvas(layers: Layer[], width: number, height: number, o: FinishOptions): Promise<RawImage> {
+export async function composeCanvas(
+  layers: Layer[],
+  width: number,
+  height: number,
+  o: CanvasOptions,
+): Promise<RawImage> {
   if (o.transparent) {
     const overlays: OverlayOptions[] = layers.map((l) => ({
       input: l.image.data,
@@ -114,7 +123,9 @@ export async function composeCanvas(layers: Layer[], width: number, height: numb
       left: l.left,
       top: l.top,
     }));
-    const { data, info } = await sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    const { data, info } = await sharp({
+      create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
       .composite(overlays)
       .raw()
       .toBuffer({ resolveWithObject: true });
@@ -131,12 +142,4 @@ export async function composeCanvas(layers: Layer[], width: number, height: numb
   }
   for (const l of layers) blendOnto(canvas, width, height, l);
   return { data: canvas, width, height, channels: 3 };
-}
-
-export async function encode(img: RawImage, format: OutputFormat, transparent: boolean): Promise<Buffer> {
-  const s = raw(img).withIccProfile('srgb');
-  if (transparent || format === 'png') return s.png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
-  if (format === 'jpeg') return s.jpeg({ quality: 92, chromaSubsampling: '4:4:4', mozjpeg: false }).toBuffer();
-  if (format === 'webp') return s.webp({ quality: 92, smartSubsample: true }).toBuffer();
-  return s.avif({ quality: 70, effort: 2, chromaSubsampling: '4:4:4' }).toBuffer();
 }

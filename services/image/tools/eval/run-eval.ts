@@ -1,17 +1,17 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { createEngine, isEngineError, type EnhanceResult } from '../index.js';
-import { repoRoot } from '../model/isnet-assets.js';
-import { erode } from '../stages/mask-ops.js';
+import { createEngine, isEngineError, type EnhanceResult } from '../../src/engine/index.js';
+import { repoRoot } from '../../src/engine/model/isnet-assets.js';
+import { datasetFolder } from '../dataset.js';
+import { erode } from '../../src/engine/stages/mask-ops.js';
 import { contactSheet } from './contact-sheet.js';
 import { iou, maskInOutput, median, outputMetrics, resizeMask } from './metrics.js';
 import { makeScene } from './scenes.js';
 
-/** npm run eval: quality report over ../shared/datasets/garments (synthetic scenes + casual photos). */
-
+/** npm run eval -- DATASET: quality report over the garments dataset (synthetic scenes + casual photos). */
 const root = repoRoot();
-const dataset = path.resolve(root, '../shared/datasets/garments');
+const dataset = datasetFolder(process.argv[2], 'eval');
 const outDir = path.join(root, 'reports', 'eval');
 const WHITE: [number, number, number] = [255, 255, 255];
 
@@ -61,7 +61,19 @@ async function main() {
     try {
       r = await engine.enhance(scene.input, { type });
     } catch (err) {
-      rows.push({ set: 'synthetic', name: scene.name, type, iou: null, purity: null, centringPct: null, levelErr: null, fill: null, colourError: null, seconds: (performance.now() - t0) / 1000, error: isEngineError(err) ? err.code : String(err) });
+      rows.push({
+        set: 'synthetic',
+        name: scene.name,
+        type,
+        iou: null,
+        purity: null,
+        centringPct: null,
+        levelErr: null,
+        fill: null,
+        colourError: null,
+        seconds: (performance.now() - t0) / 1000,
+        error: isEngineError(err) ? err.code : String(err),
+      });
       continue;
     }
     const seconds = (performance.now() - t0) / 1000;
@@ -71,8 +83,16 @@ async function main() {
     const cleanInner = erode({ data: scene.cleanMask, width: scene.cleanRgb.width, height: scene.cleanRgb.height }, 3);
     const m = await outputMetrics(r, gtOut, WHITE, { data: scene.cleanRgb.data, channels: 3, mask: cleanInner.data });
     rows.push({
-      set: 'synthetic', name: scene.name, type, iou: iou(engineMask, gtAtMask), purity: m.purity, centringPct: m.centringPct,
-      levelErr: Math.abs(scene.rotationDeg + r.geometry.rotationDeg), fill: m.fill, colourError: m.colourError, seconds,
+      set: 'synthetic',
+      name: scene.name,
+      type,
+      iou: iou(engineMask, gtAtMask),
+      purity: m.purity,
+      centringPct: m.centringPct,
+      levelErr: Math.abs(scene.rotationDeg + r.geometry.rotationDeg),
+      fill: m.fill,
+      colourError: m.colourError,
+      seconds,
     });
     pairs.push({ input: scene.input, output: r.full, label: scene.name });
     process.stdout.write(`synthetic ${scene.name}: ${JSON.stringify(rows.at(-1))}\n`);
@@ -87,18 +107,53 @@ async function main() {
       const r = await engine.enhance(input, { type });
       const seconds = (performance.now() - t0) / 1000;
       const stem = file.replace(/\.[^.]+$/, '');
-      const maskFile = casual.length && (await readdir(path.join(dataset, 'casual'))).find((f) => f.startsWith(`${stem}_mask.`));
+      const maskFile =
+        casual.length && (await readdir(path.join(dataset, 'casual'))).find((f) => f.startsWith(`${stem}_mask.`));
       let maskIou: number | null = null;
       if (maskFile && r.geometry.mask) {
-        const gt = await sharp(path.join(dataset, 'casual', maskFile)).resize(r.geometry.mask.width, r.geometry.mask.height, { fit: 'fill' }).extractChannel(0).raw().toBuffer();
-        maskIou = iou(r.geometry.mask, { data: new Uint8Array(gt), width: r.geometry.mask.width, height: r.geometry.mask.height });
+        const gt = await sharp(path.join(dataset, 'casual', maskFile))
+          .resize(r.geometry.mask.width, r.geometry.mask.height, { fit: 'fill' })
+          .extractChannel(0)
+          .raw()
+          .toBuffer();
+        maskIou = iou(r.geometry.mask, {
+          data: new Uint8Array(gt),
+          width: r.geometry.mask.width,
+          height: r.geometry.mask.height,
+        });
       }
-      const own = r.geometry.mask && r.geometry.recipe.startsWith('details') === false ? await maskInOutput(r.geometry.mask, r) : null;
+      const own =
+        r.geometry.mask && r.geometry.recipe.startsWith('details') === false
+          ? await maskInOutput(r.geometry.mask, r)
+          : null;
       const m = own ? await outputMetrics(r, own, WHITE) : null;
-      rows.push({ set: 'casual', name: stem, type, iou: maskIou, purity: m?.purity ?? null, centringPct: m?.centringPct ?? null, levelErr: null, fill: m?.fill ?? null, colourError: null, seconds });
+      rows.push({
+        set: 'casual',
+        name: stem,
+        type,
+        iou: maskIou,
+        purity: m?.purity ?? null,
+        centringPct: m?.centringPct ?? null,
+        levelErr: null,
+        fill: m?.fill ?? null,
+        colourError: null,
+        seconds,
+      });
       pairs.push({ input, output: r.full, label: stem });
     } catch (err) {
-      rows.push({ set: 'casual', name: file, type, iou: null, purity: null, centringPct: null, levelErr: null, fill: null, colourError: null, seconds: (performance.now() - t0) / 1000, error: isEngineError(err) ? err.code : String(err) });
+      rows.push({
+        set: 'casual',
+        name: file,
+        type,
+        iou: null,
+        purity: null,
+        centringPct: null,
+        levelErr: null,
+        fill: null,
+        colourError: null,
+        seconds: (performance.now() - t0) / 1000,
+        error: isEngineError(err) ? err.code : String(err),
+      });
     }
     process.stdout.write(`casual ${file}: ${JSON.stringify(rows.at(-1))}\n`);
   }
@@ -127,14 +182,30 @@ async function main() {
     ['median level error (deg)', summary.medianLevelErr, '<= 1.5', summary.medianLevelErr <= 1.5],
     ['median colour error (CIEDE2000)', summary.medianColourError, '<= 3', summary.medianColourError <= 3],
   ] as const;
-  const head = '| set | image | type | IoU | purity | centring % | level err ° | fill | ΔE00 | s | error |\n|---|---|---|---|---|---|---|---|---|---|---|';
-  const lines = rows.map((r) => `| ${r.set} | ${r.name} | ${r.type} | ${fmt(r.iou)} | ${fmt(r.purity, 4)} | ${fmt(r.centringPct, 2)} | ${fmt(r.levelErr, 2)} | ${fmt(r.fill, 2)} | ${fmt(r.colourError, 2)} | ${r.seconds.toFixed(2)} | ${r.error ?? ''} |`);
+  const head =
+    '| set | image | type | IoU | purity | centring % | level err ° | fill | ΔE00 | s | error |\n|---|---|---|---|---|---|---|---|---|---|---|';
+  const lines = rows.map(
+    (r) =>
+      `| ${r.set} | ${r.name} | ${r.type} | ${fmt(r.iou)} | ${fmt(r.purity, 4)} | ${fmt(r.centringPct, 2)} | ${fmt(r.levelErr, 2)} | ${fmt(r.fill, 2)} | ${fmt(r.colourError, 2)} | ${r.seconds.toFixed(2)} | ${r.error ?? ''} |`,
+  );
   const md = [
-    '# Engine quality report', '', `Dataset: ../shared/datasets/garments. ${new Date().toISOString()}`, '',
-    '## Targets (synthetic scenes)', '', '| metric | measured | target | met |', '|---|---|---|---|',
+    '# Engine quality report',
+    '',
+    `Dataset: ${dataset}. ${new Date().toISOString()}`,
+    '',
+    '## Targets (synthetic scenes)',
+    '',
+    '| metric | measured | target | met |',
+    '|---|---|---|---|',
     ...targets.map(([n, v, t, ok]) => `| ${n} | ${fmt(v as number, 3)} | ${t} | ${ok ? 'yes' : 'NO'} |`),
-    '', `Also: min purity ${fmt(summary.minPurity, 4)}, max centring ${fmt(summary.maxCentringPct, 2)} %, max level error ${fmt(summary.maxLevelErr, 2)}°, median fill ${fmt(summary.medianFill, 2)}, median seconds per image ${fmt(summary.medianSeconds, 2)}, failures ${summary.failed}.`,
-    '', '## Per image', '', head, ...lines, '',
+    '',
+    `Also: min purity ${fmt(summary.minPurity, 4)}, max centring ${fmt(summary.maxCentringPct, 2)} %, max level error ${fmt(summary.maxLevelErr, 2)}°, median fill ${fmt(summary.medianFill, 2)}, median seconds per image ${fmt(summary.medianSeconds, 2)}, failures ${summary.failed}.`,
+    '',
+    '## Per image',
+    '',
+    head,
+    ...lines,
+    '',
   ].join('\n');
   await writeFile(path.join(outDir, 'report.md'), md);
   await writeFile(path.join(outDir, 'report.json'), JSON.stringify({ summary, rows }, null, 2));

@@ -31,10 +31,19 @@ export async function makeScene(dataset: string, garment: string, background: st
   const rand = rng(seed);
   const file = path.join(dataset, 'clean', garment);
   const stem = garment.replace(/\.[^.]+$/, '');
-  const maskFile = (await import('node:fs')).readdirSync(path.join(dataset, 'clean')).find((f) => f.startsWith(`${stem}_mask.`))!;
-  const rgbImg = await sharp(await readFile(file)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const maskFile = (await import('node:fs'))
+    .readdirSync(path.join(dataset, 'clean'))
+    .find((f) => f.startsWith(`${stem}_mask.`))!;
+  const rgbImg = await sharp(await readFile(file))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const { width: w, height: h } = rgbImg.info;
-  const maskRaw = await sharp(await readFile(path.join(dataset, 'clean', maskFile))).resize(w, h, { fit: 'fill' }).extractChannel(0).raw().toBuffer();
+  const maskRaw = await sharp(await readFile(path.join(dataset, 'clean', maskFile)))
+    .resize(w, h, { fit: 'fill' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
   const mask = new Uint8Array(maskRaw.length);
   for (let i = 0; i < mask.length; i++) mask[i] = maskRaw[i]! >= 128 ? 255 : 0;
 
@@ -45,20 +54,37 @@ export async function makeScene(dataset: string, garment: string, background: st
     .joinChannel(Buffer.from(mask), { raw: { width: w, height: h, channels: 1 } })
     .raw()
     .toBuffer();
-  const sw = Math.round(w * scale), sh = Math.round(h * scale);
-  const scaled = await sharp(joined, { raw: { width: w, height: h, channels: 4 } }).resize(sw, sh, { fit: 'fill' }).raw().toBuffer();
+  const sw = Math.round(w * scale),
+    sh = Math.round(h * scale);
+  const scaled = await sharp(joined, { raw: { width: w, height: h, channels: 4 } })
+    .resize(sw, sh, { fit: 'fill' })
+    .raw()
+    .toBuffer();
   const rgba = await sharp(scaled, { raw: { width: sw, height: sh, channels: 4 } })
     .rotate(rotationDeg, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .png()
     .toBuffer({ resolveWithObject: true });
-  const gw = rgba.info.width, gh = rgba.info.height;
+  const gw = rgba.info.width,
+    gh = rgba.info.height;
   const left = Math.round((SCENE - gw) * (0.2 + 0.6 * rand()));
   const top = Math.round((SCENE - gh) * (0.2 + 0.6 * rand()));
-  const bg = await sharp(path.join(dataset, 'backgrounds', background)).resize(SCENE, SCENE, { fit: 'cover' }).removeAlpha().toBuffer();
-  const scene = await sharp(bg).composite([{ input: rgba.data, left, top }]).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const bg = await sharp(path.join(dataset, 'backgrounds', background))
+    .resize(SCENE, SCENE, { fit: 'cover' })
+    .removeAlpha()
+    .toBuffer();
+  const scene = await sharp(bg)
+    .composite([{ input: rgba.data, left, top }])
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const cast: [number, number, number] = [0.9 + rand() * 0.2, 1, 0.9 + rand() * 0.2];
-  const input = await sharp(scene.data, { raw: { width: SCENE, height: SCENE, channels: 3 } }).linear(cast, [0, 0, 0]).jpeg({ quality: 92 }).toBuffer();
-  const gt = await sharp({ create: { width: SCENE, height: SCENE, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } })
+  const input = await sharp(scene.data, { raw: { width: SCENE, height: SCENE, channels: 3 } })
+    .linear(cast, [0, 0, 0])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  const gt = await sharp({
+    create: { width: SCENE, height: SCENE, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } },
+  })
     .composite([{ input: await sharp(rgba.data).extractChannel(3).toColourspace('b-w').png().toBuffer(), left, top }])
     .extractChannel(0)
     .raw()

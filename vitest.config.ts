@@ -1,0 +1,28 @@
+// One test runner for every package: vitest. Tiers stay in the file names (`*.unit|int|e2e.spec.ts`);
+// scripts/test.mjs picks the files, provisions real infrastructure for the int and e2e tiers and
+// hands vitest the list. Workspace packages resolve through their `source` export condition, so
+// tests run the TypeScript sources, not a stale dist/.
+import { defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+const conditions = ['source', ...defaultServerConditions.filter((c) => c !== 'module')];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
+  test: {
+    include: ['{proto,services,gateway,web,tests,scripts}/**/*.{unit,int,e2e}.spec.{ts,tsx}'],
+    exclude: ['**/node_modules/**', '**/dist/**', '**/.*/**'],
+    environment: 'node',
+    // Files run in separate processes (native addons such as onnxruntime and sharp, and servers
+    // bound to ports, do not share a worker well); two at a time on the project's 2-core machines.
+    pool: 'forks',
+    maxWorkers: 2,
+    // Integration tests start real services and Kafka consumers: the defaults (5 s / 10 s) are
+    // for unit tests. These are ceilings against hangs, not timing assertions.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    teardownTimeout: 60_000,
+    reporters: ['default', './scripts/test/summary-reporter.ts'],
+  },
+});
