@@ -28,6 +28,7 @@ import { isQuiet, log, setQuiet } from './infra/log.mjs';
 import { startPostgres, stopPostgres } from './infra/postgres.mjs';
 import { freePorts, isOurs } from './infra/process.mjs';
 import { startRedis, stopRedis } from './infra/redis.mjs';
+import { installSchemathesis } from './infra/schemathesis.mjs';
 import { envFrom, readJson } from './infra/state.mjs';
 import { startStripeMock, stopStripeMock } from './infra/stripe-mock.mjs';
 
@@ -50,6 +51,7 @@ export async function install(opts = {}) {
     installStripeMock(),
     installHelm(),
     installKubeconform(),
+    installSchemathesis(),
   ]);
   const failed = results.filter((r) => r.status === 'rejected');
   if (failed.length) throw new Error(failed.map((r) => r.reason?.message ?? r.reason).join('\n\n'));

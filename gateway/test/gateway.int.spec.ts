@@ -63,14 +63,14 @@ describe('gateway', { timeout: 120_000 }, () => {
   });
 
   it('rejects malformed and oversized JSON with a 4xx JSON error', async () => {
-    const bad = await fetch(`${base}/api/anything`, {
+    const bad = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"a":',
     });
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as ErrorBody).message, /not valid JSON/);
-    const big = await fetch(`${base}/api/anything`, {
+    const big = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ a: 'x'.repeat(2_000_000) }),

@@ -13,6 +13,7 @@ export const VERSIONS = Object.freeze({
   stripeMock: 'v0.203.0', // github.com/stripe/stripe-mock
   helm: 'v3.21.4', // helm.sh/helm/v3/cmd/helm
   kubeconform: 'v0.7.0', // github.com/yannh/kubeconform/cmd/kubeconform
+  schemathesis: '4.32.5', // PyPI schemathesis (tests/api-fuzz.e2e.spec.ts, npm run fuzz)
 });
 
 // This file is scripts/infra/layout.mjs: the repo root is two levels up.

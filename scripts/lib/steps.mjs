@@ -64,6 +64,12 @@ function newestMtime(dir) {
 /** Checks generated protobuf code, compiles every TypeScript project, builds the web app when it changed. */
 export function build() {
   step('Checking proto/ (buf lint, generated code current)', () => sh('node', ['scripts/proto.mjs', 'check']));
+  // A developer's build refreshes the API's generated document and types; CI refuses stale
+  // committed copies, as it does for protobuf.
+  const api = process.env.CI ? 'check' : 'gen';
+  step(`API document and types (${api === 'gen' ? 'regenerating' : 'checking'} gateway/openapi/)`, () =>
+    sh('node', ['scripts/openapi.mjs', api]),
+  );
   step('Compiling TypeScript (tsc -b)', () => sh('npx', ['--no-install', 'tsc', '-b']));
   const web = join(repoRoot, 'web');
   const builtAt = existsSync(join(web, 'dist', 'index.html')) ? statSync(join(web, 'dist', 'index.html')).mtimeMs : 0;

@@ -1,9 +1,13 @@
 import type { Router } from 'express';
+import { z } from 'zod';
 import { AppError, call } from '@flatlay/platform';
+import { refusal } from '../api/responses.js';
+import { route, type ApiRoute } from '../api/route.js';
+import { emailField, passwordField } from '../api/schemas.js';
 import type { ServiceClients } from '../clients.js';
 import type { Authenticator } from '../http/auth.js';
-import type { AuthRateLimit } from '../http/rate-limit.js';
-import { field } from './auth.js';
+
+const BOTH_REQUIRED = 'Please enter both email and password';
 
 /**
  * The name an admin signs in with: the form's `username` (what the admin app sends), else `email`.
@@ -20,22 +24,56 @@ export function adminLoginName(body: Record<string, unknown>): string {
   return '';
 }
 
+const AdminCredentials = z
+  .object({
+    username: emailField(BOTH_REQUIRED, 'username').optional(),
+    email: emailField(BOTH_REQUIRED, 'username')
+      .optional()
+      .meta({ description: 'The same as username, for clients that name the field so; username wins when both come' }),
+    password: passwordField(BOTH_REQUIRED),
+  })
+  .refine((b) => b.username !== undefined || b.email !== undefined, { error: BOTH_REQUIRED, path: ['username'] })
+  // The document says what the refinement enforces: one of the two names must come.
+  .meta({ anyOf: [{ required: ['username'] }, { required: ['email'] }] });
+
+/** POST /api/admin/login (form-encoded username and password, as the admin dashboard sends them). */
+export function adminAuthRoutes(clients: ServiceClients): ApiRoute[] {
+  return [
+    route({
+      method: 'post',
+      path: '/admin/login',
+      tags: ['admin'],
+      access: 'none',
+      rateLimit: { action: 'admin-login', emailOf: adminLoginName },
+      summary: 'Operator sign-in (admin role only)',
+      request: { body: { type: 'application/x-www-form-urlencoded', limit: 16_384, schema: AdminCredentials } },
+      responses: {
+        200: {
+          description: 'Admin token',
+          schema: z.object({ access_token: z.string(), token_type: z.literal('bearer') }),
+        },
+        401: refusal('UNAUTHENTICATED', 'Invalid admin credentials'),
+      },
+      async handle(req, res, { body }) {
+        const c = clients.identity();
+        const { accessToken } = await call(
+          c,
+          c.adminLogin,
+          { username: adminLoginName(req.body ?? {}), password: body.password },
+          { deadlineMs: 15_000 },
+        );
+        res.json({ access_token: accessToken, token_type: 'bearer' });
+      },
+    }),
+  ];
+}
+
 /**
- * POST /api/admin/login (form-encoded username and password, as the admin dashboard sends them), and the
- * admin guard: every other /api/admin/* and /api/settings/* route needs an admin token
- * (401 without a token, 403 with a user's token). Routes of those areas are added after this.
+ * The admin guard: every other /api/admin/* and /api/settings/* path needs an admin token (401
+ * without one, 403 with a user's), so an area's paths are not told apart before sign-in.
+ * Mounted after the declared operations, which carry their own access.
  */
-export function adminAuthRoutes(api: Router, clients: ServiceClients, auth: Authenticator, limit: AuthRateLimit): void {
-  api.post('/admin/login', limit('admin-login', adminLoginName), async (req, res) => {
-    const c = clients.identity();
-    const { accessToken } = await call(
-      c,
-      c.adminLogin,
-      { username: adminLoginName(req.body ?? {}), password: field(req, 'password') },
-      { deadlineMs: 15_000 },
-    );
-    res.json({ access_token: accessToken, token_type: 'bearer' });
-  });
+export function guardAdminAreas(api: Router, auth: Authenticator): void {
   api.use('/admin', auth.requireAdmin);
   api.use('/settings', auth.requireAdmin);
 }

@@ -1,8 +1,13 @@
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
+import { z } from 'zod';
 import type { identity } from '@flatlay/proto';
 import { AppError, call, type Logger } from '@flatlay/platform';
+import { refusal } from '../api/responses.js';
+import { route, type ApiRoute } from '../api/route.js';
+import { EMAIL_MAX_LENGTH, emailField, NewPassword, passwordField, Session, User } from '../api/schemas.js';
 import type { ServiceClients } from '../clients.js';
-import { callerMetadata, callerOf, NO_TOKEN, type Authenticator } from '../http/auth.js';
+import { callerMetadata, callerOf, NO_TOKEN } from '../http/auth.js';
+import { GatewayAuthRefusal } from '../http/errors.js';
 
 const orNull = (s: string) => (s ? s : null);
 
@@ -35,31 +40,35 @@ const sessionBody = (s: { accessToken: string; user?: identity.User }, tokenBala
   user: userBody(s.user, tokenBalance),
 });
 
-/** A string field of the JSON body ('' when absent); anything else than a string is refused. */
-export function field(req: Request, name: string, alternatives: string[] = []): string {
-  const body = (req.body ?? {}) as Record<string, unknown>;
-  for (const key of [name, ...alternatives]) {
-    const v = body[key];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'string') throw new AppError('INVALID_ARGUMENT', `${name} must be a string`);
-    return v;
-  }
-  return '';
-}
-
 const bearerOf = (req: Request) => /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
 
-type Limit = (action: string, emailOf: (body: Record<string, unknown>) => unknown) => import('express').RequestHandler;
+const SIGN_IN_MISSING = 'Email and password are required';
+const signedInAnswer = { 200: { description: 'Signed in', schema: Session } };
+const providerNotConfigured = (what: string) =>
+  refusal(
+    'NOT_CONFIGURED',
+    `${what} sign-in is not configured on this server. Please sign in with your email and password.`,
+    `${what} sign-in is not configured on this server (not an outage)`,
+  );
+const adminRefused = refusal('PERMISSION_DENIED', 'Administrator accounts sign in with their password');
+
+// The Supabase client sends the person's fields flat or under `user`; the token's claims win.
+const supabaseFields = {
+  id: z.string().max(256).optional(),
+  userId: z.string().max(256).optional(),
+  user_id: z.string().max(256).optional(),
+  email: z.string().max(EMAIL_MAX_LENGTH).optional(),
+  name: z.string().max(512).optional(),
+  full_name: z.string().max(512).optional(),
+  avatarUrl: z.string().max(2048).optional(),
+  avatar_url: z.string().max(2048).optional(),
+};
+const SupabaseSignIn = z.object({ ...supabaseFields, user: z.object(supabaseFields).optional() });
 
 /** /api/auth: register, login, Google and Supabase sign-in, me, logout. */
-export function authRoutes(
-  api: Router,
-  clients: ServiceClients,
-  auth: Authenticator,
-  limit: Limit,
-  logger: Logger,
-): void {
+export function authRoutes(clients: ServiceClients, logger: Logger): ApiRoute[] {
   const identityClient = () => clients.identity();
+  const tags = ['auth'];
 
   // Identity calls no other service; the balance in a sign-in answer is the ledger's, asked here.
   // OpenAccount is idempotent and answers the balance, so a new account shows its 200-token grant
@@ -78,99 +87,195 @@ export function authRoutes(
     return sessionBody(s, balance);
   };
 
-  api.post(
-    '/auth/register',
-    limit('register', (b) => b.email),
-    async (req, res) => {
-      const c = identityClient();
-      const s = await call(
-        c,
-        c.register,
-        { email: field(req, 'email'), password: field(req, 'password') },
-        { deadlineMs: 15_000 },
-      );
-      res.status(201).json(await signedIn(s));
-    },
-  );
-
-  api.post(
-    '/auth/login',
-    limit('login', (b) => b.email),
-    async (req, res) => {
-      const c = identityClient();
-      res.json(
-        await signedIn(
-          await call(
-            c,
-            c.login,
-            { email: field(req, 'email'), password: field(req, 'password') },
-            { deadlineMs: 15_000 },
-          ),
-        ),
-      );
-    },
-  );
-
-  api.post(
-    '/auth/google',
-    limit('google', () => undefined),
-    async (req, res) => {
-      const idToken = field(req, 'idToken', ['id_token', 'credential']);
-      if (!idToken) throw new AppError('INVALID_ARGUMENT', 'idToken is required');
-      const c = identityClient();
-      res.json(await signedIn(await call(c, c.loginWithGoogle, { idToken }, { deadlineMs: 15_000 })));
-    },
-  );
-
-  api.post(
-    '/auth/supabase',
-    limit('supabase', () => undefined),
-    async (req, res) => {
-      const accessToken = bearerOf(req);
-      if (!accessToken)
-        throw new AppError('UNAUTHENTICATED', 'Not authenticated: send the Supabase access token as a bearer token');
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const nested = body.user && typeof body.user === 'object' ? (body.user as Record<string, unknown>) : {};
-      const pick = (...keys: string[]) => {
-        for (const k of keys) for (const src of [body, nested]) if (typeof src[k] === 'string') return src[k] as string;
-        return '';
-      };
-      const c = identityClient();
-      const s = await call(
-        c,
-        c.loginWithSupabase,
-        {
-          accessToken,
-          userId: pick('userId', 'user_id', 'id'),
-          email: pick('email'),
-          name: pick('name', 'full_name'),
-          avatarUrl: pick('avatarUrl', 'avatar_url'),
+  return [
+    route({
+      method: 'post',
+      path: '/auth/register',
+      tags,
+      access: 'none',
+      rateLimit: { action: 'register', emailOf: (b) => b.email },
+      summary: 'Create an account with e-mail and password (200 free tokens)',
+      request: {
+        body: {
+          type: 'application/json',
+          limit: 16_384,
+          schema: z.object({ email: emailField(), password: NewPassword }),
         },
-        { deadlineMs: 15_000 },
-      );
-      res.json(await signedIn(s));
-    },
-  );
+      },
+      responses: {
+        201: { description: 'Account created and signed in', schema: Session },
+        409: refusal('ALREADY_EXISTS', 'An account with this email already exists'),
+      },
+      async handle(_req, res, { body }) {
+        const c = identityClient();
+        const s = await call(c, c.register, { email: body.email, password: body.password }, { deadlineMs: 15_000 });
+        res.status(201).json(await signedIn(s));
+      },
+    }),
 
-  api.get('/auth/me', auth.requireUser, async (req, res) => {
-    const caller = callerOf(req);
-    const metadata = callerMetadata(req);
-    const c = identityClient();
-    const l = clients.ledger();
-    const [profile, balance] = await Promise.all([
-      call(c, c.getProfile, { userId: caller.userId }, { metadata }),
-      call(l, l.getBalance, { userId: caller.userId }, { metadata }),
-    ]);
-    res.json(userBody(profile.user, balance.balance));
-  });
+    route({
+      method: 'post',
+      path: '/auth/login',
+      tags,
+      access: 'none',
+      rateLimit: { action: 'login', emailOf: (b) => b.email },
+      summary: 'Sign in with e-mail and password',
+      request: {
+        body: {
+          type: 'application/json',
+          limit: 16_384,
+          schema: z.object({ email: emailField(SIGN_IN_MISSING), password: passwordField(SIGN_IN_MISSING) }),
+        },
+      },
+      responses: {
+        ...signedInAnswer,
+        401: refusal(
+          'UNAUTHENTICATED',
+          'Invalid email or password',
+          'Invalid email or password (the same answer for an unknown e-mail)',
+        ),
+      },
+      async handle(_req, res, { body }) {
+        const c = identityClient();
+        res.json(
+          await signedIn(
+            await call(c, c.login, { email: body.email, password: body.password }, { deadlineMs: 15_000 }),
+          ),
+        );
+      },
+    }),
 
-  // Logout takes the token as presented, without requireUser: an already revoked (or expired)
-  // token of ours is fine and answers 2xx again; a missing or foreign token is 401.
-  api.post('/auth/logout', async (req, res) => {
-    const token = bearerOf(req);
-    if (!token) throw new AppError('UNAUTHENTICATED', NO_TOKEN);
-    const c = identityClient();
-    await call(c, c.revokeToken, { token });
-    res.json({ message: 'Logged out' });
-  });
+    route({
+      method: 'post',
+      path: '/auth/google',
+      tags,
+      access: 'none',
+      rateLimit: { action: 'google' },
+      summary: 'Sign in with a Google ID token; creates or links the account',
+      request: {
+        body: {
+          type: 'application/json',
+          limit: 16_384,
+          schema: z.object({
+            idToken: z
+              .string({ error: 'idToken is required' })
+              .min(1, { error: 'idToken is required' })
+              .max(8192)
+              .meta({ description: 'Google ID token (JWT)' }),
+          }),
+        },
+      },
+      responses: {
+        ...signedInAnswer,
+        401: refusal('UNAUTHENTICATED', 'Could not verify Google account'),
+        403: adminRefused,
+        409: refusal(
+          'CONFLICT',
+          'An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.',
+          'An account with this email exists and the Google address is not verified',
+        ),
+        501: providerNotConfigured('Google'),
+      },
+      async handle(_req, res, { body }) {
+        const c = identityClient();
+        res.json(await signedIn(await call(c, c.loginWithGoogle, { idToken: body.idToken }, { deadlineMs: 15_000 })));
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/auth/supabase',
+      tags,
+      access: 'supabase',
+      rateLimit: { action: 'supabase' },
+      summary: 'Sign in with a Supabase access token (bearer); creates or links the account',
+      request: { body: { type: 'application/json', limit: 16_384, optional: true, schema: SupabaseSignIn } },
+      responses: {
+        ...signedInAnswer,
+        401: refusal(
+          'UNAUTHENTICATED',
+          'Not authenticated: the Supabase token is invalid or expired',
+          'Missing or invalid Supabase token, or one for another user',
+        ),
+        403: adminRefused,
+        409: refusal(
+          'CONFLICT',
+          'An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.',
+          'An account with this email exists and the Supabase address is not verified',
+        ),
+        501: providerNotConfigured('Supabase'),
+      },
+      async handle(req, res, { body }) {
+        const accessToken = bearerOf(req);
+        if (!accessToken)
+          throw new GatewayAuthRefusal(
+            'UNAUTHENTICATED',
+            'Not authenticated: send the Supabase access token as a bearer token',
+          );
+        const nested = body.user ?? {};
+        const pick = (...keys: (keyof typeof supabaseFields)[]) => {
+          for (const k of keys) for (const src of [body, nested]) if (typeof src[k] === 'string') return src[k];
+          return '';
+        };
+        const c = identityClient();
+        const s = await call(
+          c,
+          c.loginWithSupabase,
+          {
+            accessToken,
+            userId: pick('userId', 'user_id', 'id'),
+            email: pick('email'),
+            name: pick('name', 'full_name'),
+            avatarUrl: pick('avatarUrl', 'avatar_url'),
+          },
+          { deadlineMs: 15_000 },
+        );
+        res.json(await signedIn(s));
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/auth/me',
+      tags,
+      access: 'user',
+      summary: 'The profile of the caller',
+      responses: { 200: { description: 'Profile', schema: User } },
+      async handle(req, res) {
+        const caller = callerOf(req);
+        const metadata = callerMetadata(req);
+        const c = identityClient();
+        const l = clients.ledger();
+        const [profile, balance] = await Promise.all([
+          call(c, c.getProfile, { userId: caller.userId }, { metadata }),
+          call(l, l.getBalance, { userId: caller.userId }, { metadata }),
+        ]);
+        res.json(userBody(profile.user, balance.balance));
+      },
+    }),
+
+    // Logout takes the token as presented, without requireUser: an already revoked (or expired)
+    // token of ours is fine and answers 2xx again; a missing or foreign token is 401.
+    route({
+      method: 'post',
+      path: '/auth/logout',
+      tags,
+      access: 'session',
+      summary: 'Revoke the presented token until it would expire',
+      responses: {
+        200: {
+          description: 'Logged out',
+          schema: z.object({ message: z.string() }),
+          example: { message: 'Logged out' },
+        },
+      },
+      async handle(req, res) {
+        const token = bearerOf(req);
+        if (!token) throw new GatewayAuthRefusal('UNAUTHENTICATED', NO_TOKEN);
+        const c = identityClient();
+        await call(c, c.revokeToken, { token });
+        res.json({ message: 'Logged out' });
+      },
+    }),
+  ];
 }

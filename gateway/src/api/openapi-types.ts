@@ -1,0 +1,1164 @@
+// Generated from gateway/openapi/openapi.json by `npm run api:gen` (openapi-typescript). Do not edit.
+export interface paths {
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document (OpenAPI 3.1) */
+        get: operations["getOpenapiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an account with e-mail and password (200 free tokens) */
+        post: operations["postAuthRegister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with e-mail and password */
+        post: operations["postAuthLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/google": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with a Google ID token; creates or links the account */
+        post: operations["postAuthGoogle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/supabase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with a Supabase access token (bearer); creates or links the account */
+        post: operations["postAuthSupabase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The profile of the caller */
+        get: operations["getAuthMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke the presented token until it would expire */
+        post: operations["postAuthLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's token balance */
+        get: operations["getTokensBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's balance and latest transactions, newest first */
+        get: operations["getTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Operator sign-in (admin role only) */
+        post: operations["postAdminLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Session: {
+            /** @description Bearer access token (JWT) */
+            access_token: string;
+            /** @constant */
+            token_type: "bearer";
+            user: components["schemas"]["User"];
+        };
+        /**
+         * @example {
+         *       "id": "7f3c2a10-4b5e-4c1d-9a8b-2f6e1d0c9b8a",
+         *       "email": "ada@example.com",
+         *       "tokenBalance": 200,
+         *       "firstName": null,
+         *       "lastName": null,
+         *       "name": "ada",
+         *       "avatarUrl": null,
+         *       "stripeCustomerId": null,
+         *       "stripeSubscriptionId": null,
+         *       "subscriptionPlan": "none",
+         *       "subscriptionStatus": null,
+         *       "subscriptionPlanName": null,
+         *       "subscriptionPeriodEnd": null,
+         *       "isUnlimited": false,
+         *       "role": "user",
+         *       "createdAt": "2025-01-31T09:30:00.000Z"
+         *     }
+         */
+        User: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            tokenBalance: number;
+            firstName: string | null;
+            lastName: string | null;
+            /** @description First plus last name, else first name, else the e-mail local part */
+            name: string;
+            /** Format: uri */
+            avatarUrl: string | null;
+            stripeCustomerId: string | null;
+            stripeSubscriptionId: string | null;
+            /** @enum {string} */
+            subscriptionPlan: "none" | "lite" | "studio" | "bulk" | "unlimited";
+            subscriptionStatus: ("active" | "past_due" | "canceled") | null;
+            subscriptionPlanName: string | null;
+            subscriptionPeriodEnd: string | null;
+            isUnlimited: boolean;
+            /** @enum {string} */
+            role: "user" | "admin";
+            createdAt: string | null;
+        };
+        /**
+         * @example {
+         *       "detail": "Please enter a valid email address",
+         *       "message": "Please enter a valid email address",
+         *       "code": "INVALID_ARGUMENT"
+         *     }
+         */
+        Error: {
+            /** @description What went wrong and what to do about it */
+            detail: string;
+            /** @description The same text as detail */
+            message: string;
+            /** @description Error code, e.g. INVALID_ARGUMENT, UNAUTHENTICATED, NOT_CONFIGURED */
+            code: string;
+            /** @description Facts a client may need, e.g. retryAfterSeconds */
+            context?: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        /**
+         * @example {
+         *       "id": "a1b2c3",
+         *       "description": "Sign-up bonus",
+         *       "amount": 200,
+         *       "createdAt": "2025-01-31T09:30:00.000Z"
+         *     }
+         */
+        Transaction: {
+            id: string;
+            description: string;
+            /** @description Positive for credits, negative for debits */
+            amount: number;
+            createdAt: string | null;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getOpenapiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document of /api */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        openapi: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postAuthRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @example ada@example.com
+                     */
+                    email: string;
+                    /** @example correct horse battery */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Account created and signed in */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An account with this email already exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "An account with this email already exists",
+                     *       "message": "An account with this email already exists",
+                     *       "code": "ALREADY_EXISTS"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16384 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request body is too large: at most 16384 bytes",
+                     *       "message": "The request body is too large: at most 16384 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many attempts. Please try again in 60 seconds.",
+                     *       "message": "Too many attempts. Please try again in 60 seconds.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @example ada@example.com
+                     */
+                    email: string;
+                    /** @example correct horse battery */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid email or password (the same answer for an unknown e-mail) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid email or password",
+                     *       "message": "Invalid email or password",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16384 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request body is too large: at most 16384 bytes",
+                     *       "message": "The request body is too large: at most 16384 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many attempts. Please try again in 60 seconds.",
+                     *       "message": "Too many attempts. Please try again in 60 seconds.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthGoogle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Google ID token (JWT) */
+                    idToken: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Could not verify Google account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Could not verify Google account",
+                     *       "message": "Could not verify Google account",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Administrator accounts sign in with their password */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts sign in with their password",
+                     *       "message": "Administrator accounts sign in with their password",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An account with this email exists and the Google address is not verified */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.",
+                     *       "message": "An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16384 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request body is too large: at most 16384 bytes",
+                     *       "message": "The request body is too large: at most 16384 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many attempts. Please try again in 60 seconds.",
+                     *       "message": "Too many attempts. Please try again in 60 seconds.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Google sign-in is not configured on this server (not an outage) */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Google sign-in is not configured on this server. Please sign in with your email and password.",
+                     *       "message": "Google sign-in is not configured on this server. Please sign in with your email and password.",
+                     *       "code": "NOT_CONFIGURED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthSupabase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    id?: string;
+                    userId?: string;
+                    user_id?: string;
+                    email?: string;
+                    name?: string;
+                    full_name?: string;
+                    avatarUrl?: string;
+                    avatar_url?: string;
+                    user?: {
+                        id?: string;
+                        userId?: string;
+                        user_id?: string;
+                        email?: string;
+                        name?: string;
+                        full_name?: string;
+                        avatarUrl?: string;
+                        avatar_url?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid Supabase token, or one for another user */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: the Supabase token is invalid or expired",
+                     *       "message": "Not authenticated: the Supabase token is invalid or expired",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Administrator accounts sign in with their password */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts sign in with their password",
+                     *       "message": "Administrator accounts sign in with their password",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An account with this email exists and the Supabase address is not verified */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.",
+                     *       "message": "An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16384 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request body is too large: at most 16384 bytes",
+                     *       "message": "The request body is too large: at most 16384 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many attempts. Please try again in 60 seconds.",
+                     *       "message": "Too many attempts. Please try again in 60 seconds.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Supabase sign-in is not configured on this server (not an outage) */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Supabase sign-in is not configured on this server. Please sign in with your email and password.",
+                     *       "message": "Supabase sign-in is not configured on this server. Please sign in with your email and password.",
+                     *       "code": "NOT_CONFIGURED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Logged out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Logged out"
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTokensBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Balance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "balance": 200
+                     *     }
+                     */
+                    "application/json": {
+                        balance: number;
+                    };
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTokens: {
+        parameters: {
+            query?: {
+                /** @description How many transactions, newest first */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Balance and history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        balance: number;
+                        transactions: components["schemas"]["Transaction"][];
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: email
+                     * @example ada@example.com
+                     */
+                    username?: string;
+                    /**
+                     * Format: email
+                     * @description The same as username, for clients that name the field so; username wins when both come
+                     * @example ada@example.com
+                     */
+                    email?: string;
+                    /** @example correct horse battery */
+                    password: string;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Admin token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        /** @constant */
+                        token_type: "bearer";
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid admin credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid admin credentials",
+                     *       "message": "Invalid admin credentials",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16384 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request body is too large: at most 16384 bytes",
+                     *       "message": "The request body is too large: at most 16384 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/x-www-form-urlencoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Send the body form-encoded with Content-Type: application/x-www-form-urlencoded (got text/plain)",
+                     *       "message": "Send the body form-encoded with Content-Type: application/x-www-form-urlencoded (got text/plain)",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many attempts. Please try again in 60 seconds.",
+                     *       "message": "Too many attempts. Please try again in 60 seconds.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

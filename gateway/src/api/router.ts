@@ -1,0 +1,150 @@
+// Mounts declared operations on an Express router. Per operation, in this order: the body's
+// Content-Type (415) and declared size (413, before anything is read), parsing within that
+// limit, the caller's access (401/403), attempt limits (429), validation (400), the handler.
+// Every other method on a declared path answers 405 with Allow.
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import { AppError } from '@flatlay/platform';
+import { type Authenticator, NO_TOKEN } from '../http/auth.js';
+import { errorBody, GatewayAuthRefusal } from '../http/errors.js';
+import type { AuthRateLimit } from '../http/rate-limit.js';
+import { responsesOf } from './responses.js';
+import type { ApiRoute, BodySpec } from './route.js';
+import { compileValidator, hasBody, tooLarge, wrongMediaType } from './validate.js';
+
+export interface MountOptions {
+  auth: Authenticator;
+  limit: AuthRateLimit;
+  /**
+   * Check every answer against its declared schema (tests and development only: it costs a
+   * parse per answer). A mismatch becomes a 500 that names it, so a test sees it at once.
+   */
+  checkResponses: boolean;
+}
+
+const bearerSent = (req: Request) => /^Bearer\s+\S+$/i.test(req.headers.authorization ?? '');
+
+function accessCheck(r: ApiRoute, auth: Authenticator): RequestHandler | undefined {
+  switch (r.access) {
+    case 'user':
+      return auth.requireUser;
+    case 'admin':
+      return auth.requireAdmin;
+    case 'optional':
+      return auth.optionalUser;
+    case 'session':
+      // The handler decides what the token means; here only that one was sent.
+      return (req, res, next) => {
+        if (bearerSent(req)) return next();
+        res.setHeader('WWW-Authenticate', 'Bearer');
+        next(new GatewayAuthRefusal('UNAUTHENTICATED', NO_TOKEN));
+      };
+    default:
+      return undefined;
+  }
+}
+
+function bodyReader(spec: BodySpec): RequestHandler[] {
+  const checkType: RequestHandler = (req, _res, next) => {
+    if (!hasBody(req)) return next();
+    if (req.is(spec.type) === false)
+      return next(new AppError('UNSUPPORTED_MEDIA_TYPE', wrongMediaType(spec.type, req.headers['content-type'])));
+    const length = Number(req.headers['content-length']);
+    if (Number.isFinite(length) && length > spec.limit)
+      return next(new AppError('PAYLOAD_TOO_LARGE', tooLarge(spec.limit)));
+    next();
+  };
+  // The parsers stop reading once a chunked body passes the limit (body-parser's 'entity.too.large').
+  const tooBig = (error: unknown, _req: Request, _res: Response, next: NextFunction) =>
+    next(
+      (error as { type?: string }).type === 'entity.too.large'
+        ? new AppError('PAYLOAD_TOO_LARGE', tooLarge(spec.limit))
+        : error,
+    );
+  switch (spec.type) {
+    case 'application/json':
+      return [checkType, express.json({ limit: spec.limit, type: spec.type }), tooBig as unknown as RequestHandler];
+    case 'application/x-www-form-urlencoded':
+      return [
+        checkType,
+        express.urlencoded({ extended: false, limit: spec.limit, type: spec.type }),
+        tooBig as unknown as RequestHandler,
+      ];
+    default:
+      throw new Error(
+        `No parser is wired for ${spec.type} bodies yet: add one in gateway/src/api/router.ts with the route that needs it`,
+      );
+  }
+}
+
+/** In tests and development: the answer must be one the document declares, in its declared shape. */
+function responseCheck(r: ApiRoute): RequestHandler {
+  const responses = responsesOf(r);
+  return (_req, res, next) => {
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      const status = res.statusCode;
+      const spec = responses[status];
+      // 5xx are outages or bugs, reported as such; they are not part of an operation's contract.
+      if (status >= 500) return json(body);
+      const problem = !spec
+        ? `status ${status} is not declared`
+        : spec.schema
+          ? spec.schema
+              .safeParse(body)
+              .error?.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
+              .join('; ')
+          : undefined;
+      if (!problem) return json(body);
+      res.status(500);
+      return json(
+        errorBody(
+          new AppError(
+            'INTERNAL',
+            `The answer of ${r.method.toUpperCase()} ${r.path} does not match the document: ${problem}`,
+          ),
+        ),
+      );
+    };
+    next();
+  };
+}
+
+/** Mounts every operation with its full path, then a 405 with Allow for other methods on each path. */
+export function mountRoutes(router: Router, routes: ApiRoute[], options: MountOptions): void {
+  const methodsByPath = new Map<string, string[]>();
+  for (const r of routes) {
+    const chain: RequestHandler[] = [];
+    if (options.checkResponses) chain.push(responseCheck(r));
+    if (r.request.body) chain.push(...bodyReader(r.request.body));
+    const access = accessCheck(r, options.auth);
+    if (access) chain.push(access);
+    if (r.rateLimit) chain.push(options.limit(r.rateLimit.action, r.rateLimit.emailOf ?? (() => undefined)));
+    const validate = compileValidator(r);
+    chain.push(async (req, res, next) => {
+      try {
+        const input = validate(req);
+        req.body = input.body;
+        await r.handle(req, res, input);
+      } catch (error) {
+        next(error);
+      }
+    });
+    router[r.method](r.path, ...chain);
+    const methods = methodsByPath.get(r.path) ?? [];
+    methods.push(r.method.toUpperCase());
+    methodsByPath.set(r.path, methods);
+  }
+  for (const [path, methods] of methodsByPath) {
+    // Express answers HEAD with the GET handler.
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
+    router.all(path, (req, res) => {
+      res.setHeader('Allow', allow);
+      res.status(405).json({
+        ...errorBody(
+          new AppError('INVALID_ARGUMENT', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${allow}`),
+        ),
+        code: 'METHOD_NOT_ALLOWED',
+      });
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { oas31 } from 'zod-openapi';
+import { createLogger, type Logger } from '@flatlay/platform';
+import { buildOpenApiDocument } from '../api/document.js';
+import { route, type ApiRoute } from '../api/route.js';
+import { serviceClients, type ServiceClients } from '../clients.js';
+import { adminAuthRoutes } from './admin-auth.js';
+import { authRoutes } from './auth.js';
+import { tokenRoutes } from './tokens.js';
+
+/**
+ * Every /api operation, each declared once (one file per area), and the document made from
+ * them, served at /api/openapi.json. The document is built here once, at start.
+ */
+export function apiRoutes(
+  clients: ServiceClients,
+  logger: Logger,
+): { routes: ApiRoute[]; document: oas31.OpenAPIObject } {
+  const routes: ApiRoute[] = [];
+  let document: oas31.OpenAPIObject | undefined;
+  routes.push(
+    route({
+      method: 'get',
+      path: '/openapi.json',
+      tags: ['meta'],
+      access: 'none',
+      summary: 'This document (OpenAPI 3.1)',
+      responses: {
+        200: { description: 'The OpenAPI 3.1 document of /api', schema: z.object({ openapi: z.string() }).loose() },
+      },
+      handle(_req, res) {
+        res.json(document);
+      },
+    }),
+    ...authRoutes(clients, logger),
+    ...tokenRoutes(clients),
+    ...adminAuthRoutes(clients),
+  );
+  document = buildOpenApiDocument(routes);
+  return { routes, document };
+}
+
+/** The document without a running gateway (the build writes it to gateway/openapi/openapi.json). */
+export function apiDocument(): oas31.OpenAPIObject {
+  // The clients are made on first use; building the document never calls a service.
+  return apiRoutes(serviceClients([]), createLogger('openapi', 'silent')).document;
+}
+
+/**
+ * What the gateway serves outside /api. The route inventory test checks that Express serves
+ * exactly these there, and exactly the document's operations under /api.
+ */
+export const routesOutsideApi = [
+  {
+    method: 'GET',
+    path: '/healthz',
+    what: "200 when every service is ready, else 503; each service's state either way",
+  },
+  { method: 'GET', path: '/{*path}', what: 'The web app (static files, then index.html for client-side routes)' },
+] as const;

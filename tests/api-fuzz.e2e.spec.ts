@@ -1,0 +1,28 @@
+// Schemathesis against the running product (tests/fuzz/run.ts): every check, every operation, as a
+// signed-in user and as the administrator, with a fixed seed and few examples per operation
+// (`npm run fuzz` runs 200). Fails on any failure Schemathesis reports, on an operation that
+// never answered 2xx to a role allowed to call it, and when the main tokens no longer work after.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { problemsOf, ROLES, runFuzz } from './fuzz/run.js';
+
+describe('API fuzzing (Schemathesis)', { timeout: 600_000 }, () => {
+  let reportDir: string | undefined;
+  afterAll(async () => {
+    if (reportDir) await rm(reportDir, { recursive: true, force: true });
+  });
+
+  it('finds no failure as user or admin, every operation answers 2xx to each, and the main tokens still work', async () => {
+    reportDir = await mkdtemp(join(tmpdir(), 'flatlay-fuzz-report-'));
+    const result = await runFuzz({ examples: 10, reportDir });
+    assert.deepEqual(problemsOf(result), []);
+    for (const role of ROLES) {
+      assert.equal(result.roles[role].operations, result.documented.length, role);
+      assert.ok(result.roles[role].cases > 0, role);
+    }
+    assert.deepEqual(result.tokensAfter, { user: 200, admin: 200 });
+  });
+});

@@ -1,0 +1,104 @@
+"""Schemathesis hooks of the API fuzz run (tests/fuzz/run.ts starts the product and sets the environment).
+
+FUZZ_ROLE says who calls: `user` (a registered account) or `admin` (the ADMIN_EMAIL account).
+FUZZ_SECRETS names a JSON file with the base URL, both accounts' credentials and tokens, and
+pre-minted Google ID tokens and Supabase access tokens signed by the run's test keys.
+
+- Every operation gets the role's bearer token, except: logout, which ends the session it is given,
+  gets a fresh session per case (else every later case would run signed out); Supabase sign-in,
+  whose bearer is a Supabase token, gets a valid one.
+- Sign-in operations get real credentials in some positive cases, so they reach 2xx too (random
+  credentials only ever reach 401).
+- Every answer is recorded (role, operation, status) in FUZZ_STATUS_LOG, so the run can tell that
+  each operation answered 2xx at least once for each role.
+"""
+
+import itertools
+import json
+import os
+import threading
+import urllib.parse
+import urllib.request
+
+import schemathesis
+
+ROLE = os.environ["FUZZ_ROLE"]
+with open(os.environ["FUZZ_SECRETS"], encoding="utf-8") as f:
+    SECRETS = json.load(f)
+BASE = SECRETS["base"]
+ACCOUNT = SECRETS[ROLE]
+
+_lock = threading.Lock()
+_counters: dict[str, itertools.count] = {}
+
+
+def _nth(key: str) -> int:
+    with _lock:
+        return next(_counters.setdefault(key, itertools.count()))
+
+
+def _post(path: str, body: bytes, content_type: str) -> dict:
+    request = urllib.request.Request(f"{BASE}/api{path}", data=body, headers={"content-type": content_type})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
+
+
+def fresh_session() -> str:
+    """A new token for the role's account, signed in the way that role signs in."""
+    if ROLE == "admin":
+        form = urllib.parse.urlencode({"username": ACCOUNT["email"], "password": ACCOUNT["password"]})
+        return _post("/admin/login", form.encode(), "application/x-www-form-urlencoded")["access_token"]
+    body = json.dumps({"email": ACCOUNT["email"], "password": ACCOUNT["password"]})
+    return _post("/auth/login", body.encode(), "application/json")["access_token"]
+
+
+def _operation(case) -> str:
+    return f"{case.method.upper()} {case.operation.path}"
+
+
+def _cycle(key: str) -> str:
+    tokens = SECRETS[key]
+    return tokens[_nth(key) % len(tokens)]
+
+
+# No caching: logout needs a new token for every case, and a 401 must not swap the role's token.
+@schemathesis.auth(refresh_interval=None, retry_on=[])
+class FlatlayAuth:
+    def get(self, case, context):
+        operation = _operation(case)
+        if operation == "POST /auth/logout":
+            return fresh_session()
+        if operation == "POST /auth/supabase":
+            return _cycle("supabaseTokens")
+        return ACCOUNT["token"]
+
+    def set(self, case, data, context):
+        case.headers = case.headers or {}
+        case.headers["Authorization"] = f"Bearer {data}"
+
+
+def _positive(case) -> bool:
+    meta = getattr(case, "_meta", None)
+    return meta is not None and not meta.generation.mode.is_negative
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    operation = _operation(case)
+    # One positive case in three signs in for real; the others keep what was generated.
+    if not _positive(case) or operation not in REAL_SIGN_IN or _nth(operation) % 3 != 0:
+        return
+    case.body = REAL_SIGN_IN[operation]()
+
+
+REAL_SIGN_IN = {
+    "POST /auth/login": lambda: {"email": SECRETS["user"]["email"], "password": SECRETS["user"]["password"]},
+    "POST /admin/login": lambda: {"username": SECRETS["admin"]["email"], "password": SECRETS["admin"]["password"]},
+    "POST /auth/google": lambda: {"idToken": _cycle("googleIdTokens")},
+}
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    with _lock, open(os.environ["FUZZ_STATUS_LOG"], "a", encoding="utf-8") as log:
+        log.write(json.dumps({"role": ROLE, "operation": _operation(case), "status": response.status_code}) + "\n")

@@ -1,0 +1,306 @@
+// The API fuzz run: the embedded product (gateway/dist/embedded.js, as `npm start` runs it) on its
+// own data folder, Schemathesis against its served document as a signed-in user and as the
+// administrator, every check on. Used by tests/api-fuzz.e2e.spec.ts (few examples) and
+// `npm run fuzz` (tests/fuzz/main.ts, 200 per operation).
+//
+// Both sign-in providers are configured with test keys, as gateway/test does: Google with a
+// certificate endpoint served here and ID tokens signed by its key, Supabase with a secret that
+// signs its access tokens. So every operation can answer 2xx, and the run checks that each did.
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { SignJWT } from 'jose';
+import { freePort } from '@flatlay/platform';
+import { startNode } from '../../services/platform/test/process.js';
+import { waitFor } from '../../services/platform/test/support.js';
+
+export const repoRoot = resolve(import.meta.dirname, '..', '..');
+/** The pinned Schemathesis of scripts/infra/schemathesis.mjs (`node scripts/infra.mjs install`). */
+export const schemathesisBin = join(repoRoot, '.infra', 'schemathesis', 'bin', 'st');
+export const ROLES = ['user', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+const GOOGLE_CLIENT_ID = 'flatlay-fuzz.apps.googleusercontent.com';
+
+export interface RoleResult {
+  exitCode: number | string;
+  /** Operations Schemathesis tested, cases it sent, and failures it reported (JUnit). */
+  operations: number;
+  cases: number;
+  failures: number;
+  /** The JUnit text of each failed operation, for the failure message. */
+  failed: string[];
+  /** Per "METHOD /path": how many answers of each status this role got. */
+  statuses: Record<string, Record<string, number>>;
+  output: string;
+}
+
+export interface FuzzResult {
+  roles: Record<Role, RoleResult>;
+  /** Operations of the served document, "METHOD /path". */
+  documented: string[];
+  /** Operations without a 2xx for a role that may call them. */
+  without2xx: string[];
+  /** GET /api/auth/me with each role's main token after the run. */
+  tokensAfter: Record<Role, number>;
+  seconds: number;
+}
+
+/**
+ * Schemathesis' JUnit report: one `<testcase>` per operation (plus one for the stateful tests),
+ * with a `<failure>` or `<error>` inside when it failed.
+ */
+function junitFigures(xml: string) {
+  const cases = [...xml.matchAll(/<testcase\b[\s\S]*?(?:\/>|<\/testcase>)/g)].map((m) => m[0]);
+  const failed = cases.filter((c) => /<(failure|error)\b/.test(c));
+  const operations = cases.filter((c) => !c.includes('name="Stateful tests"')).length;
+  return { operations, failed };
+}
+
+/** Cases sent, as the run's summary counts them ("Test cases: N generated, ..."). */
+const casesOf = (output: string): number => Number(/(\d+) generated/.exec(output)?.[1] ?? 0);
+
+export async function runFuzz(options: { examples: number; reportDir: string; log?: (line: string) => void }) {
+  const log = options.log ?? (() => undefined);
+  const started = Date.now();
+  if (!existsSync(schemathesisBin))
+    throw new Error(`Schemathesis is not installed at ${schemathesisBin}: run \`node scripts/infra.mjs install\``);
+  if (!existsSync(join(repoRoot, 'gateway', 'dist', 'embedded.js')))
+    throw new Error('gateway/dist/embedded.js is missing: run `npm run build`');
+  await rm(options.reportDir, { recursive: true, force: true });
+  await mkdir(options.reportDir, { recursive: true });
+  const stops: Array<() => Promise<unknown>> = [];
+  try {
+    // Google's side: a signing key and its certificate endpoint.
+    const google = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const kid = randomUUID();
+    const certs: Server = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ [kid]: google.publicKey.export({ type: 'spki', format: 'pem' }) }));
+    });
+    await new Promise<void>((ok) => certs.listen(0, '127.0.0.1', ok));
+    stops.push(() => new Promise((ok) => certs.close(ok)));
+    const supabaseSecret = randomBytes(32).toString('base64url');
+
+    const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-fuzz-'));
+    stops.push(() => rm(dataDir, { recursive: true, force: true }));
+    const port = await freePort();
+    const admin = { email: 'fuzz.admin@example.com', password: 'fuzz admin password' };
+    const many = '1000000';
+    const product = startNode([join(repoRoot, 'gateway', 'dist', 'embedded.js')], {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      FLATLAY_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      KAFKA_BROKERS: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'error',
+      // Answers are checked against the document in the gateway too (a mismatch is a 500 naming it).
+      NODE_ENV: 'test',
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      // For this run only: the fuzzer signs in thousands of times from one address and e-mail.
+      AUTH_RATE_LIMIT_PER_IP: many,
+      AUTH_RATE_LIMIT_PER_EMAIL: many,
+      AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP: many,
+      GOOGLE_CLIENT_ID,
+      GOOGLE_CERTS_URL: `http://127.0.0.1:${(certs.address() as { port: number }).port}/oauth2/v1/certs`,
+      SUPABASE_JWT_SECRET: supabaseSecret,
+    });
+    stops.push(async () => {
+      if (product.child.exitCode === null) {
+        product.child.kill('SIGINT');
+        await product.exited;
+      }
+    });
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(
+      async () =>
+        product.child.exitCode !== null ||
+        (await fetch(`${base}/healthz`).then(
+          (r) => r.status === 200,
+          () => false,
+        )),
+      'the product to be healthy',
+      180_000,
+    );
+    if (product.child.exitCode !== null) throw new Error(`the product exited:\n${product.output()}`);
+
+    const post = async (path: string, body: string, type: string) => {
+      const res = await fetch(`${base}/api${path}`, { method: 'POST', headers: { 'content-type': type }, body });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { access_token: string };
+    };
+    const user = { email: 'fuzz.user@example.com', password: 'fuzz user password' };
+    const userToken = (await post('/auth/register', JSON.stringify(user), 'application/json')).access_token;
+    const adminToken = (
+      await post(
+        '/admin/login',
+        new URLSearchParams({ username: admin.email, password: admin.password }).toString(),
+        'application/x-www-form-urlencoded',
+      )
+    ).access_token;
+
+    // Valid provider tokens for the hooks (each a new identity, so a new account or a repeat sign-in).
+    const now = Math.floor(Date.now() / 1000);
+    const googleIdTokens = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        new SignJWT({
+          iss: 'https://accounts.google.com',
+          aud: GOOGLE_CLIENT_ID,
+          sub: `fuzz-google-${i}`,
+          email: `fuzz.google.${i}@gmail.com`,
+          email_verified: true,
+          iat: now,
+          exp: now + 3 * 3600,
+        })
+          .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+          .sign(google.privateKey),
+      ),
+    );
+    const supabaseTokens = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        new SignJWT({
+          aud: 'authenticated',
+          role: 'authenticated',
+          sub: randomUUID(),
+          email: `fuzz.supabase.${randomUUID().slice(0, 8)}@example.com`,
+          iat: now,
+          exp: now + 3 * 3600,
+        })
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+          .sign(new TextEncoder().encode(supabaseSecret)),
+      ),
+    );
+    const secretsFile = join(dataDir, 'fuzz-secrets.json');
+    await writeFile(
+      secretsFile,
+      JSON.stringify({
+        base,
+        user: { ...user, token: userToken },
+        admin: { ...admin, token: adminToken },
+        googleIdTokens,
+        supabaseTokens,
+      }),
+    );
+    // The served document, from a file: Schemathesis leaves out the operation it loaded the
+    // document from, and GET /openapi.json is one of the operations under test.
+    const served = (await (await fetch(`${base}/api/openapi.json`)).json()) as { paths: Record<string, object> };
+    const documentFile = join(options.reportDir, 'openapi.json');
+    await writeFile(documentFile, JSON.stringify(served, null, 2));
+    const documented = Object.entries(served.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+
+    const roles = {} as Record<Role, RoleResult>;
+    for (const role of ROLES) {
+      const dir = join(options.reportDir, role);
+      const statusLog = join(dir, 'statuses.ndjson');
+      await mkdir(dir, { recursive: true });
+      await writeFile(statusLog, '');
+      log(`schemathesis as ${role}: ${options.examples} examples per operation`);
+      const args = [
+        '--config-file',
+        join(repoRoot, 'tests', 'fuzz', 'schemathesis.toml'),
+        'run',
+        documentFile,
+        '--url',
+        `${base}/api`,
+        '--checks',
+        'all',
+        '--max-examples',
+        String(options.examples),
+        '--report',
+        'junit,ndjson',
+        '--report-junit-path',
+        join(dir, 'junit.xml'),
+        '--report-ndjson-path',
+        join(dir, 'events.ndjson'),
+        '--no-color',
+      ];
+      const child = spawn(schemathesisBin, args, {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          SCHEMATHESIS_HOOKS: join(repoRoot, 'tests', 'fuzz', 'hooks.py'),
+          FUZZ_ROLE: role,
+          FUZZ_SECRETS: secretsFile,
+          FUZZ_STATUS_LOG: statusLog,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (d) => (output += d));
+      child.stderr.on('data', (d) => (output += d));
+      const exitCode = await new Promise<number | string>((ok) => child.on('exit', (c, s) => ok(c ?? s ?? -1)));
+      await writeFile(join(dir, 'output.txt'), output);
+      const junit = junitFigures(readFileSync(join(dir, 'junit.xml'), 'utf8'));
+      const statuses: RoleResult['statuses'] = {};
+      for (const line of readFileSync(statusLog, 'utf8').split('\n').filter(Boolean)) {
+        const { operation, status } = JSON.parse(line) as { operation: string; status: number };
+        statuses[operation] ??= {};
+        statuses[operation][status] = (statuses[operation][status] ?? 0) + 1;
+      }
+      roles[role] = {
+        exitCode,
+        operations: junit.operations,
+        cases: casesOf(output),
+        failures: junit.failed.length,
+        failed: junit.failed,
+        statuses,
+        output,
+      };
+      log(`schemathesis as ${role}: exit ${exitCode}, ${junit.failed.length} failed operations`);
+    }
+
+    // Every operation is open to both roles today (no admin-only operation yet): each must have
+    // answered 2xx to each of them at least once.
+    const without2xx = ROLES.flatMap((role) =>
+      documented
+        .filter((op) => !Object.keys(roles[role].statuses[op] ?? {}).some((s) => s.startsWith('2')))
+        .map((op) => `${op} as ${role}`),
+    );
+    const tokensAfter = {} as Record<Role, number>;
+    for (const [role, token] of [
+      ['user', userToken],
+      ['admin', adminToken],
+    ] as const) {
+      tokensAfter[role] = (
+        await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })
+      ).status;
+    }
+    const result: FuzzResult = { roles, documented, without2xx, tokensAfter, seconds: (Date.now() - started) / 1000 };
+    await writeFile(
+      join(options.reportDir, 'summary.json'),
+      JSON.stringify(
+        { ...result, roles: Object.fromEntries(ROLES.map((r) => [r, { ...roles[r], output: undefined }])) },
+        null,
+        2,
+      ),
+    );
+    return result;
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  }
+}
+
+/** Why a run is not clean, one line each; empty when it is. */
+export function problemsOf(result: FuzzResult): string[] {
+  const problems: string[] = [];
+  for (const role of ROLES) {
+    const r = result.roles[role];
+    if (r.exitCode !== 0 || r.failures > 0)
+      problems.push(`as ${role}: exit ${r.exitCode}, ${r.failures} failed operations\n${r.output.slice(-20_000)}`);
+    if (r.operations !== result.documented.length)
+      problems.push(`as ${role}: ${r.operations} operations tested of ${result.documented.length} documented`);
+  }
+  for (const op of result.without2xx) problems.push(`no 2xx: ${op}`);
+  for (const role of ROLES)
+    if (result.tokensAfter[role] !== 200)
+      problems.push(`the ${role}'s main token answers ${result.tokensAfter[role]} after the run`);
+  return problems;
+}
