@@ -42,10 +42,11 @@ export async function stopMinio(s) {
 }
 
 /** The S3_* settings tests read (the bucket is created by the test that uses it). */
-export const minioEnv = (s) => ({
-  S3_ENDPOINT: `http://127.0.0.1:${s.port}`,
-  S3_BUCKET: MINIO_BUCKET,
-  S3_REGION: 'us-east-1',
-  S3_ACCESS_KEY_ID: MINIO_USER,
-  S3_SECRET_ACCESS_KEY: MINIO_PASSWORD,
-});
+export const minioEnv = (s) =>
+  s && {
+    S3_ENDPOINT: `http://127.0.0.1:${s.port}`,
+    S3_BUCKET: MINIO_BUCKET,
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: MINIO_USER,
+    S3_SECRET_ACCESS_KEY: MINIO_PASSWORD,
+  };
