@@ -4,6 +4,11 @@ export interface InfraEnv {
   KAFKA_BROKERS: string;
   REDIS_URL: string;
   STRIPE_MOCK_URL: string;
+  S3_ENDPOINT: string;
+  S3_BUCKET: string;
+  S3_REGION: string;
+  S3_ACCESS_KEY_ID: string;
+  S3_SECRET_ACCESS_KEY: string;
   CHROMIUM_PATH: string;
 }
 export function install(opts?: { quiet?: boolean }): Promise<void>;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Local infrastructure for Flatlay's tests: real Postgres, Kafka (KRaft), Redis and stripe-mock,
+// Local infrastructure for Flatlay's tests: real Postgres, Kafka (KRaft), Redis, stripe-mock and MinIO,
 // installed into the ignored cache folder `.infra/` and started on free loopback ports; plus the
 // Kubernetes tooling the chart test uses (helm, kubeconform in .infra/bin; no cluster).
 //
@@ -23,6 +23,7 @@ import { installApt } from './infra/apt.mjs';
 import { installHelm, installKubeconform, installStripeMock } from './infra/go-tools.mjs';
 import { health } from './infra/health.mjs';
 import { installKafka, startKafka, stopKafka } from './infra/kafka.mjs';
+import { installMinio, startMinio, stopMinio } from './infra/minio.mjs';
 import { ENV_FILE, INFRA, ROOT, RUN, STATE_FILE, ensureGitignore } from './infra/layout.mjs';
 import { isQuiet, log, setQuiet } from './infra/log.mjs';
 import { startPostgres, stopPostgres } from './infra/postgres.mjs';
@@ -49,6 +50,7 @@ export async function install(opts = {}) {
     installApt(),
     installKafka(),
     installStripeMock(),
+    installMinio(),
     installHelm(),
     installKubeconform(),
     installSchemathesis(),
@@ -63,7 +65,7 @@ export async function install(opts = {}) {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Installs what is missing, starts Postgres, Kafka, Redis and stripe-mock on free loopback ports
+ * Installs what is missing, starts Postgres, Kafka, Redis, stripe-mock and MinIO on free loopback ports
  * and resolves to the env object (also written to .infra/run/env.json). When everything recorded
  * is already up and healthy, keeps it and resolves to the same env.
  */
@@ -93,7 +95,8 @@ export async function up(opts = {}) {
   const save = () => fs.writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
   save();
 
-  const [pgPort, kafkaPort, controllerPort, redisPort, stripePort, stripeHttpsPort] = await freePorts(6);
+  const [pgPort, kafkaPort, controllerPort, redisPort, stripePort, stripeHttpsPort, minioPort, minioConsolePort] =
+    await freePorts(8);
   const t1 = Date.now();
   try {
     const results = await Promise.allSettled([
@@ -101,6 +104,7 @@ export async function up(opts = {}) {
       startKafka(kafkaPort, controllerPort, state, save),
       startRedis(redisPort, state, save),
       startStripeMock(stripePort, stripeHttpsPort, state, save),
+      startMinio(minioPort, minioConsolePort, state, save),
     ]);
     const failed = results.filter((r) => r.status === 'rejected');
     if (failed.length) throw new Error(failed.map((r) => r.reason?.message ?? r.reason).join('\n\n'));
@@ -134,12 +138,14 @@ export async function down(opts = {}) {
     stopKafka(state.kafka),
     stopRedis(state.redis),
     stopStripeMock(state.stripeMock),
+    stopMinio(state.minio),
   ]);
   const left = [
     ['postgres', state.postgres?.pid, 'postgres'],
     ['kafka', state.kafka?.pid, 'kafka.Kafka'],
     ['redis', state.redis?.pid, 'redis-server'],
     ['stripe-mock', state.stripeMock?.pid, 'stripe-mock'],
+    ['minio', state.minio?.pid, 'minio'],
   ].filter(([, pid, needle]) => pid && isOurs(pid, needle));
   fs.rmSync(RUN, { recursive: true, force: true });
   if (left.length) throw new Error(`still running: ${left.map(([n, p]) => `${n} (${p})`).join(', ')}`);
@@ -160,6 +166,7 @@ export async function status(opts = {}) {
     kafka: state.kafka && `127.0.0.1:${state.kafka.port}`,
     redis: state.redis && `127.0.0.1:${state.redis.port}`,
     stripeMock: state.stripeMock && `127.0.0.1:${state.stripeMock.port}`,
+    minio: state.minio && `127.0.0.1:${state.minio.port}`,
   };
   for (const [name, ok] of Object.entries(h)) {
     log(`${name.padEnd(11)} ${ok ? 'up  ' : 'DOWN'} ${addr[name] ?? '-'} pid ${state[name]?.pid ?? '-'}`);

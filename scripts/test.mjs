@@ -48,7 +48,7 @@ step('Type-checking tests (tsconfig.tests.json)', () =>
   sh('npx', ['--no-install', 'tsc', '-p', 'tsconfig.tests.json']),
 );
 const needsInfra = files.some((f) => tierOf(f) !== 'unit');
-if (needsInfra) console.log('› Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock)');
+if (needsInfra) console.log('› Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock, MinIO)');
 const infra = needsInfra ? await up() : {};
 let code = 1;
 try {

@@ -27,8 +27,6 @@ const callerOf = (component: string): 'gateway' | ServiceName =>
 const GRPC_PORTS: Record<string, number> = Object.fromEntries(serviceNames.map((n) => [n, registry[n].grpcPort]));
 const TOPICS = [...new Set(serviceNames.flatMap((n) => registry[n].publishes))];
 const WORK_QUEUE = generationWorkQueue.topic;
-/** The image worker's entry point (services/image/src/worker.ts) is not built yet: the chart ships it disabled. */
-const WITHOUT_WORKER = COMPONENTS.filter((c) => c !== 'image-worker');
 /** Env names whose values are secrets: they must come from a Secret (secretKeyRef), never a literal. */
 const SECRET_NAME = /(^|_)(SECRET|PASSWORD|PASSWD|TOKEN|KEY|CREDENTIALS?)(_|$)|^DATABASE_URL$|^REDIS_URL$/;
 const GPU_TAINT_KEY = 'nvidia.com/gpu';
@@ -72,26 +70,9 @@ interface ValueSet {
 }
 
 const VALUE_SETS: ValueSet[] = [
-  { name: 'default', files: [], enabled: WITHOUT_WORKER, gpuWorker: false, prod: false, topicReplicas: 3 },
-  { name: 'dev', files: ['values-dev.yaml'], enabled: WITHOUT_WORKER, gpuWorker: false, prod: false, topicReplicas: 1 },
-  {
-    name: 'prod',
-    files: ['values-prod.yaml'],
-    enabled: WITHOUT_WORKER,
-    gpuWorker: false,
-    prod: true,
-    topicReplicas: 3,
-  },
-  // What prod renders once the worker exists and is enabled (one value flips).
-  {
-    name: 'prod, GPU worker enabled',
-    files: ['values-prod.yaml'],
-    set: ['components.image-worker.enabled=true'],
-    enabled: COMPONENTS,
-    gpuWorker: true,
-    prod: true,
-    topicReplicas: 3,
-  },
+  { name: 'default', files: [], enabled: COMPONENTS, gpuWorker: true, prod: false, topicReplicas: 3 },
+  { name: 'dev', files: ['values-dev.yaml'], enabled: COMPONENTS, gpuWorker: false, prod: false, topicReplicas: 1 },
+  { name: 'prod', files: ['values-prod.yaml'], enabled: COMPONENTS, gpuWorker: true, prod: true, topicReplicas: 3 },
 ];
 
 /** The chart's values as shipped: values.yaml, with an overlay's top-level sections merged over it. */
@@ -748,7 +729,7 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
     )
     .filter(Boolean);
   // The cluster-level manifests are written for the worker the chart will run once it is enabled.
-  const prod = VALUE_SETS.find((v) => v.name === 'prod, GPU worker enabled')!;
+  const prod = VALUE_SETS.find((v) => v.name === 'prod')!;
 
   it('every k8s/ manifest is a named object, valid against its OpenAPI schema (Kubernetes, Strimzi, KEDA)', async () => {
     assert.ok(manifests.length >= 6);

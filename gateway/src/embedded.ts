@@ -21,7 +21,7 @@ import {
 import { analyticsService } from '@flatlay/analytics';
 import { billingService } from '@flatlay/billing';
 import { createIdentityService } from '@flatlay/identity';
-import { imageService } from '@flatlay/image';
+import { createImageService } from '@flatlay/image';
 import { ledgerService } from '@flatlay/ledger';
 import { createGatewayApp } from './app.js';
 import { rateLimitEnvSchema, rateLimitsFrom } from './config.js';
@@ -78,10 +78,17 @@ try {
       ? {}
       : { JWT_KEY_FILE: process.env.JWT_KEY_FILE || join(dataDir, 'identity', 'jwt-signing-key.pem') }),
   });
-  // No start order: no service needs another's address (the gateway gets them all below).
+  // The image service (with one generation worker in this process) keeps its files under the
+  // data folder and asks for the ledger's address on its first call, when every service is up.
+  const image = createImageService({
+    config: { FLATLAY_DATA_DIR: dataDir },
+    ledgerAddress: () => `127.0.0.1:${services.find((s) => s.name === 'ledger')!.port}`,
+    inProcessWorker: true,
+  });
+  // No start order: no service needs another's address at start (the gateway gets them all below).
   // Those that did start are stopped again if one fails.
   const started = await Promise.allSettled(
-    [ledgerService, identity, imageService, billingService, analyticsService].map(start),
+    [ledgerService, identity, image, billingService, analyticsService].map(start),
   );
   for (const s of started) if (s.status === 'fulfilled') services.push(s.value);
   const failed = started.find((s) => s.status === 'rejected');

@@ -16,6 +16,13 @@ export {
   SubscriptionRenewed,
   SubscriptionCanceled,
 } from './gen/flatlay/events/v1/billing.js';
+export {
+  GenerationOptions,
+  GenerationRequested,
+  GenerationCompleted,
+  GenerationFailed,
+  ImageUnlocked,
+} from './gen/flatlay/events/v1/image.js';
 
 /** Topics, one per publishing service and aggregate, keyed by aggregate id. */
 export const topics = {
@@ -44,4 +51,8 @@ export const eventTypes = {
   SubscriptionActivated: 'flatlay.events.v1.SubscriptionActivated',
   SubscriptionRenewed: 'flatlay.events.v1.SubscriptionRenewed',
   SubscriptionCanceled: 'flatlay.events.v1.SubscriptionCanceled',
+  GenerationRequested: 'flatlay.events.v1.GenerationRequested',
+  GenerationCompleted: 'flatlay.events.v1.GenerationCompleted',
+  GenerationFailed: 'flatlay.events.v1.GenerationFailed',
+  ImageUnlocked: 'flatlay.events.v1.ImageUnlocked',
 } as const;

@@ -4,6 +4,7 @@ import { kafkaApiVersions } from './kafka.mjs';
 import { pgReady } from './postgres.mjs';
 import { isOurs } from './process.mjs';
 import { redisPing } from './redis.mjs';
+import { minioOk } from './minio.mjs';
 import { stripeMockOk } from './stripe-mock.mjs';
 
 export async function health(state) {
@@ -33,6 +34,9 @@ export async function health(state) {
       state.stripeMock?.pid &&
       isOurs(state.stripeMock.pid, 'stripe-mock') &&
       (await stripeMockOk(state.stripeMock.port)),
+  );
+  h.minio = await guard(
+    async () => state.minio?.pid && isOurs(state.minio.pid, 'minio') && (await minioOk(state.minio.port)),
   );
   return h;
 }

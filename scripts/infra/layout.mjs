@@ -14,6 +14,8 @@ export const VERSIONS = Object.freeze({
   helm: 'v3.21.4', // helm.sh/helm/v3/cmd/helm
   kubeconform: 'v0.7.0', // github.com/yannh/kubeconform/cmd/kubeconform
   schemathesis: '4.32.5', // PyPI schemathesis (tests/api-fuzz.e2e.spec.ts, npm run fuzz)
+  // github.com/minio/minio at commit 7aac2a2c5b7c (2026-02-12): MinIO tags are not semver, so the proxy's pseudo-version
+  minio: 'v0.0.0-20260212201848-7aac2a2c5b7c',
 });
 
 // This file is scripts/infra/layout.mjs: the repo root is two levels up.
@@ -28,6 +30,7 @@ export const STATE_FILE = path.join(RUN, 'state.json');
 export const STRIPE_MOCK_BIN = path.join(BIN, 'stripe-mock');
 export const HELM_BIN = path.join(BIN, 'helm');
 export const KUBECONFORM_BIN = path.join(BIN, 'kubeconform');
+export const MINIO_BIN = path.join(BIN, 'minio');
 export const REDIS_SERVER = '/usr/bin/redis-server';
 export const CHROMIUM = '/usr/bin/chromium';
 

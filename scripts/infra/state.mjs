@@ -3,6 +3,7 @@
 
 import fs from 'node:fs';
 import { CHROMIUM } from './layout.mjs';
+import { minioEnv } from './minio.mjs';
 
 export function readJson(file) {
   try {
@@ -18,12 +19,14 @@ export function envFrom(state) {
     KAFKA_BROKERS: `127.0.0.1:${state.kafka.port}`,
     REDIS_URL: `redis://127.0.0.1:${state.redis.port}`,
     STRIPE_MOCK_URL: `http://127.0.0.1:${state.stripeMock.port}`,
+    ...minioEnv(state.minio),
     CHROMIUM_PATH: CHROMIUM,
     pids: {
       postgres: state.postgres.pid,
       kafka: state.kafka.pid,
       redis: state.redis.pid,
       stripeMock: state.stripeMock.pid,
+      minio: state.minio.pid,
     },
   };
 }

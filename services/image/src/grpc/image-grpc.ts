@@ -1,10 +1,27 @@
 import { image } from '@flatlay/proto';
 import { serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
+import type { Generations } from '../app/generations.js';
 
 /** Maps the ImageService protobuf API to the application. */
-export function imageGrpcService(ctx: ServiceContext): GrpcService {
+export function imageGrpcService(ctx: ServiceContext, generations: Generations): GrpcService {
+  const { logger } = ctx;
   const implementation: image.ImageServiceServer = {
-    getServiceStatus: unary(ctx.logger, async () => serviceStatus(ctx)),
+    getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
+    createGeneration: unary(logger, (req: image.CreateGenerationRequest) =>
+      generations.create({ ...req, options: req.options }),
+    ),
+    getStatus: unary(logger, (req: image.GetStatusRequest) => generations.status(req.userId, req.imageId)),
+    listImages: unary(logger, (req: image.ListImagesRequest) => generations.list(req.userId, req.page, req.limit)),
+    unlockWithTokens: unary(logger, (req: image.UnlockWithTokensRequest) =>
+      generations.unlockWithTokens(req.userId, req.imageId),
+    ),
+    claimAnonymous: unary(logger, (req: image.ClaimAnonymousRequest) =>
+      generations.claimAnonymous(req.userId, req.enhancementId),
+    ),
+    getAnonymousStatus: unary(logger, (req: image.GetAnonymousStatusRequest) =>
+      generations.anonymousStatus(req.enhancementId),
+    ),
+    markPaid: unary(logger, (req: image.MarkPaidRequest) => generations.markPaid(req.imageId, req.paymentId)),
   };
   return { name: 'flatlay.image.v1.ImageService', definition: image.ImageServiceService, implementation };
 }

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Timestamp } from "../../../google/protobuf/timestamp.js";
 
 export const protobufPackage = "flatlay.image.v1";
 
@@ -33,6 +34,154 @@ export interface GetServiceStatusResponse {
   schemaVersion: number;
   /** Seconds since the process started. */
   uptimeSeconds: number;
+}
+
+/**
+ * How the result is delivered (the engine's options). Zero values mean the defaults:
+ * white background, no shadow, 2048 px, JPEG (PNG when transparent).
+ */
+export interface OutputOptions {
+  /** white | grey */
+  background: string;
+  shadow: boolean;
+  /** Long side in pixels, 64..4096. */
+  size: number;
+  /** jpeg | png | webp | avif */
+  format: string;
+  transparent: boolean;
+  /** amazon | shopify | zalando | ebay | etsy | vinted */
+  preset: string;
+}
+
+export interface CreateGenerationRequest {
+  /** The signed-in user; empty for a guest, who gives anonymous_email instead. */
+  userId: string;
+  anonymousEmail: string;
+  /** A main type (clothing, accessory, shoes, details) or a sub-type (tops, side_view, ...). */
+  enhancementType: string;
+  /**
+   * Where the gateway stored the upload (a key under uploads/), the type it detected from the
+   * file's leading bytes, and its size in bytes.
+   */
+  blobKey: string;
+  contentType: string;
+  sizeBytes: number;
+  options: OutputOptions | undefined;
+}
+
+/**
+ * An image as the spec's data shape has it. URLs are empty when there is nothing to show yet
+ * (processing) or nothing the caller may see (processed_url of a locked result).
+ */
+export interface Image {
+  imageId: string;
+  /** processing | completed | failed */
+  status: string;
+  isLocked: boolean;
+  originalUrl: string;
+  processedUrl: string;
+  previewUrl: string;
+  /** The best image the caller may see: the full result when unlocked, else the preview. */
+  imageUrl: string;
+  createdAt: Date | undefined;
+}
+
+export interface CreateGenerationResponse {
+  image:
+    | Image
+    | undefined;
+  /** Also the enhancement_id of a guest's try. */
+  imageId: string;
+  status: string;
+  locked: boolean;
+  /** Tokens taken now (0 when locked, on an unlimited plan, or for a guest). */
+  tokensUsed: number;
+  /** The balance after the charge; absent for a guest, and when no charge was tried. */
+  newBalance?: number | undefined;
+}
+
+export interface GetStatusRequest {
+  userId: string;
+  imageId: string;
+}
+
+export interface GetStatusResponse {
+  image: Image | undefined;
+}
+
+export interface ListImagesRequest {
+  userId: string;
+  /** From 1 (0 means 1). */
+  page: number;
+  /** 1..50 (0 means 12). */
+  limit: number;
+}
+
+export interface Pagination {
+  page: number;
+  totalPages: number;
+  hasPrev: boolean;
+  hasNext: boolean;
+  total: number;
+  limit: number;
+}
+
+export interface ListImagesResponse {
+  images: Image[];
+  pagination: Pagination | undefined;
+}
+
+export interface UnlockWithTokensRequest {
+  userId: string;
+  imageId: string;
+}
+
+export interface UnlockWithTokensResponse {
+  success: boolean;
+  tokensUsed: number;
+  /** Absent when no charge was needed (already unlocked). */
+  newBalance?: number | undefined;
+  image: Image | undefined;
+}
+
+export interface ClaimAnonymousRequest {
+  userId: string;
+  /** The guest's enhancement id. */
+  enhancementId: string;
+}
+
+export interface ClaimAnonymousResponse {
+  success: boolean;
+  tokensUsed: number;
+  newBalance?: number | undefined;
+  imageUrl: string;
+  image: Image | undefined;
+}
+
+export interface GetAnonymousStatusRequest {
+  enhancementId: string;
+}
+
+/** A guest's enhancement as the spec's data shape has it. */
+export interface GetAnonymousStatusResponse {
+  enhancementId: string;
+  /** processing (still generating) | pending_payment (ready, locked) | completed (paid or claimed) | failed */
+  status: string;
+  isPaid: boolean;
+  originalUrl: string;
+  /** Only once paid. */
+  processedUrl: string;
+  previewUrl: string;
+}
+
+export interface MarkPaidRequest {
+  imageId: string;
+  paymentId: string;
+}
+
+export interface MarkPaidResponse {
+  /** False when this image was already unlocked (nothing changed). */
+  unlocked: boolean;
 }
 
 function createBaseGetServiceStatusRequest(): GetServiceStatusRequest {
@@ -212,7 +361,2114 @@ export const GetServiceStatusResponse: MessageFns<GetServiceStatusResponse> = {
   },
 };
 
-/** The image service's gRPC API. Domain calls are added by the issue that builds the service. */
+function createBaseOutputOptions(): OutputOptions {
+  return { background: "", shadow: false, size: 0, format: "", transparent: false, preset: "" };
+}
+
+export const OutputOptions: MessageFns<OutputOptions> = {
+  encode(message: OutputOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.background !== "") {
+      writer.uint32(10).string(message.background);
+    }
+    if (message.shadow !== false) {
+      writer.uint32(16).bool(message.shadow);
+    }
+    if (message.size !== 0) {
+      writer.uint32(24).int32(message.size);
+    }
+    if (message.format !== "") {
+      writer.uint32(34).string(message.format);
+    }
+    if (message.transparent !== false) {
+      writer.uint32(40).bool(message.transparent);
+    }
+    if (message.preset !== "") {
+      writer.uint32(50).string(message.preset);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OutputOptions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOutputOptions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.background = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.shadow = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.size = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.transparent = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.preset = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OutputOptions {
+    return {
+      background: isSet(object.background) ? globalThis.String(object.background) : "",
+      shadow: isSet(object.shadow) ? globalThis.Boolean(object.shadow) : false,
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
+      transparent: isSet(object.transparent) ? globalThis.Boolean(object.transparent) : false,
+      preset: isSet(object.preset) ? globalThis.String(object.preset) : "",
+    };
+  },
+
+  toJSON(message: OutputOptions): unknown {
+    const obj: any = {};
+    if (message.background !== "") {
+      obj.background = message.background;
+    }
+    if (message.shadow !== false) {
+      obj.shadow = message.shadow;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
+    if (message.transparent !== false) {
+      obj.transparent = message.transparent;
+    }
+    if (message.preset !== "") {
+      obj.preset = message.preset;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OutputOptions>, I>>(base?: I): OutputOptions {
+    return OutputOptions.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OutputOptions>, I>>(object: I): OutputOptions {
+    const message = createBaseOutputOptions();
+    message.background = object.background ?? "";
+    message.shadow = object.shadow ?? false;
+    message.size = object.size ?? 0;
+    message.format = object.format ?? "";
+    message.transparent = object.transparent ?? false;
+    message.preset = object.preset ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateGenerationRequest(): CreateGenerationRequest {
+  return {
+    userId: "",
+    anonymousEmail: "",
+    enhancementType: "",
+    blobKey: "",
+    contentType: "",
+    sizeBytes: 0,
+    options: undefined,
+  };
+}
+
+export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
+  encode(message: CreateGenerationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.anonymousEmail !== "") {
+      writer.uint32(18).string(message.anonymousEmail);
+    }
+    if (message.enhancementType !== "") {
+      writer.uint32(26).string(message.enhancementType);
+    }
+    if (message.blobKey !== "") {
+      writer.uint32(34).string(message.blobKey);
+    }
+    if (message.contentType !== "") {
+      writer.uint32(42).string(message.contentType);
+    }
+    if (message.sizeBytes !== 0) {
+      writer.uint32(48).int64(message.sizeBytes);
+    }
+    if (message.options !== undefined) {
+      OutputOptions.encode(message.options, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateGenerationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateGenerationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.anonymousEmail = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.enhancementType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.blobKey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.sizeBytes = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.options = OutputOptions.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateGenerationRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      anonymousEmail: isSet(object.anonymousEmail)
+        ? globalThis.String(object.anonymousEmail)
+        : isSet(object.anonymous_email)
+        ? globalThis.String(object.anonymous_email)
+        : "",
+      enhancementType: isSet(object.enhancementType)
+        ? globalThis.String(object.enhancementType)
+        : isSet(object.enhancement_type)
+        ? globalThis.String(object.enhancement_type)
+        : "",
+      blobKey: isSet(object.blobKey)
+        ? globalThis.String(object.blobKey)
+        : isSet(object.blob_key)
+        ? globalThis.String(object.blob_key)
+        : "",
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      sizeBytes: isSet(object.sizeBytes)
+        ? globalThis.Number(object.sizeBytes)
+        : isSet(object.size_bytes)
+        ? globalThis.Number(object.size_bytes)
+        : 0,
+      options: isSet(object.options) ? OutputOptions.fromJSON(object.options) : undefined,
+    };
+  },
+
+  toJSON(message: CreateGenerationRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.anonymousEmail !== "") {
+      obj.anonymousEmail = message.anonymousEmail;
+    }
+    if (message.enhancementType !== "") {
+      obj.enhancementType = message.enhancementType;
+    }
+    if (message.blobKey !== "") {
+      obj.blobKey = message.blobKey;
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.sizeBytes !== 0) {
+      obj.sizeBytes = Math.round(message.sizeBytes);
+    }
+    if (message.options !== undefined) {
+      obj.options = OutputOptions.toJSON(message.options);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateGenerationRequest>, I>>(base?: I): CreateGenerationRequest {
+    return CreateGenerationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateGenerationRequest>, I>>(object: I): CreateGenerationRequest {
+    const message = createBaseCreateGenerationRequest();
+    message.userId = object.userId ?? "";
+    message.anonymousEmail = object.anonymousEmail ?? "";
+    message.enhancementType = object.enhancementType ?? "";
+    message.blobKey = object.blobKey ?? "";
+    message.contentType = object.contentType ?? "";
+    message.sizeBytes = object.sizeBytes ?? 0;
+    message.options = (object.options !== undefined && object.options !== null)
+      ? OutputOptions.fromPartial(object.options)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseImage(): Image {
+  return {
+    imageId: "",
+    status: "",
+    isLocked: false,
+    originalUrl: "",
+    processedUrl: "",
+    previewUrl: "",
+    imageUrl: "",
+    createdAt: undefined,
+  };
+}
+
+export const Image: MessageFns<Image> = {
+  encode(message: Image, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.imageId !== "") {
+      writer.uint32(10).string(message.imageId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.isLocked !== false) {
+      writer.uint32(24).bool(message.isLocked);
+    }
+    if (message.originalUrl !== "") {
+      writer.uint32(34).string(message.originalUrl);
+    }
+    if (message.processedUrl !== "") {
+      writer.uint32(42).string(message.processedUrl);
+    }
+    if (message.previewUrl !== "") {
+      writer.uint32(50).string(message.previewUrl);
+    }
+    if (message.imageUrl !== "") {
+      writer.uint32(58).string(message.imageUrl);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Image {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.imageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.isLocked = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.originalUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.processedUrl = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.previewUrl = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.imageUrl = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Image {
+    return {
+      imageId: isSet(object.imageId)
+        ? globalThis.String(object.imageId)
+        : isSet(object.image_id)
+        ? globalThis.String(object.image_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      isLocked: isSet(object.isLocked)
+        ? globalThis.Boolean(object.isLocked)
+        : isSet(object.is_locked)
+        ? globalThis.Boolean(object.is_locked)
+        : false,
+      originalUrl: isSet(object.originalUrl)
+        ? globalThis.String(object.originalUrl)
+        : isSet(object.original_url)
+        ? globalThis.String(object.original_url)
+        : "",
+      processedUrl: isSet(object.processedUrl)
+        ? globalThis.String(object.processedUrl)
+        : isSet(object.processed_url)
+        ? globalThis.String(object.processed_url)
+        : "",
+      previewUrl: isSet(object.previewUrl)
+        ? globalThis.String(object.previewUrl)
+        : isSet(object.preview_url)
+        ? globalThis.String(object.preview_url)
+        : "",
+      imageUrl: isSet(object.imageUrl)
+        ? globalThis.String(object.imageUrl)
+        : isSet(object.image_url)
+        ? globalThis.String(object.image_url)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Image): unknown {
+    const obj: any = {};
+    if (message.imageId !== "") {
+      obj.imageId = message.imageId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.isLocked !== false) {
+      obj.isLocked = message.isLocked;
+    }
+    if (message.originalUrl !== "") {
+      obj.originalUrl = message.originalUrl;
+    }
+    if (message.processedUrl !== "") {
+      obj.processedUrl = message.processedUrl;
+    }
+    if (message.previewUrl !== "") {
+      obj.previewUrl = message.previewUrl;
+    }
+    if (message.imageUrl !== "") {
+      obj.imageUrl = message.imageUrl;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Image>, I>>(base?: I): Image {
+    return Image.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Image>, I>>(object: I): Image {
+    const message = createBaseImage();
+    message.imageId = object.imageId ?? "";
+    message.status = object.status ?? "";
+    message.isLocked = object.isLocked ?? false;
+    message.originalUrl = object.originalUrl ?? "";
+    message.processedUrl = object.processedUrl ?? "";
+    message.previewUrl = object.previewUrl ?? "";
+    message.imageUrl = object.imageUrl ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateGenerationResponse(): CreateGenerationResponse {
+  return { image: undefined, imageId: "", status: "", locked: false, tokensUsed: 0, newBalance: undefined };
+}
+
+export const CreateGenerationResponse: MessageFns<CreateGenerationResponse> = {
+  encode(message: CreateGenerationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.image !== undefined) {
+      Image.encode(message.image, writer.uint32(10).fork()).join();
+    }
+    if (message.imageId !== "") {
+      writer.uint32(18).string(message.imageId);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.locked !== false) {
+      writer.uint32(32).bool(message.locked);
+    }
+    if (message.tokensUsed !== 0) {
+      writer.uint32(40).int64(message.tokensUsed);
+    }
+    if (message.newBalance !== undefined) {
+      writer.uint32(48).int64(message.newBalance);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateGenerationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateGenerationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.image = Image.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.imageId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.locked = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.tokensUsed = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.newBalance = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateGenerationResponse {
+    return {
+      image: isSet(object.image) ? Image.fromJSON(object.image) : undefined,
+      imageId: isSet(object.imageId)
+        ? globalThis.String(object.imageId)
+        : isSet(object.image_id)
+        ? globalThis.String(object.image_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      locked: isSet(object.locked) ? globalThis.Boolean(object.locked) : false,
+      tokensUsed: isSet(object.tokensUsed)
+        ? globalThis.Number(object.tokensUsed)
+        : isSet(object.tokens_used)
+        ? globalThis.Number(object.tokens_used)
+        : 0,
+      newBalance: isSet(object.newBalance)
+        ? globalThis.Number(object.newBalance)
+        : isSet(object.new_balance)
+        ? globalThis.Number(object.new_balance)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateGenerationResponse): unknown {
+    const obj: any = {};
+    if (message.image !== undefined) {
+      obj.image = Image.toJSON(message.image);
+    }
+    if (message.imageId !== "") {
+      obj.imageId = message.imageId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.locked !== false) {
+      obj.locked = message.locked;
+    }
+    if (message.tokensUsed !== 0) {
+      obj.tokensUsed = Math.round(message.tokensUsed);
+    }
+    if (message.newBalance !== undefined) {
+      obj.newBalance = Math.round(message.newBalance);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateGenerationResponse>, I>>(base?: I): CreateGenerationResponse {
+    return CreateGenerationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateGenerationResponse>, I>>(object: I): CreateGenerationResponse {
+    const message = createBaseCreateGenerationResponse();
+    message.image = (object.image !== undefined && object.image !== null) ? Image.fromPartial(object.image) : undefined;
+    message.imageId = object.imageId ?? "";
+    message.status = object.status ?? "";
+    message.locked = object.locked ?? false;
+    message.tokensUsed = object.tokensUsed ?? 0;
+    message.newBalance = object.newBalance ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetStatusRequest(): GetStatusRequest {
+  return { userId: "", imageId: "" };
+}
+
+export const GetStatusRequest: MessageFns<GetStatusRequest> = {
+  encode(message: GetStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.imageId !== "") {
+      writer.uint32(18).string(message.imageId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.imageId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStatusRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      imageId: isSet(object.imageId)
+        ? globalThis.String(object.imageId)
+        : isSet(object.image_id)
+        ? globalThis.String(object.image_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetStatusRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.imageId !== "") {
+      obj.imageId = message.imageId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStatusRequest>, I>>(base?: I): GetStatusRequest {
+    return GetStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStatusRequest>, I>>(object: I): GetStatusRequest {
+    const message = createBaseGetStatusRequest();
+    message.userId = object.userId ?? "";
+    message.imageId = object.imageId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetStatusResponse(): GetStatusResponse {
+  return { image: undefined };
+}
+
+export const GetStatusResponse: MessageFns<GetStatusResponse> = {
+  encode(message: GetStatusResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.image !== undefined) {
+      Image.encode(message.image, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStatusResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStatusResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.image = Image.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStatusResponse {
+    return { image: isSet(object.image) ? Image.fromJSON(object.image) : undefined };
+  },
+
+  toJSON(message: GetStatusResponse): unknown {
+    const obj: any = {};
+    if (message.image !== undefined) {
+      obj.image = Image.toJSON(message.image);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStatusResponse>, I>>(base?: I): GetStatusResponse {
+    return GetStatusResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStatusResponse>, I>>(object: I): GetStatusResponse {
+    const message = createBaseGetStatusResponse();
+    message.image = (object.image !== undefined && object.image !== null) ? Image.fromPartial(object.image) : undefined;
+    return message;
+  },
+};
+
+function createBaseListImagesRequest(): ListImagesRequest {
+  return { userId: "", page: 0, limit: 0 };
+}
+
+export const ListImagesRequest: MessageFns<ListImagesRequest> = {
+  encode(message: ListImagesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.page !== 0) {
+      writer.uint32(16).int32(message.page);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListImagesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListImagesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListImagesRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListImagesRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListImagesRequest>, I>>(base?: I): ListImagesRequest {
+    return ListImagesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListImagesRequest>, I>>(object: I): ListImagesRequest {
+    const message = createBaseListImagesRequest();
+    message.userId = object.userId ?? "";
+    message.page = object.page ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBasePagination(): Pagination {
+  return { page: 0, totalPages: 0, hasPrev: false, hasNext: false, total: 0, limit: 0 };
+}
+
+export const Pagination: MessageFns<Pagination> = {
+  encode(message: Pagination, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== 0) {
+      writer.uint32(8).int32(message.page);
+    }
+    if (message.totalPages !== 0) {
+      writer.uint32(16).int32(message.totalPages);
+    }
+    if (message.hasPrev !== false) {
+      writer.uint32(24).bool(message.hasPrev);
+    }
+    if (message.hasNext !== false) {
+      writer.uint32(32).bool(message.hasNext);
+    }
+    if (message.total !== 0) {
+      writer.uint32(40).int32(message.total);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(48).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Pagination {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePagination();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.totalPages = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.hasPrev = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.hasNext = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Pagination {
+    return {
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      totalPages: isSet(object.totalPages)
+        ? globalThis.Number(object.totalPages)
+        : isSet(object.total_pages)
+        ? globalThis.Number(object.total_pages)
+        : 0,
+      hasPrev: isSet(object.hasPrev)
+        ? globalThis.Boolean(object.hasPrev)
+        : isSet(object.has_prev)
+        ? globalThis.Boolean(object.has_prev)
+        : false,
+      hasNext: isSet(object.hasNext)
+        ? globalThis.Boolean(object.hasNext)
+        : isSet(object.has_next)
+        ? globalThis.Boolean(object.has_next)
+        : false,
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: Pagination): unknown {
+    const obj: any = {};
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.totalPages !== 0) {
+      obj.totalPages = Math.round(message.totalPages);
+    }
+    if (message.hasPrev !== false) {
+      obj.hasPrev = message.hasPrev;
+    }
+    if (message.hasNext !== false) {
+      obj.hasNext = message.hasNext;
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Pagination>, I>>(base?: I): Pagination {
+    return Pagination.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Pagination>, I>>(object: I): Pagination {
+    const message = createBasePagination();
+    message.page = object.page ?? 0;
+    message.totalPages = object.totalPages ?? 0;
+    message.hasPrev = object.hasPrev ?? false;
+    message.hasNext = object.hasNext ?? false;
+    message.total = object.total ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListImagesResponse(): ListImagesResponse {
+  return { images: [], pagination: undefined };
+}
+
+export const ListImagesResponse: MessageFns<ListImagesResponse> = {
+  encode(message: ListImagesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.images) {
+      Image.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.pagination !== undefined) {
+      Pagination.encode(message.pagination, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListImagesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListImagesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.images.push(Image.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.pagination = Pagination.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListImagesResponse {
+    return {
+      images: globalThis.Array.isArray(object?.images) ? object.images.map((e: any) => Image.fromJSON(e)) : [],
+      pagination: isSet(object.pagination) ? Pagination.fromJSON(object.pagination) : undefined,
+    };
+  },
+
+  toJSON(message: ListImagesResponse): unknown {
+    const obj: any = {};
+    if (message.images?.length) {
+      obj.images = message.images.map((e) => Image.toJSON(e));
+    }
+    if (message.pagination !== undefined) {
+      obj.pagination = Pagination.toJSON(message.pagination);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListImagesResponse>, I>>(base?: I): ListImagesResponse {
+    return ListImagesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListImagesResponse>, I>>(object: I): ListImagesResponse {
+    const message = createBaseListImagesResponse();
+    message.images = object.images?.map((e) => Image.fromPartial(e)) || [];
+    message.pagination = (object.pagination !== undefined && object.pagination !== null)
+      ? Pagination.fromPartial(object.pagination)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUnlockWithTokensRequest(): UnlockWithTokensRequest {
+  return { userId: "", imageId: "" };
+}
+
+export const UnlockWithTokensRequest: MessageFns<UnlockWithTokensRequest> = {
+  encode(message: UnlockWithTokensRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.imageId !== "") {
+      writer.uint32(18).string(message.imageId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnlockWithTokensRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnlockWithTokensRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.imageId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnlockWithTokensRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      imageId: isSet(object.imageId)
+        ? globalThis.String(object.imageId)
+        : isSet(object.image_id)
+        ? globalThis.String(object.image_id)
+        : "",
+    };
+  },
+
+  toJSON(message: UnlockWithTokensRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.imageId !== "") {
+      obj.imageId = message.imageId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnlockWithTokensRequest>, I>>(base?: I): UnlockWithTokensRequest {
+    return UnlockWithTokensRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnlockWithTokensRequest>, I>>(object: I): UnlockWithTokensRequest {
+    const message = createBaseUnlockWithTokensRequest();
+    message.userId = object.userId ?? "";
+    message.imageId = object.imageId ?? "";
+    return message;
+  },
+};
+
+function createBaseUnlockWithTokensResponse(): UnlockWithTokensResponse {
+  return { success: false, tokensUsed: 0, newBalance: undefined, image: undefined };
+}
+
+export const UnlockWithTokensResponse: MessageFns<UnlockWithTokensResponse> = {
+  encode(message: UnlockWithTokensResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.success !== false) {
+      writer.uint32(8).bool(message.success);
+    }
+    if (message.tokensUsed !== 0) {
+      writer.uint32(16).int64(message.tokensUsed);
+    }
+    if (message.newBalance !== undefined) {
+      writer.uint32(24).int64(message.newBalance);
+    }
+    if (message.image !== undefined) {
+      Image.encode(message.image, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnlockWithTokensResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnlockWithTokensResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.success = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.tokensUsed = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.newBalance = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.image = Image.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnlockWithTokensResponse {
+    return {
+      success: isSet(object.success) ? globalThis.Boolean(object.success) : false,
+      tokensUsed: isSet(object.tokensUsed)
+        ? globalThis.Number(object.tokensUsed)
+        : isSet(object.tokens_used)
+        ? globalThis.Number(object.tokens_used)
+        : 0,
+      newBalance: isSet(object.newBalance)
+        ? globalThis.Number(object.newBalance)
+        : isSet(object.new_balance)
+        ? globalThis.Number(object.new_balance)
+        : undefined,
+      image: isSet(object.image) ? Image.fromJSON(object.image) : undefined,
+    };
+  },
+
+  toJSON(message: UnlockWithTokensResponse): unknown {
+    const obj: any = {};
+    if (message.success !== false) {
+      obj.success = message.success;
+    }
+    if (message.tokensUsed !== 0) {
+      obj.tokensUsed = Math.round(message.tokensUsed);
+    }
+    if (message.newBalance !== undefined) {
+      obj.newBalance = Math.round(message.newBalance);
+    }
+    if (message.image !== undefined) {
+      obj.image = Image.toJSON(message.image);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnlockWithTokensResponse>, I>>(base?: I): UnlockWithTokensResponse {
+    return UnlockWithTokensResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnlockWithTokensResponse>, I>>(object: I): UnlockWithTokensResponse {
+    const message = createBaseUnlockWithTokensResponse();
+    message.success = object.success ?? false;
+    message.tokensUsed = object.tokensUsed ?? 0;
+    message.newBalance = object.newBalance ?? undefined;
+    message.image = (object.image !== undefined && object.image !== null) ? Image.fromPartial(object.image) : undefined;
+    return message;
+  },
+};
+
+function createBaseClaimAnonymousRequest(): ClaimAnonymousRequest {
+  return { userId: "", enhancementId: "" };
+}
+
+export const ClaimAnonymousRequest: MessageFns<ClaimAnonymousRequest> = {
+  encode(message: ClaimAnonymousRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.enhancementId !== "") {
+      writer.uint32(18).string(message.enhancementId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimAnonymousRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimAnonymousRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.enhancementId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimAnonymousRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      enhancementId: isSet(object.enhancementId)
+        ? globalThis.String(object.enhancementId)
+        : isSet(object.enhancement_id)
+        ? globalThis.String(object.enhancement_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ClaimAnonymousRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.enhancementId !== "") {
+      obj.enhancementId = message.enhancementId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClaimAnonymousRequest>, I>>(base?: I): ClaimAnonymousRequest {
+    return ClaimAnonymousRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClaimAnonymousRequest>, I>>(object: I): ClaimAnonymousRequest {
+    const message = createBaseClaimAnonymousRequest();
+    message.userId = object.userId ?? "";
+    message.enhancementId = object.enhancementId ?? "";
+    return message;
+  },
+};
+
+function createBaseClaimAnonymousResponse(): ClaimAnonymousResponse {
+  return { success: false, tokensUsed: 0, newBalance: undefined, imageUrl: "", image: undefined };
+}
+
+export const ClaimAnonymousResponse: MessageFns<ClaimAnonymousResponse> = {
+  encode(message: ClaimAnonymousResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.success !== false) {
+      writer.uint32(8).bool(message.success);
+    }
+    if (message.tokensUsed !== 0) {
+      writer.uint32(16).int64(message.tokensUsed);
+    }
+    if (message.newBalance !== undefined) {
+      writer.uint32(24).int64(message.newBalance);
+    }
+    if (message.imageUrl !== "") {
+      writer.uint32(34).string(message.imageUrl);
+    }
+    if (message.image !== undefined) {
+      Image.encode(message.image, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimAnonymousResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimAnonymousResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.success = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.tokensUsed = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.newBalance = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.imageUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.image = Image.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimAnonymousResponse {
+    return {
+      success: isSet(object.success) ? globalThis.Boolean(object.success) : false,
+      tokensUsed: isSet(object.tokensUsed)
+        ? globalThis.Number(object.tokensUsed)
+        : isSet(object.tokens_used)
+        ? globalThis.Number(object.tokens_used)
+        : 0,
+      newBalance: isSet(object.newBalance)
+        ? globalThis.Number(object.newBalance)
+        : isSet(object.new_balance)
+        ? globalThis.Number(object.new_balance)
+        : undefined,
+      imageUrl: isSet(object.imageUrl)
+        ? globalThis.String(object.imageUrl)
+        : isSet(object.image_url)
+        ? globalThis.String(object.image_url)
+        : "",
+      image: isSet(object.image) ? Image.fromJSON(object.image) : undefined,
+    };
+  },
+
+  toJSON(message: ClaimAnonymousResponse): unknown {
+    const obj: any = {};
+    if (message.success !== false) {
+      obj.success = message.success;
+    }
+    if (message.tokensUsed !== 0) {
+      obj.tokensUsed = Math.round(message.tokensUsed);
+    }
+    if (message.newBalance !== undefined) {
+      obj.newBalance = Math.round(message.newBalance);
+    }
+    if (message.imageUrl !== "") {
+      obj.imageUrl = message.imageUrl;
+    }
+    if (message.image !== undefined) {
+      obj.image = Image.toJSON(message.image);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClaimAnonymousResponse>, I>>(base?: I): ClaimAnonymousResponse {
+    return ClaimAnonymousResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClaimAnonymousResponse>, I>>(object: I): ClaimAnonymousResponse {
+    const message = createBaseClaimAnonymousResponse();
+    message.success = object.success ?? false;
+    message.tokensUsed = object.tokensUsed ?? 0;
+    message.newBalance = object.newBalance ?? undefined;
+    message.imageUrl = object.imageUrl ?? "";
+    message.image = (object.image !== undefined && object.image !== null) ? Image.fromPartial(object.image) : undefined;
+    return message;
+  },
+};
+
+function createBaseGetAnonymousStatusRequest(): GetAnonymousStatusRequest {
+  return { enhancementId: "" };
+}
+
+export const GetAnonymousStatusRequest: MessageFns<GetAnonymousStatusRequest> = {
+  encode(message: GetAnonymousStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enhancementId !== "") {
+      writer.uint32(10).string(message.enhancementId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAnonymousStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAnonymousStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.enhancementId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAnonymousStatusRequest {
+    return {
+      enhancementId: isSet(object.enhancementId)
+        ? globalThis.String(object.enhancementId)
+        : isSet(object.enhancement_id)
+        ? globalThis.String(object.enhancement_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetAnonymousStatusRequest): unknown {
+    const obj: any = {};
+    if (message.enhancementId !== "") {
+      obj.enhancementId = message.enhancementId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAnonymousStatusRequest>, I>>(base?: I): GetAnonymousStatusRequest {
+    return GetAnonymousStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAnonymousStatusRequest>, I>>(object: I): GetAnonymousStatusRequest {
+    const message = createBaseGetAnonymousStatusRequest();
+    message.enhancementId = object.enhancementId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetAnonymousStatusResponse(): GetAnonymousStatusResponse {
+  return { enhancementId: "", status: "", isPaid: false, originalUrl: "", processedUrl: "", previewUrl: "" };
+}
+
+export const GetAnonymousStatusResponse: MessageFns<GetAnonymousStatusResponse> = {
+  encode(message: GetAnonymousStatusResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enhancementId !== "") {
+      writer.uint32(10).string(message.enhancementId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.isPaid !== false) {
+      writer.uint32(24).bool(message.isPaid);
+    }
+    if (message.originalUrl !== "") {
+      writer.uint32(34).string(message.originalUrl);
+    }
+    if (message.processedUrl !== "") {
+      writer.uint32(42).string(message.processedUrl);
+    }
+    if (message.previewUrl !== "") {
+      writer.uint32(50).string(message.previewUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAnonymousStatusResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAnonymousStatusResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.enhancementId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.isPaid = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.originalUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.processedUrl = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.previewUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAnonymousStatusResponse {
+    return {
+      enhancementId: isSet(object.enhancementId)
+        ? globalThis.String(object.enhancementId)
+        : isSet(object.enhancement_id)
+        ? globalThis.String(object.enhancement_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      isPaid: isSet(object.isPaid)
+        ? globalThis.Boolean(object.isPaid)
+        : isSet(object.is_paid)
+        ? globalThis.Boolean(object.is_paid)
+        : false,
+      originalUrl: isSet(object.originalUrl)
+        ? globalThis.String(object.originalUrl)
+        : isSet(object.original_url)
+        ? globalThis.String(object.original_url)
+        : "",
+      processedUrl: isSet(object.processedUrl)
+        ? globalThis.String(object.processedUrl)
+        : isSet(object.processed_url)
+        ? globalThis.String(object.processed_url)
+        : "",
+      previewUrl: isSet(object.previewUrl)
+        ? globalThis.String(object.previewUrl)
+        : isSet(object.preview_url)
+        ? globalThis.String(object.preview_url)
+        : "",
+    };
+  },
+
+  toJSON(message: GetAnonymousStatusResponse): unknown {
+    const obj: any = {};
+    if (message.enhancementId !== "") {
+      obj.enhancementId = message.enhancementId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.isPaid !== false) {
+      obj.isPaid = message.isPaid;
+    }
+    if (message.originalUrl !== "") {
+      obj.originalUrl = message.originalUrl;
+    }
+    if (message.processedUrl !== "") {
+      obj.processedUrl = message.processedUrl;
+    }
+    if (message.previewUrl !== "") {
+      obj.previewUrl = message.previewUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAnonymousStatusResponse>, I>>(base?: I): GetAnonymousStatusResponse {
+    return GetAnonymousStatusResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAnonymousStatusResponse>, I>>(object: I): GetAnonymousStatusResponse {
+    const message = createBaseGetAnonymousStatusResponse();
+    message.enhancementId = object.enhancementId ?? "";
+    message.status = object.status ?? "";
+    message.isPaid = object.isPaid ?? false;
+    message.originalUrl = object.originalUrl ?? "";
+    message.processedUrl = object.processedUrl ?? "";
+    message.previewUrl = object.previewUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseMarkPaidRequest(): MarkPaidRequest {
+  return { imageId: "", paymentId: "" };
+}
+
+export const MarkPaidRequest: MessageFns<MarkPaidRequest> = {
+  encode(message: MarkPaidRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.imageId !== "") {
+      writer.uint32(10).string(message.imageId);
+    }
+    if (message.paymentId !== "") {
+      writer.uint32(18).string(message.paymentId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkPaidRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkPaidRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.imageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.paymentId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkPaidRequest {
+    return {
+      imageId: isSet(object.imageId)
+        ? globalThis.String(object.imageId)
+        : isSet(object.image_id)
+        ? globalThis.String(object.image_id)
+        : "",
+      paymentId: isSet(object.paymentId)
+        ? globalThis.String(object.paymentId)
+        : isSet(object.payment_id)
+        ? globalThis.String(object.payment_id)
+        : "",
+    };
+  },
+
+  toJSON(message: MarkPaidRequest): unknown {
+    const obj: any = {};
+    if (message.imageId !== "") {
+      obj.imageId = message.imageId;
+    }
+    if (message.paymentId !== "") {
+      obj.paymentId = message.paymentId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkPaidRequest>, I>>(base?: I): MarkPaidRequest {
+    return MarkPaidRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkPaidRequest>, I>>(object: I): MarkPaidRequest {
+    const message = createBaseMarkPaidRequest();
+    message.imageId = object.imageId ?? "";
+    message.paymentId = object.paymentId ?? "";
+    return message;
+  },
+};
+
+function createBaseMarkPaidResponse(): MarkPaidResponse {
+  return { unlocked: false };
+}
+
+export const MarkPaidResponse: MessageFns<MarkPaidResponse> = {
+  encode(message: MarkPaidResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.unlocked !== false) {
+      writer.uint32(8).bool(message.unlocked);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkPaidResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkPaidResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.unlocked = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkPaidResponse {
+    return { unlocked: isSet(object.unlocked) ? globalThis.Boolean(object.unlocked) : false };
+  },
+
+  toJSON(message: MarkPaidResponse): unknown {
+    const obj: any = {};
+    if (message.unlocked !== false) {
+      obj.unlocked = message.unlocked;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkPaidResponse>, I>>(base?: I): MarkPaidResponse {
+    return MarkPaidResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkPaidResponse>, I>>(object: I): MarkPaidResponse {
+    const message = createBaseMarkPaidResponse();
+    message.unlocked = object.unlocked ?? false;
+    return message;
+  },
+};
+
+/**
+ * Uploads, generation jobs, locked results and unlocks. Every call that names an image is
+ * checked against its owner: someone else's image answers NOT_FOUND, as a missing one does.
+ * Every URL in an answer is signed and expires (one hour); a locked result's full file never
+ * gets one, its watermarked preview does.
+ * Refusals come back as gRPC errors with a flatlay-error-code in metadata: INVALID_ARGUMENT,
+ * PERMISSION_DENIED (a sub-type that needs an active subscription), NOT_FOUND,
+ * INSUFFICIENT_TOKENS (an unlock or claim without 100 tokens; carries the balance),
+ * PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, CONFLICT (nothing to unlock: the enhancement failed).
+ */
 export type ImageServiceService = typeof ImageServiceService;
 export const ImageServiceService = {
   /** Reports what this instance is and whether its dependencies are ready. */
@@ -227,11 +2483,117 @@ export const ImageServiceService = {
       Buffer.from(GetServiceStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetServiceStatusResponse => GetServiceStatusResponse.decode(value),
   },
+  /**
+   * Records an uploaded photo and queues its enhancement. A signed-in user with 100 tokens (or
+   * an unlimited plan) is charged before the job is queued and gets an unlocked result; with
+   * fewer tokens, or as a guest, the result is generated but locked.
+   */
+  createGeneration: {
+    path: "/flatlay.image.v1.ImageService/CreateGeneration" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateGenerationRequest): Buffer =>
+      Buffer.from(CreateGenerationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateGenerationRequest => CreateGenerationRequest.decode(value),
+    responseSerialize: (value: CreateGenerationResponse): Buffer =>
+      Buffer.from(CreateGenerationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateGenerationResponse => CreateGenerationResponse.decode(value),
+  },
+  /** One of the caller's images (polled while processing). */
+  getStatus: {
+    path: "/flatlay.image.v1.ImageService/GetStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetStatusRequest): Buffer => Buffer.from(GetStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetStatusRequest => GetStatusRequest.decode(value),
+    responseSerialize: (value: GetStatusResponse): Buffer => Buffer.from(GetStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetStatusResponse => GetStatusResponse.decode(value),
+  },
+  /** The caller's images, newest first. */
+  listImages: {
+    path: "/flatlay.image.v1.ImageService/ListImages" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListImagesRequest): Buffer => Buffer.from(ListImagesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListImagesRequest => ListImagesRequest.decode(value),
+    responseSerialize: (value: ListImagesResponse): Buffer => Buffer.from(ListImagesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListImagesResponse => ListImagesResponse.decode(value),
+  },
+  /**
+   * Unlocks a locked result for 100 tokens (free inside an unlimited plan). A repeat on an
+   * unlocked image succeeds without a second charge.
+   */
+  unlockWithTokens: {
+    path: "/flatlay.image.v1.ImageService/UnlockWithTokens" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UnlockWithTokensRequest): Buffer =>
+      Buffer.from(UnlockWithTokensRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UnlockWithTokensRequest => UnlockWithTokensRequest.decode(value),
+    responseSerialize: (value: UnlockWithTokensResponse): Buffer =>
+      Buffer.from(UnlockWithTokensResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UnlockWithTokensResponse => UnlockWithTokensResponse.decode(value),
+  },
+  /** Claims a guest's result into the caller's gallery, unlocked, for 100 tokens; once per user. */
+  claimAnonymous: {
+    path: "/flatlay.image.v1.ImageService/ClaimAnonymous" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ClaimAnonymousRequest): Buffer =>
+      Buffer.from(ClaimAnonymousRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ClaimAnonymousRequest => ClaimAnonymousRequest.decode(value),
+    responseSerialize: (value: ClaimAnonymousResponse): Buffer =>
+      Buffer.from(ClaimAnonymousResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ClaimAnonymousResponse => ClaimAnonymousResponse.decode(value),
+  },
+  /** A guest's enhancement (no sign-in: the enhancement id is the guest's handle). */
+  getAnonymousStatus: {
+    path: "/flatlay.image.v1.ImageService/GetAnonymousStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAnonymousStatusRequest): Buffer =>
+      Buffer.from(GetAnonymousStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAnonymousStatusRequest => GetAnonymousStatusRequest.decode(value),
+    responseSerialize: (value: GetAnonymousStatusResponse): Buffer =>
+      Buffer.from(GetAnonymousStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAnonymousStatusResponse => GetAnonymousStatusResponse.decode(value),
+  },
+  /** Unlocks an image paid for with a one-off payment (billing's PaymentSucceeded); once per image. */
+  markPaid: {
+    path: "/flatlay.image.v1.ImageService/MarkPaid" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MarkPaidRequest): Buffer => Buffer.from(MarkPaidRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MarkPaidRequest => MarkPaidRequest.decode(value),
+    responseSerialize: (value: MarkPaidResponse): Buffer => Buffer.from(MarkPaidResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MarkPaidResponse => MarkPaidResponse.decode(value),
+  },
 } as const;
 
 export interface ImageServiceServer extends UntypedServiceImplementation {
   /** Reports what this instance is and whether its dependencies are ready. */
   getServiceStatus: handleUnaryCall<GetServiceStatusRequest, GetServiceStatusResponse>;
+  /**
+   * Records an uploaded photo and queues its enhancement. A signed-in user with 100 tokens (or
+   * an unlimited plan) is charged before the job is queued and gets an unlocked result; with
+   * fewer tokens, or as a guest, the result is generated but locked.
+   */
+  createGeneration: handleUnaryCall<CreateGenerationRequest, CreateGenerationResponse>;
+  /** One of the caller's images (polled while processing). */
+  getStatus: handleUnaryCall<GetStatusRequest, GetStatusResponse>;
+  /** The caller's images, newest first. */
+  listImages: handleUnaryCall<ListImagesRequest, ListImagesResponse>;
+  /**
+   * Unlocks a locked result for 100 tokens (free inside an unlimited plan). A repeat on an
+   * unlocked image succeeds without a second charge.
+   */
+  unlockWithTokens: handleUnaryCall<UnlockWithTokensRequest, UnlockWithTokensResponse>;
+  /** Claims a guest's result into the caller's gallery, unlocked, for 100 tokens; once per user. */
+  claimAnonymous: handleUnaryCall<ClaimAnonymousRequest, ClaimAnonymousResponse>;
+  /** A guest's enhancement (no sign-in: the enhancement id is the guest's handle). */
+  getAnonymousStatus: handleUnaryCall<GetAnonymousStatusRequest, GetAnonymousStatusResponse>;
+  /** Unlocks an image paid for with a one-off payment (billing's PaymentSucceeded); once per image. */
+  markPaid: handleUnaryCall<MarkPaidRequest, MarkPaidResponse>;
 }
 
 export interface ImageServiceClient extends Client {
@@ -250,6 +2612,125 @@ export interface ImageServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetServiceStatusResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Records an uploaded photo and queues its enhancement. A signed-in user with 100 tokens (or
+   * an unlimited plan) is charged before the job is queued and gets an unlocked result; with
+   * fewer tokens, or as a guest, the result is generated but locked.
+   */
+  createGeneration(
+    request: CreateGenerationRequest,
+    callback: (error: ServiceError | null, response: CreateGenerationResponse) => void,
+  ): ClientUnaryCall;
+  createGeneration(
+    request: CreateGenerationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateGenerationResponse) => void,
+  ): ClientUnaryCall;
+  createGeneration(
+    request: CreateGenerationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateGenerationResponse) => void,
+  ): ClientUnaryCall;
+  /** One of the caller's images (polled while processing). */
+  getStatus(
+    request: GetStatusRequest,
+    callback: (error: ServiceError | null, response: GetStatusResponse) => void,
+  ): ClientUnaryCall;
+  getStatus(
+    request: GetStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetStatusResponse) => void,
+  ): ClientUnaryCall;
+  getStatus(
+    request: GetStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetStatusResponse) => void,
+  ): ClientUnaryCall;
+  /** The caller's images, newest first. */
+  listImages(
+    request: ListImagesRequest,
+    callback: (error: ServiceError | null, response: ListImagesResponse) => void,
+  ): ClientUnaryCall;
+  listImages(
+    request: ListImagesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListImagesResponse) => void,
+  ): ClientUnaryCall;
+  listImages(
+    request: ListImagesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListImagesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Unlocks a locked result for 100 tokens (free inside an unlimited plan). A repeat on an
+   * unlocked image succeeds without a second charge.
+   */
+  unlockWithTokens(
+    request: UnlockWithTokensRequest,
+    callback: (error: ServiceError | null, response: UnlockWithTokensResponse) => void,
+  ): ClientUnaryCall;
+  unlockWithTokens(
+    request: UnlockWithTokensRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UnlockWithTokensResponse) => void,
+  ): ClientUnaryCall;
+  unlockWithTokens(
+    request: UnlockWithTokensRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UnlockWithTokensResponse) => void,
+  ): ClientUnaryCall;
+  /** Claims a guest's result into the caller's gallery, unlocked, for 100 tokens; once per user. */
+  claimAnonymous(
+    request: ClaimAnonymousRequest,
+    callback: (error: ServiceError | null, response: ClaimAnonymousResponse) => void,
+  ): ClientUnaryCall;
+  claimAnonymous(
+    request: ClaimAnonymousRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ClaimAnonymousResponse) => void,
+  ): ClientUnaryCall;
+  claimAnonymous(
+    request: ClaimAnonymousRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ClaimAnonymousResponse) => void,
+  ): ClientUnaryCall;
+  /** A guest's enhancement (no sign-in: the enhancement id is the guest's handle). */
+  getAnonymousStatus(
+    request: GetAnonymousStatusRequest,
+    callback: (error: ServiceError | null, response: GetAnonymousStatusResponse) => void,
+  ): ClientUnaryCall;
+  getAnonymousStatus(
+    request: GetAnonymousStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAnonymousStatusResponse) => void,
+  ): ClientUnaryCall;
+  getAnonymousStatus(
+    request: GetAnonymousStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAnonymousStatusResponse) => void,
+  ): ClientUnaryCall;
+  /** Unlocks an image paid for with a one-off payment (billing's PaymentSucceeded); once per image. */
+  markPaid(
+    request: MarkPaidRequest,
+    callback: (error: ServiceError | null, response: MarkPaidResponse) => void,
+  ): ClientUnaryCall;
+  markPaid(
+    request: MarkPaidRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MarkPaidResponse) => void,
+  ): ClientUnaryCall;
+  markPaid(
+    request: MarkPaidRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MarkPaidResponse) => void,
   ): ClientUnaryCall;
 }
 
@@ -274,6 +2755,28 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());

@@ -1,0 +1,61 @@
+import { events, eventTypes, topics } from '@flatlay/proto';
+import { AppError, decodeEnvelope, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
+import type { BlobStore } from '../blobs/index.js';
+import type { Generations } from '../app/generations.js';
+import { blobsOfUser, deleteImagesOfUser, imageFolder } from '../app/image-store.js';
+import { forgetPlan, recordPlan } from '../app/user-plans.js';
+
+export const CONSUMER = 'image';
+export const consumedTopics = [topics.identityUser, topics.billingPayment];
+
+/**
+ * What the image service learns from others: each user's plan (who may choose sub-types), a
+ * deleted account (its images and files go), and one-off payments that unlock an image.
+ */
+export function imageEventHandler(deps: { pool: Pool; blobs: BlobStore; generations: Generations; logger: Logger }) {
+  const { pool, blobs, generations, logger } = deps;
+  const inbox = new PostgresInbox(pool);
+  return async (delivery: Delivery): Promise<void> => {
+    const envelope = decodeEnvelope(delivery.value);
+    const at = envelope.occurredAt ?? new Date();
+    switch (envelope.type) {
+      case eventTypes.UserPlanChanged: {
+        const e = events.UserPlanChanged.decode(envelope.payload);
+        await inbox.handleOnce(CONSUMER, envelope.eventId, (tx) =>
+          recordPlan(tx, e.userId, e.subscriptionPlan, e.subscriptionStatus, at),
+        );
+        return;
+      }
+      case eventTypes.UserDeleted: {
+        const { userId } = events.UserDeleted.decode(envelope.payload);
+        await inbox.handleOnce(CONSUMER, envelope.eventId, async (tx) => {
+          // Files first: if this fails half-way the event comes again, and deleting is repeatable.
+          const owned = await blobsOfUser(tx, userId);
+          for (const image of owned) {
+            await blobs.delete(image.originalKey);
+            await blobs.deletePrefix(imageFolder(image.imageId));
+          }
+          const rows = await deleteImagesOfUser(tx, userId);
+          await forgetPlan(tx, userId);
+          logger.info({ userId, images: rows }, "deleted a closed account's images");
+        });
+        return;
+      }
+      case eventTypes.PaymentSucceeded: {
+        const e = events.PaymentSucceeded.decode(envelope.payload);
+        if (e.kind !== 'image_unlock' && e.kind !== 'anonymous_enhancement') return; // token packs are the ledger's
+        await inbox.handleOnce(CONSUMER, envelope.eventId, async () => {
+          try {
+            await generations.markPaid(e.imageId, e.paymentId);
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            logger.warn({ eventId: envelope.eventId, code: error.code }, 'payment for an unknown image ignored');
+          }
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  };
+}

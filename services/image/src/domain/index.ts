@@ -1,0 +1,5 @@
+export * from './generation-job.js';
+export * from './enhancement-types.js';
+export * from './uploads.js';
+export * from './pagination.js';
+export * from './image-view.js';

@@ -1,0 +1,65 @@
+import { inProcessServiceSecret, type ServiceContext } from '@flatlay/platform';
+import { FolderBlobStore, S3BlobStore, type BlobStore } from './blobs/index.js';
+import { grpcLedger, type LedgerPort } from './app/ledger-port.js';
+import { blobFolder, loadImageConfig, type ImageConfig } from './config.js';
+import { exponentialBackoff, type JobPolicy, type SignKey } from './domain/index.js';
+import type { EnhanceEngine } from './worker/generation-worker.js';
+import { urlSigner, urlSigningKey } from './urls/signed-url.js';
+
+/** What a composition root or a test may set instead of the environment's choice. */
+export interface ImageServiceOptions {
+  /** Settings that win over the environment (e.g. the embedded default's data folder). */
+  config?: Partial<Record<keyof ImageConfig, string>>;
+  /** Where the ledger answers; asked on first use (the embedded default learns it after start). */
+  ledgerAddress?: () => string;
+  ledger?: LedgerPort;
+  blobs?: BlobStore;
+  /** The engine a worker uses (default: the threaded engine, loaded on the first job). */
+  engine?: () => Promise<EnhanceEngine>;
+  /** Run one generation worker inside the service process (the embedded default). */
+  inProcessWorker?: boolean;
+  /** Consumer groups other than the registry's (tests that must not share a group with other runs). */
+  consumerGroup?: string;
+  workerGroup?: string;
+  clock?: () => Date;
+}
+
+export interface ImageParts {
+  config: ImageConfig;
+  blobs: BlobStore;
+  ledger: LedgerPort;
+  sign: SignKey;
+  policy: JobPolicy;
+}
+
+/** The adapters this service runs on, from the options and the environment. */
+export function imageParts(ctx: ServiceContext, options: ImageServiceOptions): ImageParts {
+  const config = loadImageConfig(options.config);
+  const blobs =
+    options.blobs ??
+    (config.S3_BUCKET
+      ? new S3BlobStore({
+          bucket: config.S3_BUCKET,
+          region: config.S3_REGION,
+          endpoint: config.S3_ENDPOINT,
+          accessKeyId: config.S3_ACCESS_KEY_ID,
+          secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+        })
+      : new FolderBlobStore(blobFolder(config)));
+  const ledger = options.ledger ?? grpcLedger(options.ledgerAddress ?? (() => config.LEDGER_ADDR), ctx.credential);
+  const signer = urlSigner(
+    urlSigningKey(config.IMAGE_URL_SIGNING_KEY, process.env.SERVICE_AUTH_SECRET || inProcessServiceSecret()),
+  );
+  const clock = options.clock ?? (() => new Date());
+  return {
+    config,
+    blobs,
+    ledger,
+    sign: (key) => signer.sign(`${config.IMAGE_URL_PREFIX}${key}`, clock()),
+    policy: {
+      maxAttempts: config.GENERATION_MAX_ATTEMPTS,
+      leaseMs: config.GENERATION_LEASE_SECONDS * 1000,
+      backoffMs: exponentialBackoff(config.GENERATION_RETRY_BASE_MS),
+    },
+  };
+}

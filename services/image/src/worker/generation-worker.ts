@@ -1,0 +1,275 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { events } from '@flatlay/proto';
+import {
+  decodeEnvelope,
+  enqueueOutbox,
+  withTransaction,
+  type Bus,
+  type Delivery,
+  type Logger,
+  type Pool,
+  type Subscription,
+} from '@flatlay/platform';
+import { eventTypes } from '@flatlay/proto';
+import type { BlobStore } from '../blobs/index.js';
+import { readAll } from '../blobs/index.js';
+import { decide, evolve, type JobCommand, type JobDecision, type JobPolicy } from '../domain/index.js';
+import type { Engine } from '../engine/engine.js';
+import { isEngineError } from '../engine/errors.js';
+import { generationCompleted, generationFailed } from '../app/image-events.js';
+import { completeImage, failImage, findImage, imageFolder, markRefunded, refundsDue } from '../app/image-store.js';
+import { dueJobs, loadJob, saveJob } from '../app/job-store.js';
+import type { LedgerPort } from '../app/ledger-port.js';
+import { Slots } from './slots.js';
+
+/** What the worker needs of the engine (the threaded engine in production, a fake in tests). */
+export type EnhanceEngine = Pick<Engine, 'enhance' | 'close'>;
+
+export interface WorkerOptions {
+  pool: Pool;
+  blobs: BlobStore;
+  ledger: LedgerPort;
+  /** Made on first use, so a worker starts (and answers health checks) before the model loads. */
+  engine: () => Promise<EnhanceEngine>;
+  logger: Logger;
+  policy: JobPolicy;
+  concurrency: number;
+  /** How often to look for retries that are due and jobs whose worker died. */
+  sweepIntervalMs: number;
+  /** How long a first attempt may wait for the bus before a sweep takes it. */
+  sweepGraceMs: number;
+  clock?: () => Date;
+  workerId?: string;
+}
+
+/** The engine's refusals of the photo itself: running it again gives the same answer. */
+const PHOTO_REFUSALS = new Set([
+  'EMPTY_INPUT',
+  'UNSUPPORTED_FORMAT',
+  'CORRUPT_IMAGE',
+  'TOO_MANY_PIXELS',
+  'INVALID_OPTIONS',
+  'NO_PRODUCT_FOUND',
+]);
+
+const EXTENSIONS: Record<string, string> = { jpeg: 'jpg', png: 'png', webp: 'webp', avif: 'avif' };
+
+/**
+ * Runs generation jobs: those the bus delivers on the work queue, and those a periodic sweep
+ * finds (retries that are due, jobs left by a worker that died). Each job is claimed under a
+ * lease before it runs, so one photo is enhanced by one worker at a time, whichever way it came.
+ */
+export class GenerationWorker {
+  readonly id: string;
+  private readonly slots: Slots;
+  private readonly clock: () => Date;
+  private readonly running = new Set<Promise<void>>();
+  private engine: Promise<EnhanceEngine> | undefined;
+  private subscription: Subscription | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly o: WorkerOptions) {
+    this.id = o.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.slots = new Slots(o.concurrency);
+    this.clock = o.clock ?? (() => new Date());
+  }
+
+  async start(bus: Bus, queue: { topic: string; group: string }): Promise<void> {
+    this.subscription = await bus.subscribe({ groupId: queue.group, topics: [queue.topic], handle: this.onDelivery });
+    const sweep = () => {
+      this.sweep()
+        .catch((err) => this.o.logger.warn({ err }, 'generation sweep failed; trying again'))
+        .finally(() => {
+          if (!this.stopped) this.sweepTimer = setTimeout(sweep, this.o.sweepIntervalMs);
+        });
+    };
+    sweep();
+  }
+
+  /** Stops taking work, lets jobs in hand finish, and closes the engine. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.sweepTimer);
+    await this.subscription?.close();
+    await Promise.allSettled([...this.running]);
+    const engine = await this.engine?.catch(() => undefined);
+    await engine?.close();
+  }
+
+  // A delivery waits for a free slot, then the job runs on in the background and the offset is
+  // committed: if this worker dies, the job's lease runs out and another worker's sweep takes it.
+  private onDelivery = async (delivery: Delivery): Promise<void> => {
+    const envelope = decodeEnvelope(delivery.value);
+    if (envelope.type !== eventTypes.GenerationRequested) return;
+    const { imageId } = events.GenerationRequested.decode(envelope.payload);
+    await this.slots.acquire();
+    this.track(imageId);
+  };
+
+  private async sweep(): Promise<void> {
+    const { pool, ledger, logger } = this.o;
+    for (const due of await refundsDue(pool)) {
+      await ledger.refund(due.userId, due.imageId);
+      await markRefunded(pool, due.imageId);
+      logger.info({ imageId: due.imageId }, 'refunded a failed generation');
+    }
+    for (const imageId of await dueJobs(pool, this.clock(), this.o.sweepGraceMs, this.o.concurrency)) {
+      if (this.stopped || !this.slots.tryAcquire()) return;
+      this.track(imageId);
+    }
+  }
+
+  /** Runs one job in a slot already taken, and releases it after. */
+  private track(imageId: string): void {
+    const run = this.runJob(imageId)
+      .catch((err) => this.o.logger.error({ err, imageId }, 'generation job stopped on an unexpected error'))
+      .finally(() => {
+        this.slots.release();
+        this.running.delete(run);
+      });
+    this.running.add(run);
+  }
+
+  /** Decides a command on the job's current state and writes it if nobody moved the job meanwhile. */
+  private async apply(
+    imageId: string,
+    command: JobCommand,
+    q: Pick<Pool, 'query'> = this.o.pool,
+  ): Promise<JobDecision | undefined> {
+    const job = await loadJob(q, imageId);
+    if (!job) return undefined;
+    const decision = decide(command, job.state, this.o.policy);
+    if (decision.type === 'NotClaimable' || decision.type === 'Superseded') return decision;
+    const lastError = decision.type === 'RetryScheduled' || decision.type === 'Failed' ? decision.message : undefined;
+    const saved = await saveJob(q, imageId, evolve(job.state, decision, this.id), job.version, command.at, lastError);
+    return saved ? decision : { type: 'Superseded' };
+  }
+
+  private async runJob(imageId: string): Promise<void> {
+    const { logger } = this.o;
+    const claimed = await this.finishing(imageId, { type: 'Claim', worker: this.id, at: this.clock() });
+    if (claimed?.type !== 'Claimed') return;
+    const attempt = claimed.attempt;
+    const renew = setInterval(
+      () => {
+        this.apply(imageId, { type: 'Renew', worker: this.id, attempt, at: this.clock() }).catch((err) =>
+          logger.warn({ err, imageId }, 'could not renew a generation lease'),
+        );
+      },
+      Math.max(50, this.o.policy.leaseMs / 3),
+    );
+    try {
+      await this.generate(imageId, attempt);
+    } catch (error) {
+      const code = isEngineError(error) ? error.code : 'WORKER_ERROR';
+      const message = error instanceof Error ? error.message : String(error);
+      logger.warn({ imageId, attempt, code, err: error }, 'generation attempt failed');
+      await this.finishing(imageId, {
+        type: 'AttemptFailed',
+        worker: this.id,
+        attempt,
+        at: this.clock(),
+        retryable: !PHOTO_REFUSALS.has(code),
+        code,
+        message,
+      });
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  /** Applies a claim or a failure; a job that ends failed is recorded, announced and refunded. */
+  private async finishing(imageId: string, command: JobCommand): Promise<JobDecision | undefined> {
+    const failed = await withTransaction(this.o.pool, async (tx) => {
+      const decision = await this.apply(imageId, command, tx);
+      if (decision?.type !== 'Failed') return { decision, refund: undefined };
+      const image = await findImage(tx, imageId);
+      if (!image) return { decision, refund: undefined };
+      const at = this.clock();
+      await failImage(tx, imageId, decision.code, decision.message, at);
+      const refundDue = image.chargedTokens > 0 && !!image.userId;
+      const job = await loadJob(tx, imageId);
+      await enqueueOutbox(tx, [
+        generationFailed(
+          {
+            imageId,
+            userId: image.userId ?? '',
+            reasonCode: decision.code,
+            reason: decision.message,
+            attempts: job?.state.attempts ?? 0,
+            refundDue,
+          },
+          at,
+        ),
+      ]);
+      return { decision, refund: refundDue && image.userId ? image.userId : undefined };
+    });
+    if (failed.refund) {
+      // Keyed by image id on the ledger: a refund sent twice (this, then a sweep) gives back once.
+      await this.o.ledger.refund(failed.refund, imageId);
+      await markRefunded(this.o.pool, imageId);
+    }
+    return failed.decision;
+  }
+
+  private async generate(imageId: string, attempt: number): Promise<void> {
+    const { pool, blobs, logger } = this.o;
+    const image = await findImage(pool, imageId);
+    if (!image) return;
+    const original = await blobs.get(image.originalKey);
+    if (!original) throw new Error(`the original photo ${image.originalKey} is missing`);
+    const input = await readAll(original.body);
+    this.engine ??= this.o.engine();
+    const engine = await this.engine.catch((error) => {
+      this.engine = undefined; // try loading again on the next attempt
+      throw error;
+    });
+    const o = image.options;
+    const result = await engine.enhance(input, {
+      type: image.enhancementType,
+      background: o.background as 'white',
+      shadow: o.shadow,
+      size: o.size || undefined,
+      format: o.format as 'jpeg',
+      transparent: o.transparent,
+      preset: o.preset || undefined,
+    });
+    const folder = imageFolder(imageId);
+    const resultKey = `${folder}result.${EXTENSIONS[result.format] ?? 'jpg'}`;
+    const resultType = `image/${result.format}`;
+    const previewKey = `${folder}preview.jpg`;
+    await blobs.put(resultKey, result.full, resultType);
+    await blobs.put(previewKey, result.preview, 'image/jpeg');
+    const at = this.clock();
+    const done = await withTransaction(pool, async (tx) => {
+      const decision = await this.apply(imageId, { type: 'Complete', worker: this.id, attempt, at }, tx);
+      if (decision?.type !== 'Completed') return false;
+      await completeImage(
+        tx,
+        imageId,
+        { resultKey, resultType, previewKey, width: result.width, height: result.height },
+        at,
+      );
+      await enqueueOutbox(tx, [
+        generationCompleted(
+          {
+            imageId,
+            userId: image.userId ?? '',
+            locked: image.isLocked,
+            width: result.width,
+            height: result.height,
+            format: result.format,
+            attempts: attempt,
+          },
+          at,
+        ),
+      ]);
+      return true;
+    });
+    // The image was deleted meanwhile (its owner left): leave none of its files behind.
+    if (!done && !(await loadJob(pool, imageId))) await blobs.deletePrefix(folder);
+    if (done) logger.info({ imageId, attempt }, 'generation completed');
+  }
+}
