@@ -19,8 +19,7 @@ function reportInitialJs(): Plugin {
         seen.add(fileName);
         for (const dep of byName.get(fileName)?.imports ?? []) visit(dep);
       };
-      for (const c of chunks)
-        if (c.isEntry || c.facadeModuleId?.endsWith('/src/pages/HomePage.tsx')) visit(c.fileName);
+      for (const c of chunks) if (c.isEntry || c.facadeModuleId?.endsWith('/src/pages/HomePage.tsx')) visit(c.fileName);
       const bytes = [...seen].reduce((sum, f) => sum + gzipSync(byName.get(f)?.code ?? '').length, 0);
       const kb = (bytes / 1024).toFixed(1);
       this.info(`initial JS of / (entry + home page, gzipped): ${kb} KB in ${seen.size} files (budget 150 KB)`);
