@@ -1,31 +1,28 @@
-import { useSystemHealth } from '../lib/use-system-health';
+import { EnhanceHero } from '../features/enhance/EnhanceHero';
+import { FaqAccordion } from '../features/content/FaqAccordion';
+import { FeatureCards } from '../features/content/FeatureCards';
+import { HowItWorksSteps } from '../features/content/HowItWorksSteps';
+import { PhotoTip } from '../features/content/PhotoTip';
+import { PricingBlock } from '../features/pricing/PricingBlock';
 
-export function HomePage() {
-  const health = useSystemHealth();
+export default function HomePage() {
   return (
-    <main className="home">
-      <h1>Flatlay</h1>
-      <p className="lead">
-        Turn a casual photo of clothing, shoes, a bag or jewellery into a clean, level, centred studio flat-lay, ready
-        for a marketplace.
-      </p>
-      <section aria-label="Service status" className="status">
-        <h2>
-          Service status:{' '}
-          {health.status === 'ok'
-            ? 'all systems running'
-            : health.status === 'unknown'
-              ? 'checking…'
-              : 'starting or unavailable'}
-        </h2>
-        <ul>
-          {Object.entries(health.services).map(([name, state]) => (
-            <li key={name} data-state={state}>
-              {name}: {state === 'SERVING' ? 'ready' : state.toLowerCase().replace('_', ' ')}
-            </li>
-          ))}
-        </ul>
+    <>
+      <section className="hero" aria-labelledby="hero-title">
+        <div className="hero__intro">
+          <h1 id="hero-title">Studio flat-lays from casual photos</h1>
+          <p className="lead">
+            Upload a photo of clothing, accessories, shoes or a detail. AI cleans, straightens and centres it into a
+            marketplace-ready image.
+          </p>
+        </div>
+        <EnhanceHero />
+        <PhotoTip />
       </section>
-    </main>
+      <HowItWorksSteps />
+      <FeatureCards />
+      <PricingBlock />
+      <FaqAccordion />
+    </>
   );
 }

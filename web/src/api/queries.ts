@@ -1,0 +1,63 @@
+import { QueryClient, type QueryFunction, useQuery } from '@tanstack/react-query';
+import { fetchBalance, fetchImages, fetchProducts, fetchTokenHistory, paths } from './endpoints';
+import { apiRequest } from './http';
+
+const MINUTE = 60_000;
+
+/** A query with no function of its own fetches the path its key starts with. */
+const fetchKeyPath: QueryFunction = ({ queryKey, signal }) => apiRequest(String(queryKey[0]), { signal });
+
+/**
+ * Data is stale after 10 s and dropped 2 min after its last user; no retries and no refetch on
+ * focus or mount unless a query asks (the balance does).
+ */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: fetchKeyPath,
+        staleTime: 10_000,
+        gcTime: 2 * MINUTE,
+        retry: false,
+        refetchOnWindowFocus: false,
+        refetchOnMount: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export const queryKeys = {
+  products: [paths.products] as const,
+  balance: [paths.balance] as const,
+  tokenHistory: [paths.tokenHistory] as const,
+  images: (page: number) => [paths.images, page] as const,
+};
+
+export function useProducts() {
+  return useQuery({ queryKey: queryKeys.products, queryFn: fetchProducts, staleTime: 5 * MINUTE });
+}
+
+/** The balance is always asked again on the dashboard; elsewhere an answer of under 30 s will do. */
+export function useTokenBalance(options: { enabled: boolean; onDashboard?: boolean }) {
+  return useQuery({
+    queryKey: queryKeys.balance,
+    queryFn: fetchBalance,
+    enabled: options.enabled,
+    staleTime: options.onDashboard ? 0 : 30_000,
+    refetchOnMount: 'always',
+  });
+}
+
+export function useTokenHistory(enabled: boolean) {
+  return useQuery({ queryKey: queryKeys.tokenHistory, queryFn: fetchTokenHistory, enabled, staleTime: 10 * MINUTE });
+}
+
+export function useImages(page: number, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.images(page),
+    queryFn: () => fetchImages(page),
+    enabled,
+    staleTime: 5 * MINUTE,
+  });
+}

@@ -1,0 +1,32 @@
+import { authHeaders } from './http';
+
+export interface UploadAnswer {
+  status: number;
+  statusText: string;
+  text: string;
+}
+
+/**
+ * A multipart POST through XMLHttpRequest, the one browser API that reports upload progress.
+ * Resolves with the raw answer whatever its status; the caller decides what an error says.
+ */
+export function uploadForm(
+  url: string,
+  form: FormData,
+  options: { withToken: boolean; onProgress?: (percent: number) => void },
+): Promise<UploadAnswer> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Accept', 'application/json');
+    if (options.withToken) for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) options.onProgress?.(Math.round((e.loaded / e.total) * 100));
+    };
+    xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, text: xhr.responseText });
+    xhr.onerror = () => reject(new Error('Network error while uploading. Please check your connection.'));
+    xhr.onabort = () => reject(new Error('Upload cancelled'));
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,92 @@
+import { lazy, Suspense } from 'react';
+import { Outlet, Route, Routes } from 'react-router-dom';
+import { Footer } from '../components/Footer';
+import { Header } from '../components/Header';
+import { Spinner } from '../components/Spinner';
+import { OutageReset } from './OutageReset';
+import { RequireAuth } from './RequireAuth';
+import { ScrollToTop } from './ScrollToTop';
+
+// Every page is its own chunk: the first visit to / downloads the shell and the home page only.
+const HomePage = lazy(() => import('../pages/HomePage'));
+const AuthPage = lazy(() => import('../pages/AuthPage'));
+const AuthCallbackPage = lazy(() => import('../pages/AuthCallbackPage'));
+const DashboardPage = lazy(() => import('../pages/DashboardPage'));
+const PricingPage = lazy(() => import('../pages/PricingPage'));
+const CheckoutPage = lazy(() => import('../pages/CheckoutPage'));
+const FaqPage = lazy(() => import('../pages/FaqPage'));
+const HowItWorksPage = lazy(() => import('../pages/HowItWorksPage'));
+const PrivacyPage = lazy(() => import('../pages/PrivacyPage'));
+const TermsPage = lazy(() => import('../pages/TermsPage'));
+const FuturisticPage = lazy(() => import('../pages/FuturisticPage'));
+const TikTokTestPage = lazy(() => import('../pages/TikTokTestPage'));
+const NotFoundPage = lazy(() => import('../pages/NotFoundPage'));
+
+function Layout() {
+  return (
+    <div className="app">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" className="app__main">
+        <Suspense fallback={<Spinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+export function App() {
+  return (
+    <>
+      <ScrollToTop />
+      <OutageReset />
+      <Routes>
+        <Route element={<Layout />}>
+          <Route index element={<HomePage />} />
+          <Route path="auth" element={<AuthPage />} />
+          <Route path="auth/callback" element={<AuthCallbackPage />} />
+          <Route
+            path="dashboard"
+            element={
+              <RequireAuth>
+                <DashboardPage />
+              </RequireAuth>
+            }
+          />
+          <Route path="pricing" element={<PricingPage />} />
+          <Route
+            path="checkout"
+            element={
+              <RequireAuth>
+                <CheckoutPage />
+              </RequireAuth>
+            }
+          />
+          <Route path="faq" element={<FaqPage />} />
+          <Route path="how-it-works" element={<HowItWorksPage />} />
+          <Route path="privacy" element={<PrivacyPage />} />
+          <Route path="terms" element={<TermsPage />} />
+          <Route path="futuristic" element={<FuturisticPage />} />
+          <Route path="tiktok-test" element={<TikTokTestPage />} />
+          {/* Account-side pages come with their own work; until then they are guarded 404s. */}
+          {['account', 'settings', 'subscribe', 'subscription-checkout'].map((path) => (
+            <Route
+              key={path}
+              path={path}
+              element={
+                <RequireAuth>
+                  <NotFoundPage />
+                </RequireAuth>
+              }
+            />
+          ))}
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Routes>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import * as Tooltip from '@radix-ui/react-tooltip';
+import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useTokenBalance } from '../api/queries';
+import { useAuth } from '../auth/auth-context';
+import { displayNameOf } from '../auth/session';
+import { AccountIcon, DashboardIcon, Logo, TokenIcon } from './icons';
+
+function IconLink({ to, label, children }: { to: string; label: string; children: ReactNode }) {
+  return (
+    <Tooltip.Root>
+      <Tooltip.Trigger asChild>
+        <Link to={to} className="icon-button" aria-label={label}>
+          {children}
+        </Link>
+      </Tooltip.Trigger>
+      <Tooltip.Portal>
+        <Tooltip.Content className="tooltip" sideOffset={6}>
+          {label}
+        </Tooltip.Content>
+      </Tooltip.Portal>
+    </Tooltip.Root>
+  );
+}
+
+function TokenChip({ balance }: { balance: number }) {
+  return (
+    <Link to="/pricing" className="token-chip" title="Click to buy more tokens">
+      <TokenIcon />
+      <span>{balance.toLocaleString('en-US')}</span>
+      <span className="visually-hidden"> tokens</span>
+    </Link>
+  );
+}
+
+export function Header() {
+  const { authUser, profile, logout } = useAuth();
+  const navigate = useNavigate();
+  const balance = useTokenBalance({ enabled: Boolean(authUser) });
+  const tokens = balance.data?.balance ?? profile?.tokenBalance ?? 0;
+
+  const signOut = async () => {
+    await logout();
+    navigate('/auth');
+  };
+
+  return (
+    <header className="site-header">
+      <div className="site-header__inner">
+        <Link to="/" aria-label="Flatlay home">
+          <Logo />
+        </Link>
+        <nav aria-label="Main" className="site-nav">
+          <Link to="/how-it-works">How it works</Link>
+          <Link to="/dashboard">Dashboard</Link>
+        </nav>
+        <div className="site-header__account">
+          {authUser && profile ? (
+            <>
+              <span className="site-header__name">{displayNameOf(profile)}</span>
+              <TokenChip balance={tokens} />
+              <button type="button" className="button button--ghost site-header__signout" onClick={signOut}>
+                Sign Out
+              </button>
+            </>
+          ) : (
+            <Link to="/auth" className="button button--primary site-header__account-button">
+              Account
+            </Link>
+          )}
+          <div className="site-header__mobile">
+            <IconLink to="/dashboard" label="Dashboard">
+              <DashboardIcon />
+            </IconLink>
+            <IconLink to={authUser ? '/dashboard' : '/auth'} label="Account">
+              <AccountIcon />
+            </IconLink>
+          </div>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,66 @@
+import * as Accordion from '@radix-ui/react-accordion';
+import { Link } from 'react-router-dom';
+import { supportEmail } from '../../lib/runtime-config';
+
+export const FAQ: { q: string; a: string }[] = [
+  {
+    q: 'What does Flatlay do?',
+    a: 'It turns a casual photo of clothing, accessories, shoes or a detail close-up into a clean, symmetrical studio flat-lay image.',
+  },
+  {
+    q: 'How long does an enhancement take?',
+    a: 'Usually 10-20 seconds. You can watch the progress in the preview.',
+  },
+  {
+    q: 'How do tokens work?',
+    a: 'One image costs 100 tokens. New accounts get 200 free tokens, enough for 2 images.',
+  },
+  {
+    q: 'Do token packs expire?',
+    a: 'No. Token packs are one-time purchases that never expire and work with any plan.',
+  },
+  {
+    q: 'Can I try it without an account?',
+    a: 'Yes. Enter your email, upload a photo, and pay a one-off $5 to unlock the result.',
+  },
+  {
+    q: 'Which file formats can I upload?',
+    a: 'JPG, PNG, WEBP and HEIC photos, up to 10MB.',
+  },
+  {
+    q: 'What do subscriptions add?',
+    a: 'A monthly token allowance, advanced sub-type options, advanced prompting and priority support. Yearly billing saves 20%.',
+  },
+  {
+    q: 'How do I get the best results?',
+    a: 'Photograph clothing on a hanger, keep the full logo visible, and use a background colour different from the product.',
+  },
+];
+
+export function FaqAccordion() {
+  return (
+    <section className="section" aria-labelledby="faq-title">
+      <h2 id="faq-title">Frequently asked questions</h2>
+      <Accordion.Root type="single" collapsible className="faq">
+        {FAQ.map((item) => (
+          <Accordion.Item key={item.q} value={item.q} className="faq__item">
+            <Accordion.Header asChild>
+              <h3 className="faq__heading">
+                <Accordion.Trigger className="faq__trigger">{item.q}</Accordion.Trigger>
+              </h3>
+            </Accordion.Header>
+            <Accordion.Content className="faq__answer">{item.a}</Accordion.Content>
+          </Accordion.Item>
+        ))}
+      </Accordion.Root>
+      <div className="faq__actions">
+        <Link to="/auth" className="button button--primary">
+          Start Now
+        </Link>
+        <a href={`mailto:${supportEmail()}`} className="button button--outline">
+          Contact Support
+        </a>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+const FEATURES = [
+  { title: 'Studio results in seconds', text: 'Processing takes 10-20 seconds per image.' },
+  { title: 'Clean and symmetrical', text: 'Every product is levelled, centred and set on a clean background.' },
+  { title: 'Made for marketplaces', text: 'High-resolution output, ready for your store and marketplace listings.' },
+  { title: 'Any product', text: 'Clothing, accessories, shoes and detail close-ups.' },
+];
+
+export function FeatureCards() {
+  return (
+    <section className="section" aria-labelledby="features-title">
+      <h2 id="features-title">Why sellers use Flatlay</h2>
+      <div className="card-grid">
+        {FEATURES.map((f) => (
+          <article key={f.title} className="feature-card">
+            <h3>{f.title}</h3>
+            <p className="muted">{f.text}</p>
+          </article>
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,152 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useReducer, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { loginRequired, needsLogin } from '../../api/generation-errors';
+import { queryKeys } from '../../api/queries';
+import { useAuth } from '../../auth/auth-context';
+import { errorToast, toast } from '../../components/toast/toast-store';
+import { TOKENS_PER_IMAGE } from '../../lib/constants';
+import {
+  heroEnhancementField,
+  loadEnhancementType,
+  type MainType,
+  saveEnhancementType,
+  withMainType,
+} from '../../lib/enhancement-type';
+import { downloadResult } from './download';
+import { type GenerationOutcome, generateAsGuest, generateSignedIn } from './hero-generation';
+import { ImagePicker } from './ImagePicker';
+import { payToUnlockGuest, resumeGuestPayment, unlockByPayment } from './unlock';
+import { prepareUpload } from './prepare-file';
+import { PreviewPanel } from './PreviewPanel';
+import { initialPreview, previewReducer } from './preview-state';
+import { TypeChooserDialog } from './TypeChooserDialog';
+
+/** The hero: e-mail (guests), photo, type, then the enhancement and its preview. */
+export function EnhanceHero() {
+  const { authUser, profile, setTokenBalance } = useAuth();
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, dispatch] = useReducer(previewReducer, initialPreview);
+  const [choosing, setChoosing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const objectUrl = useRef<string | null>(null);
+  const [query, setQuery] = useSearchParams();
+
+  useEffect(() => () => void (objectUrl.current && URL.revokeObjectURL(objectUrl.current)), []);
+
+  // Back from the hosted payment page: unlock the guest's enhancement and show it.
+  const paidId = query.get('payment') === 'success' ? query.get('enhancement_id') : null;
+  useEffect(() => {
+    if (!paidId) return;
+    setQuery({}, { replace: true });
+    void resumeGuestPayment(paidId).then((url) => url && dispatch({ type: 'result', resultUrl: url }));
+  }, [paidId, setQuery]);
+
+  const choose = (picked: File) => {
+    if (objectUrl.current) URL.revokeObjectURL(objectUrl.current);
+    objectUrl.current = URL.createObjectURL(picked);
+    setFile(picked);
+    dispatch({ type: 'select', imageUrl: objectUrl.current });
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!authUser && !email.includes('@')) {
+      errorToast('Invalid Email', 'Please enter a valid email address.');
+      return;
+    }
+    if (!file) {
+      errorToast('No File Selected', 'Please select an image to enhance.');
+      return;
+    }
+    const balance = profile?.tokenBalance ?? 0;
+    if (authUser && !profile?.isUnlimited && balance < TOKENS_PER_IMAGE) {
+      errorToast(
+        'Insufficient Tokens',
+        `You need ${TOKENS_PER_IMAGE} tokens to enhance an image. You have ${balance} tokens. Please upgrade your account or purchase tokens.`,
+      );
+      return;
+    }
+    setChoosing(true);
+  };
+
+  const show = (outcome: GenerationOutcome) => {
+    if (outcome.kind === 'result') {
+      dispatch({ type: 'result', resultUrl: outcome.resultUrl });
+      toast({ title: 'Enhancement Complete!', description: 'Your image is ready.' });
+    } else if (outcome.kind === 'locked') dispatch({ type: 'locked', ...outcome });
+    else dispatch({ type: 'guest-locked', ...outcome });
+    if ('newBalance' in outcome && typeof outcome.newBalance === 'number') setTokenBalance(outcome.newBalance);
+  };
+
+  const enhance = async (type: MainType) => {
+    setChoosing(false);
+    const chosen = withMainType(type);
+    saveEnhancementType(chosen);
+    if (!file) return;
+    setBusy(true);
+    try {
+      const upload = await prepareUpload(file);
+      if (!upload) return;
+      dispatch({ type: 'start' });
+      const progress = (percent: number) => dispatch({ type: 'upload-progress', percent });
+      const field = heroEnhancementField(chosen);
+      show(
+        authUser
+          ? await generateSignedIn(upload, field, progress)
+          : await generateAsGuest(upload, email.trim(), field, progress),
+      );
+    } catch (error) {
+      dispatch({ type: 'failed' });
+      const message = error instanceof Error ? error.message : '';
+      const status = (error as { status?: number }).status;
+      if (needsLogin(message, status)) errorToast(loginRequired.title, loginRequired.description);
+      else errorToast('Enhancement Failed', message || 'Failed to enhance image. Please try again.');
+    } finally {
+      setBusy(false);
+      if (authUser) void queryClient.invalidateQueries({ queryKey: queryKeys.balance });
+    }
+  };
+
+  const payAsGuest = async (enhancementId: string) => {
+    dispatch({ type: 'paying', paying: true });
+    if (!(await payToUnlockGuest(enhancementId))) dispatch({ type: 'paying', paying: false });
+  };
+
+  return (
+    <div className="hero__workspace">
+      <form className="hero__form" onSubmit={submit} noValidate>
+        {!authUser && (
+          <label className="field">
+            <span className="visually-hidden">Your email</span>
+            <input
+              type="email"
+              autoComplete="email"
+              placeholder="Your email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </label>
+        )}
+        <ImagePicker onFile={choose} fileName={file?.name} />
+        <button type="submit" className="button button--primary button--block button--large" disabled={busy}>
+          {busy ? 'Enhancing...' : 'Enhance Image'}
+        </button>
+      </form>
+      <PreviewPanel
+        state={preview}
+        onDownload={(url) => void downloadResult(url)}
+        onPayToUnlock={(id) => void payAsGuest(id)}
+        onUnlock={(id) => void unlockByPayment(id)}
+      />
+      <TypeChooserDialog
+        open={choosing}
+        onOpenChange={setChoosing}
+        onChoose={(t) => void enhance(t)}
+        initial={loadEnhancementType().type}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { Link } from 'react-router-dom';
+import { DownloadIcon, LockIcon } from '../../components/icons';
+import { UNLOCK_PRICE_LABEL } from '../../lib/constants';
+import type { PreviewState } from './preview-state';
+
+export interface PreviewPanelProps {
+  state: PreviewState;
+  onDownload: (url: string) => void;
+  onPayToUnlock: (enhancementId: string) => void;
+  onUnlock: (imageId: string) => void;
+}
+
+/** The right-hand panel of the hero: one view per state of the enhancement. */
+export function PreviewPanel({ state, onDownload, onPayToUnlock, onUnlock }: PreviewPanelProps) {
+  return (
+    <section className="preview" aria-label="Enhancement preview" aria-live="polite" data-state={state.kind}>
+      <PreviewBody state={state} onDownload={onDownload} onPayToUnlock={onPayToUnlock} onUnlock={onUnlock} />
+    </section>
+  );
+}
+
+function PreviewBody({ state, onDownload, onPayToUnlock, onUnlock }: PreviewPanelProps) {
+  switch (state.kind) {
+    case 'idle':
+      return (
+        <div className="preview__placeholder">
+          <span className="preview__badge">AI ENHANCEMENT PREVIEW</span>
+          <p className="muted">Your studio flat-lay appears here.</p>
+        </div>
+      );
+    case 'selected':
+      return <img className="preview__image" src={state.imageUrl} alt="Selected product" />;
+    case 'processing':
+      return (
+        <>
+          <img className="preview__image preview__image--dimmed" src={state.imageUrl} alt="Selected product" />
+          <div className="preview__overlay">
+            <span className="spinner" aria-hidden="true" />
+            <p className="preview__title">AI PROCESSING...</p>
+            <p className="small">This might take 10-20 seconds</p>
+            {state.uploadPercent !== null && state.uploadPercent < 100 && (
+              <div
+                className="progress"
+                role="progressbar"
+                aria-label="Upload"
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={state.uploadPercent}
+              >
+                <div className="progress__bar" style={{ width: `${state.uploadPercent}%` }} />
+              </div>
+            )}
+          </div>
+        </>
+      );
+    case 'result':
+      return (
+        <>
+          <img className="preview__image" src={state.resultUrl} alt="Enhanced flat-lay" />
+          <div className="preview__actions">
+            <button type="button" className="button button--primary" onClick={() => onDownload(state.resultUrl)}>
+              <DownloadIcon /> Download
+            </button>
+          </div>
+        </>
+      );
+    case 'guest-locked':
+      return (
+        <>
+          <img className="preview__image preview__image--blurred" src={state.previewUrl} alt="" />
+          <div className="preview__overlay">
+            <LockIcon />
+            <p className="preview__title">Your enhanced image is ready!</p>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={state.paying}
+              onClick={() => onPayToUnlock(state.enhancementId)}
+            >
+              {state.paying ? 'Processing...' : `Pay ${UNLOCK_PRICE_LABEL} to Unlock`}
+            </button>
+          </div>
+        </>
+      );
+    case 'locked':
+      return (
+        <>
+          <img className="preview__image preview__image--blurred" src={state.previewUrl} alt="" />
+          <div className="preview__overlay">
+            <LockIcon />
+            <p className="preview__title">Your enhanced image is ready!</p>
+            <button type="button" className="button button--primary" onClick={() => onUnlock(state.imageId)}>
+              Unlock for {UNLOCK_PRICE_LABEL}
+            </button>
+            <div className="preview__row">
+              <Link to="/dashboard" className="button button--outline">
+                Dashboard
+              </Link>
+              <Link to="/pricing" className="button button--outline">
+                Buy Tokens
+              </Link>
+            </div>
+          </div>
+        </>
+      );
+  }
+}

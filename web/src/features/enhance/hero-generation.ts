@@ -1,0 +1,116 @@
+import { fetchAnonymousStatus, fetchImageStatus } from '../../api/endpoints';
+import { type EnhanceSurface, generationErrorText } from '../../api/generation-errors';
+import { reportStatus } from '../../api/http';
+import type { AnonymousEnhancement, GenerationAnswer } from '../../api/types';
+import { uploadForm } from '../../api/upload';
+import { HERO_POLL } from '../../lib/constants';
+import { pollUntil } from './poll';
+
+/** How a generation ended, for the preview panel. */
+export type GenerationOutcome =
+  | { kind: 'result'; resultUrl: string; newBalance?: number }
+  | { kind: 'locked'; imageId: string; previewUrl: string; newBalance?: number }
+  | { kind: 'guest-locked'; enhancementId: string; previewUrl: string };
+
+/** A failed generation, with the HTTP status when the server answered. */
+export class GenerationError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'GenerationError';
+  }
+}
+
+async function upload(
+  url: string,
+  form: FormData,
+  withToken: boolean,
+  surface: EnhanceSurface,
+  onProgress: (p: number) => void,
+) {
+  const answer = await uploadForm(url, form, { withToken, onProgress });
+  if (answer.status < 200 || answer.status >= 300) {
+    // A refused token signs the person out; outages are reported as text here, not as a reset,
+    // so the person reads why their upload failed.
+    if (answer.status === 401) reportStatus(401, withToken);
+    throw new GenerationError(generationErrorText(answer, surface), answer.status);
+  }
+  try {
+    return JSON.parse(answer.text) as unknown;
+  } catch {
+    throw new GenerationError('Unexpected server response', answer.status);
+  }
+}
+
+/** Reads the three answer shapes of POST /api/images/generate, polling when the image is still processing. */
+export async function generateSignedIn(
+  file: File,
+  enhancementType: string,
+  onProgress: (p: number) => void,
+  poll = HERO_POLL,
+): Promise<GenerationOutcome> {
+  const form = new FormData();
+  form.append('file', file);
+  form.append('enhancement_type', enhancementType);
+  const body = (await upload('/api/images/generate', form, true, 'hero', onProgress)) as GenerationAnswer;
+  const newBalance = typeof body.newBalance === 'number' ? body.newBalance : undefined;
+  const imageId = body.image_id ?? body.image?.id ?? body.image?.image_id;
+  if (body.is_locked || body.locked || body.image?.is_locked) {
+    if (!imageId) throw new GenerationError('Unexpected server response');
+    const previewUrl = body.preview_url ?? body.image?.preview_url ?? body.image?.original_url ?? '';
+    return { kind: 'locked', imageId, previewUrl, newBalance };
+  }
+  const ready = body.image?.processed_url ?? body.processed_url ?? body.image_url;
+  if (ready && body.status !== 'processing') return { kind: 'result', resultUrl: ready, newBalance };
+  if (body.image?.status === 'failed' || body.status === 'failed') throw new GenerationError('Generation failed');
+  if (!imageId) throw new GenerationError('Unexpected server response');
+  const outcome = await pollUntil<Extract<GenerationOutcome, { kind: 'result' | 'locked' }>>({
+    intervalMs: poll.intervalMs,
+    timeoutMs: poll.timeoutMs,
+    timeoutMessage: 'Generation timed out',
+    check: async () => {
+      const s = await fetchImageStatus(imageId);
+      if (s.status === 'failed') throw new GenerationError(s.error || 'Image processing failed');
+      if (s.status !== 'completed') return null;
+      if (s.is_locked) return { kind: 'locked', imageId, previewUrl: s.preview_url ?? '' };
+      if (s.processed_url) return { kind: 'result', resultUrl: s.processed_url };
+      return null;
+    },
+  });
+  return { ...outcome, newBalance };
+}
+
+/** A guest's locked result: what to show blurred until they pay. */
+export function guestOutcome(e: AnonymousEnhancement, enhancementId: string): GenerationOutcome | null {
+  if (e.status === 'failed') throw new GenerationError('Enhancement failed');
+  if (e.is_paid && e.processed_url) return { kind: 'result', resultUrl: e.processed_url };
+  if (e.status === 'pending_payment' || e.status === 'completed') {
+    const previewUrl = e.preview_url ?? e.processed_url ?? e.original_url;
+    if (previewUrl) return { kind: 'guest-locked', enhancementId, previewUrl };
+  }
+  return null;
+}
+
+export async function generateAsGuest(
+  file: File,
+  email: string,
+  enhancementType: string,
+  onProgress: (p: number) => void,
+  poll = HERO_POLL,
+): Promise<GenerationOutcome> {
+  const form = new FormData();
+  form.append('file', file);
+  form.append('email', email);
+  form.append('enhancement_type', enhancementType);
+  const body = (await upload('/api/images/anonymous/generate', form, false, 'hero', onProgress)) as GenerationAnswer;
+  const enhancementId = body.enhancement_id;
+  if (!enhancementId) throw new GenerationError('Unexpected server response');
+  return pollUntil({
+    intervalMs: poll.intervalMs,
+    timeoutMs: poll.timeoutMs,
+    timeoutMessage: 'Generation timed out',
+    check: async () => guestOutcome(await fetchAnonymousStatus(enhancementId), enhancementId),
+  });
+}

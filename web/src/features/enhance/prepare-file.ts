@@ -1,0 +1,34 @@
+import { isHeicFile, jpegNameFor } from '../../lib/heic';
+import { errorToast, toast } from '../../components/toast/toast-store';
+
+/**
+ * The seam for turning HEIC into JPEG in the browser. A WASM decoder will be loaded here, on
+ * demand only, so nobody else downloads it; it answers null while there is none, and the
+ * original HEIC goes up as it is (the server's engine decodes HEIC itself).
+ */
+export type HeicConverter = (file: File) => Promise<Blob | null>;
+
+export const noBrowserConversion: HeicConverter = async () => null;
+
+/** The file to upload: a JPEG copy of a HEIC photo when the browser can make one, else the file itself. */
+export async function prepareUpload(
+  file: File,
+  convert: HeicConverter = noBrowserConversion,
+  failureText = 'Failed to convert HEIC image. Please try another format.',
+): Promise<File | null> {
+  if (!(await isHeicFile(file))) return file;
+  const progress = toast({ title: 'Converting HEIC...' });
+  try {
+    const jpeg = await convert(file);
+    if (!jpeg) {
+      progress.dismiss();
+      return file;
+    }
+    toast({ title: 'HEIC Converted' });
+    return new File([jpeg], jpegNameFor(file.name), { type: 'image/jpeg' });
+  } catch (error) {
+    console.error('HEIC conversion failed:', error);
+    errorToast('Conversion Failed', failureText);
+    return null;
+  }
+}

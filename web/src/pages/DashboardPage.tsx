@@ -1,0 +1,123 @@
+import { useImages, useTokenBalance, useTokenHistory } from '../api/queries';
+import type { ImageRecord } from '../api/types';
+import { useAuth } from '../auth/auth-context';
+import { Spinner } from '../components/Spinner';
+import { useRefreshProfileOnVisit } from '../features/content/RefreshProfile';
+import { downloadResult } from '../features/enhance/download';
+import { EnhanceHero } from '../features/enhance/EnhanceHero';
+import { PricingBlock } from '../features/pricing/PricingBlock';
+import { imagesFromTokens } from '../lib/constants';
+
+function greetingName(p: { firstName: string | null; email: string } | null): string {
+  return p?.firstName || p?.email.split('@')[0] || 'User';
+}
+
+export default function DashboardPage() {
+  useRefreshProfileOnVisit();
+  const { profile } = useAuth();
+  const balance = useTokenBalance({ enabled: true, onDashboard: true });
+  const tokens = balance.data?.balance ?? profile?.tokenBalance ?? 0;
+
+  return (
+    <div className="page dashboard">
+      <h1>Welcome back, {greetingName(profile)}!</h1>
+      <div className="dashboard__top">
+        <EnhanceHero />
+        <section className="card" aria-labelledby="balance-title">
+          <h2 id="balance-title">Token balance</h2>
+          <p className="balance">{tokens.toLocaleString('en-US')}</p>
+          {profile?.isUnlimited ? (
+            <p className="muted">
+              {profile.subscriptionPlanName ?? 'Unlimited'}
+              {profile.subscriptionPeriodEnd &&
+                `, renews ${new Date(profile.subscriptionPeriodEnd).toLocaleDateString('en-US')}`}
+            </p>
+          ) : (
+            <p className="muted">Enough for {imagesFromTokens(tokens)} images</p>
+          )}
+        </section>
+      </div>
+      <RecentImages />
+      <TokenHistoryList />
+      {!profile?.isUnlimited && <PricingBlock />}
+    </div>
+  );
+}
+
+function RecentImages() {
+  const images = useImages(1, true);
+  return (
+    <section className="section" aria-labelledby="recent-title">
+      <h2 id="recent-title">Recent images</h2>
+      {images.isPending ? (
+        <Spinner label="Loading images" />
+      ) : images.isError ? (
+        <p className="muted">Your images will appear here.</p>
+      ) : images.data.images.length === 0 ? (
+        <p className="muted">No images yet. Enhance your first photo above.</p>
+      ) : (
+        <ul className="image-grid">
+          {images.data.images.map((img) => (
+            <ImageTile key={img.id} image={img} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ImageTile({ image }: { image: ImageRecord }) {
+  const src = image.processed_url ?? image.preview_url ?? image.original_url ?? undefined;
+  return (
+    <li className="image-tile" data-status={image.status}>
+      {image.status === 'processing' ? (
+        <Spinner label="Processing" />
+      ) : image.status === 'failed' ? (
+        <p className="error-text">Enhancement failed</p>
+      ) : (
+        <>
+          <img src={src} alt="Enhanced product" className={image.is_locked ? 'preview__image--blurred' : undefined} />
+          {!image.is_locked && image.processed_url && (
+            <button
+              type="button"
+              className="button button--outline"
+              onClick={() => void downloadResult(image.processed_url!, `enhanced-${image.id}.png`)}
+            >
+              Download
+            </button>
+          )}
+        </>
+      )}
+    </li>
+  );
+}
+
+function TokenHistoryList() {
+  const history = useTokenHistory(true);
+  const latest = history.data?.transactions.slice(0, 10) ?? [];
+  return (
+    <section className="section" aria-labelledby="history-title">
+      <h2 id="history-title">Token History</h2>
+      {history.isPending ? (
+        <Spinner label="Loading token history" />
+      ) : latest.length === 0 ? (
+        <p className="muted">No transactions yet.</p>
+      ) : (
+        <ul className="history">
+          {latest.map((t) => (
+            <li key={t.id} className="history__row">
+              <span>{t.description}</span>
+              <span className="small muted">
+                {t.createdAt ? new Date(t.createdAt).toLocaleDateString('en-US') : ''}
+              </span>
+              <span className={t.amount >= 0 ? 'credit' : 'debit'}>
+                {t.amount >= 0 ? '+' : ''}
+                {t.amount}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+import { Link } from 'react-router-dom';
+import { HowItWorksSteps } from '../features/content/HowItWorksSteps';
+import { PricingBlock } from '../features/pricing/PricingBlock';
+
+const REASONS = [
+  'No studio, lightbox or photographer needed',
+  'Consistent, level, centred images across your whole catalogue',
+  'Results in 10-20 seconds',
+  'Pay per image with tokens that never expire, or subscribe',
+];
+
+export default function HowItWorksPage() {
+  return (
+    <div className="page">
+      <h1>How it works</h1>
+      <p className="lead">From a casual photo to a studio flat-lay in three steps.</p>
+      <HowItWorksSteps />
+      <section className="section" aria-labelledby="why-title">
+        <h2 id="why-title">Why Flatlay</h2>
+        <ul className="checklist">
+          {REASONS.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
+      </section>
+      <PricingBlock />
+      <p className="links-row">
+        <Link to="/" className="button button--primary">
+          Try it now
+        </Link>
+        <Link to="/faq" className="button button--outline">
+          Read the FAQ
+        </Link>
+      </p>
+    </div>
+  );
+}
