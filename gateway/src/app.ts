@@ -6,6 +6,8 @@ import helmet from 'helmet';
 import type { Logger } from '@flatlay/platform';
 import { mountRoutes } from './api/router.js';
 import { serviceClients, type ServiceClients } from './clients.js';
+import { filesFromEnv } from './files/index.js';
+import { fileRoutes, type FileServing } from './files/serve.js';
 import { createAuthenticator } from './http/auth.js';
 import { defaultTrustProxy, type TrustProxy } from './http/client-address.js';
 import { apiNotFound, errorMapper } from './http/errors.js';
@@ -38,6 +40,11 @@ export interface GatewayOptions {
   trustProxy?: TrustProxy;
   /** gRPC clients of the services; made from `services` when absent. */
   clients?: ServiceClients;
+  /**
+   * Where uploads go and files come from (the image service's blob store), and the key its file
+   * URLs are signed with; from the environment when absent (`filesFromEnv`).
+   */
+  files?: FileServing;
 }
 
 export function createGatewayApp(options: GatewayOptions): Express {
@@ -52,6 +59,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   const clients = options.clients ?? serviceClients(options.services);
   const auth = createAuthenticator(clients);
   const limit = authRateLimits(options.rateLimits ?? defaultAuthRateLimits);
+  const files = options.files ?? filesFromEnv();
 
   const api = express.Router();
   api.use(cors({ origin: options.corsOrigins, credentials: true }));
@@ -61,13 +69,21 @@ export function createGatewayApp(options: GatewayOptions): Express {
   // every (method, path) Express serves here. Answers are checked against the document in
   // tests and development only: it costs a parse per answer.
   const checkResponses = process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development';
-  mountRoutes(api, apiRoutes(clients, options.logger).routes, { auth, limit, checkResponses });
+  mountRoutes(api, apiRoutes(clients, options.logger, files).routes, {
+    auth,
+    limit,
+    checkResponses,
+    blobs: files.blobs,
+  });
   guardAdminAreas(api, auth);
   // After every route: a refused sign-in counts against its e-mail address before the answer leaves.
   api.use(countFailedSignIns);
   api.use(apiNotFound);
   app.use('/api', api);
   app.locals.apiRouter = api;
+
+  // Signed, expiring file URLs (results, previews, originals) handed out by the image service.
+  app.use(fileRoutes(files, options.logger));
 
   const webDir = options.webDir;
   if (webDir && existsSync(join(webDir, 'index.html'))) {

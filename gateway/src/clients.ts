@@ -1,10 +1,11 @@
-import { identity, ledger } from '@flatlay/proto';
+import { identity, image, ledger } from '@flatlay/proto';
 import { AppError, createClient, ServiceCredential } from '@flatlay/platform';
 import type { ServiceAddress } from './routes/health.js';
 
 export interface ServiceClients {
   identity(): identity.IdentityServiceClient;
   ledger(): ledger.LedgerServiceClient;
+  image(): image.ImageServiceClient;
   close(): void;
 }
 
@@ -30,6 +31,7 @@ export function serviceClients(
   return {
     identity: () => get('identity', (a) => createClient(identity.IdentityServiceClient, a, credential)),
     ledger: () => get('ledger', (a) => createClient(ledger.LedgerServiceClient, a, credential)),
+    image: () => get('image', (a) => createClient(image.ImageServiceClient, a, credential)),
     close: () => {
       for (const c of made.values()) c.close();
       made.clear();

@@ -24,6 +24,7 @@ import { createIdentityService } from '@flatlay/identity';
 import { createImageService } from '@flatlay/image';
 import { ledgerService } from '@flatlay/ledger';
 import { createGatewayApp } from './app.js';
+import { filesFromEnv } from './files/index.js';
 import { rateLimitEnvSchema, rateLimitsFrom } from './config.js';
 import { listen } from './server.js';
 
@@ -99,6 +100,8 @@ try {
     trustProxy: config.TRUST_PROXY,
     corsOrigins: config.CORS_ORIGINS ?? [`http://localhost:${config.PORT}`],
     webDir: join(repoRoot, 'web', 'dist'),
+    // Uploads and files in the image service's store (the same data folder, or S3 when S3_* is set).
+    files: filesFromEnv({ FLATLAY_DATA_DIR: dataDir }),
     services: services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` })),
   });
   http = await listen(app, config.HOST, config.PORT);

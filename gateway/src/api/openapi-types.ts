@@ -153,6 +153,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/images/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a photo and start its enhancement (100 tokens; locked when the caller has fewer)
+         * @description The photo is stored and its enhancement queued; poll GET /images/status/{id} (or listen on /images/events). With 100 tokens (or an unlimited plan) the caller is charged now and gets an unlocked result; with fewer, the result is made but locked (is_locked) until unlocked. A refused upload costs nothing and leaves nothing behind.
+         */
+        post: operations["postImagesGenerate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/status/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's images (polled while processing) */
+        get: operations["getImagesStatusId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's images, newest first, a page at a time */
+        get: operations["getImages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/unlock-with-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unlock a locked result for 100 tokens (free on an unlimited plan); a repeat is free */
+        post: operations["postImagesUnlockWithTokensId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/anonymous/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A guest's try: upload a photo with an e-mail address; the result is locked until paid */
+        post: operations["postImagesAnonymousGenerate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/anonymous/status/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A guest's try (the enhancement id is the guest's handle) */
+        get: operations["getImagesAnonymousStatusId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/unlock-anonymous-with-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim a guest's try into the caller's gallery, unlocked, for 100 tokens; a repeat is free */
+        post: operations["postImagesUnlockAnonymousWithTokensId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/login": {
         parameters: {
             query?: never;
@@ -257,6 +379,107 @@ export interface components {
             /** @description Positive for credits, negative for debits */
             amount: number;
             createdAt: string | null;
+        };
+        Generation: {
+            /** @constant */
+            success: true;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            image_id: string;
+            /**
+             * Format: uuid
+             * @description The same as image_id
+             */
+            enhancement_id: string;
+            /** @constant */
+            status: "processing";
+            /** @description Tokens taken now (0 when locked or on an unlimited plan) */
+            tokensUsed: number;
+            /** @description The balance after the charge */
+            newBalance: number | null;
+            /** @description Too few tokens: the result is made but locked until unlocked */
+            is_locked: boolean;
+            /** @description The same as is_locked */
+            locked: boolean;
+            /** @description The watermarked preview (null until the result is ready: poll the status); a signed URL that expires (null: none) */
+            preview_url: string | null;
+            /** @description The best the caller may see once ready; a signed URL that expires (null: none) */
+            image_url: string | null;
+            image: components["schemas"]["Image"];
+        };
+        /**
+         * @example {
+         *       "id": "0b8f3c52-7f0e-4a57-9a43-3f8d2b8c1e11",
+         *       "image_id": "0b8f3c52-7f0e-4a57-9a43-3f8d2b8c1e11",
+         *       "status": "completed",
+         *       "original_url": "/files/uploads/1c0f.. ?expires=1767225600&signature=...",
+         *       "processed_url": "/files/images/0b8f3c52-7f0e-4a57-9a43-3f8d2b8c1e11/result.jpg?expires=1767225600&signature=...",
+         *       "preview_url": "/files/images/0b8f3c52-7f0e-4a57-9a43-3f8d2b8c1e11/preview.jpg?expires=1767225600&signature=...",
+         *       "image_url": "/files/images/0b8f3c52-7f0e-4a57-9a43-3f8d2b8c1e11/result.jpg?expires=1767225600&signature=...",
+         *       "is_locked": false,
+         *       "createdAt": "2025-01-31T09:30:00.000Z"
+         *     }
+         */
+        Image: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The same as id
+             */
+            image_id: string;
+            /** @enum {string} */
+            status: "processing" | "completed" | "failed";
+            /** @description The uploaded photo; a signed URL that expires (null: none) */
+            original_url: string | null;
+            /** @description The full result; null while processing, when failed, and while locked; a signed URL that expires (null: none) */
+            processed_url: string | null;
+            /** @description The watermarked preview, once completed; a signed URL that expires (null: none) */
+            preview_url: string | null;
+            /** @description The best the caller may see: the full result when unlocked, else the preview; a signed URL that expires (null: none) */
+            image_url: string | null;
+            is_locked: boolean;
+            createdAt: string | null;
+        };
+        ImageStatus: {
+            /** @enum {string} */
+            status: "processing" | "completed" | "failed";
+            /** @description The full result; null while processing, when failed, and while locked; a signed URL that expires (null: none) */
+            processed_url: string | null;
+            /** @description The watermarked preview, once completed; a signed URL that expires (null: none) */
+            preview_url: string | null;
+            is_locked: boolean;
+            /** @description Why the enhancement failed; null otherwise */
+            error: string | null;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The same as id
+             */
+            image_id: string;
+            /** @description The uploaded photo; a signed URL that expires (null: none) */
+            original_url: string | null;
+            /** @description The best the caller may see: the full result when unlocked, else the preview; a signed URL that expires (null: none) */
+            image_url: string | null;
+            createdAt: string | null;
+        };
+        AnonymousEnhancement: {
+            /** Format: uuid */
+            enhancement_id: string;
+            /**
+             * @description processing (still generating), pending_payment (ready, locked: both URLs are the watermarked preview), completed (paid or claimed), failed
+             * @enum {string}
+             */
+            status: "processing" | "pending_payment" | "completed" | "failed";
+            is_paid: boolean;
+            /** @description The uploaded photo; a signed URL that expires (null: none) */
+            original_url: string | null;
+            /** @description The full result once paid; before payment the watermarked preview; a signed URL that expires (null: none) */
+            processed_url: string | null;
+            /** @description The watermarked preview, once ready; a signed URL that expires (null: none) */
+            preview_url: string | null;
         };
     };
     responses: never;
@@ -1030,6 +1253,660 @@ export interface operations {
                      *       "detail": "Not authenticated: Authentication required",
                      *       "message": "Not authenticated: Authentication required",
                      *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postImagesGenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The photo: JPEG, PNG, WebP, HEIC/HEIF or AVIF (told by its bytes), at most 10 MB
+                     */
+                    file: string;
+                    /**
+                     * @description A main type (clothing, accessory, shoes, details) or a sub-type; tops, jewelry, two_shoe and logo_detail are open to everyone, the other sub-types need an active subscription
+                     * @default clothing
+                     * @enum {string}
+                     */
+                    enhancement_type?: "clothing" | "accessory" | "shoes" | "details" | "tops" | "bottoms" | "socks" | "jewelry" | "bags_belts" | "accessory_headwear" | "two_shoe" | "side_view" | "front_view" | "logo_detail" | "fabric_texture" | "hardware_tag";
+                    /** @description Tolerated (the hero form sends it); not used */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the enhancement is processing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Generation"];
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A sub-type other than tops, jewelry, two_shoe and logo_detail without an active subscription */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The \"side_view\" option needs an active subscription. Choose clothing, accessory, shoes, details, or upgrade your plan.",
+                     *       "message": "The \"side_view\" option needs an active subscription. Choose clothing, accessory, shoes, details, or upgrade your plan.",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The image is larger than 10MB. Please choose a smaller file. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The image is larger than 10MB. Please choose a smaller file.",
+                     *       "message": "The image is larger than 10MB. Please choose a smaller file.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is not a JPEG, PNG, WebP, HEIC/HEIF or AVIF image (told by its bytes), or the body is not multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
+                     *       "message": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImagesStatusId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The image (or enhancement) id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageStatus"];
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such image, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Image not found",
+                     *       "message": "Image not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImages: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Images per page */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of images */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        images: components["schemas"]["Image"][];
+                        pagination: {
+                            page: number;
+                            total_pages: number;
+                            has_prev: boolean;
+                            has_next: boolean;
+                            total: number;
+                            limit: number;
+                        };
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postImagesUnlockWithTokensId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The image (or enhancement) id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlocked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description 100, or 0 on an unlimited plan or for a repeat */
+                        tokens_used: number;
+                        new_balance: number;
+                        /** @description The unlocked result; a signed URL that expires */
+                        image_url: string | null;
+                        image: components["schemas"]["Image"];
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Fewer than 100 tokens (and no unlimited plan) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You don't have enough tokens to unlock this image.",
+                     *       "message": "You don't have enough tokens to unlock this image.",
+                     *       "code": "INSUFFICIENT_TOKENS"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such image, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Image not found",
+                     *       "message": "Image not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This enhancement failed; there is nothing to unlock */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This enhancement failed; there is nothing to unlock",
+                     *       "message": "This enhancement failed; there is nothing to unlock",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postImagesAnonymousGenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The photo: JPEG, PNG, WebP, HEIC/HEIF or AVIF (told by its bytes), at most 10 MB
+                     */
+                    file: string;
+                    /**
+                     * Format: email
+                     * @example ada@example.com
+                     */
+                    email: string;
+                    /**
+                     * @description A main type (clothing, accessory, shoes, details) or a sub-type; tops, jewelry, two_shoe and logo_detail are open to everyone, the other sub-types need an active subscription
+                     * @default clothing
+                     * @enum {string}
+                     */
+                    enhancement_type?: "clothing" | "accessory" | "shoes" | "details" | "tops" | "bottoms" | "socks" | "jewelry" | "bags_belts" | "accessory_headwear" | "two_shoe" | "side_view" | "front_view" | "logo_detail" | "fabric_texture" | "hardware_tag";
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: poll GET /images/anonymous/status/{id} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** Format: uuid */
+                        enhancement_id: string;
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The "side_view" option needs an active subscription. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The \"side_view\" option needs an active subscription.",
+                     *       "message": "The \"side_view\" option needs an active subscription.",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The image is larger than 10MB. Please choose a smaller file. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The image is larger than 10MB. Please choose a smaller file.",
+                     *       "message": "The image is larger than 10MB. Please choose a smaller file.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is not a JPEG, PNG, WebP, HEIC/HEIF or AVIF image (told by its bytes), or the body is not multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
+                     *       "message": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImagesAnonymousStatusId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The image (or enhancement) id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enhancement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnonymousEnhancement"];
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No guest's try with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Image not found",
+                     *       "message": "Image not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postImagesUnlockAnonymousWithTokensId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The image (or enhancement) id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Claimed and unlocked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description 100, or 0 on an unlimited plan or for a repeat */
+                        tokens_used: number;
+                        new_balance: number;
+                        /** @description The unlocked result; a signed URL that expires */
+                        image_url: string | null;
+                        image: components["schemas"]["Image"];
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Fewer than 100 tokens (and no unlimited plan) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You don't have enough tokens to unlock this image.",
+                     *       "message": "You don't have enough tokens to unlock this image.",
+                     *       "code": "INSUFFICIENT_TOKENS"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No guest's try with this id, or one another user claimed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Image not found",
+                     *       "message": "Image not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This enhancement failed; there is nothing to unlock */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "This enhancement failed; there is nothing to unlock",
+                     *       "message": "This enhancement failed; there is nothing to unlock",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -3,6 +3,7 @@
 // error answers and the OpenAPI document are all made from these declarations.
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
+import type { UploadSpec } from '../files/uploads.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -32,6 +33,11 @@ export interface BodySpec<S extends z.ZodType = z.ZodType> {
   limit: number;
   /** Whether a request may come without a body at all. */
   optional?: boolean;
+  /**
+   * multipart/form-data only: the part that carries files, streamed to the blob store as it
+   * arrives (the handler gets them stored; see gateway/src/files/uploads.ts).
+   */
+  upload?: UploadSpec;
 }
 
 export interface ResponseSpec {

@@ -4,6 +4,8 @@
 // Every other method on a declared path answers 405 with Allow.
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { AppError } from '@flatlay/platform';
+import type { BlobStore } from '@flatlay/image/files';
+import { discardUploads, fileTooLarge, multipartReader } from '../files/uploads.js';
 import { type Authenticator, NO_TOKEN } from '../http/auth.js';
 import { errorBody, GatewayAuthRefusal } from '../http/errors.js';
 import type { AuthRateLimit } from '../http/rate-limit.js';
@@ -19,6 +21,8 @@ export interface MountOptions {
    * parse per answer). A mismatch becomes a 500 that names it, so a test sees it at once.
    */
   checkResponses: boolean;
+  /** Where multipart operations store their files (required once one is declared). */
+  blobs?: BlobStore;
 }
 
 const bearerSent = (req: Request) => /^Bearer\s+\S+$/i.test(req.headers.authorization ?? '');
@@ -43,14 +47,19 @@ function accessCheck(r: ApiRoute, auth: Authenticator): RequestHandler | undefin
   }
 }
 
-function bodyReader(spec: BodySpec): RequestHandler[] {
+function bodyReader(spec: BodySpec, blobs: BlobStore | undefined): RequestHandler[] {
   const checkType: RequestHandler = (req, _res, next) => {
     if (!hasBody(req)) return next();
     if (req.is(spec.type) === false)
       return next(new AppError('UNSUPPORTED_MEDIA_TYPE', wrongMediaType(spec.type, req.headers['content-type'])));
     const length = Number(req.headers['content-length']);
     if (Number.isFinite(length) && length > spec.limit)
-      return next(new AppError('PAYLOAD_TOO_LARGE', tooLarge(spec.limit)));
+      return next(
+        new AppError(
+          'PAYLOAD_TOO_LARGE',
+          spec.upload?.maxFiles === 1 ? fileTooLarge(spec.upload.maxFileBytes) : tooLarge(spec.limit),
+        ),
+      );
     next();
   };
   // The parsers stop reading once a chunked body passes the limit (body-parser's 'entity.too.large').
@@ -69,10 +78,10 @@ function bodyReader(spec: BodySpec): RequestHandler[] {
         express.urlencoded({ extended: false, limit: spec.limit, type: spec.type }),
         tooBig as unknown as RequestHandler,
       ];
-    default:
-      throw new Error(
-        `No parser is wired for ${spec.type} bodies yet: add one in gateway/src/api/router.ts with the route that needs it`,
-      );
+    case 'multipart/form-data':
+      if (!spec.upload || !blobs)
+        throw new Error('A multipart body needs its upload part declared and a blob store to stream it to');
+      return [checkType, multipartReader(spec.upload, blobs)];
   }
 }
 
@@ -115,10 +124,16 @@ export function mountRoutes(router: Router, routes: ApiRoute[], options: MountOp
   for (const r of routes) {
     const chain: RequestHandler[] = [];
     if (options.checkResponses) chain.push(responseCheck(r));
-    if (r.request.body) chain.push(...bodyReader(r.request.body));
+    const body = r.request.body ? bodyReader(r.request.body, options.blobs) : [];
+    // A multipart body is stored as it is read: the caller's access is checked first (after the
+    // type and declared size), so a refused caller never gets a byte stored.
+    const multipart = r.request.body?.type === 'multipart/form-data';
+    if (!multipart) chain.push(...body);
+    else chain.push(body[0]!);
     const access = accessCheck(r, options.auth);
     if (access) chain.push(access);
     if (r.rateLimit) chain.push(options.limit(r.rateLimit.action, r.rateLimit.emailOf ?? (() => undefined)));
+    if (multipart) chain.push(...body.slice(1));
     const validate = compileValidator(r);
     chain.push(async (req, res, next) => {
       try {
@@ -126,8 +141,11 @@ export function mountRoutes(router: Router, routes: ApiRoute[], options: MountOp
         req.body = input.body;
         await r.handle(req, res, input);
       } catch (error) {
-        next(error);
+        if (req.pendingUploads?.size && options.blobs) await discardUploads(req, options.blobs);
+        return next(error);
       }
+      // Uploads the handler did not keep (keepUpload) are not referred to by anything.
+      if (req.pendingUploads?.size && options.blobs) await discardUploads(req, options.blobs);
     });
     router[r.method](r.path, ...chain);
     const methods = methodsByPath.get(r.path) ?? [];

@@ -6,6 +6,8 @@ import { route, type ApiRoute } from '../api/route.js';
 import { serviceClients, type ServiceClients } from '../clients.js';
 import { adminAuthRoutes } from './admin-auth.js';
 import { authRoutes } from './auth.js';
+import type { FileServing } from '../files/serve.js';
+import { imageRoutes } from './images.js';
 import { tokenRoutes } from './tokens.js';
 
 /**
@@ -15,6 +17,7 @@ import { tokenRoutes } from './tokens.js';
 export function apiRoutes(
   clients: ServiceClients,
   logger: Logger,
+  files?: Pick<FileServing, 'urlKey'>,
 ): { routes: ApiRoute[]; document: oas31.OpenAPIObject } {
   const routes: ApiRoute[] = [];
   let document: oas31.OpenAPIObject | undefined;
@@ -34,6 +37,7 @@ export function apiRoutes(
     }),
     ...authRoutes(clients, logger),
     ...tokenRoutes(clients),
+    ...imageRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),
     ...adminAuthRoutes(clients),
   );
   document = buildOpenApiDocument(routes);
@@ -55,6 +59,11 @@ export const routesOutsideApi = [
     method: 'GET',
     path: '/healthz',
     what: "200 when every service is ready, else 503; each service's state either way",
+  },
+  {
+    method: 'GET',
+    path: '/files/*key',
+    what: 'Files the image service hands out (results, previews, originals) at signed URLs that expire; 403 for a link past its expiry or with a changed path',
   },
   { method: 'GET', path: '/{*path}', what: 'The web app (static files, then index.html for client-side routes)' },
 ] as const;

@@ -2,20 +2,27 @@
 // local stand-in for Google's certificate endpoint and a Supabase secret: everything the auth
 // surface needs, and nothing that reaches the network.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import { identity, ledger } from '@flatlay/proto';
 import {
   createClient,
   createLogger,
+  inProcessServiceSecret,
   KafkaBus,
   ServiceCredential,
   startService,
   type RunningService,
 } from '@flatlay/platform';
 import { createIdentityService } from '@flatlay/identity';
+import { createImageService } from '@flatlay/image';
+import { FolderBlobStore, urlSigningKey } from '@flatlay/image/files';
 import { ledgerService } from '@flatlay/ledger';
+import type { EnhanceEngine } from '../../../services/image/src/worker/generation-worker.js';
 import { requireEnv } from '../../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../../src/index.js';
 import type { errorBody } from '../../src/http/errors.js';
@@ -59,7 +66,26 @@ export interface RequestOptions {
   token?: string;
   json?: unknown;
   form?: Record<string, string>;
+  /** A multipart body (fetch sets its Content-Type with the boundary). */
+  multipart?: FormData;
   headers?: Record<string, string>;
+}
+
+export interface StackOptions {
+  /**
+   * Also run the image service with one generation worker on this engine (a fake one keeps tests
+   * fast), its own database and consumer groups, and a blob folder the gateway shares.
+   */
+  image?: { engine: EnhanceEngine };
+}
+
+/** The image service's parts of a stack started with `image`. */
+export interface ImageStack {
+  blobs: FolderBlobStore;
+  blobRoot: string;
+  /** The key file URLs are signed with (this process's service secret, as the gateway derives it). */
+  urlKey: Buffer;
+  service: RunningService;
 }
 
 export interface Stack {
@@ -72,6 +98,8 @@ export interface Stack {
   ledgerClient: ledger.LedgerServiceClient;
   services: RunningService[];
   redis: Redis;
+  /** Present when started with `image`. */
+  image?: ImageStack;
   /** Calls /api on the gateway; B names the shape of the body the route answers. */
   request<B = ErrorBody>(method: string, path: string, options?: RequestOptions): Promise<Reply<B>>;
   googleIdToken(
@@ -91,6 +119,7 @@ export async function startStack(
     perEmail: 1_000,
     windowSeconds: 600,
   },
+  options: StackOptions = {},
 ): Promise<Stack> {
   const logger = createLogger(name, 'silent');
   const databaseUrl = requireEnv('DATABASE_URL');
@@ -130,12 +159,33 @@ export async function startStack(
     ),
   ]);
   const services: RunningService[] = [ledgerRunning, identityRunning];
+  let imageStack: ImageStack | undefined;
+  if (options.image) {
+    const run = randomUUID().slice(0, 8);
+    const blobRoot = await mkdtemp(join(tmpdir(), 'flatlay-gateway-blobs-'));
+    const blobs = new FolderBlobStore(blobRoot);
+    const service = await startService(
+      createImageService({
+        blobs,
+        ledgerAddress: () => `127.0.0.1:${ledgerRunning.port}`,
+        engine: async () => options.image!.engine,
+        inProcessWorker: true,
+        consumerGroup: `gateway-image-test-${run}`,
+        workerGroup: `gateway-image-worker-test-${run}`,
+        config: { GENERATION_CONCURRENCY: '2', GENERATION_SWEEP_INTERVAL_MS: '200', GENERATION_RETRY_BASE_MS: '10' },
+      }),
+      { databaseUrl, database: `flatlay_image_gateway_test_${run}`, bus, grpcPort: 0, logger },
+    );
+    services.push(service);
+    imageStack = { blobs, blobRoot, urlKey: urlSigningKey(undefined, inProcessServiceSecret()), service };
+  }
   const addresses = services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` }));
   const app = createGatewayApp({
     logger,
     corsOrigins: ['https://shop.example'],
     services: addresses,
     rateLimits: { ...rateLimits, redis, keyPrefix: `test-${randomUUID()}` },
+    ...(imageStack ? { files: { blobs: imageStack.blobs, urlKey: imageStack.urlKey } } : {}),
   });
   const http = await listen(app, '127.0.0.1', 0);
   const base = `http://127.0.0.1:${http.port}`;
@@ -162,7 +212,7 @@ export async function startStack(
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(options.form).toString();
     }
-    const res = await fetch(`${base}/api${path}`, { method, headers, body });
+    const res = await fetch(`${base}/api${path}`, { method, headers, body: options.multipart ?? body });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -182,6 +232,7 @@ export async function startStack(
     ledgerClient,
     services,
     redis,
+    image: imageStack,
     request,
     async googleIdToken(claims, options = {}) {
       const now = Math.floor(Date.now() / 1000);
@@ -215,6 +266,7 @@ export async function startStack(
       for (const s of [...services].reverse()) await s.stop().catch(() => undefined);
       await bus.close();
       redis.disconnect();
+      if (imageStack) await rm(imageStack.blobRoot, { recursive: true, force: true });
       await new Promise((ok) => certs.close(ok));
     },
   };

@@ -1,22 +1,17 @@
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { env, loadConfig, registry } from '@flatlay/platform';
+import { loadConfig, registry } from '@flatlay/platform';
+import { blobEnvSchema } from './blobs/from-config.js';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** The image service's and worker's settings (environment only; defaults fit one machine). */
-export const imageEnvSchema = z.object({
-  // Blob storage: an S3 bucket when S3_BUCKET is set with S3_ENDPOINT or S3_REGION, else a folder.
-  S3_ENDPOINT: env.optionalUrl(),
-  S3_BUCKET: z.string().optional(),
-  S3_REGION: z.string().default('us-east-1'),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  FLATLAY_DATA_DIR: z.string().default('.data'),
+// Blob storage (blobEnvSchema): an S3 bucket when S3_BUCKET is set with S3_ENDPOINT or S3_REGION, else a folder.
+export const imageEnvSchema = blobEnvSchema.extend({
   // Signs the file URLs the gateway serves; unset: derived from SERVICE_AUTH_SECRET.
   IMAGE_URL_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
-  IMAGE_URL_PREFIX: z.string().default('/api/files/'),
+  // Where the gateway serves files (outside /api: a browser fetches them as plain files).
+  IMAGE_URL_PREFIX: z.string().default('/files/'),
   LEDGER_ADDR: z.string().default(`127.0.0.1:${registry.ledger.grpcPort}`),
   // The worker: jobs at once (default one per two cores), attempts, lease and pauses.
   GENERATION_CONCURRENCY: positiveInt(Math.max(1, Math.floor(availableParallelism() / 2))),
@@ -33,4 +28,4 @@ export type ImageConfig = z.infer<typeof imageEnvSchema>;
 export const loadImageConfig = (overrides: Partial<Record<keyof ImageConfig, string>> = {}) =>
   loadConfig(imageEnvSchema, { ...process.env, ...overrides });
 
-export const blobFolder = (config: ImageConfig) => join(config.FLATLAY_DATA_DIR, 'blobs');
+export { blobFolder } from './blobs/from-config.js';

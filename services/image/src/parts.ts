@@ -1,7 +1,8 @@
 import { inProcessServiceSecret, type ServiceContext } from '@flatlay/platform';
-import { FolderBlobStore, S3BlobStore, type BlobStore } from './blobs/index.js';
+import { blobStoreFrom } from './blobs/from-config.js';
+import type { BlobStore } from './blobs/index.js';
 import { grpcLedger, type LedgerPort } from './app/ledger-port.js';
-import { blobFolder, loadImageConfig, type ImageConfig } from './config.js';
+import { loadImageConfig, type ImageConfig } from './config.js';
 import { exponentialBackoff, type JobPolicy, type SignKey } from './domain/index.js';
 import type { EnhanceEngine } from './worker/generation-worker.js';
 import { urlSigner, urlSigningKey } from './urls/signed-url.js';
@@ -35,17 +36,7 @@ export interface ImageParts {
 /** The adapters this service runs on, from the options and the environment. */
 export function imageParts(ctx: ServiceContext, options: ImageServiceOptions): ImageParts {
   const config = loadImageConfig(options.config);
-  const blobs =
-    options.blobs ??
-    (config.S3_BUCKET
-      ? new S3BlobStore({
-          bucket: config.S3_BUCKET,
-          region: config.S3_REGION,
-          endpoint: config.S3_ENDPOINT,
-          accessKeyId: config.S3_ACCESS_KEY_ID,
-          secretAccessKey: config.S3_SECRET_ACCESS_KEY,
-        })
-      : new FolderBlobStore(blobFolder(config)));
+  const blobs = options.blobs ?? blobStoreFrom(config);
   const ledger = options.ledger ?? grpcLedger(options.ledgerAddress ?? (() => config.LEDGER_ADDR), ctx.credential);
   const signer = urlSigner(
     urlSigningKey(config.IMAGE_URL_SIGNING_KEY, process.env.SERVICE_AUTH_SECRET || inProcessServiceSecret()),

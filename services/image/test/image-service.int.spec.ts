@@ -181,7 +181,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
     assert.equal(done.isLocked, false);
     for (const url of [done.processedUrl, done.previewUrl, done.originalUrl])
       assert.deepEqual(verifyUrl(urlKey, url, new Date()), { ok: true }, url);
-    assert.match(done.processedUrl, /^\/api\/files\/images\/[\w-]+\/result\.jpg\?/);
+    assert.match(done.processedUrl, /^\/files\/images\/[\w-]+\/result\.jpg\?/);
     assert.equal(await balanceOf(userId), 100, 'charged once');
   });
 

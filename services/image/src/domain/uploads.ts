@@ -1,6 +1,13 @@
 /** What a photo upload must be: one of the stated formats, at most 10 MB. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif'] as const;
+export const ACCEPTED_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/heic',
+  'image/heif',
+  'image/avif',
+] as const;
 
 /** The gateway puts uploads under this prefix; a generation may only start from one of them. */
 export const UPLOAD_PREFIX = 'uploads/';
@@ -16,7 +23,7 @@ export function checkUpload(key: string, contentType: string, sizeBytes: number)
     return {
       ok: false,
       code: 'UNSUPPORTED_MEDIA_TYPE',
-      message: 'Please choose an image file (JPG, PNG, WEBP or HEIC).',
+      message: 'Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).',
     };
   if (sizeBytes <= 0) return { ok: false, code: 'INVALID_ARGUMENT', message: 'The file is empty' };
   if (sizeBytes > MAX_UPLOAD_BYTES)

@@ -1,0 +1,341 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import { AppError, call, type Logger } from '@flatlay/platform';
+import { MAX_UPLOAD_BYTES } from '@flatlay/image/files';
+import { refusal } from '../api/responses.js';
+import { route, type ApiRoute } from '../api/route.js';
+import { emailField } from '../api/schemas.js';
+import type { ServiceClients } from '../clients.js';
+import { keepUpload, MULTIPART_OVERHEAD_BYTES, type StoredUpload, uploadField } from '../files/uploads.js';
+import { callerMetadata, callerOf } from '../http/auth.js';
+import {
+  AnonymousStatusBody,
+  anonymousJson,
+  ENHANCEMENT_TYPES,
+  GenerationBody,
+  generationJson,
+  ImageBody,
+  imageJson,
+  StatusBody,
+} from './image-bodies.js';
+
+export const NOT_ENOUGH_TO_UNLOCK = "You don't have enough tokens to unlock this image.";
+const NOT_FOUND = 'Image not found';
+const LIMIT_RULE = 'limit must be an integer between 1 and 50';
+const PAGE_RULE = 'page must be an integer of 1 or more';
+/** The service charges through the ledger before it answers: more than a plain read. */
+const WRITE_DEADLINE_MS = 15_000;
+
+const idParams = z.object({
+  id: z.uuid({ error: 'id must be an image id (a UUID)' }).meta({ description: 'The image (or enhancement) id' }),
+});
+
+const enhancementType = z
+  .enum(ENHANCEMENT_TYPES, { error: `enhancement_type must be one of ${ENHANCEMENT_TYPES.join(', ')}` })
+  .default('clothing')
+  .meta({
+    description:
+      'A main type (clothing, accessory, shoes, details) or a sub-type; tops, jewelry, two_shoe and logo_detail are open to everyone, the other sub-types need an active subscription',
+  });
+
+const photo = uploadField('The photo: JPEG, PNG, WebP, HEIC/HEIF or AVIF (told by its bytes), at most 10 MB');
+
+/** One photo per request: 10 MB plus the text fields. */
+const singleUpload = {
+  type: 'multipart/form-data' as const,
+  limit: MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES,
+  upload: { field: 'file', maxFiles: 1, maxFileBytes: MAX_UPLOAD_BYTES },
+};
+
+const uploadRefusals = {
+  413: refusal('PAYLOAD_TOO_LARGE', 'The image is larger than 10MB. Please choose a smaller file.'),
+  415: refusal(
+    'UNSUPPORTED_MEDIA_TYPE',
+    'Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).',
+    'The file is not a JPEG, PNG, WebP, HEIC/HEIF or AVIF image (told by its bytes), or the body is not multipart/form-data',
+  ),
+};
+
+const notFound = refusal('NOT_FOUND', NOT_FOUND, "No such image, or not the caller's");
+const unlockRefusals = {
+  402: refusal('INSUFFICIENT_TOKENS', NOT_ENOUGH_TO_UNLOCK, 'Fewer than 100 tokens (and no unlimited plan)'),
+  404: notFound,
+  409: refusal('CONFLICT', 'This enhancement failed; there is nothing to unlock'),
+};
+
+const UnlockBody = z.object({
+  success: z.literal(true),
+  tokens_used: z.number().int().meta({ description: '100, or 0 on an unlimited plan or for a repeat' }),
+  new_balance: z.number().int(),
+  image_url: z.string().nullable().meta({ description: 'The unlocked result; a signed URL that expires' }),
+  image: ImageBody,
+});
+
+/** The spec's words for a 402 of an unlock. */
+const unlockWords = (error: unknown) =>
+  error instanceof AppError && error.code === 'INSUFFICIENT_TOKENS'
+    ? new AppError('INSUFFICIENT_TOKENS', NOT_ENOUGH_TO_UNLOCK, error.details)
+    : error;
+
+export interface ImageRouteOptions {
+  logger: Logger;
+  /** The file URL key; live-status tickets are signed with a key derived from it. */
+  urlKey: Buffer;
+}
+
+/** /api/images: generate, status, the gallery, unlocks, and a guest's try. */
+export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions): ApiRoute[] {
+  const tags = ['images'];
+  const images = () => clients.image();
+  const balanceOf = async (req: Request, known: number | undefined) => {
+    if (known !== undefined) return known;
+    const l = clients.ledger();
+    return (await call(l, l.getBalance, { userId: callerOf(req).userId }, { metadata: callerMetadata(req) })).balance;
+  };
+  const create = async (req: Request, file: StoredUpload, type: string, email: string) => {
+    const c = images();
+    const created = await call(
+      c,
+      c.createGeneration,
+      {
+        userId: req.caller?.userId ?? '',
+        anonymousEmail: email,
+        enhancementType: type,
+        blobKey: file.key,
+        contentType: file.contentType,
+        sizeBytes: file.size,
+        options: undefined,
+      },
+      { metadata: callerMetadata(req), deadlineMs: WRITE_DEADLINE_MS },
+    );
+    keepUpload(req, file.key);
+    return created;
+  };
+
+  return [
+    route({
+      method: 'post',
+      path: '/images/generate',
+      tags,
+      access: 'user',
+      summary: 'Upload a photo and start its enhancement (100 tokens; locked when the caller has fewer)',
+      description:
+        'The photo is stored and its enhancement queued; poll GET /images/status/{id} (or listen on /images/events). With 100 tokens (or an unlimited plan) the caller is charged now and gets an unlocked result; with fewer, the result is made but locked (is_locked) until unlocked. A refused upload costs nothing and leaves nothing behind.',
+      request: {
+        body: {
+          ...singleUpload,
+          schema: z.object({
+            file: photo,
+            enhancement_type: enhancementType,
+            email: z.string().optional().meta({ description: 'Tolerated (the hero form sends it); not used' }),
+          }),
+        },
+      },
+      responses: {
+        200: { description: 'Accepted: the enhancement is processing', schema: GenerationBody },
+        403: refusal(
+          'PERMISSION_DENIED',
+          'The "side_view" option needs an active subscription. Choose clothing, accessory, shoes, details, or upgrade your plan.',
+          'A sub-type other than tops, jewelry, two_shoe and logo_detail without an active subscription',
+        ),
+        ...uploadRefusals,
+      },
+      async handle(req, res, { body }) {
+        res.json(generationJson(await create(req, body.file, body.enhancement_type, '')));
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/images/status/:id',
+      tags,
+      access: 'user',
+      summary: "One of the caller's images (polled while processing)",
+      request: { params: idParams },
+      responses: { 200: { description: 'The image', schema: StatusBody }, 404: notFound },
+      async handle(req, res, { params }) {
+        const c = images();
+        const { image } = await call(
+          c,
+          c.getStatus,
+          { userId: callerOf(req).userId, imageId: params.id },
+          { metadata: callerMetadata(req) },
+        );
+        const img = imageJson(image);
+        res.json({ ...img, error: img.status === 'failed' ? 'Enhancement failed' : null });
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/images/',
+      tags,
+      access: 'user',
+      summary: "The caller's images, newest first, a page at a time",
+      request: {
+        query: z.object({
+          page: z.coerce
+            .number({ error: PAGE_RULE })
+            .int({ error: PAGE_RULE })
+            .min(1, { error: PAGE_RULE })
+            .max(1_000_000, { error: PAGE_RULE })
+            .default(1)
+            .meta({ type: 'integer' }),
+          limit: z.coerce
+            .number({ error: LIMIT_RULE })
+            .int({ error: LIMIT_RULE })
+            .min(1, { error: LIMIT_RULE })
+            .max(50, { error: LIMIT_RULE })
+            .default(12)
+            .meta({ description: 'Images per page', type: 'integer' }),
+        }),
+      },
+      responses: {
+        200: {
+          description: 'A page of images',
+          schema: z.object({
+            images: z.array(ImageBody),
+            pagination: z.object({
+              page: z.number().int(),
+              total_pages: z.number().int(),
+              has_prev: z.boolean(),
+              has_next: z.boolean(),
+              total: z.number().int(),
+              limit: z.number().int(),
+            }),
+          }),
+        },
+      },
+      async handle(req, res, { query }) {
+        const c = images();
+        const list = await call(
+          c,
+          c.listImages,
+          { userId: callerOf(req).userId, page: query.page, limit: query.limit },
+          { metadata: callerMetadata(req) },
+        );
+        const p = list.pagination;
+        res.json({
+          images: list.images.map(imageJson),
+          pagination: {
+            page: p?.page ?? query.page,
+            total_pages: p?.totalPages ?? 0,
+            has_prev: p?.hasPrev ?? false,
+            has_next: p?.hasNext ?? false,
+            total: p?.total ?? 0,
+            limit: p?.limit ?? query.limit,
+          },
+        });
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/images/unlock-with-tokens/:id',
+      tags,
+      access: 'user',
+      summary: 'Unlock a locked result for 100 tokens (free on an unlimited plan); a repeat is free',
+      request: { params: idParams },
+      responses: { 200: { description: 'Unlocked', schema: UnlockBody }, ...unlockRefusals },
+      async handle(req, res, { params }) {
+        const c = images();
+        const r = await call(
+          c,
+          c.unlockWithTokens,
+          { userId: callerOf(req).userId, imageId: params.id },
+          { metadata: callerMetadata(req), deadlineMs: WRITE_DEADLINE_MS },
+        ).catch((error: unknown) => {
+          throw unlockWords(error);
+        });
+        const img = imageJson(r.image);
+        res.json({
+          success: true,
+          tokens_used: Number(r.tokensUsed),
+          new_balance: await balanceOf(req, r.newBalance === undefined ? undefined : Number(r.newBalance)),
+          image_url: img.image_url,
+          image: img,
+        });
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/images/anonymous/generate',
+      tags,
+      access: 'none',
+      summary: "A guest's try: upload a photo with an e-mail address; the result is locked until paid",
+      request: {
+        body: {
+          ...singleUpload,
+          schema: z.object({
+            file: photo,
+            email: emailField('Please enter a valid email address.'),
+            enhancement_type: enhancementType,
+          }),
+        },
+      },
+      responses: {
+        200: {
+          description: 'Accepted: poll GET /images/anonymous/status/{id}',
+          schema: z.object({ success: z.literal(true), enhancement_id: z.uuid() }),
+        },
+        403: refusal('PERMISSION_DENIED', 'The "side_view" option needs an active subscription.'),
+        ...uploadRefusals,
+      },
+      async handle(req, res, { body }) {
+        const created = await create(req, body.file, body.enhancement_type, body.email.trim());
+        res.json({ success: true, enhancement_id: created.imageId });
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/images/anonymous/status/:id',
+      tags,
+      access: 'none',
+      summary: "A guest's try (the enhancement id is the guest's handle)",
+      request: { params: idParams },
+      responses: {
+        200: { description: 'The enhancement', schema: AnonymousStatusBody },
+        404: refusal('NOT_FOUND', NOT_FOUND, "No guest's try with this id"),
+      },
+      async handle(_req, res, { params }) {
+        const c = images();
+        res.json(anonymousJson(await call(c, c.getAnonymousStatus, { enhancementId: params.id })));
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/images/unlock-anonymous-with-tokens/:id',
+      tags,
+      access: 'user',
+      summary: "Claim a guest's try into the caller's gallery, unlocked, for 100 tokens; a repeat is free",
+      request: { params: idParams },
+      responses: {
+        200: { description: 'Claimed and unlocked', schema: UnlockBody },
+        ...unlockRefusals,
+        404: refusal('NOT_FOUND', NOT_FOUND, "No guest's try with this id, or one another user claimed"),
+      },
+      async handle(req, res, { params }) {
+        const c = images();
+        const r = await call(
+          c,
+          c.claimAnonymous,
+          { userId: callerOf(req).userId, enhancementId: params.id },
+          { metadata: callerMetadata(req), deadlineMs: WRITE_DEADLINE_MS },
+        ).catch((error: unknown) => {
+          throw unlockWords(error);
+        });
+        const img = imageJson(r.image);
+        res.json({
+          success: true,
+          tokens_used: Number(r.tokensUsed),
+          new_balance: await balanceOf(req, r.newBalance === undefined ? undefined : Number(r.newBalance)),
+          image_url: img.image_url,
+          image: img,
+        });
+      },
+    }),
+  ];
+}
