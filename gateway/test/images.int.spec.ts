@@ -367,4 +367,82 @@ describe('the image API through the gateway', { timeout: 180_000 }, () => {
     assert.deepEqual([paid.status, paid.is_paid], ['completed', true]);
     assert.match(paid.processed_url ?? '', /result\.jpg/);
   });
+
+  it('a batch of 3: one image per file, each charged like a single generate', async () => {
+    const user = await stack.newUser('batch');
+    const f = new FormData();
+    for (let i = 0; i < 3; i++) f.append('files', new Blob([photo]), `photo-${i}.jpg`);
+    f.append('enhancement_type', 'clothing');
+    const res = await stack.request<{
+      success: true;
+      images: GenerationJson[];
+      tokensUsed: number;
+      newBalance: number;
+    }>('POST', '/images/batch', { token: user.token, multipart: f });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.images.length, 3);
+    assert.equal(new Set(res.body.images.map((i) => i.image_id)).size, 3);
+    // 200 tokens: two charged, the third made locked.
+    assert.deepEqual(
+      res.body.images.map((i) => [i.tokensUsed, i.is_locked]),
+      [
+        [100, false],
+        [100, false],
+        [0, true],
+      ],
+    );
+    assert.deepEqual([res.body.tokensUsed, res.body.newBalance], [200, 0]);
+    for (const i of res.body.images) assert.equal((await settled(user.token, i.id)).status, 'completed');
+    assert.equal(await balanceOf(user.id), 0);
+
+    const before = await uploadsLeft();
+    const mixed = new FormData();
+    mixed.append('files', new Blob([photo]), 'a.jpg');
+    mixed.append('files', new Blob([Buffer.from('not an image at all, just some text here')]), 'b.jpg');
+    const refused = await stack.request('POST', '/images/batch', { token: user.token, multipart: mixed });
+    assert.equal(refused.status, 415);
+    assert.deepEqual(await uploadsLeft(), before, 'the good file of a refused batch is not left behind');
+    assert.equal(await imageRows(user.id), 3);
+  });
+
+  it('streams status changes as Server-Sent Events, opened with a short-lived ticket', async () => {
+    const user = await stack.newUser('events');
+    assert.equal((await stack.request('POST', '/images/events/ticket')).status, 401);
+    assert.equal((await fetch(`${stack.base}/api/images/events?ticket=${user.token}`)).status, 401, 'not a token');
+    assert.equal((await fetch(`${stack.base}/api/images/events?ticket=forged.ticket`)).status, 401);
+    const ticket = await stack.request<{ ticket: string; expires_in: number }>('POST', '/images/events/ticket', {
+      token: user.token,
+    });
+    assert.equal(ticket.status, 200);
+    assert.equal(ticket.body.expires_in, 60);
+    const controller = new AbortController();
+    const stream = await fetch(`${stack.base}/api/images/events?ticket=${encodeURIComponent(ticket.body.ticket)}`, {
+      signal: controller.signal,
+    });
+    assert.equal(stream.status, 200);
+    assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const until = async (pattern: RegExp) => {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${pattern}: ${text}`);
+        text += value;
+      }
+    };
+    try {
+      await until(/event: ready/);
+      const { id } = await generate(user.token);
+      await until(new RegExp(`event: image\nid: ${id}\ndata: [^\n]*"status":"completed"`));
+      const events = text
+        .split('\n\n')
+        .filter((e) => e.startsWith('event: image'))
+        .map((e) => JSON.parse(e.split('data: ')[1]!) as ImageJson);
+      const done = events.find((e) => e.id === id && e.status === 'completed')!;
+      assert.equal(done.is_locked, false);
+      assert.ok(done.processed_url);
+    } finally {
+      controller.abort();
+    }
+  });
 });

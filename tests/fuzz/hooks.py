@@ -9,6 +9,10 @@ pre-minted Google ID tokens and Supabase access tokens signed by the run's test 
   whose bearer is a Supabase token, gets a valid one.
 - Sign-in operations get real credentials in some positive cases, so they reach 2xx too (random
   credentials only ever reach 401).
+- Multipart operations (image uploads) get a real small JPEG in their positive cases (random bytes
+  are never an image we take: 415); operations on /images/.../{id} name an image the role owns
+  (made by run.ts before the run) in their positive cases, so they reach 2xx too; the event
+  stream gets a fresh ticket and ends after a second.
 - Every answer is recorded (role, operation, status) in FUZZ_STATUS_LOG, so the run can tell that
   each operation answered 2xx at least once for each role.
 """
@@ -39,6 +43,14 @@ def _nth(key: str) -> int:
 
 def _post(path: str, body: bytes, content_type: str) -> dict:
     request = urllib.request.Request(f"{BASE}/api{path}", data=body, headers={"content-type": content_type})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
+
+
+def _post_bearer(path: str) -> dict:
+    request = urllib.request.Request(
+        f"{BASE}/api{path}", data=b"", headers={"authorization": f"Bearer {ACCOUNT['token']}"}
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.load(response)
 
@@ -82,11 +94,42 @@ def _positive(case) -> bool:
     return meta is not None and not meta.generation.mode.is_negative
 
 
+with open(SECRETS["photo"], "rb") as f:
+    PHOTO = f.read()
+IMAGES = SECRETS["images"][ROLE]
+
+# Operations on one image: which of the role's images a positive case names.
+IMAGE_IDS = {
+    "GET /images/status/{id}": IMAGES["own"],
+    "POST /images/unlock-with-tokens/{id}": IMAGES["own"],
+    "GET /images/anonymous/status/{id}": IMAGES["guest"],
+    "POST /images/unlock-anonymous-with-tokens/{id}": IMAGES["guest"],
+}
+UPLOADS = {"POST /images/generate", "POST /images/anonymous/generate"}
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     operation = _operation(case)
+    if not _positive(case):
+        return
+    if operation == "GET /images/events":
+        # A fresh ticket, and a stream that ends at once (it would stay open for minutes).
+        ticket = _post_bearer("/images/events/ticket")["ticket"]
+        case.query = {**(case.query or {}), "ticket": ticket, "seconds": 1}
+        return
+    if operation in UPLOADS and isinstance(case.body, dict):
+        case.body["file"] = PHOTO
+        return
+    if operation == "POST /images/batch" and isinstance(case.body, dict):
+        files = case.body.get("files")
+        case.body["files"] = [PHOTO] * max(1, min(3, len(files) if isinstance(files, list) else 1))
+        return
+    if operation in IMAGE_IDS and _nth(operation) % 2 == 0:
+        case.path_parameters = {**(case.path_parameters or {}), "id": IMAGE_IDS[operation]}
+        return
     # One positive case in three signs in for real; the others keep what was generated.
-    if not _positive(case) or operation not in REAL_SIGN_IN or _nth(operation) % 3 != 0:
+    if operation not in REAL_SIGN_IN or _nth(operation) % 3 != 0:
         return
     case.body = REAL_SIGN_IN[operation]()
 

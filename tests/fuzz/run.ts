@@ -61,6 +61,38 @@ function junitFigures(xml: string) {
   return { operations, failed };
 }
 
+/** The real photo the hooks upload in positive multipart cases (random bytes are never an image). */
+const FUZZ_PHOTO = join(repoRoot, 'services', 'image', 'test', 'fixtures', 'top_floor_01.jpg');
+
+/**
+ * Images each role owns before the run, for the operations on /images/.../{id}: one of its own
+ * (charged, so unlocked: unlock-with-tokens answers 200 as a free repeat) and a guest's try it has
+ * already claimed (unlock-anonymous-with-tokens answers 200 as a free repeat; its anonymous status
+ * is readable by anyone). Positive cases of those operations name these ids (tests/fuzz/hooks.py).
+ */
+async function fuzzImages(base: string, token: string) {
+  const upload = async (path: string, fields: Record<string, string>, bearer?: string) => {
+    const body = new FormData();
+    body.append('file', new Blob([readFileSync(FUZZ_PHOTO)]), 'photo.jpg');
+    for (const [k, v] of Object.entries(fields)) body.append(k, v);
+    const res = await fetch(`${base}/api${path}`, {
+      method: 'POST',
+      headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+      body,
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { image_id?: string; enhancement_id: string };
+  };
+  const own = await upload('/images/generate', { enhancement_type: 'clothing' }, token);
+  const guest = await upload('/images/anonymous/generate', { email: 'fuzz.guest@example.com' });
+  const claim = await fetch(`${base}/api/images/unlock-anonymous-with-tokens/${guest.enhancement_id}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!claim.ok) throw new Error(`claim: ${claim.status} ${await claim.text()}`);
+  return { own: own.enhancement_id, guest: guest.enhancement_id };
+}
+
 /** Cases sent, as the run's summary counts them ("Test cases: N generated, ..."). */
 const casesOf = (output: string): number => Number(/(\d+) generated/.exec(output)?.[1] ?? 0);
 
@@ -144,6 +176,13 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
         'application/x-www-form-urlencoded',
       )
     ).access_token;
+    // The administrator's token account is opened by an ordinary sign-in (admin sign-in leaves
+    // it alone): 200 tokens, as the user has, for the images below.
+    await post('/auth/login', JSON.stringify({ email: admin.email, password: admin.password }), 'application/json');
+    const images = {
+      user: await fuzzImages(base, userToken),
+      admin: await fuzzImages(base, adminToken),
+    };
 
     // Valid provider tokens for the hooks (each a new identity, so a new account or a repeat sign-in).
     const now = Math.floor(Date.now() / 1000);
@@ -185,6 +224,8 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
         admin: { ...admin, token: adminToken },
         googleIdTokens,
         supabaseTokens,
+        images,
+        photo: FUZZ_PHOTO,
       }),
     );
     // The served document, from a file: Schemathesis leaves out the operation it loaded the

@@ -45,7 +45,7 @@ function operation(r: ApiRoute): ZodOpenApiOperationObject {
       ...(spec.schema
         ? {
             content: {
-              'application/json': {
+              [spec.mediaType ?? 'application/json']: {
                 schema: spec.schema,
                 ...(spec.example !== undefined ? { example: spec.example } : {}),
               },

@@ -173,6 +173,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/images/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload up to 20 photos at once: one image per file, each charged and processed like a single generate
+         * @description The files are enhanced in the order sent, each charged 100 tokens while the balance lasts; the rest are made locked. A refused file (too large, not an image) refuses the whole request before anything is charged.
+         */
+        post: operations["postImagesBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/images/status/{id}": {
         parameters: {
             query?: never;
@@ -269,6 +289,43 @@ export interface paths {
         put?: never;
         /** Claim a guest's try into the caller's gallery, unlocked, for 100 tokens; a repeat is free */
         post: operations["postImagesUnlockAnonymousWithTokensId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/events/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A ticket to open GET /images/events with (valid for 60 seconds) */
+        post: operations["postImagesEventsTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status changes of the caller's images, as Server-Sent Events
+         * @description Opened with a ticket from POST /images/events/ticket (EventSource cannot send a bearer header, and an access token in a URL would end up in logs). Each change of an image (status, lock) arrives as an `image` event whose data is the image as GET /images/ lists it. The server ends the stream after `seconds`; ask for a new ticket to reconnect.
+         */
+        get: operations["getImagesEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1380,6 +1437,127 @@ export interface operations {
             };
         };
     };
+    postImagesBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    files: string[];
+                    /**
+                     * @description A main type (clothing, accessory, shoes, details) or a sub-type; tops, jewelry, two_shoe and logo_detail are open to everyone, the other sub-types need an active subscription
+                     * @default clothing
+                     * @enum {string}
+                     */
+                    enhancement_type?: "clothing" | "accessory" | "shoes" | "details" | "tops" | "bottoms" | "socks" | "jewelry" | "bags_belts" | "accessory_headwear" | "two_shoe" | "side_view" | "front_view" | "logo_detail" | "fabric_texture" | "hardware_tag";
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: one image per file, in the order sent, each processing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        images: components["schemas"]["Generation"][];
+                        /** @description Tokens taken for the whole batch */
+                        tokensUsed: number;
+                        newBalance: number | null;
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The "side_view" option needs an active subscription. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The \"side_view\" option needs an active subscription.",
+                     *       "message": "The \"side_view\" option needs an active subscription.",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The image is larger than 10MB. Please choose a smaller file. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The image is larger than 10MB. Please choose a smaller file.",
+                     *       "message": "The image is larger than 10MB. Please choose a smaller file.",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is not a JPEG, PNG, WebP, HEIC/HEIF or AVIF image (told by its bytes), or the body is not multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
+                     *       "message": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getImagesStatusId: {
         parameters: {
             query?: never;
@@ -1907,6 +2085,104 @@ export interface operations {
                      *       "detail": "This enhancement failed; there is nothing to unlock",
                      *       "message": "This enhancement failed; there is nothing to unlock",
                      *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postImagesEventsTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ticket: string;
+                        /** @description Seconds */
+                        expires_in: number;
+                    };
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImagesEvents: {
+        parameters: {
+            query: {
+                ticket: string;
+                /** @description How long the stream stays open */
+                seconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream: `ready` once, then an `image` event per change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No, a forged or an expired ticket */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: the events ticket is invalid or has expired; ask for a new one",
+                     *       "message": "Not authenticated: the events ticket is invalid or has expired; ask for a new one",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

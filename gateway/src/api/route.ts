@@ -42,8 +42,10 @@ export interface BodySpec<S extends z.ZodType = z.ZodType> {
 
 export interface ResponseSpec {
   description: string;
-  /** The JSON body; absent for an answer without one. */
+  /** The body (JSON unless `mediaType` says otherwise); absent for an answer without one. */
   schema?: z.ZodType;
+  /** Another media type than application/json (e.g. text/event-stream); the router does not check it. */
+  mediaType?: string;
   example?: unknown;
   /** Response headers, one property each (`.meta({ description })` says what they mean). */
   headers?: z.ZodObject;

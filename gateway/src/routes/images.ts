@@ -21,6 +21,8 @@ import {
 
 export const NOT_ENOUGH_TO_UNLOCK = "You don't have enough tokens to unlock this image.";
 const NOT_FOUND = 'Image not found';
+/** Files one batch may carry. */
+export const BATCH_FILES = 20;
 const LIMIT_RULE = 'limit must be an integer between 1 and 50';
 const PAGE_RULE = 'page must be an integer of 1 or more';
 /** The service charges through the ledger before it answers: more than a plain read. */
@@ -142,6 +144,53 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       },
       async handle(req, res, { body }) {
         res.json(generationJson(await create(req, body.file, body.enhancement_type, '')));
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/images/batch',
+      tags,
+      access: 'user',
+      summary: 'Upload up to 20 photos at once: one image per file, each charged and processed like a single generate',
+      description:
+        'The files are enhanced in the order sent, each charged 100 tokens while the balance lasts; the rest are made locked. A refused file (too large, not an image) refuses the whole request before anything is charged.',
+      request: {
+        body: {
+          type: 'multipart/form-data',
+          limit: BATCH_FILES * MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES,
+          upload: { field: 'files', maxFiles: BATCH_FILES, maxFileBytes: MAX_UPLOAD_BYTES },
+          schema: z.object({
+            files: z
+              .array(photo, { error: 'files is required: 1 to 20 photos' })
+              .min(1, { error: 'files is required: 1 to 20 photos' })
+              .max(BATCH_FILES, { error: `At most ${BATCH_FILES} files` }),
+            enhancement_type: enhancementType,
+          }),
+        },
+      },
+      responses: {
+        200: {
+          description: 'Accepted: one image per file, in the order sent, each processing',
+          schema: z.object({
+            success: z.literal(true),
+            images: z.array(GenerationBody),
+            tokensUsed: z.number().int().meta({ description: 'Tokens taken for the whole batch' }),
+            newBalance: z.number().int().nullable(),
+          }),
+        },
+        403: refusal('PERMISSION_DENIED', 'The "side_view" option needs an active subscription.'),
+        ...uploadRefusals,
+      },
+      async handle(req, res, { body }) {
+        const made = [];
+        for (const file of body.files) made.push(generationJson(await create(req, file, body.enhancement_type, '')));
+        res.json({
+          success: true,
+          images: made,
+          tokensUsed: made.reduce((sum, m) => sum + m.tokensUsed, 0),
+          newBalance: made.at(-1)?.newBalance ?? null,
+        });
       },
     }),
 

@@ -7,6 +7,7 @@ import { serviceClients, type ServiceClients } from '../clients.js';
 import { adminAuthRoutes } from './admin-auth.js';
 import { authRoutes } from './auth.js';
 import type { FileServing } from '../files/serve.js';
+import { imageEventRoutes } from './image-events.js';
 import { imageRoutes } from './images.js';
 import { tokenRoutes } from './tokens.js';
 
@@ -38,6 +39,7 @@ export function apiRoutes(
     ...authRoutes(clients, logger),
     ...tokenRoutes(clients),
     ...imageRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),
+    ...imageEventRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),
     ...adminAuthRoutes(clients),
   );
   document = buildOpenApiDocument(routes);
