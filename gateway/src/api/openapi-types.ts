@@ -1338,8 +1338,6 @@ export interface operations {
                      * @enum {string}
                      */
                     enhancement_type?: "clothing" | "accessory" | "shoes" | "details" | "tops" | "bottoms" | "socks" | "jewelry" | "bags_belts" | "accessory_headwear" | "two_shoe" | "side_view" | "front_view" | "logo_detail" | "fabric_texture" | "hardware_tag";
-                    /** @description Tolerated (the hero form sends it); not used */
-                    email?: string;
                 };
             };
         };
@@ -2153,7 +2151,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description The request does not match this operation: the message names the field and the rule */

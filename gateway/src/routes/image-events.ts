@@ -84,7 +84,8 @@ export function imageEventRoutes(clients: ServiceClients, options: { urlKey: Buf
         200: {
           description: 'An event stream: `ready` once, then an `image` event per change',
           mediaType: 'text/event-stream',
-          schema: z.string(),
+          // Each event's data: {} for `ready`, the image (as GET /images/ lists it) for `image`.
+          schema: z.object({}).loose().meta({ description: "An event's data (JSON)" }),
         },
         401: refusal('UNAUTHENTICATED', TICKET_REFUSED, 'No, a forged or an expired ticket'),
       },

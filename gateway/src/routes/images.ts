@@ -128,8 +128,9 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
           ...singleUpload,
           schema: z.object({
             file: photo,
+            // The hero form also sends `email`: tolerated as an extra field, not declared (a multipart
+            // field cannot be anything but text, so a declared one could not be refused by type).
             enhancement_type: enhancementType,
-            email: z.string().optional().meta({ description: 'Tolerated (the hero form sends it); not used' }),
           }),
         },
       },
