@@ -12,9 +12,13 @@ export {
 } from './gen/flatlay/events/v1/ledger.js';
 export {
   PaymentSucceeded,
+  ImageUnlockPaid,
+  AnonymousEnhancementPaid,
+  PaymentRefunded,
   SubscriptionActivated,
   SubscriptionRenewed,
   SubscriptionCanceled,
+  SubscriptionStatusChanged,
 } from './gen/flatlay/events/v1/billing.js';
 
 /** Topics, one per publishing service and aggregate, keyed by aggregate id. */
@@ -41,7 +45,11 @@ export const eventTypes = {
   TokensAdjusted: 'flatlay.events.v1.TokensAdjusted',
   AccountClosed: 'flatlay.events.v1.AccountClosed',
   PaymentSucceeded: 'flatlay.events.v1.PaymentSucceeded',
+  ImageUnlockPaid: 'flatlay.events.v1.ImageUnlockPaid',
+  AnonymousEnhancementPaid: 'flatlay.events.v1.AnonymousEnhancementPaid',
+  PaymentRefunded: 'flatlay.events.v1.PaymentRefunded',
   SubscriptionActivated: 'flatlay.events.v1.SubscriptionActivated',
   SubscriptionRenewed: 'flatlay.events.v1.SubscriptionRenewed',
   SubscriptionCanceled: 'flatlay.events.v1.SubscriptionCanceled',
+  SubscriptionStatusChanged: 'flatlay.events.v1.SubscriptionStatusChanged',
 } as const;
