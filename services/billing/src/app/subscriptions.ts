@@ -1,5 +1,7 @@
 // A user's subscription as the account page shows it, and what they may do with it.
-import { AppError, type Pool } from '@flatlay/platform';
+import { AppError, enqueueOutbox, withTransaction, type Pool } from '@flatlay/platform';
+import { cancelAtPeriodEnd } from '../domain/subscription.js';
+import { subscriptionMessage } from './billing-events.js';
 import type { PaymentProvider } from '../providers/payment-provider.js';
 import * as records from './records.js';
 
@@ -33,17 +35,26 @@ export class Subscriptions {
   }
 
   /**
-   * Cancels at the end of the paid period: the plan stays until then. The provider's
-   * subscription-updated event confirms it and tells the other services.
+   * Cancels at the end of the paid period: the plan stays until then. Billing records and
+   * publishes it now; the provider's subscription-updated event then finds nothing new.
    */
   async cancel(userId: string): Promise<{ message: string }> {
     const s = userId ? await records.currentSubscriptionOf(this.pool, userId) : undefined;
     if (!s || s.status === 'canceled') throw new AppError('NOT_FOUND', 'You have no active subscription to cancel.');
     if (!s.cancelAtPeriodEnd) {
       await this.provider.cancelAtPeriodEnd(s.subscriptionId);
-      await this.pool.query('UPDATE subscriptions SET cancel_at_period_end = true WHERE subscription_id = $1', [
-        s.subscriptionId,
-      ]);
+      await withTransaction(this.pool, async (tx) => {
+        await records.lockKey(tx, `subscription:${s.subscriptionId}`);
+        const current = await records.readSubscription(tx, s.subscriptionId);
+        if (!current) return;
+        const decision = cancelAtPeriodEnd(current);
+        await records.writeSubscription(tx, decision.record);
+        const at = new Date();
+        await enqueueOutbox(
+          tx,
+          decision.events.map((e) => subscriptionMessage(e, at, `cancel:${s.subscriptionId}`)),
+        );
+      });
     }
     const end = s.currentPeriodEnd ? ` on ${s.currentPeriodEnd.toISOString().slice(0, 10)}` : '';
     return {

@@ -204,3 +204,16 @@ function statusEvents(before: SubscriptionRecord, after: SubscriptionRecord, end
     });
   return events;
 }
+
+/**
+ * The user asked to cancel at the period's end and the provider accepted: the record says so at
+ * once (the provider's own event, when it comes, then changes nothing). Its status time stays, so
+ * the provider's later events still apply.
+ */
+export function cancelAtPeriodEnd(record: SubscriptionRecord): {
+  record: SubscriptionRecord;
+  events: SubscriptionEvent[];
+} {
+  const next = { ...record, cancelAtPeriodEnd: true };
+  return { record: next, events: statusEvents(record, next, record.asOf) };
+}

@@ -45,6 +45,8 @@ export interface ServiceDefinition {
 export interface RuntimeOptions {
   /** Server URL; the service uses its own database `flatlay_<name>` on it. */
   databaseUrl: string;
+  /** Another database name than `flatlay_<name>` (tests that must not share rows with other runs). */
+  database?: string;
   bus: Bus;
   grpcHost?: string;
   grpcPort: number;
@@ -74,7 +76,7 @@ export interface RunningService {
  */
 export async function startService(def: ServiceDefinition, options: RuntimeOptions): Promise<RunningService> {
   const logger = options.logger ?? createLogger(def.name);
-  const url = await ensureDatabase(options.databaseUrl, `flatlay_${def.name}`);
+  const url = await ensureDatabase(options.databaseUrl, options.database ?? `flatlay_${def.name}`);
   const pool = createPool(url);
   const stops: Array<() => Promise<void>> = [];
   try {
