@@ -7,6 +7,7 @@ export {
   TokensSpent,
   TokensRefunded,
   TokensCredited,
+  TokensReversed,
   TokensAdjusted,
   AccountClosed,
 } from './gen/flatlay/events/v1/ledger.js';
@@ -42,6 +43,7 @@ export const eventTypes = {
   TokensSpent: 'flatlay.events.v1.TokensSpent',
   TokensRefunded: 'flatlay.events.v1.TokensRefunded',
   TokensCredited: 'flatlay.events.v1.TokensCredited',
+  TokensReversed: 'flatlay.events.v1.TokensReversed',
   TokensAdjusted: 'flatlay.events.v1.TokensAdjusted',
   AccountClosed: 'flatlay.events.v1.AccountClosed',
   PaymentSucceeded: 'flatlay.events.v1.PaymentSucceeded',

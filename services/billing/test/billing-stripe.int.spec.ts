@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type AppError, call } from '@flatlay/platform';
+import { ledger } from '@flatlay/proto';
 import { requireEnv, waitFor } from '../../platform/test/support.js';
 import {
+  chargeRefunded,
   checkoutCompleted,
   invoice,
   legacyInvoice,
@@ -348,5 +350,87 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger over Kafka', {
     ]);
     const portal = await call(b(), b().createPortalSession, { userId });
     assert.ok(portal.url);
+  });
+
+  it('a refunded pack takes back only its unspent tokens, once; a partial refund takes none', async () => {
+    const userId = randomUUID();
+    await openAccount(userId);
+    const buy = (sessionId: string, packId: string, tokens: number, at: Date) =>
+      signed(
+        secret,
+        'checkout.session.completed',
+        checkoutCompleted({
+          sessionId,
+          mode: 'payment',
+          customer: 'cus_refund',
+          paymentIntent: `pi_${sessionId}`,
+          amount: 2400,
+          metadata: { user_id: userId, kind: 'token_pack', pack_id: packId, pack_name: 'Main', tokens: String(tokens) },
+        }),
+        at,
+      );
+    const now = Date.now();
+    const sessionId = `cs_${randomUUID().slice(0, 8)}`;
+    await deliver(buy(sessionId, 'main_pack', 1500, new Date(now)));
+    await waitFor(async () => (await balanceOf(userId)) === 1700, 'pack credited');
+    // Eight images enhanced: 800 of the 1700 tokens spent.
+    for (let i = 0; i < 8; i++)
+      await call(stack.ledger!, stack.ledger!.spend, {
+        userId,
+        imageId: `img-${i}`,
+        purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT,
+      });
+    const partial = signed(
+      secret,
+      'charge.refunded',
+      chargeRefunded({ paymentIntent: `pi_${sessionId}`, amount: 2400, refunded: 500 }),
+      new Date(now + 1000),
+    );
+    await deliver(partial);
+    const full = signed(
+      secret,
+      'charge.refunded',
+      chargeRefunded({ paymentIntent: `pi_${sessionId}`, amount: 2400 }),
+      new Date(now + 2000),
+    );
+    for (const e of [full, full, full]) await deliver(e);
+    assert.deepEqual(await outboxTypes(userId), ['PaymentSucceeded', 'PaymentRefunded']);
+    await waitFor(async () => (await balanceOf(userId)) === 0, 'unspent tokens taken back');
+    // A later pack is the sentinel: once credited, nothing before it is left to handle.
+    await deliver(buy(`cs_${randomUUID().slice(0, 8)}`, 'starter_pack', 500, new Date(now + 3000)));
+    await waitFor(async () => (await balanceOf(userId)) > 0, 'sentinel credited');
+    assert.equal(await balanceOf(userId), 500);
+    const history = await call(stack.ledger!, stack.ledger!.listTransactions, { userId, limit: 20 });
+    assert.ok(history.transactions.some((t) => t.description === 'Main pack refunded' && t.amount === -900));
+  });
+
+  it('a refund that arrives before its payment is applied when the payment comes', async () => {
+    const userId = randomUUID();
+    const sessionId = `cs_${randomUUID().slice(0, 8)}`;
+    const now = Date.now();
+    await deliver(
+      signed(
+        secret,
+        'charge.refunded',
+        chargeRefunded({ paymentIntent: `pi_${sessionId}`, amount: 900 }),
+        new Date(now + 1000),
+      ),
+    );
+    await deliver(
+      signed(
+        secret,
+        'checkout.session.completed',
+        checkoutCompleted({
+          sessionId,
+          mode: 'payment',
+          customer: 'cus_early',
+          paymentIntent: `pi_${sessionId}`,
+          amount: 900,
+          metadata: { user_id: userId, kind: 'token_pack', pack_id: 'starter_pack', tokens: '500' },
+        }),
+        new Date(now),
+      ),
+    );
+    assert.deepEqual(await outboxTypes(userId), ['PaymentSucceeded', 'PaymentRefunded']);
   });
 });
