@@ -1,11 +1,52 @@
 import { fileURLToPath } from 'node:url';
-import { serviceTopics, type ServiceDefinition } from '@flatlay/platform';
+import { registry, serviceTopics, type ServiceContext, type ServiceDefinition } from '@flatlay/platform';
+import { createBillingApp, type BillingApp } from './billing-app.js';
+import type { Catalogue } from './catalogue/catalogue.js';
+import { loadBillingConfig, type BillingConfig } from './config.js';
+import { consumedTopics, userEventHandler } from './consumers/user-consumer.js';
 import { billingGrpcService } from './grpc/billing-grpc.js';
 
-export const billingService: ServiceDefinition = {
-  name: 'billing',
-  // Migrations are SQL files; they are read from src/ in both the source and the built layout.
-  migrationsDir: fileURLToPath(new URL('../src/db/migrations', import.meta.url)),
-  topics: serviceTopics('billing'),
-  grpc: (ctx) => [billingGrpcService(ctx)],
-};
+export interface BillingOverrides {
+  /** Settings that win over the environment (tests, the embedded default). */
+  env?: Partial<Record<keyof BillingConfig, string>>;
+  catalogue?: Catalogue;
+  clock?: () => Date;
+  /** Another consumer group (tests sharing one Kafka run their own). */
+  consumerGroup?: string;
+}
+
+export function createBillingService(overrides: BillingOverrides = {}): ServiceDefinition {
+  // One BillingApp per service context: built in start(), which runs before grpc().
+  const apps = new WeakMap<ServiceContext, BillingApp>();
+  const appOf = (ctx: ServiceContext) => () => {
+    const app = apps.get(ctx);
+    if (!app) throw new Error('billing: start() must run before grpc()');
+    return app;
+  };
+  return {
+    name: 'billing',
+    // Migrations are SQL files; they are read from src/ in both the source and the built layout.
+    migrationsDir: fileURLToPath(new URL('../src/db/migrations', import.meta.url)),
+    topics: serviceTopics('billing'),
+    grpc: (ctx) => [billingGrpcService(ctx, appOf(ctx))],
+    async start(ctx) {
+      const config = loadBillingConfig(overrides.env);
+      apps.set(
+        ctx,
+        createBillingApp(ctx.pool, ctx.logger, config, {
+          ...(overrides.catalogue ? { catalogue: overrides.catalogue } : {}),
+          ...(overrides.clock ? { clock: overrides.clock } : {}),
+        }),
+      );
+      ctx.logger.info({ provider: apps.get(ctx)!.provider.name }, 'billing payment provider');
+      const subscription = await ctx.bus.subscribe({
+        groupId: overrides.consumerGroup ?? registry.billing.consumes!.group,
+        topics: consumedTopics,
+        handle: userEventHandler(ctx.pool, ctx.logger),
+      });
+      return [() => subscription.close()];
+    },
+  };
+}
+
+export const billingService: ServiceDefinition = createBillingService();

@@ -99,6 +99,7 @@ describe('ledger service over gRPC and Kafka', { timeout: 180_000 }, () => {
           amountCents: 1900,
           currency: 'usd',
           imageId: '',
+          enhancementId: '',
         },
         { aggregateId: userId, occurredAt: new Date(), eventId },
       );

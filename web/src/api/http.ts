@@ -50,38 +50,60 @@ export function authHeaders(bearer?: string | null): Record<string, string> {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
+/** What every JSON call sends besides its headers: the session cookie too. */
+export const requestDefaults = { credentials: 'include' } as const satisfies RequestInit;
+
 /**
- * Every /api call but uploads goes through here: bearer token, credentials, JSON both ways, one
- * error text, and the app-wide answers to 503/504 and 401. The call sites are small functions in
- * ./endpoints, so a generated client can replace this module without touching components.
+ * The request half of the rules, for both paths (the typed client's middleware and
+ * `apiRequest`): JSON wanted, and a bearer token unless the call is a sign-in (`auth: false`).
+ * A call that sets Authorization itself keeps it (logout and the Supabase exchange send the
+ * token they mean).
  */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  const auth = options.auth !== false ? authHeaders(options.bearer) : {};
-  Object.assign(headers, auth);
-  if (options.json !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(path, {
-    method: options.method ?? (options.json !== undefined ? 'POST' : 'GET'),
-    headers,
-    credentials: 'include',
-    body: options.json !== undefined ? JSON.stringify(options.json) : undefined,
-    signal: options.signal,
-  });
-  const text = await res.text();
-  if (!res.ok) {
-    reportStatus(res.status, 'Authorization' in auth);
+export function applyRequestRules(headers: Headers, options: Pick<RequestOptions, 'auth' | 'bearer'> = {}): void {
+  if (!headers.has('Accept')) headers.set('Accept', 'application/json');
+  if (options.auth === false || headers.has('Authorization')) return;
+  for (const [name, value] of Object.entries(authHeaders(options.bearer))) headers.set(name, value);
+}
+
+/**
+ * The answer half of the rules, for both paths: a non-ok answer reports its status (503/504 reset
+ * the app, 401 on a call that carried our token signs out) and throws an ApiError with the one
+ * error text; an ok answer gives its JSON body (undefined when empty) or throws when it is not JSON.
+ */
+export async function readAnswer(response: Response, carriedToken: boolean): Promise<unknown> {
+  const text = await response.text();
+  if (!response.ok) {
+    reportStatus(response.status, carriedToken);
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       body = undefined;
     }
-    throw new ApiError(res.status, errorTextOf(text, res.statusText, res.status), body);
+    throw new ApiError(response.status, errorTextOf(text, response.statusText, response.status), body);
   }
-  if (!text) return undefined as T;
+  if (!text) return undefined;
   try {
-    return JSON.parse(text) as T;
+    return JSON.parse(text) as unknown;
   } catch {
-    throw new ApiError(res.status, 'Unexpected server response');
+    throw new ApiError(response.status, 'Unexpected server response');
   }
+}
+
+/**
+ * The raw path, for the /api calls the document does not declare yet (images, payments): the same
+ * rules as the typed client in ./client, with the path and the answer's type given by the caller.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers = new Headers();
+  applyRequestRules(headers, options);
+  if (options.json !== undefined) headers.set('Content-Type', 'application/json');
+  const res = await fetch(path, {
+    ...requestDefaults,
+    method: options.method ?? (options.json !== undefined ? 'POST' : 'GET'),
+    headers,
+    body: options.json !== undefined ? JSON.stringify(options.json) : undefined,
+    signal: options.signal,
+  });
+  return (await readAnswer(res, headers.has('Authorization'))) as T;
 }

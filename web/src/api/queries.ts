@@ -42,7 +42,7 @@ export function useProducts() {
 export function useTokenBalance(options: { enabled: boolean; onDashboard?: boolean }) {
   return useQuery({
     queryKey: queryKeys.balance,
-    queryFn: fetchBalance,
+    queryFn: ({ signal }) => fetchBalance(signal),
     enabled: options.enabled,
     staleTime: options.onDashboard ? 0 : 30_000,
     refetchOnMount: 'always',
@@ -50,7 +50,12 @@ export function useTokenBalance(options: { enabled: boolean; onDashboard?: boole
 }
 
 export function useTokenHistory(enabled: boolean) {
-  return useQuery({ queryKey: queryKeys.tokenHistory, queryFn: fetchTokenHistory, enabled, staleTime: 10 * MINUTE });
+  return useQuery({
+    queryKey: queryKeys.tokenHistory,
+    queryFn: ({ signal }) => fetchTokenHistory(signal),
+    enabled,
+    staleTime: 10 * MINUTE,
+  });
 }
 
 export function useImages(page: number, enabled: boolean) {

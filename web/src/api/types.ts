@@ -1,39 +1,15 @@
 // The shapes of /api answers the web app reads, with the field names of the contract.
+import type { JsonAnswer, Schema } from './schema';
 
-export interface UserProfile {
-  id: string;
-  email: string;
-  tokenBalance: number;
-  firstName: string | null;
-  lastName: string | null;
-  name?: string | null;
-  avatarUrl: string | null;
-  stripeCustomerId?: string | null;
-  stripeSubscriptionId?: string | null;
-  subscriptionPlan?: string | null;
-  subscriptionStatus?: string | null;
-  subscriptionPlanName?: string | null;
-  subscriptionPeriodEnd?: string | null;
-  isUnlimited?: boolean;
-}
+// Answers of documented operations: the generated types, never copies (see ./schema).
+export type UserProfile = Schema<'User'>;
+export type Session = Schema<'Session'>;
+export type TokenTransaction = Schema<'Transaction'>;
+export type TokenHistory = JsonAnswer<'getTokens', 200>;
+export type TokenBalance = JsonAnswer<'getTokensBalance', 200>;
 
-export interface Session {
-  access_token: string;
-  token_type?: string;
-  user?: UserProfile;
-}
-
-export interface TokenTransaction {
-  id: string;
-  description: string;
-  amount: number;
-  createdAt: string | null;
-}
-
-export interface TokenHistory {
-  balance: number;
-  transactions: TokenTransaction[];
-}
+// Answers of operations the document does not declare yet (payments, images): written by hand
+// until their routes are declared.
 
 export interface Price {
   price_id: string | null;

@@ -4,17 +4,28 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, it, vi } from 'vitest';
 import { createQueryClient } from '../api/queries';
+import type { UserProfile } from '../api/types';
 import { storageKeys } from '../lib/storage';
 import { useAuth } from './auth-context';
 import { AuthProvider } from './AuthProvider';
 
-const profile = {
+const profile: UserProfile = {
   id: 'u1',
   email: 'ada@example.com',
   tokenBalance: 200,
   firstName: 'Ada',
   lastName: null,
   avatarUrl: null,
+  name: 'Ada',
+  stripeCustomerId: null,
+  stripeSubscriptionId: null,
+  subscriptionPlan: 'none',
+  subscriptionStatus: null,
+  subscriptionPlanName: null,
+  subscriptionPeriodEnd: null,
+  isUnlimited: false,
+  role: 'user',
+  createdAt: null,
 };
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -61,9 +72,9 @@ describe('AuthProvider', () => {
     mount(waits);
     await screen.findByText('signed in as ada@example.com');
     assert.deepEqual(waits, [500]);
-    const [path, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
-    assert.equal(path, '/api/auth/me');
-    assert.equal((init.headers as Record<string, string>).Authorization, 'Bearer legacy');
+    const [request] = fetch.mock.calls[0] as unknown as [Request];
+    assert.equal(new URL(request.url).pathname, '/api/auth/me');
+    assert.equal(request.headers.get('Authorization'), 'Bearer legacy');
   });
 
   it('drops a refused token without retrying', async () => {
@@ -81,7 +92,7 @@ describe('AuthProvider', () => {
     vi.stubGlobal('fetch', fetch);
     const client = mount();
     await screen.findByText('signed out');
-    await act(() => auth!.completeSignIn({ access_token: 'fresh', user: profile }));
+    await act(() => auth!.completeSignIn({ access_token: 'fresh', token_type: 'bearer', user: profile }));
     screen.getByText('signed in as ada@example.com');
     assert.equal(localStorage.getItem(storageKeys.authToken), 'fresh');
     act(() => auth!.deductTokens(500));
@@ -91,10 +102,8 @@ describe('AuthProvider', () => {
     await waitFor(() => screen.getByText('signed out'));
     assert.equal(localStorage.getItem(storageKeys.authToken), null);
     assert.equal(client.getQueryData(['/api/tokens/balance']), undefined);
-    const logoutCall = fetch.mock.calls.find((c) => (c as unknown[])[0] === '/api/auth/logout') as unknown as [
-      string,
-      RequestInit,
-    ];
-    assert.equal((logoutCall[1].headers as Record<string, string>).Authorization, 'Bearer fresh');
+    const requests = fetch.mock.calls.map((c) => (c as unknown[])[0] as Request);
+    const logoutCall = requests.find((r) => new URL(r.url).pathname === '/api/auth/logout');
+    assert.equal(logoutCall?.headers.get('Authorization'), 'Bearer fresh');
   });
 });

@@ -11,6 +11,16 @@ const profile: UserProfile = {
   firstName: null,
   lastName: null,
   avatarUrl: null,
+  name: 'ada',
+  stripeCustomerId: null,
+  stripeSubscriptionId: null,
+  subscriptionPlan: 'none',
+  subscriptionStatus: null,
+  subscriptionPlanName: null,
+  subscriptionPeriodEnd: null,
+  isUnlimited: false,
+  role: 'user',
+  createdAt: null,
 };
 
 function deps(answers: (UserProfile | Error)[], token: string | null = 't') {

@@ -1,10 +1,93 @@
 import { billing } from '@flatlay/proto';
-import { serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
+import { AppError, serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
+import type { BillingApp } from '../billing-app.js';
 
 /** Maps the BillingService protobuf API to the application. */
-export function billingGrpcService(ctx: ServiceContext): GrpcService {
+export function billingGrpcService(ctx: ServiceContext, app: () => BillingApp): GrpcService {
+  const { logger } = ctx;
+  const local = () => {
+    const provider = app().localProvider;
+    if (!provider) throw new AppError('NOT_CONFIGURED', 'The local payment provider is not in use');
+    return provider;
+  };
   const implementation: billing.BillingServiceServer = {
-    getServiceStatus: unary(ctx.logger, async () => serviceStatus(ctx)),
+    getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
+
+    listProducts: unary(logger, async () => ({ productsJson: JSON.stringify(app().catalogue.productsAnswer()) })),
+
+    createCheckoutSession: unary(logger, async (r: billing.CreateCheckoutSessionRequest) => {
+      const { url, sessionId } = await app().checkouts.startCheckout({
+        userId: r.userId,
+        email: r.email,
+        priceId: r.priceId,
+        plan: r.plan,
+        productType: r.productType,
+        promoCode: r.promoCode,
+      });
+      return { url, sessionId };
+    }),
+
+    createAnonymousPayment: unary(logger, async (r: billing.CreateAnonymousPaymentRequest) => {
+      const { url, sessionId } = await app().checkouts.startAnonymousPayment({
+        enhancementId: r.enhancementId,
+        successUrl: r.successUrl,
+        cancelUrl: r.cancelUrl,
+        email: r.email,
+      });
+      return { checkoutUrl: url, sessionId };
+    }),
+
+    getAnonymousPayment: unary(logger, async (r: billing.GetAnonymousPaymentRequest) => ({
+      enhancementId: r.enhancementId,
+      ...(await app().checkouts.anonymousPayment(r.enhancementId)),
+    })),
+
+    createImageUnlockCheckout: unary(logger, async (r: billing.CreateImageUnlockCheckoutRequest) => {
+      const { url, sessionId } = await app().checkouts.startImageUnlock({
+        userId: r.userId,
+        email: r.email,
+        imageId: r.imageId,
+        returnUrl: r.returnUrl,
+      });
+      return { checkoutUrl: url, sessionId };
+    }),
+
+    getSubscription: unary(logger, async (r: billing.GetSubscriptionRequest) => app().subscriptions.status(r.userId)),
+
+    cancelSubscription: unary(logger, async (r: billing.CancelSubscriptionRequest) =>
+      app().subscriptions.cancel(r.userId),
+    ),
+
+    createPortalSession: unary(logger, async (r: billing.CreatePortalSessionRequest) =>
+      app().subscriptions.portal(r.userId),
+    ),
+
+    getStripeConfig: unary(logger, async () => {
+      const { provider } = app();
+      if (!provider.publishableKey) throw new AppError('NOT_CONFIGURED', 'Payment System Not Configured');
+      return { publishableKey: provider.publishableKey, provider: provider.name };
+    }),
+
+    handleWebhook: unary(logger, async (r: billing.HandleWebhookRequest) => {
+      const result = await app().webhooks.handle(r.payload, r.signature);
+      return { received: true, duplicate: result.duplicate, eventType: result.eventType };
+    }),
+
+    renderLocalCheckout: unary(logger, async (r: billing.RenderLocalCheckoutRequest) =>
+      local().renderCheckout(r.sessionId),
+    ),
+
+    submitLocalCheckout: unary(logger, async (r: billing.SubmitLocalCheckoutRequest) => ({
+      redirectUrl: await local().submitCheckout(r.sessionId, r.action, r.csrfToken),
+    })),
+
+    renderLocalPortal: unary(logger, async (r: billing.RenderLocalPortalRequest) =>
+      local().renderPortal(r.portalSessionId),
+    ),
+
+    submitLocalPortal: unary(logger, async (r: billing.SubmitLocalPortalRequest) => ({
+      redirectUrl: await local().submitPortal(r.portalSessionId, r.action, r.csrfToken),
+    })),
   };
   return { name: 'flatlay.billing.v1.BillingService', definition: billing.BillingServiceService, implementation };
 }

@@ -30,6 +30,22 @@ export function subscriptionFactOf(
         },
       };
     }
+    case eventTypes.SubscriptionStatusChanged: {
+      const e = events.SubscriptionStatusChanged.decode(payload);
+      const status = e.status === 'active' || e.status === 'past_due' || e.status === 'canceled' ? e.status : undefined;
+      if (!status) return undefined;
+      return {
+        userId: e.userId,
+        fact: {
+          type: 'status',
+          subscriptionId: e.subscriptionId,
+          plan: e.plan,
+          status,
+          periodEnd: e.currentPeriodEnd ?? null,
+          occurredAt,
+        },
+      };
+    }
     case eventTypes.SubscriptionCanceled: {
       const e = events.SubscriptionCanceled.decode(payload);
       return {

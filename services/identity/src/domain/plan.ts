@@ -15,6 +15,15 @@ export const noPlan: PlanState = { plan: 'none', status: '', subscriptionId: '',
 export type SubscriptionFact =
   | { type: 'activated' | 'renewed'; subscriptionId: string; plan: string; periodEnd: Date | null; occurredAt: Date }
   | {
+      // The subscription's state as billing last saw it: past_due after a failed renewal, active again, canceled.
+      type: 'status';
+      subscriptionId: string;
+      plan: string;
+      status: 'active' | 'past_due' | 'canceled';
+      periodEnd: Date | null;
+      occurredAt: Date;
+    }
+  | {
       type: 'canceled';
       subscriptionId: string;
       plan: string;
@@ -30,6 +39,8 @@ export type SubscriptionFact =
  */
 export function applySubscriptionFact(state: PlanState, fact: SubscriptionFact): PlanState | undefined {
   if (state.asOf && fact.occurredAt.getTime() < state.asOf.getTime()) return undefined;
+  if (fact.type === 'status' && fact.status === 'canceled')
+    return applySubscriptionFact(state, { ...fact, type: 'canceled', immediate: true, effectiveAt: fact.occurredAt });
   if (fact.type === 'canceled') {
     if (!fact.immediate) return undefined;
     if (state.subscriptionId && fact.subscriptionId !== state.subscriptionId) return undefined; // an older subscription ends
@@ -44,7 +55,7 @@ export function applySubscriptionFact(state: PlanState, fact: SubscriptionFact):
   if (!isPlan(fact.plan) || fact.plan === 'none') return undefined;
   return {
     plan: fact.plan,
-    status: 'active',
+    status: fact.type === 'status' ? fact.status : 'active',
     subscriptionId: fact.subscriptionId,
     periodEnd: fact.periodEnd,
     asOf: fact.occurredAt,

@@ -63,6 +63,30 @@ describe('plan fields from subscription facts', () => {
     assert.equal(applySubscriptionFact(s, old), undefined);
   });
 
+  it("billing's status changes set past_due, active again, and canceled", () => {
+    const s = applySubscriptionFact(noPlan, activated)!;
+    const status = (value: 'active' | 'past_due' | 'canceled', at: string) =>
+      ({
+        type: 'status',
+        subscriptionId: 'sub_1',
+        plan: 'studio',
+        status: value,
+        periodEnd: t('2026-02-01Z'),
+        occurredAt: t(at),
+      }) as const;
+    const pastDue = applySubscriptionFact(s, status('past_due', '2026-01-20Z'))!;
+    assert.deepEqual([pastDue.plan, pastDue.status], ['studio', 'past_due']);
+    const active = applySubscriptionFact(pastDue, status('active', '2026-01-21Z'))!;
+    assert.equal(active.status, 'active');
+    const ended = applySubscriptionFact(active, status('canceled', '2026-02-01Z'))!;
+    assert.deepEqual([ended.plan, ended.status], ['none', 'canceled']);
+    assert.equal(
+      applySubscriptionFact(ended, status('active', '2026-01-25Z')),
+      undefined,
+      'an older event changes nothing',
+    );
+  });
+
   it('an unknown plan name is ignored', () => {
     assert.equal(applySubscriptionFact(noPlan, { ...activated, plan: 'platinum' }), undefined);
   });

@@ -57,6 +57,9 @@ export function toOutboxMessages(
           packId: event.data.packId,
         });
         break;
+      case 'TokensReversed':
+        send('TokensReversed', events.TokensReversed, { ...common, paymentId: event.data.paymentId });
+        break;
       case 'TokensAdjusted':
         send('TokensAdjusted', events.TokensAdjusted, {
           ...common,

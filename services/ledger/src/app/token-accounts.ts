@@ -254,6 +254,7 @@ function refusalToAppError(refusal: TokenAccountRefusal): AppError {
     case 'ACCOUNT_CLOSED':
       return new AppError('CONFLICT', 'This token account is closed', details);
     case 'SPEND_NOT_FOUND':
+    case 'PAYMENT_NOT_FOUND':
       return new AppError('NOT_FOUND', refusal.message, details);
     case 'UNKNOWN_PLAN':
     case 'INVALID_ARGUMENT':

@@ -32,6 +32,18 @@ export function commandFor(
         },
       };
     }
+    case eventTypes.PaymentRefunded: {
+      // Only a token pack's refund moves tokens; subscription fees are not refundable.
+      const e = events.PaymentRefunded.decode(payload);
+      if (e.kind !== 'token_pack' || !e.userId) return undefined;
+      return {
+        userId: e.userId,
+        command: {
+          type: 'ReversePayment',
+          data: { paymentId: e.paymentId, packName: e.packName, tokens: e.tokens, at },
+        },
+      };
+    }
     case eventTypes.SubscriptionActivated:
     case eventTypes.SubscriptionRenewed: {
       const e = (

@@ -22,6 +22,15 @@ export type CreditPayment = Command<
 >;
 
 /**
+ * A token pack's payment was refunded in full: take back its tokens as far as they are unspent
+ * (at most the balance, never below 0); once per payment id, and only after its credit.
+ */
+export type ReversePayment = Command<
+  'ReversePayment',
+  { paymentId: string; packName: string; tokens: number; at: Date }
+>;
+
+/**
  * One billing period of a plan; once per (subscriptionId, periodStart).
  * Lite and Studio grant their tokens; Unlimited opens a window [periodStart, periodEnd)
  * in which spends and unlocks charge nothing.
@@ -65,6 +74,7 @@ export type TokenAccountCommand =
   | SpendForImage
   | RefundImageSpend
   | CreditPayment
+  | ReversePayment
   | GrantPlan
   | EndUnlimitedPlan
   | UnlockImage

@@ -37,6 +37,16 @@ export type TokensRefunded = Event<'TokensRefunded', Common & { imageId: string 
 
 export type TokensCredited = Event<'TokensCredited', Common & { paymentId: string; packId: string; packName: string }>;
 
+/** A refunded pack's tokens taken back: `amount` is what was left of them (the balance caps it). */
+export type TokensReversed = Event<
+  'TokensReversed',
+  Common & {
+    paymentId: string;
+    packName: string /** The pack's tokens; `amount` is what was taken. */;
+    requested: number;
+  }
+>;
+
 export type TokensAdjusted = Event<
   'TokensAdjusted',
   Common & {
@@ -68,6 +78,7 @@ export type TokenAccountEvent =
   | TokensSpent
   | TokensRefunded
   | TokensCredited
+  | TokensReversed
   | TokensAdjusted
   | UnlimitedPlanStarted
   | UnlimitedPlanEnded
@@ -83,6 +94,7 @@ export function balanceDelta(event: TokenAccountEvent): number {
     case 'TokensRefunded':
       return event.data.amount;
     case 'TokensSpent':
+    case 'TokensReversed':
       return -event.data.amount;
     case 'TokensAdjusted':
       return event.data.direction === 'add' ? event.data.amount : -event.data.amount;
@@ -100,6 +112,7 @@ export const businessKeys = {
   enhancementRefund: (imageId: string) => `enhancement-refund:${imageId}`,
   imageUnlock: (imageId: string) => `image-unlock:${imageId}`,
   payment: (paymentId: string) => `payment:${paymentId}`,
+  paymentRefund: (paymentId: string) => `payment-refund:${paymentId}`,
   planPeriod: (subscriptionId: string, periodStart: Date) =>
     `plan-period:${subscriptionId}@${periodStart.toISOString()}`,
   unlimitedPlanEnd: (subscriptionId: string) => `unlimited-plan-end:${subscriptionId}`,
@@ -118,6 +131,7 @@ export const descriptions = {
   adjustment: 'Adjustment by support',
   accountClosed: 'Account closed',
   packPurchase: (packName: string) => `${packDisplayName(packName)} pack purchase`,
+  packRefund: (packName: string) => `${packDisplayName(packName)} pack refunded`,
   planTokens: (planName: string, period: BillingPeriod) => `${planName} plan: ${period} tokens`,
   unlimitedPlanStarted: (planName: string, period: BillingPeriod) => `${planName} plan: ${period} access`,
   unlimitedPlanEnded: (planName: string) => `${planName} plan ended`,

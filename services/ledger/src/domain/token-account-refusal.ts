@@ -4,6 +4,7 @@ export type TokenAccountRefusalCode =
   | 'INSUFFICIENT_TOKENS'
   | 'ACCOUNT_CLOSED'
   | 'SPEND_NOT_FOUND'
+  | 'PAYMENT_NOT_FOUND'
   | 'UNKNOWN_PLAN'
   | 'INVALID_ARGUMENT';
 

@@ -8,6 +8,7 @@ const COMMAND_TYPES: ReadonlySet<string> = new Set<TokenAccountCommand['type']>(
   'SpendForImage',
   'RefundImageSpend',
   'CreditPayment',
+  'ReversePayment',
   'GrantPlan',
   'EndUnlimitedPlan',
   'UnlockImage',
@@ -58,6 +59,10 @@ export function assertValidCommand(command: TokenAccountCommand, balance: number
       id('paymentId', command.data.paymentId);
       id('packId', command.data.packId);
       id('packName', command.data.packName);
+      positiveTokens('tokens', command.data.tokens);
+      return;
+    case 'ReversePayment':
+      id('paymentId', command.data.paymentId);
       positiveTokens('tokens', command.data.tokens);
       return;
     case 'GrantPlan': {

@@ -134,6 +134,7 @@ function modelKey(c: TokenAccountCommand): string {
     case 'UnlockImage':
       return `${c.type}/${c.data.imageId}`;
     case 'CreditPayment':
+    case 'ReversePayment':
       return `${c.type}/${c.data.paymentId}`;
     case 'GrantPlan':
       return `${c.type}/${c.data.subscriptionId}/${c.data.periodStart.getTime()}`;
@@ -151,7 +152,7 @@ function modelKey(c: TokenAccountCommand): string {
 function movement(event: TokenAccountEvent): number {
   const credits = ['TokensGranted', 'TokensCredited', 'TokensRefunded'];
   if (credits.includes(event.type)) return event.data.amount;
-  if (event.type === 'TokensSpent') return -event.data.amount;
+  if (event.type === 'TokensSpent' || event.type === 'TokensReversed') return -event.data.amount;
   if (event.type === 'TokensAdjusted') return event.data.direction === 'add' ? event.data.amount : -event.data.amount;
   assert.equal(event.data.amount, 0, `${event.type} moves no tokens`);
   return 0;

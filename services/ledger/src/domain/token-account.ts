@@ -39,6 +39,8 @@ export function businessKeyOf(command: TokenAccountCommand): string {
       return businessKeys.imageUnlock(command.data.imageId);
     case 'CreditPayment':
       return businessKeys.payment(command.data.paymentId);
+    case 'ReversePayment':
+      return businessKeys.paymentRefund(command.data.paymentId);
     case 'GrantPlan':
       return businessKeys.planPeriod(command.data.subscriptionId, command.data.periodStart);
     case 'EndUnlimitedPlan':
@@ -121,6 +123,30 @@ export function decide(command: TokenAccountCommand, state: TokenAccountState): 
     }
     case 'CreditPayment':
       return [creditPayment(command, common)];
+    case 'ReversePayment': {
+      const { paymentId, packName, tokens } = command.data;
+      if (!state.appliedKeys.has(businessKeys.payment(paymentId))) {
+        throw new TokenAccountRefusal('PAYMENT_NOT_FOUND', `ReversePayment: no credit for payment ${paymentId}`, {
+          balance: state.balance,
+          field: 'paymentId',
+        });
+      }
+      // What is left of the pack: tokens already spent stay spent, the balance never goes below 0.
+      const amount = Math.min(tokens, state.balance);
+      return [
+        {
+          type: 'TokensReversed',
+          data: {
+            ...common,
+            paymentId,
+            packName,
+            requested: tokens,
+            amount,
+            description: descriptions.packRefund(packName || 'token'),
+          },
+        },
+      ];
+    }
     case 'GrantPlan':
       return [grantPlan(command, common)];
     case 'EndUnlimitedPlan':

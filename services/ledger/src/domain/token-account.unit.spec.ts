@@ -169,6 +169,40 @@ describe('CreditPayment', () => {
   });
 });
 
+describe('ReversePayment', () => {
+  const reverse = (paymentId: string, tokens: number): TokenAccountCommand => ({
+    type: 'ReversePayment',
+    data: { paymentId, packName: 'main_pack', tokens, at: T0 },
+  });
+
+  it('takes back a refunded pack in full while its tokens are unspent', () => {
+    const { state, events } = given(cmd.credit('pay-1', 1500, 'main_pack'), reverse('pay-1', 1500));
+    assert.equal(state.balance, 0);
+    const last = events.at(-1)!;
+    assert.equal(last.type, 'TokensReversed');
+    assert.equal(last.data.description, 'Main pack refunded');
+    assert.equal(balanceDelta(last), -1500);
+  });
+
+  it('takes only what is left: spent tokens stay spent, the balance stops at 0', () => {
+    const { state, events } = given(
+      cmd.credit('pay-1', 500, 'main_pack'),
+      cmd.spend('img-1'),
+      cmd.spend('img-2'),
+      reverse('pay-1', 500),
+    );
+    assert.equal(state.balance, 0);
+    assert.equal(events.at(-1)!.data.amount, 300);
+  });
+
+  it('happens once per payment, and never before the payment was credited', () => {
+    const { state, events } = given(cmd.credit('pay-1', 500), reverse('pay-1', 500), reverse('pay-1', 500));
+    assert.equal(events.length, 2);
+    assert.equal(state.balance, 0);
+    refusal(reverse('pay-9', 500), initialState(), 'PAYMENT_NOT_FOUND');
+  });
+});
+
 describe('GrantPlan', () => {
   const cases = [
     ['lite', 'monthly', 1700, 'Lite plan: monthly tokens'],

@@ -7,6 +7,7 @@ const HISTORY_EVENTS = new Set<TokenAccountEvent['type']>([
   'TokensSpent',
   'TokensRefunded',
   'TokensCredited',
+  'TokensReversed',
   'TokensAdjusted',
 ]);
 

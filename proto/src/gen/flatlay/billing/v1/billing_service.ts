@@ -35,6 +35,165 @@ export interface GetServiceStatusResponse {
   uptimeSeconds: number;
 }
 
+export interface ListProductsRequest {
+}
+
+/**
+ * The products answer as JSON ({subscriptions[], token_packs[], unlock}), snake_case as the
+ * pricing pages read it: billing owns this shape end to end, so the gateway passes it through.
+ */
+export interface ListProductsResponse {
+  productsJson: string;
+}
+
+export interface CreateCheckoutSessionRequest {
+  userId: string;
+  /** The user's e-mail, given to the payment provider when a customer is created. */
+  email: string;
+  /** A catalogue price id, or empty when plan is given. */
+  priceId: string;
+  /** A plan key such as studio_monthly, or empty when price_id is given. */
+  plan: string;
+  /** payment | subscription */
+  productType: string;
+  promoCode: string;
+}
+
+export interface CreateCheckoutSessionResponse {
+  url: string;
+  sessionId: string;
+}
+
+export interface CreateAnonymousPaymentRequest {
+  enhancementId: string;
+  successUrl: string;
+  cancelUrl: string;
+  email: string;
+}
+
+export interface CreateAnonymousPaymentResponse {
+  checkoutUrl: string;
+  sessionId: string;
+}
+
+export interface GetAnonymousPaymentRequest {
+  enhancementId: string;
+}
+
+export interface GetAnonymousPaymentResponse {
+  enhancementId: string;
+  isPaid: boolean;
+  /** none | pending | paid */
+  status: string;
+}
+
+export interface CreateImageUnlockCheckoutRequest {
+  userId: string;
+  email: string;
+  imageId: string;
+  /** Where the browser comes back to (on the product's own origin); empty: the dashboard. */
+  returnUrl: string;
+}
+
+export interface CreateImageUnlockCheckoutResponse {
+  checkoutUrl: string;
+  sessionId: string;
+}
+
+export interface GetSubscriptionRequest {
+  userId: string;
+}
+
+export interface GetSubscriptionResponse {
+  hasSubscription: boolean;
+  subscriptionPlan: string;
+  /** active | past_due | canceled, empty without a subscription */
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  /** Unix seconds; 0 without a subscription. */
+  currentPeriodEnd: number;
+  /** monthly | yearly */
+  billingPeriod: string;
+}
+
+export interface CancelSubscriptionRequest {
+  userId: string;
+}
+
+export interface CancelSubscriptionResponse {
+  message: string;
+}
+
+export interface CreatePortalSessionRequest {
+  userId: string;
+}
+
+export interface CreatePortalSessionResponse {
+  url: string;
+}
+
+export interface GetStripeConfigRequest {
+}
+
+export interface GetStripeConfigResponse {
+  publishableKey: string;
+  /** stripe | local */
+  provider: string;
+}
+
+export interface HandleWebhookRequest {
+  payload: Buffer;
+  signature: string;
+}
+
+export interface HandleWebhookResponse {
+  received: boolean;
+  /** The event id had been handled before; nothing changed. */
+  duplicate: boolean;
+  eventType: string;
+}
+
+export interface RenderLocalCheckoutRequest {
+  sessionId: string;
+}
+
+/** An HTML page and its HTTP status (200, or 404 for an unknown session). */
+export interface RenderLocalCheckoutResponse {
+  status: number;
+  html: string;
+}
+
+export interface SubmitLocalCheckoutRequest {
+  sessionId: string;
+  /** pay | cancel */
+  action: string;
+  csrfToken: string;
+}
+
+export interface SubmitLocalCheckoutResponse {
+  redirectUrl: string;
+}
+
+export interface RenderLocalPortalRequest {
+  portalSessionId: string;
+}
+
+export interface RenderLocalPortalResponse {
+  status: number;
+  html: string;
+}
+
+export interface SubmitLocalPortalRequest {
+  portalSessionId: string;
+  /** cancel | resume */
+  action: string;
+  csrfToken: string;
+}
+
+export interface SubmitLocalPortalResponse {
+  redirectUrl: string;
+}
+
 function createBaseGetServiceStatusRequest(): GetServiceStatusRequest {
   return {};
 }
@@ -212,7 +371,2570 @@ export const GetServiceStatusResponse: MessageFns<GetServiceStatusResponse> = {
   },
 };
 
-/** The billing service's gRPC API. Domain calls are added by the issue that builds the service. */
+function createBaseListProductsRequest(): ListProductsRequest {
+  return {};
+}
+
+export const ListProductsRequest: MessageFns<ListProductsRequest> = {
+  encode(_: ListProductsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListProductsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListProductsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListProductsRequest {
+    return {};
+  },
+
+  toJSON(_: ListProductsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListProductsRequest>, I>>(base?: I): ListProductsRequest {
+    return ListProductsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListProductsRequest>, I>>(_: I): ListProductsRequest {
+    const message = createBaseListProductsRequest();
+    return message;
+  },
+};
+
+function createBaseListProductsResponse(): ListProductsResponse {
+  return { productsJson: "" };
+}
+
+export const ListProductsResponse: MessageFns<ListProductsResponse> = {
+  encode(message: ListProductsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.productsJson !== "") {
+      writer.uint32(10).string(message.productsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListProductsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListProductsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.productsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListProductsResponse {
+    return {
+      productsJson: isSet(object.productsJson)
+        ? globalThis.String(object.productsJson)
+        : isSet(object.products_json)
+        ? globalThis.String(object.products_json)
+        : "",
+    };
+  },
+
+  toJSON(message: ListProductsResponse): unknown {
+    const obj: any = {};
+    if (message.productsJson !== "") {
+      obj.productsJson = message.productsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListProductsResponse>, I>>(base?: I): ListProductsResponse {
+    return ListProductsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListProductsResponse>, I>>(object: I): ListProductsResponse {
+    const message = createBaseListProductsResponse();
+    message.productsJson = object.productsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateCheckoutSessionRequest(): CreateCheckoutSessionRequest {
+  return { userId: "", email: "", priceId: "", plan: "", productType: "", promoCode: "" };
+}
+
+export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionRequest> = {
+  encode(message: CreateCheckoutSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.priceId !== "") {
+      writer.uint32(26).string(message.priceId);
+    }
+    if (message.plan !== "") {
+      writer.uint32(34).string(message.plan);
+    }
+    if (message.productType !== "") {
+      writer.uint32(42).string(message.productType);
+    }
+    if (message.promoCode !== "") {
+      writer.uint32(50).string(message.promoCode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCheckoutSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCheckoutSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.priceId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.plan = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.productType = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.promoCode = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCheckoutSessionRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      priceId: isSet(object.priceId)
+        ? globalThis.String(object.priceId)
+        : isSet(object.price_id)
+        ? globalThis.String(object.price_id)
+        : "",
+      plan: isSet(object.plan) ? globalThis.String(object.plan) : "",
+      productType: isSet(object.productType)
+        ? globalThis.String(object.productType)
+        : isSet(object.product_type)
+        ? globalThis.String(object.product_type)
+        : "",
+      promoCode: isSet(object.promoCode)
+        ? globalThis.String(object.promoCode)
+        : isSet(object.promo_code)
+        ? globalThis.String(object.promo_code)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateCheckoutSessionRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.priceId !== "") {
+      obj.priceId = message.priceId;
+    }
+    if (message.plan !== "") {
+      obj.plan = message.plan;
+    }
+    if (message.productType !== "") {
+      obj.productType = message.productType;
+    }
+    if (message.promoCode !== "") {
+      obj.promoCode = message.promoCode;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateCheckoutSessionRequest>, I>>(base?: I): CreateCheckoutSessionRequest {
+    return CreateCheckoutSessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateCheckoutSessionRequest>, I>>(object: I): CreateCheckoutSessionRequest {
+    const message = createBaseCreateCheckoutSessionRequest();
+    message.userId = object.userId ?? "";
+    message.email = object.email ?? "";
+    message.priceId = object.priceId ?? "";
+    message.plan = object.plan ?? "";
+    message.productType = object.productType ?? "";
+    message.promoCode = object.promoCode ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateCheckoutSessionResponse(): CreateCheckoutSessionResponse {
+  return { url: "", sessionId: "" };
+}
+
+export const CreateCheckoutSessionResponse: MessageFns<CreateCheckoutSessionResponse> = {
+  encode(message: CreateCheckoutSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.sessionId !== "") {
+      writer.uint32(18).string(message.sessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCheckoutSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCheckoutSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCheckoutSessionResponse {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateCheckoutSessionResponse): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateCheckoutSessionResponse>, I>>(base?: I): CreateCheckoutSessionResponse {
+    return CreateCheckoutSessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateCheckoutSessionResponse>, I>>(
+    object: I,
+  ): CreateCheckoutSessionResponse {
+    const message = createBaseCreateCheckoutSessionResponse();
+    message.url = object.url ?? "";
+    message.sessionId = object.sessionId ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateAnonymousPaymentRequest(): CreateAnonymousPaymentRequest {
+  return { enhancementId: "", successUrl: "", cancelUrl: "", email: "" };
+}
+
+export const CreateAnonymousPaymentRequest: MessageFns<CreateAnonymousPaymentRequest> = {
+  encode(message: CreateAnonymousPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enhancementId !== "") {
+      writer.uint32(10).string(message.enhancementId);
+    }
+    if (message.successUrl !== "") {
+      writer.uint32(18).string(message.successUrl);
+    }
+    if (message.cancelUrl !== "") {
+      writer.uint32(26).string(message.cancelUrl);
+    }
+    if (message.email !== "") {
+      writer.uint32(34).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateAnonymousPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateAnonymousPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.enhancementId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.successUrl = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cancelUrl = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateAnonymousPaymentRequest {
+    return {
+      enhancementId: isSet(object.enhancementId)
+        ? globalThis.String(object.enhancementId)
+        : isSet(object.enhancement_id)
+        ? globalThis.String(object.enhancement_id)
+        : "",
+      successUrl: isSet(object.successUrl)
+        ? globalThis.String(object.successUrl)
+        : isSet(object.success_url)
+        ? globalThis.String(object.success_url)
+        : "",
+      cancelUrl: isSet(object.cancelUrl)
+        ? globalThis.String(object.cancelUrl)
+        : isSet(object.cancel_url)
+        ? globalThis.String(object.cancel_url)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+    };
+  },
+
+  toJSON(message: CreateAnonymousPaymentRequest): unknown {
+    const obj: any = {};
+    if (message.enhancementId !== "") {
+      obj.enhancementId = message.enhancementId;
+    }
+    if (message.successUrl !== "") {
+      obj.successUrl = message.successUrl;
+    }
+    if (message.cancelUrl !== "") {
+      obj.cancelUrl = message.cancelUrl;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateAnonymousPaymentRequest>, I>>(base?: I): CreateAnonymousPaymentRequest {
+    return CreateAnonymousPaymentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateAnonymousPaymentRequest>, I>>(
+    object: I,
+  ): CreateAnonymousPaymentRequest {
+    const message = createBaseCreateAnonymousPaymentRequest();
+    message.enhancementId = object.enhancementId ?? "";
+    message.successUrl = object.successUrl ?? "";
+    message.cancelUrl = object.cancelUrl ?? "";
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateAnonymousPaymentResponse(): CreateAnonymousPaymentResponse {
+  return { checkoutUrl: "", sessionId: "" };
+}
+
+export const CreateAnonymousPaymentResponse: MessageFns<CreateAnonymousPaymentResponse> = {
+  encode(message: CreateAnonymousPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.checkoutUrl !== "") {
+      writer.uint32(10).string(message.checkoutUrl);
+    }
+    if (message.sessionId !== "") {
+      writer.uint32(18).string(message.sessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateAnonymousPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateAnonymousPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.checkoutUrl = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateAnonymousPaymentResponse {
+    return {
+      checkoutUrl: isSet(object.checkoutUrl)
+        ? globalThis.String(object.checkoutUrl)
+        : isSet(object.checkout_url)
+        ? globalThis.String(object.checkout_url)
+        : "",
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateAnonymousPaymentResponse): unknown {
+    const obj: any = {};
+    if (message.checkoutUrl !== "") {
+      obj.checkoutUrl = message.checkoutUrl;
+    }
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateAnonymousPaymentResponse>, I>>(base?: I): CreateAnonymousPaymentResponse {
+    return CreateAnonymousPaymentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateAnonymousPaymentResponse>, I>>(
+    object: I,
+  ): CreateAnonymousPaymentResponse {
+    const message = createBaseCreateAnonymousPaymentResponse();
+    message.checkoutUrl = object.checkoutUrl ?? "";
+    message.sessionId = object.sessionId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetAnonymousPaymentRequest(): GetAnonymousPaymentRequest {
+  return { enhancementId: "" };
+}
+
+export const GetAnonymousPaymentRequest: MessageFns<GetAnonymousPaymentRequest> = {
+  encode(message: GetAnonymousPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enhancementId !== "") {
+      writer.uint32(10).string(message.enhancementId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAnonymousPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAnonymousPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.enhancementId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAnonymousPaymentRequest {
+    return {
+      enhancementId: isSet(object.enhancementId)
+        ? globalThis.String(object.enhancementId)
+        : isSet(object.enhancement_id)
+        ? globalThis.String(object.enhancement_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetAnonymousPaymentRequest): unknown {
+    const obj: any = {};
+    if (message.enhancementId !== "") {
+      obj.enhancementId = message.enhancementId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAnonymousPaymentRequest>, I>>(base?: I): GetAnonymousPaymentRequest {
+    return GetAnonymousPaymentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAnonymousPaymentRequest>, I>>(object: I): GetAnonymousPaymentRequest {
+    const message = createBaseGetAnonymousPaymentRequest();
+    message.enhancementId = object.enhancementId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetAnonymousPaymentResponse(): GetAnonymousPaymentResponse {
+  return { enhancementId: "", isPaid: false, status: "" };
+}
+
+export const GetAnonymousPaymentResponse: MessageFns<GetAnonymousPaymentResponse> = {
+  encode(message: GetAnonymousPaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enhancementId !== "") {
+      writer.uint32(10).string(message.enhancementId);
+    }
+    if (message.isPaid !== false) {
+      writer.uint32(16).bool(message.isPaid);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAnonymousPaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAnonymousPaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.enhancementId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.isPaid = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAnonymousPaymentResponse {
+    return {
+      enhancementId: isSet(object.enhancementId)
+        ? globalThis.String(object.enhancementId)
+        : isSet(object.enhancement_id)
+        ? globalThis.String(object.enhancement_id)
+        : "",
+      isPaid: isSet(object.isPaid)
+        ? globalThis.Boolean(object.isPaid)
+        : isSet(object.is_paid)
+        ? globalThis.Boolean(object.is_paid)
+        : false,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: GetAnonymousPaymentResponse): unknown {
+    const obj: any = {};
+    if (message.enhancementId !== "") {
+      obj.enhancementId = message.enhancementId;
+    }
+    if (message.isPaid !== false) {
+      obj.isPaid = message.isPaid;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAnonymousPaymentResponse>, I>>(base?: I): GetAnonymousPaymentResponse {
+    return GetAnonymousPaymentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAnonymousPaymentResponse>, I>>(object: I): GetAnonymousPaymentResponse {
+    const message = createBaseGetAnonymousPaymentResponse();
+    message.enhancementId = object.enhancementId ?? "";
+    message.isPaid = object.isPaid ?? false;
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateImageUnlockCheckoutRequest(): CreateImageUnlockCheckoutRequest {
+  return { userId: "", email: "", imageId: "", returnUrl: "" };
+}
+
+export const CreateImageUnlockCheckoutRequest: MessageFns<CreateImageUnlockCheckoutRequest> = {
+  encode(message: CreateImageUnlockCheckoutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.imageId !== "") {
+      writer.uint32(26).string(message.imageId);
+    }
+    if (message.returnUrl !== "") {
+      writer.uint32(34).string(message.returnUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateImageUnlockCheckoutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateImageUnlockCheckoutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.imageId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.returnUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateImageUnlockCheckoutRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      imageId: isSet(object.imageId)
+        ? globalThis.String(object.imageId)
+        : isSet(object.image_id)
+        ? globalThis.String(object.image_id)
+        : "",
+      returnUrl: isSet(object.returnUrl)
+        ? globalThis.String(object.returnUrl)
+        : isSet(object.return_url)
+        ? globalThis.String(object.return_url)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateImageUnlockCheckoutRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.imageId !== "") {
+      obj.imageId = message.imageId;
+    }
+    if (message.returnUrl !== "") {
+      obj.returnUrl = message.returnUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateImageUnlockCheckoutRequest>, I>>(
+    base?: I,
+  ): CreateImageUnlockCheckoutRequest {
+    return CreateImageUnlockCheckoutRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateImageUnlockCheckoutRequest>, I>>(
+    object: I,
+  ): CreateImageUnlockCheckoutRequest {
+    const message = createBaseCreateImageUnlockCheckoutRequest();
+    message.userId = object.userId ?? "";
+    message.email = object.email ?? "";
+    message.imageId = object.imageId ?? "";
+    message.returnUrl = object.returnUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateImageUnlockCheckoutResponse(): CreateImageUnlockCheckoutResponse {
+  return { checkoutUrl: "", sessionId: "" };
+}
+
+export const CreateImageUnlockCheckoutResponse: MessageFns<CreateImageUnlockCheckoutResponse> = {
+  encode(message: CreateImageUnlockCheckoutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.checkoutUrl !== "") {
+      writer.uint32(10).string(message.checkoutUrl);
+    }
+    if (message.sessionId !== "") {
+      writer.uint32(18).string(message.sessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateImageUnlockCheckoutResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateImageUnlockCheckoutResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.checkoutUrl = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateImageUnlockCheckoutResponse {
+    return {
+      checkoutUrl: isSet(object.checkoutUrl)
+        ? globalThis.String(object.checkoutUrl)
+        : isSet(object.checkout_url)
+        ? globalThis.String(object.checkout_url)
+        : "",
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateImageUnlockCheckoutResponse): unknown {
+    const obj: any = {};
+    if (message.checkoutUrl !== "") {
+      obj.checkoutUrl = message.checkoutUrl;
+    }
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateImageUnlockCheckoutResponse>, I>>(
+    base?: I,
+  ): CreateImageUnlockCheckoutResponse {
+    return CreateImageUnlockCheckoutResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateImageUnlockCheckoutResponse>, I>>(
+    object: I,
+  ): CreateImageUnlockCheckoutResponse {
+    const message = createBaseCreateImageUnlockCheckoutResponse();
+    message.checkoutUrl = object.checkoutUrl ?? "";
+    message.sessionId = object.sessionId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetSubscriptionRequest(): GetSubscriptionRequest {
+  return { userId: "" };
+}
+
+export const GetSubscriptionRequest: MessageFns<GetSubscriptionRequest> = {
+  encode(message: GetSubscriptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubscriptionRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSubscriptionRequest>, I>>(base?: I): GetSubscriptionRequest {
+    return GetSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSubscriptionRequest>, I>>(object: I): GetSubscriptionRequest {
+    const message = createBaseGetSubscriptionRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetSubscriptionResponse(): GetSubscriptionResponse {
+  return {
+    hasSubscription: false,
+    subscriptionPlan: "",
+    status: "",
+    cancelAtPeriodEnd: false,
+    currentPeriodEnd: 0,
+    billingPeriod: "",
+  };
+}
+
+export const GetSubscriptionResponse: MessageFns<GetSubscriptionResponse> = {
+  encode(message: GetSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.hasSubscription !== false) {
+      writer.uint32(8).bool(message.hasSubscription);
+    }
+    if (message.subscriptionPlan !== "") {
+      writer.uint32(18).string(message.subscriptionPlan);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.cancelAtPeriodEnd !== false) {
+      writer.uint32(32).bool(message.cancelAtPeriodEnd);
+    }
+    if (message.currentPeriodEnd !== 0) {
+      writer.uint32(40).int64(message.currentPeriodEnd);
+    }
+    if (message.billingPeriod !== "") {
+      writer.uint32(50).string(message.billingPeriod);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.hasSubscription = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionPlan = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.cancelAtPeriodEnd = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.currentPeriodEnd = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.billingPeriod = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubscriptionResponse {
+    return {
+      hasSubscription: isSet(object.hasSubscription)
+        ? globalThis.Boolean(object.hasSubscription)
+        : isSet(object.has_subscription)
+        ? globalThis.Boolean(object.has_subscription)
+        : false,
+      subscriptionPlan: isSet(object.subscriptionPlan)
+        ? globalThis.String(object.subscriptionPlan)
+        : isSet(object.subscription_plan)
+        ? globalThis.String(object.subscription_plan)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      cancelAtPeriodEnd: isSet(object.cancelAtPeriodEnd)
+        ? globalThis.Boolean(object.cancelAtPeriodEnd)
+        : isSet(object.cancel_at_period_end)
+        ? globalThis.Boolean(object.cancel_at_period_end)
+        : false,
+      currentPeriodEnd: isSet(object.currentPeriodEnd)
+        ? globalThis.Number(object.currentPeriodEnd)
+        : isSet(object.current_period_end)
+        ? globalThis.Number(object.current_period_end)
+        : 0,
+      billingPeriod: isSet(object.billingPeriod)
+        ? globalThis.String(object.billingPeriod)
+        : isSet(object.billing_period)
+        ? globalThis.String(object.billing_period)
+        : "",
+    };
+  },
+
+  toJSON(message: GetSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.hasSubscription !== false) {
+      obj.hasSubscription = message.hasSubscription;
+    }
+    if (message.subscriptionPlan !== "") {
+      obj.subscriptionPlan = message.subscriptionPlan;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.cancelAtPeriodEnd !== false) {
+      obj.cancelAtPeriodEnd = message.cancelAtPeriodEnd;
+    }
+    if (message.currentPeriodEnd !== 0) {
+      obj.currentPeriodEnd = Math.round(message.currentPeriodEnd);
+    }
+    if (message.billingPeriod !== "") {
+      obj.billingPeriod = message.billingPeriod;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSubscriptionResponse>, I>>(base?: I): GetSubscriptionResponse {
+    return GetSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSubscriptionResponse>, I>>(object: I): GetSubscriptionResponse {
+    const message = createBaseGetSubscriptionResponse();
+    message.hasSubscription = object.hasSubscription ?? false;
+    message.subscriptionPlan = object.subscriptionPlan ?? "";
+    message.status = object.status ?? "";
+    message.cancelAtPeriodEnd = object.cancelAtPeriodEnd ?? false;
+    message.currentPeriodEnd = object.currentPeriodEnd ?? 0;
+    message.billingPeriod = object.billingPeriod ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelSubscriptionRequest(): CancelSubscriptionRequest {
+  return { userId: "" };
+}
+
+export const CancelSubscriptionRequest: MessageFns<CancelSubscriptionRequest> = {
+  encode(message: CancelSubscriptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelSubscriptionRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CancelSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelSubscriptionRequest>, I>>(base?: I): CancelSubscriptionRequest {
+    return CancelSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelSubscriptionRequest>, I>>(object: I): CancelSubscriptionRequest {
+    const message = createBaseCancelSubscriptionRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelSubscriptionResponse(): CancelSubscriptionResponse {
+  return { message: "" };
+}
+
+export const CancelSubscriptionResponse: MessageFns<CancelSubscriptionResponse> = {
+  encode(message: CancelSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.message !== "") {
+      writer.uint32(10).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelSubscriptionResponse {
+    return { message: isSet(object.message) ? globalThis.String(object.message) : "" };
+  },
+
+  toJSON(message: CancelSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelSubscriptionResponse>, I>>(base?: I): CancelSubscriptionResponse {
+    return CancelSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelSubscriptionResponse>, I>>(object: I): CancelSubscriptionResponse {
+    const message = createBaseCancelSubscriptionResponse();
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
+function createBaseCreatePortalSessionRequest(): CreatePortalSessionRequest {
+  return { userId: "" };
+}
+
+export const CreatePortalSessionRequest: MessageFns<CreatePortalSessionRequest> = {
+  encode(message: CreatePortalSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreatePortalSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreatePortalSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreatePortalSessionRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CreatePortalSessionRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreatePortalSessionRequest>, I>>(base?: I): CreatePortalSessionRequest {
+    return CreatePortalSessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreatePortalSessionRequest>, I>>(object: I): CreatePortalSessionRequest {
+    const message = createBaseCreatePortalSessionRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseCreatePortalSessionResponse(): CreatePortalSessionResponse {
+  return { url: "" };
+}
+
+export const CreatePortalSessionResponse: MessageFns<CreatePortalSessionResponse> = {
+  encode(message: CreatePortalSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreatePortalSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreatePortalSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreatePortalSessionResponse {
+    return { url: isSet(object.url) ? globalThis.String(object.url) : "" };
+  },
+
+  toJSON(message: CreatePortalSessionResponse): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreatePortalSessionResponse>, I>>(base?: I): CreatePortalSessionResponse {
+    return CreatePortalSessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreatePortalSessionResponse>, I>>(object: I): CreatePortalSessionResponse {
+    const message = createBaseCreatePortalSessionResponse();
+    message.url = object.url ?? "";
+    return message;
+  },
+};
+
+function createBaseGetStripeConfigRequest(): GetStripeConfigRequest {
+  return {};
+}
+
+export const GetStripeConfigRequest: MessageFns<GetStripeConfigRequest> = {
+  encode(_: GetStripeConfigRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStripeConfigRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStripeConfigRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetStripeConfigRequest {
+    return {};
+  },
+
+  toJSON(_: GetStripeConfigRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStripeConfigRequest>, I>>(base?: I): GetStripeConfigRequest {
+    return GetStripeConfigRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStripeConfigRequest>, I>>(_: I): GetStripeConfigRequest {
+    const message = createBaseGetStripeConfigRequest();
+    return message;
+  },
+};
+
+function createBaseGetStripeConfigResponse(): GetStripeConfigResponse {
+  return { publishableKey: "", provider: "" };
+}
+
+export const GetStripeConfigResponse: MessageFns<GetStripeConfigResponse> = {
+  encode(message: GetStripeConfigResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.publishableKey !== "") {
+      writer.uint32(10).string(message.publishableKey);
+    }
+    if (message.provider !== "") {
+      writer.uint32(18).string(message.provider);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStripeConfigResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStripeConfigResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.publishableKey = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStripeConfigResponse {
+    return {
+      publishableKey: isSet(object.publishableKey)
+        ? globalThis.String(object.publishableKey)
+        : isSet(object.publishable_key)
+        ? globalThis.String(object.publishable_key)
+        : "",
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+    };
+  },
+
+  toJSON(message: GetStripeConfigResponse): unknown {
+    const obj: any = {};
+    if (message.publishableKey !== "") {
+      obj.publishableKey = message.publishableKey;
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStripeConfigResponse>, I>>(base?: I): GetStripeConfigResponse {
+    return GetStripeConfigResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStripeConfigResponse>, I>>(object: I): GetStripeConfigResponse {
+    const message = createBaseGetStripeConfigResponse();
+    message.publishableKey = object.publishableKey ?? "";
+    message.provider = object.provider ?? "";
+    return message;
+  },
+};
+
+function createBaseHandleWebhookRequest(): HandleWebhookRequest {
+  return { payload: Buffer.alloc(0), signature: "" };
+}
+
+export const HandleWebhookRequest: MessageFns<HandleWebhookRequest> = {
+  encode(message: HandleWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payload.length !== 0) {
+      writer.uint32(10).bytes(message.payload);
+    }
+    if (message.signature !== "") {
+      writer.uint32(18).string(message.signature);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HandleWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHandleWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payload = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signature = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HandleWebhookRequest {
+    return {
+      payload: isSet(object.payload) ? Buffer.from(bytesFromBase64(object.payload)) : Buffer.alloc(0),
+      signature: isSet(object.signature) ? globalThis.String(object.signature) : "",
+    };
+  },
+
+  toJSON(message: HandleWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.payload.length !== 0) {
+      obj.payload = base64FromBytes(message.payload);
+    }
+    if (message.signature !== "") {
+      obj.signature = message.signature;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HandleWebhookRequest>, I>>(base?: I): HandleWebhookRequest {
+    return HandleWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HandleWebhookRequest>, I>>(object: I): HandleWebhookRequest {
+    const message = createBaseHandleWebhookRequest();
+    message.payload = object.payload ?? Buffer.alloc(0);
+    message.signature = object.signature ?? "";
+    return message;
+  },
+};
+
+function createBaseHandleWebhookResponse(): HandleWebhookResponse {
+  return { received: false, duplicate: false, eventType: "" };
+}
+
+export const HandleWebhookResponse: MessageFns<HandleWebhookResponse> = {
+  encode(message: HandleWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.received !== false) {
+      writer.uint32(8).bool(message.received);
+    }
+    if (message.duplicate !== false) {
+      writer.uint32(16).bool(message.duplicate);
+    }
+    if (message.eventType !== "") {
+      writer.uint32(26).string(message.eventType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HandleWebhookResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHandleWebhookResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.received = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.duplicate = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.eventType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HandleWebhookResponse {
+    return {
+      received: isSet(object.received) ? globalThis.Boolean(object.received) : false,
+      duplicate: isSet(object.duplicate) ? globalThis.Boolean(object.duplicate) : false,
+      eventType: isSet(object.eventType)
+        ? globalThis.String(object.eventType)
+        : isSet(object.event_type)
+        ? globalThis.String(object.event_type)
+        : "",
+    };
+  },
+
+  toJSON(message: HandleWebhookResponse): unknown {
+    const obj: any = {};
+    if (message.received !== false) {
+      obj.received = message.received;
+    }
+    if (message.duplicate !== false) {
+      obj.duplicate = message.duplicate;
+    }
+    if (message.eventType !== "") {
+      obj.eventType = message.eventType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HandleWebhookResponse>, I>>(base?: I): HandleWebhookResponse {
+    return HandleWebhookResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HandleWebhookResponse>, I>>(object: I): HandleWebhookResponse {
+    const message = createBaseHandleWebhookResponse();
+    message.received = object.received ?? false;
+    message.duplicate = object.duplicate ?? false;
+    message.eventType = object.eventType ?? "";
+    return message;
+  },
+};
+
+function createBaseRenderLocalCheckoutRequest(): RenderLocalCheckoutRequest {
+  return { sessionId: "" };
+}
+
+export const RenderLocalCheckoutRequest: MessageFns<RenderLocalCheckoutRequest> = {
+  encode(message: RenderLocalCheckoutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== "") {
+      writer.uint32(10).string(message.sessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderLocalCheckoutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderLocalCheckoutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderLocalCheckoutRequest {
+    return {
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RenderLocalCheckoutRequest): unknown {
+    const obj: any = {};
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenderLocalCheckoutRequest>, I>>(base?: I): RenderLocalCheckoutRequest {
+    return RenderLocalCheckoutRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenderLocalCheckoutRequest>, I>>(object: I): RenderLocalCheckoutRequest {
+    const message = createBaseRenderLocalCheckoutRequest();
+    message.sessionId = object.sessionId ?? "";
+    return message;
+  },
+};
+
+function createBaseRenderLocalCheckoutResponse(): RenderLocalCheckoutResponse {
+  return { status: 0, html: "" };
+}
+
+export const RenderLocalCheckoutResponse: MessageFns<RenderLocalCheckoutResponse> = {
+  encode(message: RenderLocalCheckoutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== 0) {
+      writer.uint32(8).int32(message.status);
+    }
+    if (message.html !== "") {
+      writer.uint32(18).string(message.html);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderLocalCheckoutResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderLocalCheckoutResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.status = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.html = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderLocalCheckoutResponse {
+    return {
+      status: isSet(object.status) ? globalThis.Number(object.status) : 0,
+      html: isSet(object.html) ? globalThis.String(object.html) : "",
+    };
+  },
+
+  toJSON(message: RenderLocalCheckoutResponse): unknown {
+    const obj: any = {};
+    if (message.status !== 0) {
+      obj.status = Math.round(message.status);
+    }
+    if (message.html !== "") {
+      obj.html = message.html;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenderLocalCheckoutResponse>, I>>(base?: I): RenderLocalCheckoutResponse {
+    return RenderLocalCheckoutResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenderLocalCheckoutResponse>, I>>(object: I): RenderLocalCheckoutResponse {
+    const message = createBaseRenderLocalCheckoutResponse();
+    message.status = object.status ?? 0;
+    message.html = object.html ?? "";
+    return message;
+  },
+};
+
+function createBaseSubmitLocalCheckoutRequest(): SubmitLocalCheckoutRequest {
+  return { sessionId: "", action: "", csrfToken: "" };
+}
+
+export const SubmitLocalCheckoutRequest: MessageFns<SubmitLocalCheckoutRequest> = {
+  encode(message: SubmitLocalCheckoutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== "") {
+      writer.uint32(10).string(message.sessionId);
+    }
+    if (message.action !== "") {
+      writer.uint32(18).string(message.action);
+    }
+    if (message.csrfToken !== "") {
+      writer.uint32(26).string(message.csrfToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitLocalCheckoutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitLocalCheckoutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.csrfToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubmitLocalCheckoutRequest {
+    return {
+      sessionId: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      csrfToken: isSet(object.csrfToken)
+        ? globalThis.String(object.csrfToken)
+        : isSet(object.csrf_token)
+        ? globalThis.String(object.csrf_token)
+        : "",
+    };
+  },
+
+  toJSON(message: SubmitLocalCheckoutRequest): unknown {
+    const obj: any = {};
+    if (message.sessionId !== "") {
+      obj.sessionId = message.sessionId;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.csrfToken !== "") {
+      obj.csrfToken = message.csrfToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubmitLocalCheckoutRequest>, I>>(base?: I): SubmitLocalCheckoutRequest {
+    return SubmitLocalCheckoutRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubmitLocalCheckoutRequest>, I>>(object: I): SubmitLocalCheckoutRequest {
+    const message = createBaseSubmitLocalCheckoutRequest();
+    message.sessionId = object.sessionId ?? "";
+    message.action = object.action ?? "";
+    message.csrfToken = object.csrfToken ?? "";
+    return message;
+  },
+};
+
+function createBaseSubmitLocalCheckoutResponse(): SubmitLocalCheckoutResponse {
+  return { redirectUrl: "" };
+}
+
+export const SubmitLocalCheckoutResponse: MessageFns<SubmitLocalCheckoutResponse> = {
+  encode(message: SubmitLocalCheckoutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.redirectUrl !== "") {
+      writer.uint32(10).string(message.redirectUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitLocalCheckoutResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitLocalCheckoutResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.redirectUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubmitLocalCheckoutResponse {
+    return {
+      redirectUrl: isSet(object.redirectUrl)
+        ? globalThis.String(object.redirectUrl)
+        : isSet(object.redirect_url)
+        ? globalThis.String(object.redirect_url)
+        : "",
+    };
+  },
+
+  toJSON(message: SubmitLocalCheckoutResponse): unknown {
+    const obj: any = {};
+    if (message.redirectUrl !== "") {
+      obj.redirectUrl = message.redirectUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubmitLocalCheckoutResponse>, I>>(base?: I): SubmitLocalCheckoutResponse {
+    return SubmitLocalCheckoutResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubmitLocalCheckoutResponse>, I>>(object: I): SubmitLocalCheckoutResponse {
+    const message = createBaseSubmitLocalCheckoutResponse();
+    message.redirectUrl = object.redirectUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseRenderLocalPortalRequest(): RenderLocalPortalRequest {
+  return { portalSessionId: "" };
+}
+
+export const RenderLocalPortalRequest: MessageFns<RenderLocalPortalRequest> = {
+  encode(message: RenderLocalPortalRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.portalSessionId !== "") {
+      writer.uint32(10).string(message.portalSessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderLocalPortalRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderLocalPortalRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.portalSessionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderLocalPortalRequest {
+    return {
+      portalSessionId: isSet(object.portalSessionId)
+        ? globalThis.String(object.portalSessionId)
+        : isSet(object.portal_session_id)
+        ? globalThis.String(object.portal_session_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RenderLocalPortalRequest): unknown {
+    const obj: any = {};
+    if (message.portalSessionId !== "") {
+      obj.portalSessionId = message.portalSessionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenderLocalPortalRequest>, I>>(base?: I): RenderLocalPortalRequest {
+    return RenderLocalPortalRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenderLocalPortalRequest>, I>>(object: I): RenderLocalPortalRequest {
+    const message = createBaseRenderLocalPortalRequest();
+    message.portalSessionId = object.portalSessionId ?? "";
+    return message;
+  },
+};
+
+function createBaseRenderLocalPortalResponse(): RenderLocalPortalResponse {
+  return { status: 0, html: "" };
+}
+
+export const RenderLocalPortalResponse: MessageFns<RenderLocalPortalResponse> = {
+  encode(message: RenderLocalPortalResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== 0) {
+      writer.uint32(8).int32(message.status);
+    }
+    if (message.html !== "") {
+      writer.uint32(18).string(message.html);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderLocalPortalResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderLocalPortalResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.status = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.html = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderLocalPortalResponse {
+    return {
+      status: isSet(object.status) ? globalThis.Number(object.status) : 0,
+      html: isSet(object.html) ? globalThis.String(object.html) : "",
+    };
+  },
+
+  toJSON(message: RenderLocalPortalResponse): unknown {
+    const obj: any = {};
+    if (message.status !== 0) {
+      obj.status = Math.round(message.status);
+    }
+    if (message.html !== "") {
+      obj.html = message.html;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenderLocalPortalResponse>, I>>(base?: I): RenderLocalPortalResponse {
+    return RenderLocalPortalResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenderLocalPortalResponse>, I>>(object: I): RenderLocalPortalResponse {
+    const message = createBaseRenderLocalPortalResponse();
+    message.status = object.status ?? 0;
+    message.html = object.html ?? "";
+    return message;
+  },
+};
+
+function createBaseSubmitLocalPortalRequest(): SubmitLocalPortalRequest {
+  return { portalSessionId: "", action: "", csrfToken: "" };
+}
+
+export const SubmitLocalPortalRequest: MessageFns<SubmitLocalPortalRequest> = {
+  encode(message: SubmitLocalPortalRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.portalSessionId !== "") {
+      writer.uint32(10).string(message.portalSessionId);
+    }
+    if (message.action !== "") {
+      writer.uint32(18).string(message.action);
+    }
+    if (message.csrfToken !== "") {
+      writer.uint32(26).string(message.csrfToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitLocalPortalRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitLocalPortalRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.portalSessionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.csrfToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubmitLocalPortalRequest {
+    return {
+      portalSessionId: isSet(object.portalSessionId)
+        ? globalThis.String(object.portalSessionId)
+        : isSet(object.portal_session_id)
+        ? globalThis.String(object.portal_session_id)
+        : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      csrfToken: isSet(object.csrfToken)
+        ? globalThis.String(object.csrfToken)
+        : isSet(object.csrf_token)
+        ? globalThis.String(object.csrf_token)
+        : "",
+    };
+  },
+
+  toJSON(message: SubmitLocalPortalRequest): unknown {
+    const obj: any = {};
+    if (message.portalSessionId !== "") {
+      obj.portalSessionId = message.portalSessionId;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.csrfToken !== "") {
+      obj.csrfToken = message.csrfToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubmitLocalPortalRequest>, I>>(base?: I): SubmitLocalPortalRequest {
+    return SubmitLocalPortalRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubmitLocalPortalRequest>, I>>(object: I): SubmitLocalPortalRequest {
+    const message = createBaseSubmitLocalPortalRequest();
+    message.portalSessionId = object.portalSessionId ?? "";
+    message.action = object.action ?? "";
+    message.csrfToken = object.csrfToken ?? "";
+    return message;
+  },
+};
+
+function createBaseSubmitLocalPortalResponse(): SubmitLocalPortalResponse {
+  return { redirectUrl: "" };
+}
+
+export const SubmitLocalPortalResponse: MessageFns<SubmitLocalPortalResponse> = {
+  encode(message: SubmitLocalPortalResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.redirectUrl !== "") {
+      writer.uint32(10).string(message.redirectUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitLocalPortalResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitLocalPortalResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.redirectUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubmitLocalPortalResponse {
+    return {
+      redirectUrl: isSet(object.redirectUrl)
+        ? globalThis.String(object.redirectUrl)
+        : isSet(object.redirect_url)
+        ? globalThis.String(object.redirect_url)
+        : "",
+    };
+  },
+
+  toJSON(message: SubmitLocalPortalResponse): unknown {
+    const obj: any = {};
+    if (message.redirectUrl !== "") {
+      obj.redirectUrl = message.redirectUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubmitLocalPortalResponse>, I>>(base?: I): SubmitLocalPortalResponse {
+    return SubmitLocalPortalResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubmitLocalPortalResponse>, I>>(object: I): SubmitLocalPortalResponse {
+    const message = createBaseSubmitLocalPortalResponse();
+    message.redirectUrl = object.redirectUrl ?? "";
+    return message;
+  },
+};
+
+/**
+ * The billing service's gRPC API: the catalogue, checkouts, subscriptions, the payment provider's
+ * webhooks and the pages of the local payment provider. User ids come from the gateway, which
+ * verified the caller's access token.
+ */
 export type BillingServiceService = typeof BillingServiceService;
 export const BillingServiceService = {
   /** Reports what this instance is and whether its dependencies are ready. */
@@ -227,11 +2949,196 @@ export const BillingServiceService = {
       Buffer.from(GetServiceStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetServiceStatusResponse => GetServiceStatusResponse.decode(value),
   },
+  /** The products answer: subscriptions and token packs, as the pricing pages read them. */
+  listProducts: {
+    path: "/flatlay.billing.v1.BillingService/ListProducts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListProductsRequest): Buffer => Buffer.from(ListProductsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListProductsRequest => ListProductsRequest.decode(value),
+    responseSerialize: (value: ListProductsResponse): Buffer =>
+      Buffer.from(ListProductsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListProductsResponse => ListProductsResponse.decode(value),
+  },
+  /** A checkout for a token pack (payment) or a plan (subscription); answers where to send the browser. */
+  createCheckoutSession: {
+    path: "/flatlay.billing.v1.BillingService/CreateCheckoutSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateCheckoutSessionRequest): Buffer =>
+      Buffer.from(CreateCheckoutSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateCheckoutSessionRequest => CreateCheckoutSessionRequest.decode(value),
+    responseSerialize: (value: CreateCheckoutSessionResponse): Buffer =>
+      Buffer.from(CreateCheckoutSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateCheckoutSessionResponse => CreateCheckoutSessionResponse.decode(value),
+  },
+  /** A guest's one-off payment to unlock an anonymous enhancement. */
+  createAnonymousPayment: {
+    path: "/flatlay.billing.v1.BillingService/CreateAnonymousPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateAnonymousPaymentRequest): Buffer =>
+      Buffer.from(CreateAnonymousPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateAnonymousPaymentRequest => CreateAnonymousPaymentRequest.decode(value),
+    responseSerialize: (value: CreateAnonymousPaymentResponse): Buffer =>
+      Buffer.from(CreateAnonymousPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateAnonymousPaymentResponse =>
+      CreateAnonymousPaymentResponse.decode(value),
+  },
+  getAnonymousPayment: {
+    path: "/flatlay.billing.v1.BillingService/GetAnonymousPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAnonymousPaymentRequest): Buffer =>
+      Buffer.from(GetAnonymousPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAnonymousPaymentRequest => GetAnonymousPaymentRequest.decode(value),
+    responseSerialize: (value: GetAnonymousPaymentResponse): Buffer =>
+      Buffer.from(GetAnonymousPaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAnonymousPaymentResponse => GetAnonymousPaymentResponse.decode(value),
+  },
+  /** A signed-in user's one-off payment to unlock a locked result. */
+  createImageUnlockCheckout: {
+    path: "/flatlay.billing.v1.BillingService/CreateImageUnlockCheckout" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateImageUnlockCheckoutRequest): Buffer =>
+      Buffer.from(CreateImageUnlockCheckoutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateImageUnlockCheckoutRequest =>
+      CreateImageUnlockCheckoutRequest.decode(value),
+    responseSerialize: (value: CreateImageUnlockCheckoutResponse): Buffer =>
+      Buffer.from(CreateImageUnlockCheckoutResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateImageUnlockCheckoutResponse =>
+      CreateImageUnlockCheckoutResponse.decode(value),
+  },
+  getSubscription: {
+    path: "/flatlay.billing.v1.BillingService/GetSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSubscriptionRequest): Buffer =>
+      Buffer.from(GetSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSubscriptionRequest => GetSubscriptionRequest.decode(value),
+    responseSerialize: (value: GetSubscriptionResponse): Buffer =>
+      Buffer.from(GetSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSubscriptionResponse => GetSubscriptionResponse.decode(value),
+  },
+  /** Cancels at the end of the paid period; the plan stays until then. */
+  cancelSubscription: {
+    path: "/flatlay.billing.v1.BillingService/CancelSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelSubscriptionRequest): Buffer =>
+      Buffer.from(CancelSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelSubscriptionRequest => CancelSubscriptionRequest.decode(value),
+    responseSerialize: (value: CancelSubscriptionResponse): Buffer =>
+      Buffer.from(CancelSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelSubscriptionResponse => CancelSubscriptionResponse.decode(value),
+  },
+  createPortalSession: {
+    path: "/flatlay.billing.v1.BillingService/CreatePortalSession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreatePortalSessionRequest): Buffer =>
+      Buffer.from(CreatePortalSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreatePortalSessionRequest => CreatePortalSessionRequest.decode(value),
+    responseSerialize: (value: CreatePortalSessionResponse): Buffer =>
+      Buffer.from(CreatePortalSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreatePortalSessionResponse => CreatePortalSessionResponse.decode(value),
+  },
+  getStripeConfig: {
+    path: "/flatlay.billing.v1.BillingService/GetStripeConfig" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetStripeConfigRequest): Buffer =>
+      Buffer.from(GetStripeConfigRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetStripeConfigRequest => GetStripeConfigRequest.decode(value),
+    responseSerialize: (value: GetStripeConfigResponse): Buffer =>
+      Buffer.from(GetStripeConfigResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetStripeConfigResponse => GetStripeConfigResponse.decode(value),
+  },
+  /** A payment provider's webhook: the raw body and its Stripe-Signature header. */
+  handleWebhook: {
+    path: "/flatlay.billing.v1.BillingService/HandleWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: HandleWebhookRequest): Buffer => Buffer.from(HandleWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): HandleWebhookRequest => HandleWebhookRequest.decode(value),
+    responseSerialize: (value: HandleWebhookResponse): Buffer =>
+      Buffer.from(HandleWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): HandleWebhookResponse => HandleWebhookResponse.decode(value),
+  },
+  /** The local payment provider's checkout page (GET and POST /checkout/local/{session}). */
+  renderLocalCheckout: {
+    path: "/flatlay.billing.v1.BillingService/RenderLocalCheckout" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenderLocalCheckoutRequest): Buffer =>
+      Buffer.from(RenderLocalCheckoutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenderLocalCheckoutRequest => RenderLocalCheckoutRequest.decode(value),
+    responseSerialize: (value: RenderLocalCheckoutResponse): Buffer =>
+      Buffer.from(RenderLocalCheckoutResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenderLocalCheckoutResponse => RenderLocalCheckoutResponse.decode(value),
+  },
+  submitLocalCheckout: {
+    path: "/flatlay.billing.v1.BillingService/SubmitLocalCheckout" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubmitLocalCheckoutRequest): Buffer =>
+      Buffer.from(SubmitLocalCheckoutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubmitLocalCheckoutRequest => SubmitLocalCheckoutRequest.decode(value),
+    responseSerialize: (value: SubmitLocalCheckoutResponse): Buffer =>
+      Buffer.from(SubmitLocalCheckoutResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SubmitLocalCheckoutResponse => SubmitLocalCheckoutResponse.decode(value),
+  },
+  /** The local payment provider's billing portal (GET and POST /billing/local/{portal session}). */
+  renderLocalPortal: {
+    path: "/flatlay.billing.v1.BillingService/RenderLocalPortal" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenderLocalPortalRequest): Buffer =>
+      Buffer.from(RenderLocalPortalRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenderLocalPortalRequest => RenderLocalPortalRequest.decode(value),
+    responseSerialize: (value: RenderLocalPortalResponse): Buffer =>
+      Buffer.from(RenderLocalPortalResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenderLocalPortalResponse => RenderLocalPortalResponse.decode(value),
+  },
+  submitLocalPortal: {
+    path: "/flatlay.billing.v1.BillingService/SubmitLocalPortal" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubmitLocalPortalRequest): Buffer =>
+      Buffer.from(SubmitLocalPortalRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubmitLocalPortalRequest => SubmitLocalPortalRequest.decode(value),
+    responseSerialize: (value: SubmitLocalPortalResponse): Buffer =>
+      Buffer.from(SubmitLocalPortalResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SubmitLocalPortalResponse => SubmitLocalPortalResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
   /** Reports what this instance is and whether its dependencies are ready. */
   getServiceStatus: handleUnaryCall<GetServiceStatusRequest, GetServiceStatusResponse>;
+  /** The products answer: subscriptions and token packs, as the pricing pages read them. */
+  listProducts: handleUnaryCall<ListProductsRequest, ListProductsResponse>;
+  /** A checkout for a token pack (payment) or a plan (subscription); answers where to send the browser. */
+  createCheckoutSession: handleUnaryCall<CreateCheckoutSessionRequest, CreateCheckoutSessionResponse>;
+  /** A guest's one-off payment to unlock an anonymous enhancement. */
+  createAnonymousPayment: handleUnaryCall<CreateAnonymousPaymentRequest, CreateAnonymousPaymentResponse>;
+  getAnonymousPayment: handleUnaryCall<GetAnonymousPaymentRequest, GetAnonymousPaymentResponse>;
+  /** A signed-in user's one-off payment to unlock a locked result. */
+  createImageUnlockCheckout: handleUnaryCall<CreateImageUnlockCheckoutRequest, CreateImageUnlockCheckoutResponse>;
+  getSubscription: handleUnaryCall<GetSubscriptionRequest, GetSubscriptionResponse>;
+  /** Cancels at the end of the paid period; the plan stays until then. */
+  cancelSubscription: handleUnaryCall<CancelSubscriptionRequest, CancelSubscriptionResponse>;
+  createPortalSession: handleUnaryCall<CreatePortalSessionRequest, CreatePortalSessionResponse>;
+  getStripeConfig: handleUnaryCall<GetStripeConfigRequest, GetStripeConfigResponse>;
+  /** A payment provider's webhook: the raw body and its Stripe-Signature header. */
+  handleWebhook: handleUnaryCall<HandleWebhookRequest, HandleWebhookResponse>;
+  /** The local payment provider's checkout page (GET and POST /checkout/local/{session}). */
+  renderLocalCheckout: handleUnaryCall<RenderLocalCheckoutRequest, RenderLocalCheckoutResponse>;
+  submitLocalCheckout: handleUnaryCall<SubmitLocalCheckoutRequest, SubmitLocalCheckoutResponse>;
+  /** The local payment provider's billing portal (GET and POST /billing/local/{portal session}). */
+  renderLocalPortal: handleUnaryCall<RenderLocalPortalRequest, RenderLocalPortalResponse>;
+  submitLocalPortal: handleUnaryCall<SubmitLocalPortalRequest, SubmitLocalPortalResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -251,6 +3158,224 @@ export interface BillingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetServiceStatusResponse) => void,
   ): ClientUnaryCall;
+  /** The products answer: subscriptions and token packs, as the pricing pages read them. */
+  listProducts(
+    request: ListProductsRequest,
+    callback: (error: ServiceError | null, response: ListProductsResponse) => void,
+  ): ClientUnaryCall;
+  listProducts(
+    request: ListProductsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListProductsResponse) => void,
+  ): ClientUnaryCall;
+  listProducts(
+    request: ListProductsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListProductsResponse) => void,
+  ): ClientUnaryCall;
+  /** A checkout for a token pack (payment) or a plan (subscription); answers where to send the browser. */
+  createCheckoutSession(
+    request: CreateCheckoutSessionRequest,
+    callback: (error: ServiceError | null, response: CreateCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  createCheckoutSession(
+    request: CreateCheckoutSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  createCheckoutSession(
+    request: CreateCheckoutSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateCheckoutSessionResponse) => void,
+  ): ClientUnaryCall;
+  /** A guest's one-off payment to unlock an anonymous enhancement. */
+  createAnonymousPayment(
+    request: CreateAnonymousPaymentRequest,
+    callback: (error: ServiceError | null, response: CreateAnonymousPaymentResponse) => void,
+  ): ClientUnaryCall;
+  createAnonymousPayment(
+    request: CreateAnonymousPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateAnonymousPaymentResponse) => void,
+  ): ClientUnaryCall;
+  createAnonymousPayment(
+    request: CreateAnonymousPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateAnonymousPaymentResponse) => void,
+  ): ClientUnaryCall;
+  getAnonymousPayment(
+    request: GetAnonymousPaymentRequest,
+    callback: (error: ServiceError | null, response: GetAnonymousPaymentResponse) => void,
+  ): ClientUnaryCall;
+  getAnonymousPayment(
+    request: GetAnonymousPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAnonymousPaymentResponse) => void,
+  ): ClientUnaryCall;
+  getAnonymousPayment(
+    request: GetAnonymousPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAnonymousPaymentResponse) => void,
+  ): ClientUnaryCall;
+  /** A signed-in user's one-off payment to unlock a locked result. */
+  createImageUnlockCheckout(
+    request: CreateImageUnlockCheckoutRequest,
+    callback: (error: ServiceError | null, response: CreateImageUnlockCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  createImageUnlockCheckout(
+    request: CreateImageUnlockCheckoutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateImageUnlockCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  createImageUnlockCheckout(
+    request: CreateImageUnlockCheckoutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateImageUnlockCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  getSubscription(
+    request: GetSubscriptionRequest,
+    callback: (error: ServiceError | null, response: GetSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  getSubscription(
+    request: GetSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  getSubscription(
+    request: GetSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /** Cancels at the end of the paid period; the plan stays until then. */
+  cancelSubscription(
+    request: CancelSubscriptionRequest,
+    callback: (error: ServiceError | null, response: CancelSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  cancelSubscription(
+    request: CancelSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  cancelSubscription(
+    request: CancelSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  createPortalSession(
+    request: CreatePortalSessionRequest,
+    callback: (error: ServiceError | null, response: CreatePortalSessionResponse) => void,
+  ): ClientUnaryCall;
+  createPortalSession(
+    request: CreatePortalSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreatePortalSessionResponse) => void,
+  ): ClientUnaryCall;
+  createPortalSession(
+    request: CreatePortalSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreatePortalSessionResponse) => void,
+  ): ClientUnaryCall;
+  getStripeConfig(
+    request: GetStripeConfigRequest,
+    callback: (error: ServiceError | null, response: GetStripeConfigResponse) => void,
+  ): ClientUnaryCall;
+  getStripeConfig(
+    request: GetStripeConfigRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetStripeConfigResponse) => void,
+  ): ClientUnaryCall;
+  getStripeConfig(
+    request: GetStripeConfigRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetStripeConfigResponse) => void,
+  ): ClientUnaryCall;
+  /** A payment provider's webhook: the raw body and its Stripe-Signature header. */
+  handleWebhook(
+    request: HandleWebhookRequest,
+    callback: (error: ServiceError | null, response: HandleWebhookResponse) => void,
+  ): ClientUnaryCall;
+  handleWebhook(
+    request: HandleWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: HandleWebhookResponse) => void,
+  ): ClientUnaryCall;
+  handleWebhook(
+    request: HandleWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: HandleWebhookResponse) => void,
+  ): ClientUnaryCall;
+  /** The local payment provider's checkout page (GET and POST /checkout/local/{session}). */
+  renderLocalCheckout(
+    request: RenderLocalCheckoutRequest,
+    callback: (error: ServiceError | null, response: RenderLocalCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  renderLocalCheckout(
+    request: RenderLocalCheckoutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RenderLocalCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  renderLocalCheckout(
+    request: RenderLocalCheckoutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RenderLocalCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  submitLocalCheckout(
+    request: SubmitLocalCheckoutRequest,
+    callback: (error: ServiceError | null, response: SubmitLocalCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  submitLocalCheckout(
+    request: SubmitLocalCheckoutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SubmitLocalCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  submitLocalCheckout(
+    request: SubmitLocalCheckoutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SubmitLocalCheckoutResponse) => void,
+  ): ClientUnaryCall;
+  /** The local payment provider's billing portal (GET and POST /billing/local/{portal session}). */
+  renderLocalPortal(
+    request: RenderLocalPortalRequest,
+    callback: (error: ServiceError | null, response: RenderLocalPortalResponse) => void,
+  ): ClientUnaryCall;
+  renderLocalPortal(
+    request: RenderLocalPortalRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RenderLocalPortalResponse) => void,
+  ): ClientUnaryCall;
+  renderLocalPortal(
+    request: RenderLocalPortalRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RenderLocalPortalResponse) => void,
+  ): ClientUnaryCall;
+  submitLocalPortal(
+    request: SubmitLocalPortalRequest,
+    callback: (error: ServiceError | null, response: SubmitLocalPortalResponse) => void,
+  ): ClientUnaryCall;
+  submitLocalPortal(
+    request: SubmitLocalPortalRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SubmitLocalPortalResponse) => void,
+  ): ClientUnaryCall;
+  submitLocalPortal(
+    request: SubmitLocalPortalRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SubmitLocalPortalResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const BillingServiceClient = makeGenericClientConstructor(
@@ -261,6 +3386,14 @@ export const BillingServiceClient = makeGenericClientConstructor(
   service: typeof BillingServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

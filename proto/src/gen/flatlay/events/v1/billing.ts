@@ -23,6 +23,38 @@ export interface PaymentSucceeded {
   amountCents: number;
   currency: string;
   imageId: string;
+  enhancementId: string;
+}
+
+/** A signed-in user paid to unlock one locked result (the image service unlocks it). */
+export interface ImageUnlockPaid {
+  paymentId: string;
+  userId: string;
+  imageId: string;
+  amountCents: number;
+  currency: string;
+}
+
+/** A guest paid to unlock an anonymous enhancement (keyed by the enhancement id). */
+export interface AnonymousEnhancementPaid {
+  paymentId: string;
+  enhancementId: string;
+  amountCents: number;
+  currency: string;
+}
+
+/** A token pack's payment was refunded in full: the ledger takes back what is left of its tokens. */
+export interface PaymentRefunded {
+  paymentId: string;
+  userId: string;
+  /** token_pack | image_unlock | anonymous_enhancement */
+  kind: string;
+  packId: string;
+  packName: string;
+  /** Tokens the pack credited. */
+  tokens: number;
+  amountRefundedCents: number;
+  currency: string;
 }
 
 export interface SubscriptionActivated {
@@ -54,6 +86,22 @@ export interface SubscriptionCanceled {
   effectiveAt: Date | undefined;
 }
 
+/**
+ * The subscription's state as the payment provider last reported it: a failed renewal (past_due),
+ * a cancellation at the period's end or its undoing, a new period end.
+ */
+export interface SubscriptionStatusChanged {
+  subscriptionId: string;
+  userId: string;
+  plan: string;
+  billingPeriod: string;
+  /** active | past_due | canceled */
+  status: string;
+  currentPeriodEnd: Date | undefined;
+  cancelAtPeriodEnd: boolean;
+  stripeCustomerId: string;
+}
+
 function createBasePaymentSucceeded(): PaymentSucceeded {
   return {
     paymentId: "",
@@ -65,6 +113,7 @@ function createBasePaymentSucceeded(): PaymentSucceeded {
     amountCents: 0,
     currency: "",
     imageId: "",
+    enhancementId: "",
   };
 }
 
@@ -96,6 +145,9 @@ export const PaymentSucceeded: MessageFns<PaymentSucceeded> = {
     }
     if (message.imageId !== "") {
       writer.uint32(74).string(message.imageId);
+    }
+    if (message.enhancementId !== "") {
+      writer.uint32(82).string(message.enhancementId);
     }
     return writer;
   },
@@ -185,6 +237,14 @@ export const PaymentSucceeded: MessageFns<PaymentSucceeded> = {
             message.imageId = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.enhancementId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -232,6 +292,11 @@ export const PaymentSucceeded: MessageFns<PaymentSucceeded> = {
         : isSet(object.image_id)
         ? globalThis.String(object.image_id)
         : "",
+      enhancementId: isSet(object.enhancementId)
+        ? globalThis.String(object.enhancementId)
+        : isSet(object.enhancement_id)
+        ? globalThis.String(object.enhancement_id)
+        : "",
     };
   },
 
@@ -264,6 +329,9 @@ export const PaymentSucceeded: MessageFns<PaymentSucceeded> = {
     if (message.imageId !== "") {
       obj.imageId = message.imageId;
     }
+    if (message.enhancementId !== "") {
+      obj.enhancementId = message.enhancementId;
+    }
     return obj;
   },
 
@@ -281,6 +349,495 @@ export const PaymentSucceeded: MessageFns<PaymentSucceeded> = {
     message.amountCents = object.amountCents ?? 0;
     message.currency = object.currency ?? "";
     message.imageId = object.imageId ?? "";
+    message.enhancementId = object.enhancementId ?? "";
+    return message;
+  },
+};
+
+function createBaseImageUnlockPaid(): ImageUnlockPaid {
+  return { paymentId: "", userId: "", imageId: "", amountCents: 0, currency: "" };
+}
+
+export const ImageUnlockPaid: MessageFns<ImageUnlockPaid> = {
+  encode(message: ImageUnlockPaid, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.paymentId !== "") {
+      writer.uint32(10).string(message.paymentId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.imageId !== "") {
+      writer.uint32(26).string(message.imageId);
+    }
+    if (message.amountCents !== 0) {
+      writer.uint32(32).int64(message.amountCents);
+    }
+    if (message.currency !== "") {
+      writer.uint32(42).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImageUnlockPaid {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImageUnlockPaid();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.paymentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.imageId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amountCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImageUnlockPaid {
+    return {
+      paymentId: isSet(object.paymentId)
+        ? globalThis.String(object.paymentId)
+        : isSet(object.payment_id)
+        ? globalThis.String(object.payment_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      imageId: isSet(object.imageId)
+        ? globalThis.String(object.imageId)
+        : isSet(object.image_id)
+        ? globalThis.String(object.image_id)
+        : "",
+      amountCents: isSet(object.amountCents)
+        ? globalThis.Number(object.amountCents)
+        : isSet(object.amount_cents)
+        ? globalThis.Number(object.amount_cents)
+        : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: ImageUnlockPaid): unknown {
+    const obj: any = {};
+    if (message.paymentId !== "") {
+      obj.paymentId = message.paymentId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.imageId !== "") {
+      obj.imageId = message.imageId;
+    }
+    if (message.amountCents !== 0) {
+      obj.amountCents = Math.round(message.amountCents);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImageUnlockPaid>, I>>(base?: I): ImageUnlockPaid {
+    return ImageUnlockPaid.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImageUnlockPaid>, I>>(object: I): ImageUnlockPaid {
+    const message = createBaseImageUnlockPaid();
+    message.paymentId = object.paymentId ?? "";
+    message.userId = object.userId ?? "";
+    message.imageId = object.imageId ?? "";
+    message.amountCents = object.amountCents ?? 0;
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBaseAnonymousEnhancementPaid(): AnonymousEnhancementPaid {
+  return { paymentId: "", enhancementId: "", amountCents: 0, currency: "" };
+}
+
+export const AnonymousEnhancementPaid: MessageFns<AnonymousEnhancementPaid> = {
+  encode(message: AnonymousEnhancementPaid, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.paymentId !== "") {
+      writer.uint32(10).string(message.paymentId);
+    }
+    if (message.enhancementId !== "") {
+      writer.uint32(18).string(message.enhancementId);
+    }
+    if (message.amountCents !== 0) {
+      writer.uint32(24).int64(message.amountCents);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnonymousEnhancementPaid {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnonymousEnhancementPaid();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.paymentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.enhancementId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amountCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AnonymousEnhancementPaid {
+    return {
+      paymentId: isSet(object.paymentId)
+        ? globalThis.String(object.paymentId)
+        : isSet(object.payment_id)
+        ? globalThis.String(object.payment_id)
+        : "",
+      enhancementId: isSet(object.enhancementId)
+        ? globalThis.String(object.enhancementId)
+        : isSet(object.enhancement_id)
+        ? globalThis.String(object.enhancement_id)
+        : "",
+      amountCents: isSet(object.amountCents)
+        ? globalThis.Number(object.amountCents)
+        : isSet(object.amount_cents)
+        ? globalThis.Number(object.amount_cents)
+        : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: AnonymousEnhancementPaid): unknown {
+    const obj: any = {};
+    if (message.paymentId !== "") {
+      obj.paymentId = message.paymentId;
+    }
+    if (message.enhancementId !== "") {
+      obj.enhancementId = message.enhancementId;
+    }
+    if (message.amountCents !== 0) {
+      obj.amountCents = Math.round(message.amountCents);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnonymousEnhancementPaid>, I>>(base?: I): AnonymousEnhancementPaid {
+    return AnonymousEnhancementPaid.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnonymousEnhancementPaid>, I>>(object: I): AnonymousEnhancementPaid {
+    const message = createBaseAnonymousEnhancementPaid();
+    message.paymentId = object.paymentId ?? "";
+    message.enhancementId = object.enhancementId ?? "";
+    message.amountCents = object.amountCents ?? 0;
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBasePaymentRefunded(): PaymentRefunded {
+  return {
+    paymentId: "",
+    userId: "",
+    kind: "",
+    packId: "",
+    packName: "",
+    tokens: 0,
+    amountRefundedCents: 0,
+    currency: "",
+  };
+}
+
+export const PaymentRefunded: MessageFns<PaymentRefunded> = {
+  encode(message: PaymentRefunded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.paymentId !== "") {
+      writer.uint32(10).string(message.paymentId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(26).string(message.kind);
+    }
+    if (message.packId !== "") {
+      writer.uint32(34).string(message.packId);
+    }
+    if (message.packName !== "") {
+      writer.uint32(42).string(message.packName);
+    }
+    if (message.tokens !== 0) {
+      writer.uint32(48).int64(message.tokens);
+    }
+    if (message.amountRefundedCents !== 0) {
+      writer.uint32(56).int64(message.amountRefundedCents);
+    }
+    if (message.currency !== "") {
+      writer.uint32(66).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PaymentRefunded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePaymentRefunded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.paymentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.packId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.packName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.tokens = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.amountRefundedCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PaymentRefunded {
+    return {
+      paymentId: isSet(object.paymentId)
+        ? globalThis.String(object.paymentId)
+        : isSet(object.payment_id)
+        ? globalThis.String(object.payment_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      packId: isSet(object.packId)
+        ? globalThis.String(object.packId)
+        : isSet(object.pack_id)
+        ? globalThis.String(object.pack_id)
+        : "",
+      packName: isSet(object.packName)
+        ? globalThis.String(object.packName)
+        : isSet(object.pack_name)
+        ? globalThis.String(object.pack_name)
+        : "",
+      tokens: isSet(object.tokens) ? globalThis.Number(object.tokens) : 0,
+      amountRefundedCents: isSet(object.amountRefundedCents)
+        ? globalThis.Number(object.amountRefundedCents)
+        : isSet(object.amount_refunded_cents)
+        ? globalThis.Number(object.amount_refunded_cents)
+        : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: PaymentRefunded): unknown {
+    const obj: any = {};
+    if (message.paymentId !== "") {
+      obj.paymentId = message.paymentId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.packId !== "") {
+      obj.packId = message.packId;
+    }
+    if (message.packName !== "") {
+      obj.packName = message.packName;
+    }
+    if (message.tokens !== 0) {
+      obj.tokens = Math.round(message.tokens);
+    }
+    if (message.amountRefundedCents !== 0) {
+      obj.amountRefundedCents = Math.round(message.amountRefundedCents);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PaymentRefunded>, I>>(base?: I): PaymentRefunded {
+    return PaymentRefunded.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PaymentRefunded>, I>>(object: I): PaymentRefunded {
+    const message = createBasePaymentRefunded();
+    message.paymentId = object.paymentId ?? "";
+    message.userId = object.userId ?? "";
+    message.kind = object.kind ?? "";
+    message.packId = object.packId ?? "";
+    message.packName = object.packName ?? "";
+    message.tokens = object.tokens ?? 0;
+    message.amountRefundedCents = object.amountRefundedCents ?? 0;
+    message.currency = object.currency ?? "";
     return message;
   },
 };
@@ -764,6 +1321,220 @@ export const SubscriptionCanceled: MessageFns<SubscriptionCanceled> = {
     message.plan = object.plan ?? "";
     message.immediate = object.immediate ?? false;
     message.effectiveAt = object.effectiveAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSubscriptionStatusChanged(): SubscriptionStatusChanged {
+  return {
+    subscriptionId: "",
+    userId: "",
+    plan: "",
+    billingPeriod: "",
+    status: "",
+    currentPeriodEnd: undefined,
+    cancelAtPeriodEnd: false,
+    stripeCustomerId: "",
+  };
+}
+
+export const SubscriptionStatusChanged: MessageFns<SubscriptionStatusChanged> = {
+  encode(message: SubscriptionStatusChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscriptionId !== "") {
+      writer.uint32(10).string(message.subscriptionId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.plan !== "") {
+      writer.uint32(26).string(message.plan);
+    }
+    if (message.billingPeriod !== "") {
+      writer.uint32(34).string(message.billingPeriod);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.currentPeriodEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.currentPeriodEnd), writer.uint32(50).fork()).join();
+    }
+    if (message.cancelAtPeriodEnd !== false) {
+      writer.uint32(56).bool(message.cancelAtPeriodEnd);
+    }
+    if (message.stripeCustomerId !== "") {
+      writer.uint32(66).string(message.stripeCustomerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscriptionStatusChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscriptionStatusChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.plan = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.billingPeriod = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.currentPeriodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.cancelAtPeriodEnd = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.stripeCustomerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscriptionStatusChanged {
+    return {
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      plan: isSet(object.plan) ? globalThis.String(object.plan) : "",
+      billingPeriod: isSet(object.billingPeriod)
+        ? globalThis.String(object.billingPeriod)
+        : isSet(object.billing_period)
+        ? globalThis.String(object.billing_period)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      currentPeriodEnd: isSet(object.currentPeriodEnd)
+        ? fromJsonTimestamp(object.currentPeriodEnd)
+        : isSet(object.current_period_end)
+        ? fromJsonTimestamp(object.current_period_end)
+        : undefined,
+      cancelAtPeriodEnd: isSet(object.cancelAtPeriodEnd)
+        ? globalThis.Boolean(object.cancelAtPeriodEnd)
+        : isSet(object.cancel_at_period_end)
+        ? globalThis.Boolean(object.cancel_at_period_end)
+        : false,
+      stripeCustomerId: isSet(object.stripeCustomerId)
+        ? globalThis.String(object.stripeCustomerId)
+        : isSet(object.stripe_customer_id)
+        ? globalThis.String(object.stripe_customer_id)
+        : "",
+    };
+  },
+
+  toJSON(message: SubscriptionStatusChanged): unknown {
+    const obj: any = {};
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.plan !== "") {
+      obj.plan = message.plan;
+    }
+    if (message.billingPeriod !== "") {
+      obj.billingPeriod = message.billingPeriod;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.currentPeriodEnd !== undefined) {
+      obj.currentPeriodEnd = message.currentPeriodEnd.toISOString();
+    }
+    if (message.cancelAtPeriodEnd !== false) {
+      obj.cancelAtPeriodEnd = message.cancelAtPeriodEnd;
+    }
+    if (message.stripeCustomerId !== "") {
+      obj.stripeCustomerId = message.stripeCustomerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscriptionStatusChanged>, I>>(base?: I): SubscriptionStatusChanged {
+    return SubscriptionStatusChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscriptionStatusChanged>, I>>(object: I): SubscriptionStatusChanged {
+    const message = createBaseSubscriptionStatusChanged();
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.userId = object.userId ?? "";
+    message.plan = object.plan ?? "";
+    message.billingPeriod = object.billingPeriod ?? "";
+    message.status = object.status ?? "";
+    message.currentPeriodEnd = object.currentPeriodEnd ?? undefined;
+    message.cancelAtPeriodEnd = object.cancelAtPeriodEnd ?? false;
+    message.stripeCustomerId = object.stripeCustomerId ?? "";
     return message;
   },
 };

@@ -54,6 +54,16 @@ export interface TokensCredited {
   packId: string;
 }
 
+/** A refunded token pack's tokens taken back, as far as they were unspent. */
+export interface TokensReversed {
+  userId: string;
+  amount: number;
+  balanceAfter: number;
+  businessKey: string;
+  description: string;
+  paymentId: string;
+}
+
 export interface TokensAdjusted {
   userId: string;
   amount: number;
@@ -832,6 +842,171 @@ export const TokensCredited: MessageFns<TokensCredited> = {
     message.description = object.description ?? "";
     message.paymentId = object.paymentId ?? "";
     message.packId = object.packId ?? "";
+    return message;
+  },
+};
+
+function createBaseTokensReversed(): TokensReversed {
+  return { userId: "", amount: 0, balanceAfter: 0, businessKey: "", description: "", paymentId: "" };
+}
+
+export const TokensReversed: MessageFns<TokensReversed> = {
+  encode(message: TokensReversed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(16).int64(message.amount);
+    }
+    if (message.balanceAfter !== 0) {
+      writer.uint32(24).int64(message.balanceAfter);
+    }
+    if (message.businessKey !== "") {
+      writer.uint32(34).string(message.businessKey);
+    }
+    if (message.description !== "") {
+      writer.uint32(42).string(message.description);
+    }
+    if (message.paymentId !== "") {
+      writer.uint32(50).string(message.paymentId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokensReversed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokensReversed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.balanceAfter = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.businessKey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.paymentId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokensReversed {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      balanceAfter: isSet(object.balanceAfter)
+        ? globalThis.Number(object.balanceAfter)
+        : isSet(object.balance_after)
+        ? globalThis.Number(object.balance_after)
+        : 0,
+      businessKey: isSet(object.businessKey)
+        ? globalThis.String(object.businessKey)
+        : isSet(object.business_key)
+        ? globalThis.String(object.business_key)
+        : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      paymentId: isSet(object.paymentId)
+        ? globalThis.String(object.paymentId)
+        : isSet(object.payment_id)
+        ? globalThis.String(object.payment_id)
+        : "",
+    };
+  },
+
+  toJSON(message: TokensReversed): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.balanceAfter !== 0) {
+      obj.balanceAfter = Math.round(message.balanceAfter);
+    }
+    if (message.businessKey !== "") {
+      obj.businessKey = message.businessKey;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.paymentId !== "") {
+      obj.paymentId = message.paymentId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokensReversed>, I>>(base?: I): TokensReversed {
+    return TokensReversed.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokensReversed>, I>>(object: I): TokensReversed {
+    const message = createBaseTokensReversed();
+    message.userId = object.userId ?? "";
+    message.amount = object.amount ?? 0;
+    message.balanceAfter = object.balanceAfter ?? 0;
+    message.businessKey = object.businessKey ?? "";
+    message.description = object.description ?? "";
+    message.paymentId = object.paymentId ?? "";
     return message;
   },
 };

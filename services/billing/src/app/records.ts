@@ -1,0 +1,185 @@
+// Billing's tables, read and written inside the caller's transaction.
+import type { Queryable } from '@flatlay/platform';
+import type { BillingPeriod } from '../catalogue/catalogue.js';
+import type { PaymentKind, PaymentRecord } from '../domain/payment.js';
+import type { SubscriptionRecord } from '../domain/subscription.js';
+import type { SubscriptionStatus } from '../domain/subscription-status.js';
+
+/** Serialises the work on one payment or subscription across webhook deliveries and replicas. */
+export async function lockKey(tx: Queryable, key: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
+}
+
+interface SubscriptionRow {
+  subscription_id: string;
+  user_id: string;
+  customer_id: string;
+  plan: string;
+  billing_period: string;
+  status: string;
+  cancel_at_period_end: boolean;
+  current_period_start: Date | null;
+  current_period_end: Date | null;
+  as_of: Date;
+}
+
+const toSubscription = (r: SubscriptionRow): SubscriptionRecord => ({
+  subscriptionId: r.subscription_id,
+  userId: r.user_id,
+  customerId: r.customer_id,
+  plan: r.plan,
+  billingPeriod: r.billing_period as BillingPeriod,
+  status: r.status as SubscriptionStatus,
+  cancelAtPeriodEnd: r.cancel_at_period_end,
+  currentPeriodStart: r.current_period_start,
+  currentPeriodEnd: r.current_period_end,
+  asOf: r.as_of,
+});
+
+export async function readSubscription(db: Queryable, subscriptionId: string): Promise<SubscriptionRecord | undefined> {
+  const { rows } = await db.query('SELECT * FROM subscriptions WHERE subscription_id = $1', [subscriptionId]);
+  return rows[0] ? toSubscription(rows[0]) : undefined;
+}
+
+/** The user's subscription that matters: a live one first, else the latest ended one. */
+export async function currentSubscriptionOf(db: Queryable, userId: string): Promise<SubscriptionRecord | undefined> {
+  const { rows } = await db.query(
+    `SELECT * FROM subscriptions WHERE user_id = $1
+     ORDER BY (status <> 'canceled') DESC, current_period_end DESC NULLS LAST, as_of DESC LIMIT 1`,
+    [userId],
+  );
+  return rows[0] ? toSubscription(rows[0]) : undefined;
+}
+
+export async function writeSubscription(db: Queryable, s: SubscriptionRecord): Promise<void> {
+  await db.query(
+    `INSERT INTO subscriptions (subscription_id, user_id, customer_id, plan, billing_period, status,
+       cancel_at_period_end, current_period_start, current_period_end, as_of)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (subscription_id) DO UPDATE SET user_id = $2, customer_id = $3, plan = $4, billing_period = $5,
+       status = $6, cancel_at_period_end = $7, current_period_start = $8, current_period_end = $9, as_of = $10,
+       updated_at = now()`,
+    [
+      s.subscriptionId,
+      s.userId,
+      s.customerId,
+      s.plan,
+      s.billingPeriod,
+      s.status,
+      s.cancelAtPeriodEnd,
+      s.currentPeriodStart,
+      s.currentPeriodEnd,
+      s.asOf,
+    ],
+  );
+}
+
+export async function paidPeriodStarts(db: Queryable, subscriptionId: string): Promise<Set<number>> {
+  const { rows } = await db.query('SELECT period_start FROM subscription_periods WHERE subscription_id = $1', [
+    subscriptionId,
+  ]);
+  return new Set(rows.map((r: { period_start: Date }) => r.period_start.getTime()));
+}
+
+export async function recordPaidPeriod(db: Queryable, subscriptionId: string, start: Date, end: Date): Promise<void> {
+  await db.query('INSERT INTO subscription_periods (subscription_id, period_start, period_end) VALUES ($1, $2, $3)', [
+    subscriptionId,
+    start,
+    end,
+  ]);
+}
+
+interface PaymentRow {
+  payment_id: string;
+  payment_intent_id: string | null;
+  kind: string;
+  user_id: string | null;
+  pack_id: string;
+  pack_name: string;
+  tokens: number;
+  image_id: string;
+  enhancement_id: string;
+  amount_cents: number;
+  currency: string;
+  refunded: boolean;
+}
+
+const toPayment = (r: PaymentRow): PaymentRecord => ({
+  paymentId: r.payment_id,
+  checkoutSessionId: r.payment_id,
+  paymentIntentId: r.payment_intent_id ?? '',
+  kind: r.kind as PaymentKind,
+  userId: r.user_id ?? '',
+  packId: r.pack_id,
+  packName: r.pack_name,
+  tokens: r.tokens,
+  imageId: r.image_id,
+  enhancementId: r.enhancement_id,
+  amountCents: r.amount_cents,
+  currency: r.currency,
+  refunded: r.refunded,
+});
+
+export async function readPayment(db: Queryable, paymentId: string): Promise<PaymentRecord | undefined> {
+  const { rows } = await db.query('SELECT * FROM payments WHERE payment_id = $1', [paymentId]);
+  return rows[0] ? toPayment(rows[0]) : undefined;
+}
+
+export async function paymentByIntent(db: Queryable, paymentIntentId: string): Promise<PaymentRecord | undefined> {
+  const { rows } = await db.query('SELECT * FROM payments WHERE payment_intent_id = $1', [paymentIntentId]);
+  return rows[0] ? toPayment(rows[0]) : undefined;
+}
+
+export async function insertPayment(db: Queryable, p: PaymentRecord): Promise<void> {
+  await db.query(
+    `INSERT INTO payments (payment_id, payment_intent_id, kind, user_id, pack_id, pack_name, tokens, image_id,
+       enhancement_id, amount_cents, currency, refunded)
+     VALUES ($1, NULLIF($2, ''), $3, NULLIF($4, ''), $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [
+      p.paymentId,
+      p.paymentIntentId,
+      p.kind,
+      p.userId,
+      p.packId,
+      p.packName,
+      p.tokens,
+      p.imageId,
+      p.enhancementId,
+      p.amountCents,
+      p.currency,
+      p.refunded,
+    ],
+  );
+}
+
+export async function markRefunded(db: Queryable, paymentId: string): Promise<void> {
+  await db.query('UPDATE payments SET refunded = true WHERE payment_id = $1', [paymentId]);
+}
+
+/** Takes the full refund that arrived before its payment, if there was one. */
+export async function takePendingRefund(db: Queryable, paymentIntentId: string): Promise<boolean> {
+  if (!paymentIntentId) return false;
+  const { rowCount } = await db.query('DELETE FROM pending_refunds WHERE payment_intent_id = $1', [paymentIntentId]);
+  return rowCount === 1;
+}
+
+export async function addPendingRefund(db: Queryable, paymentIntentId: string, amount: number): Promise<void> {
+  await db.query(
+    'INSERT INTO pending_refunds (payment_intent_id, amount_refunded) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+    [paymentIntentId, amount],
+  );
+}
+
+export async function customerOf(db: Queryable, userId: string): Promise<string | undefined> {
+  const { rows } = await db.query('SELECT customer_id FROM customers WHERE user_id = $1', [userId]);
+  return rows[0]?.customer_id;
+}
+
+/** Keeps the first customer a user got; answers the one that stands. */
+export async function rememberCustomer(db: Queryable, userId: string, customerId: string): Promise<string> {
+  await db.query('INSERT INTO customers (user_id, customer_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+    userId,
+    customerId,
+  ]);
+  return (await customerOf(db, userId)) ?? customerId;
+}

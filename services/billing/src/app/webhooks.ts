@@ -1,0 +1,142 @@
+// The one webhook handler: Stripe's events and the local provider's take the same path. Each event
+// id is handled once, in the same transaction as its effects and the outbox rows they publish.
+import { AppError, enqueueOutbox, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import { factOf, type BillingFact, type ProviderEvent } from '../domain/billing-facts.js';
+import { decidePayment, decideRefund } from '../domain/payment.js';
+import { decideSubscription, type PlanRef, type SubscriptionFact } from '../domain/subscription.js';
+import { paymentMessage, subscriptionMessage } from './billing-events.js';
+import * as records from './records.js';
+import { verifyWebhook } from './webhook-signature.js';
+
+export interface WebhookResult {
+  duplicate: boolean;
+  eventType: string;
+}
+
+export class Webhooks {
+  constructor(
+    private readonly pool: Pool,
+    private readonly catalogue: Catalogue,
+    private readonly secret: () => string | undefined,
+    private readonly logger: Logger,
+  ) {}
+
+  async handle(payload: Uint8Array, signature: string): Promise<WebhookResult> {
+    const secret = this.secret();
+    if (!secret) throw new AppError('NOT_CONFIGURED', 'Payment webhooks are not configured');
+    if (!signature) throw new AppError('INVALID_ARGUMENT', 'Missing Stripe-Signature header');
+    const event = verifyWebhook(payload, signature, secret);
+    return this.handleVerified(event);
+  }
+
+  /** An event whose signature was checked. */
+  async handleVerified(event: ProviderEvent): Promise<WebhookResult> {
+    if (!event?.id || !event.type) throw new AppError('INVALID_ARGUMENT', 'Not a webhook event');
+    return withTransaction(this.pool, async (tx) => {
+      const claimed = await tx.query(
+        'INSERT INTO webhook_events (event_id, event_type) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [event.id, event.type],
+      );
+      if (claimed.rowCount !== 1) return { duplicate: true, eventType: event.type };
+      const at = new Date((event.created || 0) * 1000);
+      const refusal = await this.apply(tx, factOf(event), at, event.id);
+      // A refusal is a fact about the event, not a fault: it is logged and the event counts as handled.
+      if (refusal) this.logger.warn({ eventId: event.id, type: event.type, reason: refusal }, 'webhook event refused');
+      return { duplicate: false, eventType: event.type };
+    });
+  }
+
+  private async apply(tx: Queryable, fact: BillingFact, at: Date, eventId: string): Promise<string | undefined> {
+    switch (fact.type) {
+      case 'checkout_completed':
+        if (fact.customerId && fact.metadata.user_id)
+          await records.rememberCustomer(tx, fact.metadata.user_id, fact.customerId);
+        return fact.mode === 'subscription'
+          ? this.applySubscription(tx, fact, at, eventId)
+          : this.applyPayment(tx, fact, at, eventId);
+      case 'invoice_paid':
+      case 'invoice_payment_failed':
+      case 'subscription_changed':
+        return this.applySubscription(tx, fact, at, eventId);
+      case 'charge_refunded':
+        return this.applyRefund(tx, fact, at, eventId);
+      case 'ignored':
+        return undefined;
+    }
+  }
+
+  /** The plan a subscription fact names: its price, else what its checkout recorded in metadata. */
+  private planOf(fact: SubscriptionFact): PlanRef | undefined {
+    const priceId = 'priceId' in fact ? fact.priceId : '';
+    const product = priceId ? this.catalogue.anyProductByPriceId(priceId) : undefined;
+    if (product?.kind === 'plan') return { plan: product.plan.id, billingPeriod: product.period };
+    const { plan, billing_period } = fact.metadata;
+    if (plan && this.catalogue.plan(plan) && (billing_period === 'monthly' || billing_period === 'yearly'))
+      return { plan, billingPeriod: billing_period };
+    return undefined;
+  }
+
+  private async applySubscription(tx: Queryable, fact: SubscriptionFact, at: Date, eventId: string) {
+    const subscriptionId = fact.subscriptionId;
+    if (!subscriptionId) return `${fact.type}: no subscription id`;
+    await records.lockKey(tx, `subscription:${subscriptionId}`);
+    const decision = decideSubscription({
+      record: await records.readSubscription(tx, subscriptionId),
+      paidPeriodStarts: await records.paidPeriodStarts(tx, subscriptionId),
+      fact,
+      plan: this.planOf(fact),
+      at,
+    });
+    if ('refused' in decision) return decision.refused;
+    await records.writeSubscription(tx, decision.record);
+    if (decision.paidPeriod)
+      await records.recordPaidPeriod(tx, subscriptionId, decision.paidPeriod.start, decision.paidPeriod.end);
+    await enqueueOutbox(
+      tx,
+      decision.events.map((e) => subscriptionMessage(e, at, eventId)),
+    );
+    return undefined;
+  }
+
+  private async applyPayment(
+    tx: Queryable,
+    fact: Extract<BillingFact, { type: 'checkout_completed' }>,
+    at: Date,
+    eventId: string,
+  ) {
+    // The payment and its refund meet on the payment intent, whichever arrives first.
+    await records.lockKey(tx, `payment:${fact.paymentIntentId || fact.sessionId}`);
+    if (await records.readPayment(tx, fact.sessionId)) return undefined;
+    const packId = fact.metadata.pack_id;
+    const pack = packId ? this.catalogue.config.token_packs.find((p) => p.id === packId) : undefined;
+    const refundedEarlier = await records.takePendingRefund(tx, fact.paymentIntentId);
+    const decision = decidePayment(fact, pack, refundedEarlier);
+    if ('refused' in decision) return decision.refused;
+    await records.insertPayment(tx, decision.payment);
+    await enqueueOutbox(
+      tx,
+      decision.events.map((e) => paymentMessage(e, at, eventId)),
+    );
+    return undefined;
+  }
+
+  private async applyRefund(
+    tx: Queryable,
+    fact: Extract<BillingFact, { type: 'charge_refunded' }>,
+    at: Date,
+    eventId: string,
+  ) {
+    if (!fact.paymentIntentId) return undefined;
+    await records.lockKey(tx, `payment:${fact.paymentIntentId}`);
+    const decision = decideRefund(fact, await records.paymentByIntent(tx, fact.paymentIntentId));
+    if (decision.outcome === 'pending') await records.addPendingRefund(tx, fact.paymentIntentId, fact.amountRefunded);
+    if (decision.outcome !== 'refunded') return undefined;
+    await records.markRefunded(tx, decision.payment.paymentId);
+    await enqueueOutbox(
+      tx,
+      decision.events.map((e) => paymentMessage(e, at, eventId)),
+    );
+    return undefined;
+  }
+}

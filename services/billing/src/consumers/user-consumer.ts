@@ -1,0 +1,23 @@
+import { events, eventTypes, topics } from '@flatlay/proto';
+import { decodeEnvelope, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
+
+export const CONSUMER = 'billing';
+export const consumedTopics = [topics.identityUser];
+
+/**
+ * A deleted user's payment-provider customer mapping is dropped, so nothing of theirs is reused.
+ * Payments and subscriptions stay: they are the financial record, and hold ids only.
+ */
+export function userEventHandler(pool: Pool, logger: Logger) {
+  const inbox = new PostgresInbox(pool);
+  return async (delivery: Delivery): Promise<void> => {
+    const envelope = decodeEnvelope(delivery.value);
+    if (envelope.type !== eventTypes.UserDeleted) return;
+    const { userId } = events.UserDeleted.decode(envelope.payload);
+    if (!userId) return;
+    await inbox.handleOnce(CONSUMER, envelope.eventId, async (tx) => {
+      const { rowCount } = await tx.query('DELETE FROM customers WHERE user_id = $1', [userId]);
+      if (rowCount) logger.info({ userId }, 'dropped the payment customer of a deleted user');
+    });
+  };
+}

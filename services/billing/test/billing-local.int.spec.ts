@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { type AppError, call } from '@flatlay/platform';
+import { Catalogue } from '../src/catalogue/catalogue.js';
+import { defaultCatalogueFile } from '../src/catalogue/catalogue.js';
+import { readFileSync } from 'node:fs';
+import { waitFor } from '../../platform/test/support.js';
+import { startStack, type Stack } from './support/stack.js';
+
+// The default catalogue with one promo code, as a deployment would configure it.
+const catalogue = Catalogue.parse({
+  ...JSON.parse(readFileSync(defaultCatalogueFile, 'utf8')),
+  promo_codes: [{ code: 'LAUNCH20', percent_off: 20 }],
+});
+
+describe('billing on the local payment provider (no keys)', { timeout: 180_000 }, () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack({
+      withLedger: true,
+      billing: { env: { PUBLIC_BASE_URL: 'http://localhost:8080' }, catalogue },
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const b = () => stack.billing;
+  const balanceOf = async (userId: string) => (await call(stack.ledger!, stack.ledger!.getBalance, { userId })).balance;
+  const sessionOf = (url: string) => {
+    const match = /^http:\/\/localhost:8080\/checkout\/local\/(cs_local_[a-f0-9]+)$/.exec(url);
+    assert.ok(match, url);
+    return match[1]!;
+  };
+  const csrfOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1]!;
+  const checkout = (
+    userId: string,
+    fields: { priceId?: string; plan?: string; productType: string; promoCode?: string },
+  ) =>
+    call(b(), b().createCheckoutSession, {
+      userId,
+      email: '',
+      priceId: fields.priceId ?? '',
+      plan: fields.plan ?? '',
+      productType: fields.productType,
+      promoCode: fields.promoCode ?? '',
+    });
+
+  it('answers a local publishable key', async () => {
+    const config = await call(b(), b().getStripeConfig, {});
+    assert.deepEqual([config.provider, config.publishableKey.startsWith('pk_local_')], ['local', true]);
+  });
+
+  it('Pay on the local checkout page credits the pack through the webhook handler', async () => {
+    const userId = randomUUID();
+    await call(stack.ledger!, stack.ledger!.openAccount, { userId });
+    const { url } = await checkout(userId, { priceId: 'price_main_pack', productType: 'payment' });
+    const sessionId = sessionOf(url);
+    const page = await call(b(), b().renderLocalCheckout, { sessionId });
+    assert.equal(page.status, 200);
+    assert.match(page.html, /Main pack/);
+    assert.match(page.html, /\$24/);
+    assert.match(page.html, /value="pay"/);
+    await assert.rejects(
+      call(b(), b().submitLocalCheckout, { sessionId, action: 'pay', csrfToken: 'forged' }),
+      (e: AppError) => e.code === 'PERMISSION_DENIED',
+    );
+    const csrfToken = csrfOf(page.html);
+    const paid = await call(b(), b().submitLocalCheckout, { sessionId, action: 'pay', csrfToken });
+    assert.equal(paid.redirectUrl, 'http://localhost:8080/dashboard?payment=success');
+    // A second click changes nothing and goes to the same place.
+    assert.equal(
+      (await call(b(), b().submitLocalCheckout, { sessionId, action: 'pay', csrfToken })).redirectUrl,
+      paid.redirectUrl,
+    );
+    const { pool } = stack.billingService.context;
+    const webhookEvents = await pool.query(`SELECT event_type FROM webhook_events WHERE event_id LIKE 'evt_local_%'`);
+    assert.ok(webhookEvents.rows.some((r: { event_type: string }) => r.event_type === 'checkout.session.completed'));
+    await waitFor(async () => (await balanceOf(userId)) >= 1700, 'pack credited');
+    assert.match((await call(b(), b().renderLocalCheckout, { sessionId })).html, /already paid/);
+  });
+
+  it('Cancel goes back to pricing and charges nothing; an unknown promo code is refused', async () => {
+    const userId = randomUUID();
+    const { url } = await checkout(userId, { priceId: 'price_starter_pack', productType: 'payment' });
+    const sessionId = sessionOf(url);
+    const csrfToken = csrfOf((await call(b(), b().renderLocalCheckout, { sessionId })).html);
+    const back = await call(b(), b().submitLocalCheckout, { sessionId, action: 'cancel', csrfToken });
+    assert.equal(back.redirectUrl, 'http://localhost:8080/pricing?payment=cancelled');
+    const { rows } = await stack.billingService.context.pool.query('SELECT 1 FROM payments WHERE payment_id = $1', [
+      sessionId,
+    ]);
+    assert.equal(rows.length, 0);
+    await assert.rejects(
+      checkout(userId, { priceId: 'price_starter_pack', productType: 'payment', promoCode: 'NOPE' }),
+      (e: AppError) => e.code === 'INVALID_ARGUMENT' && /promo code/.test(e.message),
+    );
+    const discounted = await checkout(userId, {
+      priceId: 'price_starter_pack',
+      productType: 'payment',
+      promoCode: 'launch20',
+    });
+    assert.match((await call(b(), b().renderLocalCheckout, { sessionId: sessionOf(discounted.url) })).html, /\$7\.20/);
+  });
+
+  it('a plan bought locally grants its tokens; the local portal cancels at period end and resumes', async () => {
+    const userId = randomUUID();
+    await call(stack.ledger!, stack.ledger!.openAccount, { userId });
+    const { url } = await checkout(userId, { plan: 'lite_monthly', productType: 'subscription' });
+    const sessionId = sessionOf(url);
+    const csrfToken = csrfOf((await call(b(), b().renderLocalCheckout, { sessionId })).html);
+    await call(b(), b().submitLocalCheckout, { sessionId, action: 'pay', csrfToken });
+    const status = await call(b(), b().getSubscription, { userId });
+    assert.deepEqual([status.hasSubscription, status.subscriptionPlan, status.status], [true, 'lite', 'active']);
+    await waitFor(async () => (await balanceOf(userId)) >= 1900, 'plan tokens granted');
+    await assert.rejects(
+      checkout(userId, { plan: 'studio_monthly', productType: 'subscription' }),
+      (e: AppError) => e.code === 'CONFLICT',
+    );
+
+    const portal = await call(b(), b().createPortalSession, { userId });
+    const portalSessionId = /\/billing\/local\/(bps_local_[a-f0-9]+)$/.exec(portal.url)![1]!;
+    const page = await call(b(), b().renderLocalPortal, { portalSessionId });
+    assert.match(page.html, /Cancel subscription/);
+    const back = await call(b(), b().submitLocalPortal, {
+      portalSessionId,
+      action: 'cancel',
+      csrfToken: csrfOf(page.html),
+    });
+    assert.equal(back.redirectUrl, 'http://localhost:8080/account');
+    assert.equal((await call(b(), b().getSubscription, { userId })).cancelAtPeriodEnd, true);
+    const again = await call(b(), b().renderLocalPortal, { portalSessionId });
+    assert.match(again.html, /Resume subscription/);
+    await call(b(), b().submitLocalPortal, { portalSessionId, action: 'resume', csrfToken: csrfOf(again.html) });
+    assert.equal((await call(b(), b().getSubscription, { userId })).cancelAtPeriodEnd, false);
+    // The account page's Cancel takes the same path through the local provider's event.
+    await call(b(), b().cancelSubscription, { userId });
+    const after = await call(b(), b().getSubscription, { userId });
+    assert.deepEqual([after.status, after.cancelAtPeriodEnd], ['active', true]);
+  });
+});

@@ -1,0 +1,436 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { type AppError, call } from '@flatlay/platform';
+import { ledger } from '@flatlay/proto';
+import { requireEnv, waitFor } from '../../platform/test/support.js';
+import {
+  chargeRefunded,
+  checkoutCompleted,
+  invoice,
+  legacyInvoice,
+  signed,
+  subscriptionObject,
+  threeTimesOutOfOrder,
+  type SignedEvent,
+} from './support/stripe-events.js';
+import { startStack, type Stack } from './support/stack.js';
+
+const secret = 'whsec_test_billing_stripe_mock';
+const day = 86_400_000;
+
+describe('billing on Stripe (stripe-mock), webhooks to the ledger over Kafka', { timeout: 180_000 }, () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack({
+      withLedger: true,
+      billing: {
+        env: {
+          STRIPE_SECRET_KEY: 'sk_test_flatlay',
+          STRIPE_PUBLISHABLE_KEY: 'pk_test_flatlay',
+          STRIPE_WEBHOOK_SECRET: secret,
+          STRIPE_API_URL: requireEnv('STRIPE_MOCK_URL'),
+          PUBLIC_BASE_URL: 'https://flatlay.test',
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const b = () => stack.billing;
+  const deliver = (e: SignedEvent) => call(b(), b().handleWebhook, { payload: e.payload, signature: e.signature });
+  const balanceOf = async (userId: string) => (await call(stack.ledger!, stack.ledger!.getBalance, { userId })).balance;
+  const openAccount = (userId: string) => call(stack.ledger!, stack.ledger!.openAccount, { userId });
+  const outboxTypes = async (key: string) =>
+    (
+      await stack.billingService.context.pool.query(
+        'SELECT event_type FROM outbox WHERE message_key = $1 ORDER BY position',
+        [key],
+      )
+    ).rows.map((r: { event_type: string }) => r.event_type.replace('flatlay.events.v1.', ''));
+  const rejectsWith = (promise: Promise<unknown>, code: string, message?: RegExp) =>
+    assert.rejects(promise, (e: AppError) => {
+      assert.equal(e.code, code);
+      if (message) assert.match(e.message, message);
+      return true;
+    });
+
+  it('answers the products with plans, packs and the unlock price', async () => {
+    const products = JSON.parse((await call(b(), b().listProducts, {})).productsJson);
+    assert.deepEqual(
+      products.subscriptions.map((s: { id: string }) => s.id),
+      ['free', 'lite', 'studio'],
+    );
+    const studio = products.subscriptions.find((s: { id: string }) => s.id === 'studio');
+    assert.equal(studio.pricing.yearly.amount, 38400);
+    assert.equal(studio.pricing.yearly.savings, '$96');
+    assert.ok(products.token_packs.some((p: { id: string }) => p.id === 'main_pack'));
+    assert.equal(products.unlock.amount, 500);
+    assert.equal((await call(b(), b().getStripeConfig, {})).publishableKey, 'pk_test_flatlay');
+  });
+
+  it('creates Stripe checkouts for a pack, a plan key and an unlock, reusing one customer', async () => {
+    const userId = randomUUID();
+    const pack = await call(b(), b().createCheckoutSession, {
+      userId,
+      email: 'buyer@example.com',
+      priceId: 'price_main_pack',
+      plan: '',
+      productType: 'payment',
+      promoCode: '',
+    });
+    assert.match(pack.url, /^https:\/\/checkout\.stripe\.com\//);
+    const plan = await call(b(), b().createCheckoutSession, {
+      userId,
+      email: '',
+      priceId: '',
+      plan: 'studio_yearly',
+      productType: 'subscription',
+      promoCode: 'FALL20',
+    });
+    assert.ok(plan.url);
+    const unlock = await call(b(), b().createImageUnlockCheckout, {
+      userId,
+      email: '',
+      imageId: 'img-1',
+      returnUrl: 'https://flatlay.test/dashboard',
+    });
+    assert.ok(unlock.checkoutUrl);
+    const { rows } = await stack.billingService.context.pool.query(
+      'SELECT count(*)::int AS n FROM customers WHERE user_id = $1',
+      [userId],
+    );
+    assert.equal(rows[0].n, 1);
+  });
+
+  it('refuses unknown products, plans and foreign return addresses', async () => {
+    const base = { userId: randomUUID(), email: '', priceId: '', plan: '', productType: 'payment', promoCode: '' };
+    await rejectsWith(
+      call(b(), b().createCheckoutSession, { ...base, priceId: 'price_nope' }),
+      'INVALID_ARGUMENT',
+      /^Product not available\. Please refresh and try again\.$/,
+    );
+    await rejectsWith(
+      call(b(), b().createCheckoutSession, { ...base, priceId: 'price_lite_monthly', productType: 'payment' }),
+      'INVALID_ARGUMENT',
+      /Product not available/,
+    );
+    await rejectsWith(
+      call(b(), b().createCheckoutSession, { ...base, plan: 'gold_monthly', productType: 'subscription' }),
+      'INVALID_ARGUMENT',
+      /^Invalid Plan$/,
+    );
+    await rejectsWith(
+      call(b(), b().createAnonymousPayment, {
+        enhancementId: 'enh-1',
+        successUrl: 'https://evil.example/ok',
+        cancelUrl: 'https://flatlay.test/',
+        email: '',
+      }),
+      'INVALID_ARGUMENT',
+    );
+    const guest = await call(b(), b().createAnonymousPayment, {
+      enhancementId: 'enh-1',
+      successUrl: 'https://flatlay.test/?payment=success',
+      cancelUrl: 'https://flatlay.test/',
+      email: 'guest@example.com',
+    });
+    assert.ok(guest.checkoutUrl);
+    assert.equal((await call(b(), b().getAnonymousPayment, { enhancementId: 'enh-1' })).status, 'pending');
+  });
+
+  it('a bad signature is refused and changes nothing', async () => {
+    const userId = randomUUID();
+    const event = signed(
+      'whsec_someone_else',
+      'checkout.session.completed',
+      checkoutCompleted({
+        sessionId: `cs_${randomUUID()}`,
+        mode: 'payment',
+        customer: 'cus_x',
+        amount: 2400,
+        metadata: { user_id: userId, kind: 'token_pack', pack_id: 'main_pack', tokens: '1500' },
+      }),
+      new Date(),
+    );
+    await rejectsWith(deliver(event), 'INVALID_ARGUMENT', /signature/);
+    await rejectsWith(
+      call(b(), b().handleWebhook, { payload: Buffer.from('{}'), signature: event.signature }),
+      'INVALID_ARGUMENT',
+    );
+    const { rows } = await stack.billingService.context.pool.query('SELECT 1 FROM webhook_events WHERE event_id = $1', [
+      event.id,
+    ]);
+    assert.equal(rows.length, 0);
+    assert.deepEqual(await outboxTypes(userId), []);
+  });
+
+  it('credits a pack once when its events arrive three times and out of order', async () => {
+    const userId = randomUUID();
+    await openAccount(userId);
+    const pack = (sessionId: string, packId: string, tokens: number, at: Date) =>
+      signed(
+        secret,
+        'checkout.session.completed',
+        checkoutCompleted({
+          sessionId,
+          mode: 'payment',
+          customer: 'cus_pack',
+          paymentIntent: `pi_${sessionId}`,
+          amount: 2400,
+          metadata: { user_id: userId, kind: 'token_pack', pack_id: packId, tokens: String(tokens) },
+        }),
+        at,
+      );
+    const now = Date.now();
+    const events = [
+      pack('cs_a', 'main_pack', 1500, new Date(now)),
+      pack('cs_b', 'starter_pack', 500, new Date(now + 1000)),
+    ];
+    const deliveries = threeTimesOutOfOrder(events);
+    // Half of them at once, so two deliveries of one event race each other.
+    await Promise.all(deliveries.slice(0, 4).map(deliver));
+    for (const e of deliveries.slice(4)) await deliver(e);
+    assert.deepEqual(await outboxTypes(userId), ['PaymentSucceeded', 'PaymentSucceeded']);
+    await waitFor(async () => (await balanceOf(userId)) >= 2200, 'both packs credited');
+    // A later payment on the same key and topic: once it is credited, every duplicate before it was handled.
+    await deliver(pack('cs_sentinel', 'starter_pack', 500, new Date(now + 2000)));
+    await waitFor(async () => (await balanceOf(userId)) >= 2700, 'sentinel credited');
+    assert.equal(await balanceOf(userId), 200 + 1500 + 500 + 500);
+  });
+
+  it('grants a plan once per paid period, whatever the order and number of deliveries', async () => {
+    const userId = randomUUID();
+    await openAccount(userId);
+    const sub = `sub_${randomUUID().slice(0, 8)}`;
+    const meta = { user_id: userId, plan: 'lite', billing_period: 'monthly' };
+    const t0 = new Date(Date.UTC(2026, 0, 1));
+    const t1 = new Date(t0.getTime() + 31 * day);
+    const t2 = new Date(t1.getTime() + 28 * day);
+    const t3 = new Date(t2.getTime() + 31 * day);
+    const common = { subscription: sub, customer: 'cus_sub', priceId: 'price_lite_monthly', metadata: meta };
+    const events = [
+      signed(
+        secret,
+        'checkout.session.completed',
+        checkoutCompleted({
+          sessionId: `cs_${sub}`,
+          mode: 'subscription',
+          customer: 'cus_sub',
+          subscription: sub,
+          amount: 2400,
+          metadata: { ...meta, kind: 'subscription' },
+        }),
+        t0,
+      ),
+      signed(secret, 'invoice.paid', invoice({ ...common, start: t0, end: t1, reason: 'subscription_create' }), t0),
+      signed(
+        secret,
+        'customer.subscription.updated',
+        subscriptionObject({ ...common, status: 'active', cancelAtPeriodEnd: false, start: t0, end: t1 }),
+        new Date(t0.getTime() + 1000),
+      ),
+      // The renewal in the older API shape: both are read.
+      signed(
+        secret,
+        'invoice.paid',
+        legacyInvoice({ ...common, start: t1, end: t2, reason: 'subscription_cycle' }),
+        t1,
+      ),
+    ];
+    for (const e of threeTimesOutOfOrder(events)) await deliver(e);
+    const grants = (await outboxTypes(userId)).filter(
+      (t) => t === 'SubscriptionActivated' || t === 'SubscriptionRenewed',
+    );
+    assert.deepEqual(grants.sort(), ['SubscriptionActivated', 'SubscriptionRenewed']);
+    const status = await call(b(), b().getSubscription, { userId });
+    assert.deepEqual(
+      { ...status },
+      {
+        hasSubscription: true,
+        subscriptionPlan: 'lite',
+        status: 'active',
+        cancelAtPeriodEnd: false,
+        currentPeriodEnd: Math.floor(t2.getTime() / 1000),
+        billingPeriod: 'monthly',
+      },
+    );
+    await waitFor(async () => (await balanceOf(userId)) >= 200 + 2 * 1700, 'two periods granted');
+    // The third period is the sentinel: once granted, the duplicates before it were all handled.
+    await deliver(
+      signed(secret, 'invoice.paid', invoice({ ...common, start: t2, end: t3, reason: 'subscription_cycle' }), t2),
+    );
+    await waitFor(async () => (await balanceOf(userId)) >= 200 + 3 * 1700, 'third period granted');
+    assert.equal(await balanceOf(userId), 200 + 3 * 1700);
+  });
+
+  it('a failed renewal makes the subscription past_due; cancelling keeps the plan until the period ends', async () => {
+    const userId = randomUUID();
+    const sub = `sub_${randomUUID().slice(0, 8)}`;
+    const meta = { user_id: userId, plan: 'studio', billing_period: 'monthly' };
+    const t0 = new Date(Date.UTC(2026, 2, 1));
+    const t1 = new Date(t0.getTime() + 31 * day);
+    const common = { subscription: sub, customer: `cus_${sub}`, priceId: 'price_studio_monthly', metadata: meta };
+    await deliver(
+      signed(
+        secret,
+        'checkout.session.completed',
+        checkoutCompleted({
+          sessionId: `cs_${sub}`,
+          mode: 'subscription',
+          customer: common.customer,
+          subscription: sub,
+          amount: 4000,
+          metadata: { ...meta, kind: 'subscription' },
+        }),
+        t0,
+      ),
+    );
+    await deliver(
+      signed(secret, 'invoice.paid', invoice({ ...common, start: t0, end: t1, reason: 'subscription_create' }), t0),
+    );
+    const failed = signed(
+      secret,
+      'invoice.payment_failed',
+      invoice({ ...common, start: t1, end: new Date(t1.getTime() + 30 * day), reason: 'subscription_cycle' }),
+      t1,
+    );
+    await deliver(failed);
+    await deliver(failed);
+    assert.equal((await call(b(), b().getSubscription, { userId })).status, 'past_due');
+
+    // Paid after all: active again, and the user cancels at the period's end.
+    const t2 = new Date(t1.getTime() + 30 * day);
+    await deliver(
+      signed(
+        secret,
+        'invoice.paid',
+        invoice({ ...common, start: t1, end: t2, reason: 'subscription_cycle' }),
+        new Date(t1.getTime() + 3600_000),
+      ),
+    );
+    assert.equal((await call(b(), b().getSubscription, { userId })).status, 'active');
+    const cancelled = await call(b(), b().cancelSubscription, { userId });
+    assert.match(cancelled.message, /end of the current billing period/);
+    const afterCancel = await call(b(), b().getSubscription, { userId });
+    assert.deepEqual(
+      [afterCancel.hasSubscription, afterCancel.status, afterCancel.cancelAtPeriodEnd],
+      [true, 'active', true],
+    );
+    // Stripe confirms; the plan stays until the period ends, then the subscription is deleted.
+    await deliver(
+      signed(
+        secret,
+        'customer.subscription.updated',
+        subscriptionObject({ ...common, status: 'active', cancelAtPeriodEnd: true, start: t1, end: t2 }),
+        new Date(t1.getTime() + 7200_000),
+      ),
+    );
+    assert.equal((await call(b(), b().getSubscription, { userId })).status, 'active');
+    await deliver(
+      signed(
+        secret,
+        'customer.subscription.deleted',
+        subscriptionObject({ ...common, status: 'canceled', cancelAtPeriodEnd: false, start: t1, end: t2 }),
+        t2,
+      ),
+    );
+    const ended = await call(b(), b().getSubscription, { userId });
+    assert.deepEqual([ended.hasSubscription, ended.status], [false, 'canceled']);
+    assert.deepEqual(await outboxTypes(userId), [
+      'SubscriptionActivated',
+      'SubscriptionStatusChanged', // past_due
+      'SubscriptionRenewed',
+      'SubscriptionStatusChanged', // cancel at period end
+      'SubscriptionStatusChanged', // canceled
+      'SubscriptionCanceled',
+    ]);
+    const portal = await call(b(), b().createPortalSession, { userId });
+    assert.ok(portal.url);
+  });
+
+  it('a refunded pack takes back only its unspent tokens, once; a partial refund takes none', async () => {
+    const userId = randomUUID();
+    await openAccount(userId);
+    const buy = (sessionId: string, packId: string, tokens: number, at: Date) =>
+      signed(
+        secret,
+        'checkout.session.completed',
+        checkoutCompleted({
+          sessionId,
+          mode: 'payment',
+          customer: 'cus_refund',
+          paymentIntent: `pi_${sessionId}`,
+          amount: 2400,
+          metadata: { user_id: userId, kind: 'token_pack', pack_id: packId, pack_name: 'Main', tokens: String(tokens) },
+        }),
+        at,
+      );
+    const now = Date.now();
+    const sessionId = `cs_${randomUUID().slice(0, 8)}`;
+    await deliver(buy(sessionId, 'main_pack', 1500, new Date(now)));
+    await waitFor(async () => (await balanceOf(userId)) === 1700, 'pack credited');
+    // Eight images enhanced: 800 of the 1700 tokens spent.
+    for (let i = 0; i < 8; i++)
+      await call(stack.ledger!, stack.ledger!.spend, {
+        userId,
+        imageId: `img-${i}`,
+        purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT,
+      });
+    const partial = signed(
+      secret,
+      'charge.refunded',
+      chargeRefunded({ paymentIntent: `pi_${sessionId}`, amount: 2400, refunded: 500 }),
+      new Date(now + 1000),
+    );
+    await deliver(partial);
+    const full = signed(
+      secret,
+      'charge.refunded',
+      chargeRefunded({ paymentIntent: `pi_${sessionId}`, amount: 2400 }),
+      new Date(now + 2000),
+    );
+    for (const e of [full, full, full]) await deliver(e);
+    assert.deepEqual(await outboxTypes(userId), ['PaymentSucceeded', 'PaymentRefunded']);
+    await waitFor(async () => (await balanceOf(userId)) === 0, 'unspent tokens taken back');
+    // A later pack is the sentinel: once credited, nothing before it is left to handle.
+    await deliver(buy(`cs_${randomUUID().slice(0, 8)}`, 'starter_pack', 500, new Date(now + 3000)));
+    await waitFor(async () => (await balanceOf(userId)) > 0, 'sentinel credited');
+    assert.equal(await balanceOf(userId), 500);
+    const history = await call(stack.ledger!, stack.ledger!.listTransactions, { userId, limit: 20 });
+    assert.ok(history.transactions.some((t) => t.description === 'Main pack refunded' && t.amount === -900));
+  });
+
+  it('a refund that arrives before its payment is applied when the payment comes', async () => {
+    const userId = randomUUID();
+    const sessionId = `cs_${randomUUID().slice(0, 8)}`;
+    const now = Date.now();
+    await deliver(
+      signed(
+        secret,
+        'charge.refunded',
+        chargeRefunded({ paymentIntent: `pi_${sessionId}`, amount: 900 }),
+        new Date(now + 1000),
+      ),
+    );
+    await deliver(
+      signed(
+        secret,
+        'checkout.session.completed',
+        checkoutCompleted({
+          sessionId,
+          mode: 'payment',
+          customer: 'cus_early',
+          paymentIntent: `pi_${sessionId}`,
+          amount: 900,
+          metadata: { user_id: userId, kind: 'token_pack', pack_id: 'starter_pack', tokens: '500' },
+        }),
+        new Date(now),
+      ),
+    );
+    assert.deepEqual(await outboxTypes(userId), ['PaymentSucceeded', 'PaymentRefunded']);
+  });
+});
