@@ -11,8 +11,12 @@ import { problemsOf, ROLES, runFuzz } from './fuzz/run.js';
 
 describe('API fuzzing (Schemathesis)', { timeout: 600_000 }, () => {
   let reportDir: string | undefined;
+  let passed = false;
+  // The report (JUnit, NDJSON events, each role's output) is kept when the run fails, to read.
   afterAll(async () => {
-    if (reportDir) await rm(reportDir, { recursive: true, force: true });
+    if (!reportDir) return;
+    if (passed) await rm(reportDir, { recursive: true, force: true });
+    else console.error(`Schemathesis report kept in ${reportDir}`);
   });
 
   it('finds no failure as user or admin, every operation answers 2xx to each, and the main tokens still work', async () => {
@@ -24,5 +28,6 @@ describe('API fuzzing (Schemathesis)', { timeout: 600_000 }, () => {
       assert.ok(result.roles[role].cases > 0, role);
     }
     assert.deepEqual(result.tokensAfter, { user: 200, admin: 200 });
+    passed = true;
   });
 });

@@ -40,6 +40,8 @@ const config = loadConfig(
       KAFKA_BROKERS: env.csv().optional(),
       CORS_ORIGINS: env.csv().optional(),
       LOG_LEVEL: env.logLevel(),
+      // `0`: no generation worker in this process (jobs wait for a worker run as its own process).
+      IMAGE_IN_PROCESS_WORKER: z.enum(['0', '1']).default('1'),
     })
     .extend(rateLimitEnvSchema.shape),
 );
@@ -79,12 +81,13 @@ try {
       ? {}
       : { JWT_KEY_FILE: process.env.JWT_KEY_FILE || join(dataDir, 'identity', 'jwt-signing-key.pem') }),
   });
-  // The image service (with one generation worker in this process) keeps its files under the
-  // data folder and asks for the ledger's address on its first call, when every service is up.
+  // The image service (with one generation worker in this process unless IMAGE_IN_PROCESS_WORKER
+  // is `0`) keeps its files under the data folder and asks for the ledger's address on its first
+  // call, when every service is up.
   const image = createImageService({
     config: { FLATLAY_DATA_DIR: dataDir },
     ledgerAddress: () => `127.0.0.1:${services.find((s) => s.name === 'ledger')!.port}`,
-    inProcessWorker: true,
+    inProcessWorker: config.IMAGE_IN_PROCESS_WORKER === '1',
   });
   // No start order: no service needs another's address at start (the gateway gets them all below).
   // Those that did start are stopped again if one fails.

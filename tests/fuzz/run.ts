@@ -142,6 +142,11 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
       GOOGLE_CLIENT_ID,
       GOOGLE_CERTS_URL: `http://127.0.0.1:${(certs.address() as { port: number }).port}/oauth2/v1/certs`,
       SUPABASE_JWT_SECRET: supabaseSecret,
+      // No generation worker: this run checks the API contract, not job processing (the gateway's
+      // and image service's integration tests do). With a worker every accepted generate ran the
+      // real engine on the same cores while Schemathesis ran (368 s instead of ~85 s); without one
+      // jobs stay queued or processing, which every status answer documents.
+      IMAGE_IN_PROCESS_WORKER: '0',
     });
     stops.push(async () => {
       if (product.child.exitCode === null) {

@@ -1,9 +1,10 @@
 // The OpenAPI 3.1 document of /api, made from the operations' declarations by zod-openapi:
 // nothing of it is written by hand (docs/decisions/0501-api-schema.md).
+import { z } from 'zod';
 import { createDocument, type oas31 } from 'zod-openapi';
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { responsesOf } from './responses.js';
-import { openApiPath, type ApiRoute } from './route.js';
+import { openApiPath, type ApiRoute, type BodySpec } from './route.js';
 
 /**
  * The status rules web clients rely on, stated once in the document. The admin app drops its
@@ -68,9 +69,26 @@ function operation(r: ApiRoute): ZodOpenApiOperationObject {
     tags: r.tags,
     ...(sec ? { security: sec } : {}),
     ...(params || query ? { requestParams: { ...(params ? { path: params } : {}), ...(query ? { query } : {}) } } : {}),
-    ...(body ? { requestBody: { required: !body.optional, content: { [body.type]: { schema: body.schema } } } } : {}),
+    ...(body
+      ? { requestBody: { required: !body.optional, content: { [body.type]: { schema: bodySchema(body) } } } }
+      : {}),
     responses,
   };
+}
+
+/**
+ * A multipart body's part names travel in part headers, where a control character (other than
+ * tab) makes the body unreadable (400 before any field is looked at). Such names, which the
+ * object schemas would otherwise allow as extra fields, are left out here.
+ */
+export const MULTIPART_PART_NAME = '^[^\\u0000-\\u0008\\u000A-\\u001F\\u007F]*$';
+
+function bodySchema(body: BodySpec): z.ZodType {
+  if (body.type !== 'multipart/form-data') return body.schema;
+  return body.schema.meta({
+    ...z.globalRegistry.get(body.schema),
+    propertyNames: { type: 'string', pattern: MULTIPART_PART_NAME },
+  });
 }
 
 /** The document of the given operations; made once at start (and by the build, into gateway/openapi/). */
