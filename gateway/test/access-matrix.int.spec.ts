@@ -3,7 +3,11 @@
 // routes Express serves is src/api/inventory.unit.spec.ts.)
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { call } from '@flatlay/platform';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { EnhanceEngine } from '../../services/image/src/worker/generation-worker.js';
 import { documentedOperations } from '../src/api/document.js';
 import { apiDocument } from '../src/routes/index.js';
 import {
@@ -28,13 +32,36 @@ interface Row {
 const all = (status: number): Record<Who, number> => ({ none: status, user: status, other: status, admin: status });
 const signedIn = { none: 401, user: 200, other: 200, admin: 200 };
 const adminOnly = { none: 401, user: 403, other: 403, admin: 404 }; // 404: past the guard; the area's routes come with their issue
+/** Someone's own image: its owner sees it, everyone else is told it does not exist. */
+const ownedByUser = { none: 401, user: 200, other: 404, admin: 404 };
+
+const photo = await readFile(new URL('../../services/image/test/fixtures/top_floor_01.jpg', import.meta.url));
+const upload = (fields: Record<string, string>, fileField = 'file') => {
+  const form = new FormData();
+  form.append(fileField, new Blob([photo]), 'photo.jpg');
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  return form;
+};
+/** A tiny white result at once: the matrix is about who may call what, not about the engine. */
+const fakeEngine: EnhanceEngine = {
+  async enhance() {
+    const full = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ffffff' } })
+      .jpeg()
+      .toBuffer();
+    return { full, preview: full, thumbnail: full, width: 8, height: 8, format: 'jpeg' } as never;
+  },
+  async close() {},
+};
 
 describe('access matrix of /api', { timeout: 240_000 }, () => {
   let s: Stack;
   const people: Partial<Record<Who, { id: string; email: string; password: string }>> = {};
+  /** The user's own image, and a guest's try the user claims. */
+  let userImage = '';
+  let guestTry = '';
 
   beforeAll(async () => {
-    s = await startStack('matrix-test');
+    s = await startStack('matrix-test', undefined, { image: { engine: fakeEngine } });
     const user = await s.newUser('matrix-a');
     const other = await s.newUser('matrix-b');
     const admin = await s.request<TokenBody>('POST', '/admin/login', {
@@ -44,6 +71,25 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
     people.user = user;
     people.other = other;
     people.admin = { id: adminMe.body.id, email: adminMe.body.email, password: s.admin.password };
+    // Enough tokens that every row that charges the user can (balances are checked against the ledger below).
+    await call(s.ledgerClient, s.ledgerClient.adjust, {
+      userId: user.id,
+      adjustmentId: randomUUID(),
+      operatorId: 'matrix-test',
+      reason: 'matrix-test',
+      direction: 'add',
+      tokens: 1000,
+    });
+    const mine = await s.request<{ id: string }>('POST', '/images/generate', {
+      token: user.token,
+      multipart: upload({ enhancement_type: 'tops' }),
+    });
+    userImage = mine.body.id;
+    const guest = await s.request<{ enhancement_id: string }>('POST', '/images/anonymous/generate', {
+      multipart: upload({ enhancement_type: 'tops', email: 'guest@example.com' }),
+    });
+    guestTry = guest.body.enhancement_id;
+    assert.ok(userImage && guestTry, 'the matrix has an image and a guest try to ask about');
   });
   afterAll(async () => s?.stop());
 
@@ -122,6 +168,66 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       expect: all(200),
     },
     {
+      operation: 'POST /images/generate',
+      send: (s, token) =>
+        s.request('POST', '/images/generate', { token, multipart: upload({ enhancement_type: 'tops' }) }),
+      expect: signedIn,
+    },
+    {
+      operation: 'POST /images/batch',
+      send: (s, token) =>
+        s.request('POST', '/images/batch', { token, multipart: upload({ enhancement_type: 'tops' }, 'files') }),
+      expect: signedIn,
+    },
+    {
+      operation: 'GET /images/status/{id}',
+      send: (s, token) => s.request('GET', `/images/status/${userImage}`, { token }),
+      expect: ownedByUser,
+    },
+    { operation: 'GET /images/', send: (s, token) => s.request('GET', '/images/', { token }), expect: signedIn },
+    // The user's image was paid for when it was made: unlocking it again is a success without a charge.
+    {
+      operation: 'POST /images/unlock-with-tokens/{id}',
+      send: (s, token) => s.request('POST', `/images/unlock-with-tokens/${userImage}`, { token }),
+      expect: ownedByUser,
+    },
+    {
+      operation: 'POST /images/anonymous/generate',
+      send: (s, token) =>
+        s.request('POST', '/images/anonymous/generate', {
+          token,
+          multipart: upload({ enhancement_type: 'tops', email: 'guest@example.com' }),
+        }),
+      expect: all(200),
+    },
+    {
+      operation: 'GET /images/anonymous/status/{id}',
+      send: (s, token) => s.request('GET', `/images/anonymous/status/${guestTry}`, { token }),
+      expect: all(200),
+    },
+    // The user claims the guest's try first (the callers go in the order none, user, other, admin):
+    // after that it is the user's, and nobody else's to claim.
+    {
+      operation: 'POST /images/unlock-anonymous-with-tokens/{id}',
+      send: (s, token) => s.request('POST', `/images/unlock-anonymous-with-tokens/${guestTry}`, { token }),
+      expect: ownedByUser,
+    },
+    {
+      operation: 'POST /images/events/ticket',
+      send: (s, token) => s.request('POST', '/images/events/ticket', { token }),
+      expect: signedIn,
+    },
+    // The stream is opened with a ticket, never a token; without one the request is malformed.
+    {
+      operation: 'GET /images/events',
+      send: async (s, token) => {
+        if (!token) return s.request('GET', '/images/events');
+        const ticket = await s.request<{ ticket: string }>('POST', '/images/events/ticket', { token });
+        return s.request('GET', `/images/events?seconds=1&ticket=${encodeURIComponent(ticket.body.ticket)}`);
+      },
+      expect: { none: 400, user: 200, other: 200, admin: 200 },
+    },
+    {
       operation: 'GET /admin/users',
       send: (s, token) => s.request('GET', '/admin/users', { token }),
       expect: adminOnly,
@@ -179,7 +285,9 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       const me = await s.request<UserBody>('GET', '/auth/me', { token });
       assert.deepEqual([me.body.id, me.body.email], [people[who]!.id, people[who]!.email]);
       const tokens = await s.request<TransactionsBody>('GET', '/tokens/', { token });
-      assert.equal(tokens.body.balance, who === 'admin' ? 0 : 200);
+      const ledger = await call(s.ledgerClient, s.ledgerClient.getBalance, { userId: people[who]!.id });
+      assert.equal(tokens.body.balance, ledger.balance);
+      assert.equal(me.body.tokenBalance, ledger.balance);
     }
   });
 });
