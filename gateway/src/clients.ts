@@ -1,10 +1,11 @@
-import { identity, ledger } from '@flatlay/proto';
+import { analytics, identity, ledger } from '@flatlay/proto';
 import { AppError, createClient, ServiceCredential } from '@flatlay/platform';
 import type { ServiceAddress } from './routes/health.js';
 
 export interface ServiceClients {
   identity(): identity.IdentityServiceClient;
   ledger(): ledger.LedgerServiceClient;
+  analytics(): analytics.AnalyticsServiceClient;
   close(): void;
 }
 
@@ -30,6 +31,7 @@ export function serviceClients(
   return {
     identity: () => get('identity', (a) => createClient(identity.IdentityServiceClient, a, credential)),
     ledger: () => get('ledger', (a) => createClient(ledger.LedgerServiceClient, a, credential)),
+    analytics: () => get('analytics', (a) => createClient(analytics.AnalyticsServiceClient, a, credential)),
     close: () => {
       for (const c of made.values()) c.close();
       made.clear();

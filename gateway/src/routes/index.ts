@@ -5,6 +5,7 @@ import { buildOpenApiDocument } from '../api/document.js';
 import { route, type ApiRoute } from '../api/route.js';
 import { serviceClients, type ServiceClients } from '../clients.js';
 import { adminAuthRoutes } from './admin-auth.js';
+import { adminRoutes } from './admin.js';
 import { authRoutes } from './auth.js';
 import { tokenRoutes } from './tokens.js';
 
@@ -35,6 +36,7 @@ export function apiRoutes(
     ...authRoutes(clients, logger),
     ...tokenRoutes(clients),
     ...adminAuthRoutes(clients),
+    ...adminRoutes(clients),
   );
   document = buildOpenApiDocument(routes);
   return { routes, document };

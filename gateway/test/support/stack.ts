@@ -16,6 +16,7 @@ import {
 } from '@flatlay/platform';
 import { createIdentityService } from '@flatlay/identity';
 import { ledgerService } from '@flatlay/ledger';
+import { analyticsService } from '@flatlay/analytics';
 import { requireEnv } from '../../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../../src/index.js';
 import type { errorBody } from '../../src/http/errors.js';
@@ -91,6 +92,7 @@ export async function startStack(
     perEmail: 1_000,
     windowSeconds: 600,
   },
+  options: { analytics?: boolean } = {},
 ): Promise<Stack> {
   const logger = createLogger(name, 'silent');
   const databaseUrl = requireEnv('DATABASE_URL');
@@ -130,6 +132,8 @@ export async function startStack(
     ),
   ]);
   const services: RunningService[] = [ledgerRunning, identityRunning];
+  // Analytics only where a test needs it: its consumers read every topic.
+  if (options.analytics) services.push(await startService(analyticsService, { databaseUrl, bus, grpcPort: 0, logger }));
   const addresses = services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` }));
   const app = createGatewayApp({
     logger,
