@@ -8,7 +8,8 @@ pre-minted Google ID tokens and Supabase access tokens signed by the run's test 
   gets a fresh session per case (else every later case would run signed out); Supabase sign-in,
   whose bearer is a Supabase token, gets a valid one.
 - Sign-in operations get real credentials in some positive cases, so they reach 2xx too (random
-  credentials only ever reach 401).
+  credentials only ever reach 401); so do the admin's token adjustment (the run's user) and
+  deletion (a freshly registered account).
 - Every answer is recorded (role, operation, status) in FUZZ_STATUS_LOG, so the run can tell that
   each operation answered 2xx at least once for each role.
 """
@@ -82,13 +83,27 @@ def _positive(case) -> bool:
     return meta is not None and not meta.generation.mode.is_negative
 
 
+def _fresh_user_email() -> str:
+    """A newly registered account, so a real deletion never touches the run's main accounts."""
+    email = f"fuzz.delete.{_nth('fresh-user')}.{os.getpid()}@example.com"
+    body = json.dumps({"email": email, "password": "fuzz delete password"})
+    _post("/auth/register", body.encode(), "application/json")
+    return email
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     operation = _operation(case)
-    # One positive case in three signs in for real; the others keep what was generated.
-    if not _positive(case) or operation not in REAL_SIGN_IN or _nth(operation) % 3 != 0:
+    if not _positive(case) or _nth(operation) % 3 != 0:
         return
-    case.body = REAL_SIGN_IN[operation]()
+    if operation in REAL_SIGN_IN:
+        case.body = REAL_SIGN_IN[operation]()
+    # The admin operations on a user need one that exists: the run's user (a token adjustment) or a
+    # fresh account (a deletion); random addresses only ever reach 404.
+    elif ROLE == "admin" and operation == "POST /admin/tokens/adjust":
+        case.body = {"user_email": SECRETS["user"]["email"], "tokens": 1, "action": "add"}
+    elif ROLE == "admin" and operation == "DELETE /admin/user/delete":
+        case.query = {"email": _fresh_user_email()}
 
 
 REAL_SIGN_IN = {
