@@ -90,7 +90,7 @@ describe('the admin API', () => {
       u,
     );
     const p = await page(`q=${encodeURIComponent(user.email.toUpperCase())}&plan=none&signup=7&balance=high`);
-    assert.deepEqual(p, { users: [u], total: 1, page: 1, page_size: 50 });
+    assert.deepEqual(p, { users: [u], total: 1, page: 1, page_size: 50, total_exact: true });
     assert.equal((await page(`q=${encodeURIComponent(`email:${user.email}`)}&balance=zero`)).total, 0);
     assert.equal((await page('q=nosuchfield:x')).total, 0);
   });

@@ -1339,6 +1339,8 @@ export interface operations {
                         total: number;
                         page: number;
                         page_size: number;
+                        /** @description False when total is an estimate (more than 10,000 matches are not counted one by one) */
+                        total_exact: boolean;
                     };
                 };
             };

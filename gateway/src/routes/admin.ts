@@ -94,6 +94,11 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
               total: z.number().int(),
               page: z.number().int(),
               page_size: z.number().int(),
+              total_exact: z
+                .boolean()
+                .meta({
+                  description: 'False when total is an estimate (more than 10,000 matches are not counted one by one)',
+                }),
             }),
           ]),
         },
@@ -117,7 +122,14 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
         );
         const users = list.users.map(adminUser);
         if (!paged) res.json(users);
-        else res.json({ users, total: list.total, page: list.page, page_size: list.pageSize });
+        else
+          res.json({
+            users,
+            total: list.total,
+            page: list.page,
+            page_size: list.pageSize,
+            total_exact: list.totalExact,
+          });
       },
     }),
 

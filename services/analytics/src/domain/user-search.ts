@@ -7,6 +7,7 @@ export type UserSearch =
   | { kind: 'email' | 'name' | 'status' | 'date'; text: string }
   | { kind: 'plan'; plan: string }
   | { kind: 'tokens'; tokens: number }
+  | { kind: 'created'; from: Date; to: Date }
   | { kind: 'nothing' };
 
 const FIELDS: Record<string, 'email' | 'name' | 'plan' | 'tokens' | 'status' | 'date'> = {
@@ -38,10 +39,34 @@ export function parseUserSearch(raw: string | undefined): UserSearch {
     if (!value) return { kind: 'all' };
     if (field === 'tokens')
       return /^\d{1,15}$/.test(value) ? { kind: 'tokens', tokens: Number(value) } : { kind: 'nothing' };
+    if (field === 'date') {
+      const range = isoDateRange(value);
+      if (range) return { kind: 'created', ...range };
+    }
     if (field === 'plan') return { kind: 'plan', plan: value === 'free' || value === 'no plan' ? 'none' : value };
     return { kind: field, text: value };
   }
   return { kind: 'text', text: q };
+}
+
+/**
+ * An ISO year, month or day (2024, 2024-03, 2024-03-14) as the UTC range of sign-up times it
+ * names: the same users as the date-text match, found by the sign-up time's index instead.
+ */
+export function isoDateRange(value: string): { from: Date; to: Date } | undefined {
+  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(value);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), m[2] ? Number(m[2]) : undefined, m[3] ? Number(m[3]) : undefined];
+  if (mo !== undefined && (mo < 1 || mo > 12)) return undefined;
+  if (d !== undefined && (d < 1 || d > 31)) return undefined;
+  const from = new Date(Date.UTC(y, (mo ?? 1) - 1, d ?? 1));
+  const to =
+    d !== undefined
+      ? new Date(Date.UTC(y, mo! - 1, d + 1))
+      : mo !== undefined
+        ? new Date(Date.UTC(y, mo, 1))
+        : new Date(Date.UTC(y + 1, 0, 1));
+  return { from, to };
 }
 
 export const planFilters = ['all', 'lite', 'studio', 'unlimited', 'none'] as const;

@@ -17,7 +17,22 @@ describe('the admin search box', () => {
     assert.deepEqual(parseUserSearch('tokens:200'), { kind: 'tokens', tokens: 200 });
     assert.deepEqual(parseUserSearch('balance:0'), { kind: 'tokens', tokens: 0 });
     assert.deepEqual(parseUserSearch('status:active'), { kind: 'status', text: 'active' });
-    assert.deepEqual(parseUserSearch('date:2024-03'), { kind: 'date', text: '2024-03' });
+    assert.deepEqual(parseUserSearch('date:2024-03'), {
+      kind: 'created',
+      from: new Date('2024-03-01T00:00:00Z'),
+      to: new Date('2024-04-01T00:00:00Z'),
+    });
+    assert.deepEqual(parseUserSearch('date:2024-12-31'), {
+      kind: 'created',
+      from: new Date('2024-12-31T00:00:00Z'),
+      to: new Date('2025-01-01T00:00:00Z'),
+    });
+    assert.deepEqual(parseUserSearch('created:2024'), {
+      kind: 'created',
+      from: new Date('2024-01-01T00:00:00Z'),
+      to: new Date('2025-01-01T00:00:00Z'),
+    });
+    assert.deepEqual(parseUserSearch('date:3/14'), { kind: 'date', text: '3/14' });
     assert.deepEqual(parseUserSearch('created:march'), { kind: 'date', text: 'march' });
   });
 

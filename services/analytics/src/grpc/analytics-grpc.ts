@@ -39,7 +39,7 @@ export function analyticsGrpcService(ctx: ServiceContext, clock: () => Date = ()
     listUsers: unary(logger, async (req: analytics.ListUsersRequest) => {
       if (!req.paged) {
         const users = await allUsers(pool);
-        return { users: users.map(toProto), total: users.length, page: 1, pageSize: users.length };
+        return { users: users.map(toProto), total: users.length, page: 1, pageSize: users.length, totalExact: true };
       }
       const q = userListQuery({
         q: req.q,
@@ -50,8 +50,8 @@ export function analyticsGrpcService(ctx: ServiceContext, clock: () => Date = ()
         pageSize: req.pageSize,
       });
       if ('invalid' in q) throw new AppError('INVALID_ARGUMENT', q.invalid);
-      const { users, total } = await searchUsers(pool, q, clock());
-      return { users: users.map(toProto), total, page: q.page, pageSize: q.pageSize };
+      const { users, total, totalExact } = await searchUsers(pool, q, clock());
+      return { users: users.map(toProto), total, page: q.page, pageSize: q.pageSize, totalExact };
     }),
 
     findUser: unary(logger, async (req: analytics.FindUserRequest) => {

@@ -80,6 +80,8 @@ export interface ListUsersResponse {
   total: number;
   page: number;
   pageSize: number;
+  /** False when total is an estimate: matches past 10,000 are not counted one by one. */
+  totalExact: boolean;
 }
 
 export interface FindUserRequest {
@@ -833,7 +835,7 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
 };
 
 function createBaseListUsersResponse(): ListUsersResponse {
-  return { users: [], total: 0, page: 0, pageSize: 0 };
+  return { users: [], total: 0, page: 0, pageSize: 0, totalExact: false };
 }
 
 export const ListUsersResponse: MessageFns<ListUsersResponse> = {
@@ -849,6 +851,9 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
     }
     if (message.pageSize !== 0) {
       writer.uint32(32).int32(message.pageSize);
+    }
+    if (message.totalExact !== false) {
+      writer.uint32(40).bool(message.totalExact);
     }
     return writer;
   },
@@ -898,6 +903,14 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
             message.pageSize = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.totalExact = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -920,6 +933,11 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
         : isSet(object.page_size)
         ? globalThis.Number(object.page_size)
         : 0,
+      totalExact: isSet(object.totalExact)
+        ? globalThis.Boolean(object.totalExact)
+        : isSet(object.total_exact)
+        ? globalThis.Boolean(object.total_exact)
+        : false,
     };
   },
 
@@ -937,6 +955,9 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
     if (message.pageSize !== 0) {
       obj.pageSize = Math.round(message.pageSize);
     }
+    if (message.totalExact !== false) {
+      obj.totalExact = message.totalExact;
+    }
     return obj;
   },
 
@@ -949,6 +970,7 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
     message.total = object.total ?? 0;
     message.page = object.page ?? 0;
     message.pageSize = object.pageSize ?? 0;
+    message.totalExact = object.totalExact ?? false;
     return message;
   },
 };
