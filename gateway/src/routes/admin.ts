@@ -94,11 +94,9 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
               total: z.number().int(),
               page: z.number().int(),
               page_size: z.number().int(),
-              total_exact: z
-                .boolean()
-                .meta({
-                  description: 'False when total is an estimate (more than 10,000 matches are not counted one by one)',
-                }),
+              total_exact: z.boolean().meta({
+                description: 'False when total is an estimate (more than 10,000 matches are not counted one by one)',
+              }),
             }),
           ]),
         },
