@@ -14,6 +14,7 @@ import {
   type TransactionsBody,
   type UserBody,
 } from './support/stack.js';
+import { waitFor } from '../../services/platform/test/support.js';
 
 type Who = 'none' | 'user' | 'other' | 'admin';
 const WHO: Who[] = ['none', 'user', 'other', 'admin'];
@@ -23,18 +24,21 @@ interface Row {
   operation: string;
   send(s: Stack, token: string | undefined): Promise<Reply>;
   expect: Record<Who, number>;
+  /** An operator's view of users: the admin is meant to see other people's data there. */
+  adminSeesUsers?: boolean;
 }
 
 const all = (status: number): Record<Who, number> => ({ none: status, user: status, other: status, admin: status });
 const signedIn = { none: 401, user: 200, other: 200, admin: 200 };
 const adminOnly = { none: 401, user: 403, other: 403, admin: 404 }; // 404: past the guard; the area's routes come with their issue
+const adminOperation = { none: 401, user: 403, other: 403, admin: 200 };
 
 describe('access matrix of /api', { timeout: 240_000 }, () => {
   let s: Stack;
   const people: Partial<Record<Who, { id: string; email: string; password: string }>> = {};
 
   beforeAll(async () => {
-    s = await startStack('matrix-test');
+    s = await startStack('matrix-test', undefined, { analytics: true });
     const user = await s.newUser('matrix-a');
     const other = await s.newUser('matrix-b');
     const admin = await s.request<TokenBody>('POST', '/admin/login', {
@@ -44,7 +48,20 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
     people.user = user;
     people.other = other;
     people.admin = { id: adminMe.body.id, email: adminMe.body.email, password: s.admin.password };
-  });
+    // The admin's token adjustment finds the user once analytics has projected the registration.
+    await waitFor(
+      async () => {
+        const found = await s.request<{ total: number }>(
+          'GET',
+          `/admin/users?q=${encodeURIComponent(`email:${user.email}`)}`,
+          { token: admin.body.access_token },
+        );
+        return found.body.total === 1;
+      },
+      'analytics knows the user',
+      120_000,
+    );
+  }, 180_000);
   afterAll(async () => s?.stop());
 
   /** A fresh token per request, so a logout in one row cannot affect another. */
@@ -124,13 +141,34 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
     {
       operation: 'GET /admin/users',
       send: (s, token) => s.request('GET', '/admin/users', { token }),
-      expect: adminOnly,
+      expect: adminOperation,
+      adminSeesUsers: true,
     },
+    ...['signups', 'paid-users', 'trend', 'overview'].map(
+      (stat): Row => ({
+        operation: `GET /admin/stats/${stat}`,
+        send: (s, token) => s.request('GET', `/admin/stats/${stat}`, { token }),
+        expect: adminOperation,
+      }),
+    ),
+    {
+      operation: 'POST /admin/tokens/adjust',
+      send: (s, token) =>
+        s.request('POST', '/admin/tokens/adjust', {
+          token,
+          json: { user_email: people.user!.email, tokens: 1, action: 'deduct' },
+        }),
+      expect: adminOperation,
+      adminSeesUsers: true,
+    },
+    // Each attempt deletes an account made for it, so the matrix's own people stay.
     {
       operation: 'DELETE /admin/user/delete',
-      send: (s, token) =>
-        s.request('DELETE', `/admin/user/delete?email=${encodeURIComponent(people.other!.email)}`, { token }),
-      expect: adminOnly,
+      send: async (s, token) =>
+        s.request('DELETE', `/admin/user/delete?email=${encodeURIComponent((await s.newUser('matrix-gone')).email)}`, {
+          token,
+        }),
+      expect: adminOperation,
     },
     {
       operation: 'GET /settings/keys/status',
@@ -162,7 +200,7 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
           assert.equal(res.body.detail, res.body.message, 'and the same detail');
         }
         // Nothing of another person's leaks into an answer given to a signed-in caller.
-        if (who !== 'none' && row.operation !== 'POST /auth/login') {
+        if (who !== 'none' && row.operation !== 'POST /auth/login' && !(who === 'admin' && row.adminSeesUsers)) {
           const text = JSON.stringify(res.body);
           for (const someone of WHO.filter((w) => w !== 'none' && w !== who)) {
             assert.ok(!text.includes(people[someone]!.id), `${row.operation} as ${who} shows ${someone}'s id`);
@@ -179,7 +217,8 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       const me = await s.request<UserBody>('GET', '/auth/me', { token });
       assert.deepEqual([me.body.id, me.body.email], [people[who]!.id, people[who]!.email]);
       const tokens = await s.request<TransactionsBody>('GET', '/tokens/', { token });
-      assert.equal(tokens.body.balance, who === 'admin' ? 0 : 200);
+      // The admin's adjustment row took 1 token from the user.
+      assert.equal(tokens.body.balance, who === 'admin' ? 0 : who === 'user' ? 199 : 200);
     }
   });
 });
