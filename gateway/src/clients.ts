@@ -1,4 +1,4 @@
-import { identity, image, ledger } from '@flatlay/proto';
+import { analytics, identity, image, ledger } from '@flatlay/proto';
 import { AppError, createClient, ServiceCredential } from '@flatlay/platform';
 import type { ServiceAddress } from './routes/health.js';
 
@@ -6,6 +6,7 @@ export interface ServiceClients {
   identity(): identity.IdentityServiceClient;
   ledger(): ledger.LedgerServiceClient;
   image(): image.ImageServiceClient;
+  analytics(): analytics.AnalyticsServiceClient;
   close(): void;
 }
 
@@ -32,6 +33,7 @@ export function serviceClients(
     identity: () => get('identity', (a) => createClient(identity.IdentityServiceClient, a, credential)),
     ledger: () => get('ledger', (a) => createClient(ledger.LedgerServiceClient, a, credential)),
     image: () => get('image', (a) => createClient(image.ImageServiceClient, a, credential)),
+    analytics: () => get('analytics', (a) => createClient(analytics.AnalyticsServiceClient, a, credential)),
     close: () => {
       for (const c of made.values()) c.close();
       made.clear();

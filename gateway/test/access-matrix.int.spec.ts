@@ -18,6 +18,7 @@ import {
   type TransactionsBody,
   type UserBody,
 } from './support/stack.js';
+import { waitFor } from '../../services/platform/test/support.js';
 
 type Who = 'none' | 'user' | 'other' | 'admin';
 const WHO: Who[] = ['none', 'user', 'other', 'admin'];
@@ -27,6 +28,8 @@ interface Row {
   operation: string;
   send(s: Stack, token: string | undefined): Promise<Reply>;
   expect: Record<Who, number>;
+  /** An operator's view of users: the admin is meant to see other people's data there. */
+  adminSeesUsers?: boolean;
 }
 
 const all = (status: number): Record<Who, number> => ({ none: status, user: status, other: status, admin: status });
@@ -52,6 +55,7 @@ const fakeEngine: EnhanceEngine = {
   },
   async close() {},
 };
+const adminOperation = { none: 401, user: 403, other: 403, admin: 200 };
 
 describe('access matrix of /api', { timeout: 240_000 }, () => {
   let s: Stack;
@@ -61,7 +65,7 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
   let guestTry = '';
 
   beforeAll(async () => {
-    s = await startStack('matrix-test', undefined, { image: { engine: fakeEngine } });
+    s = await startStack('matrix-test', undefined, { image: { engine: fakeEngine }, analytics: true });
     const user = await s.newUser('matrix-a');
     const other = await s.newUser('matrix-b');
     const admin = await s.request<TokenBody>('POST', '/admin/login', {
@@ -90,7 +94,20 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
     });
     guestTry = guest.body.enhancement_id;
     assert.ok(userImage && guestTry, 'the matrix has an image and a guest try to ask about');
-  });
+    // The admin's token adjustment finds the user once analytics has projected the registration.
+    await waitFor(
+      async () => {
+        const found = await s.request<{ total: number }>(
+          'GET',
+          `/admin/users?q=${encodeURIComponent(`email:${user.email}`)}`,
+          { token: admin.body.access_token },
+        );
+        return found.body.total === 1;
+      },
+      'analytics knows the user',
+      120_000,
+    );
+  }, 180_000);
   afterAll(async () => s?.stop());
 
   /** A fresh token per request, so a logout in one row cannot affect another. */
@@ -230,13 +247,34 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
     {
       operation: 'GET /admin/users',
       send: (s, token) => s.request('GET', '/admin/users', { token }),
-      expect: adminOnly,
+      expect: adminOperation,
+      adminSeesUsers: true,
     },
+    ...['signups', 'paid-users', 'trend', 'overview'].map(
+      (stat): Row => ({
+        operation: `GET /admin/stats/${stat}`,
+        send: (s, token) => s.request('GET', `/admin/stats/${stat}`, { token }),
+        expect: adminOperation,
+      }),
+    ),
+    {
+      operation: 'POST /admin/tokens/adjust',
+      send: (s, token) =>
+        s.request('POST', '/admin/tokens/adjust', {
+          token,
+          json: { user_email: people.user!.email, tokens: 1, action: 'deduct' },
+        }),
+      expect: adminOperation,
+      adminSeesUsers: true,
+    },
+    // Each attempt deletes an account made for it, so the matrix's own people stay.
     {
       operation: 'DELETE /admin/user/delete',
-      send: (s, token) =>
-        s.request('DELETE', `/admin/user/delete?email=${encodeURIComponent(people.other!.email)}`, { token }),
-      expect: adminOnly,
+      send: async (s, token) =>
+        s.request('DELETE', `/admin/user/delete?email=${encodeURIComponent((await s.newUser('matrix-gone')).email)}`, {
+          token,
+        }),
+      expect: adminOperation,
     },
     {
       operation: 'GET /settings/keys/status',
@@ -268,7 +306,7 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
           assert.equal(res.body.detail, res.body.message, 'and the same detail');
         }
         // Nothing of another person's leaks into an answer given to a signed-in caller.
-        if (who !== 'none' && row.operation !== 'POST /auth/login') {
+        if (who !== 'none' && row.operation !== 'POST /auth/login' && !(who === 'admin' && row.adminSeesUsers)) {
           const text = JSON.stringify(res.body);
           for (const someone of WHO.filter((w) => w !== 'none' && w !== who)) {
             assert.ok(!text.includes(people[someone]!.id), `${row.operation} as ${who} shows ${someone}'s id`);

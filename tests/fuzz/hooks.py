@@ -8,11 +8,13 @@ pre-minted Google ID tokens and Supabase access tokens signed by the run's test 
   gets a fresh session per case (else every later case would run signed out); Supabase sign-in,
   whose bearer is a Supabase token, gets a valid one.
 - Sign-in operations get real credentials in some positive cases, so they reach 2xx too (random
-  credentials only ever reach 401).
+  credentials only ever reach 401); so do the admin's token adjustment (the run's user) and
+  deletion (a freshly registered account).
 - Multipart operations (image uploads) get a real small JPEG in their positive cases (random bytes
-  are never an image we take: 415), sent as the request's parts with the generated fields; operations on /images/.../{id} name an image the role owns
-  (made by run.ts before the run) in their positive cases, so they reach 2xx too; the event
-  stream gets a fresh ticket and ends after a second.
+  are never an image we take: 415), sent as the request's parts with the generated fields;
+  operations on /images/.../{id} name an image the role owns (made by run.ts before the run) in
+  their positive cases, so they reach 2xx too; the event stream gets a fresh ticket and ends
+  after a second.
 - Every answer is recorded (role, operation, status) in FUZZ_STATUS_LOG, so the run can tell that
   each operation answered 2xx at least once for each role.
 """
@@ -128,11 +130,27 @@ def _multipart(body: dict, photos: dict) -> list:
             else:
                 parts.append((name, (None, json.dumps(item))))
     return parts
+def _fresh_user_email() -> str:
+    """A newly registered account, so a real deletion never touches the run's main accounts."""
+    email = f"fuzz.delete.{_nth('fresh-user')}.{os.getpid()}@example.com"
+    body = json.dumps({"email": email, "password": "fuzz delete password"})
+    _post("/auth/register", body.encode(), "application/json")
+    return email
+
+
+def _names_main_user(case) -> bool:
+    email = (case.query or {}).get("email")
+    return isinstance(email, str) and email.strip().lower() == SECRETS["user"]["email"].lower()
 
 
 @schemathesis.hook
 def before_call(context, case, kwargs):
     operation = _operation(case)
+    # The stateful phase feeds e-mails from the users list into the deletion: never the run's main
+    # user, whose token must still work after the run.
+    if operation == "DELETE /admin/user/delete" and _names_main_user(case):
+        case.query = {**case.query, "email": _fresh_user_email()}
+        return
     if not _positive(case):
         return
     if operation == "GET /images/events":
@@ -152,11 +170,18 @@ def before_call(context, case, kwargs):
     if operation in IMAGE_IDS and _nth(operation) % 2 == 0:
         case.path_parameters = {**(case.path_parameters or {}), "id": IMAGE_IDS[operation]}
         return
-    # One positive case in three signs in for real; the others keep what was generated.
-    if operation not in REAL_SIGN_IN or _nth(operation) % 3 != 0:
+    # One positive case in three signs in for real, or names a user that exists; the others keep
+    # what was generated.
+    if _nth(operation) % 3 != 0:
         return
-    case.body = REAL_SIGN_IN[operation]()
-
+    if operation in REAL_SIGN_IN:
+        case.body = REAL_SIGN_IN[operation]()
+    # The admin operations on a user need one that exists: the run's user (a token adjustment) or a
+    # fresh account (a deletion); random addresses only ever reach 404.
+    elif ROLE == "admin" and operation == "POST /admin/tokens/adjust":
+        case.body = {"user_email": SECRETS["user"]["email"], "tokens": 1, "action": "add"}
+    elif ROLE == "admin" and operation == "DELETE /admin/user/delete":
+        case.query = {"email": _fresh_user_email()}
 
 REAL_SIGN_IN = {
     "POST /auth/login": lambda: {"email": SECRETS["user"]["email"], "password": SECRETS["user"]["password"]},

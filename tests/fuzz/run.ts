@@ -45,6 +45,8 @@ export interface FuzzResult {
   documented: string[];
   /** Operations without a 2xx for a role that may call them. */
   without2xx: string[];
+  /** Admin-only operations the user got no 403 from, or something past the role check. */
+  userNot403: string[];
   /** GET /api/auth/me with each role's main token after the run. */
   tokensAfter: Record<Role, number>;
   seconds: number;
@@ -303,13 +305,30 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
       log(`schemathesis as ${role}: exit ${exitCode}, ${junit.failed.length} failed operations`);
     }
 
-    // Every operation is open to both roles today (no admin-only operation yet): each must have
-    // answered 2xx to each of them at least once.
+    // Each operation must have answered 2xx at least once to every role that may call it. An
+    // admin-only operation (declared access admin, `x-flatlay-access` in the document) is the
+    // admin's alone: the user must get 403 there and never a 2xx; the only other answers allowed
+    // are the refusals that come before the role check (no token, a body of the wrong size, type
+    // or syntax).
+    const adminOnly = new Set(
+      Object.entries(served.paths).flatMap(([path, item]) =>
+        Object.entries(item as Record<string, { 'x-flatlay-access'?: string }>)
+          .filter(([, op]) => op['x-flatlay-access'] === 'admin')
+          .map(([m]) => `${m.toUpperCase()} ${path}`),
+      ),
+    );
+    const mayCall = (role: Role, op: string) => role === 'admin' || !adminOnly.has(op);
     const without2xx = ROLES.flatMap((role) =>
       documented
+        .filter((op) => mayCall(role, op))
         .filter((op) => !Object.keys(roles[role].statuses[op] ?? {}).some((s) => s.startsWith('2')))
         .map((op) => `${op} as ${role}`),
     );
+    const userNot403 = [...adminOnly].flatMap((op) => {
+      const answered = Object.keys(roles.user.statuses[op] ?? {});
+      const wrong = answered.filter((s) => !['400', '401', '403', '413', '415'].includes(s));
+      return !answered.includes('403') || wrong.length ? [`${op} as user answered ${answered.join(', ')}`] : [];
+    });
     const tokensAfter = {} as Record<Role, number>;
     for (const [role, token] of [
       ['user', userToken],
@@ -319,7 +338,14 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
         await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })
       ).status;
     }
-    const result: FuzzResult = { roles, documented, without2xx, tokensAfter, seconds: (Date.now() - started) / 1000 };
+    const result: FuzzResult = {
+      roles,
+      documented,
+      without2xx,
+      userNot403,
+      tokensAfter,
+      seconds: (Date.now() - started) / 1000,
+    };
     await writeFile(
       join(options.reportDir, 'summary.json'),
       JSON.stringify(
@@ -345,6 +371,7 @@ export function problemsOf(result: FuzzResult): string[] {
       problems.push(`as ${role}: ${r.operations} operations tested of ${result.documented.length} documented`);
   }
   for (const op of result.without2xx) problems.push(`no 2xx: ${op}`);
+  for (const op of result.userNot403) problems.push(op);
   for (const role of ROLES)
     if (result.tokensAfter[role] !== 200)
       problems.push(`the ${role}'s main token answers ${result.tokensAfter[role]} after the run`);

@@ -67,6 +67,8 @@ function operation(r: ApiRoute): ZodOpenApiOperationObject {
     summary: r.summary,
     ...(r.description ? { description: r.description } : {}),
     tags: r.tags,
+    // Who may call it, as declared (the fuzz run expects 2xx only for the roles this admits).
+    'x-flatlay-access': r.access,
     ...(sec ? { security: sec } : {}),
     ...(params || query ? { requestParams: { ...(params ? { path: params } : {}), ...(query ? { query } : {}) } } : {}),
     ...(body

@@ -349,6 +349,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every user, or one page of a search with filters
+         * @description Without query parameters: the bare array of every user record, newest first. With any of them: the page `{users, total, page, page_size}`. `q` is free text matched case-insensitively against e-mail, name, plan, "unlimited", token balance, date parts and status, or `field:value` with field email, name, plan, tokens|balance, status or date|created (an unknown field matches nothing).
+         */
+        get: operations["getAdminUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/stats/signups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sign-ups of the last 24 hours */
+        get: operations["getAdminStatsSignups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/stats/paid-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users who paid in the last 24 hours, and ever */
+        get: operations["getAdminStatsPaidUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/stats/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-ups per day, week or month over a period
+         * @description 7d: 7 daily points; 30d: 30 daily; 3m: 13 weekly; 1y: 12 monthly; lifetime: monthly from the first sign-up.
+         */
+        get: operations["getAdminStatsTrend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/stats/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Growth, retention, conversion, plan mix, guest purchases and projection lag */
+        get: operations["getAdminStatsOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tokens/adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds or deducts tokens on a user's account (a deduct stops at 0) */
+        post: operations["postAdminTokensAdjust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/user/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a user's account and personal data (not an administrator's, not your own) */
+        delete: operations["deleteAdminUserDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -537,6 +662,27 @@ export interface components {
             processed_url: string | null;
             /** @description The watermarked preview, once ready; a signed URL that expires (null: none) */
             preview_url: string | null;
+        };
+        AdminUser: {
+            id: string;
+            email: string;
+            /** @description Display name; the e-mail's local part when the profile has none */
+            name: string;
+            picture: string;
+            token_balance: number;
+            /** @description "" (never subscribed), active, past_due or canceled */
+            subscription_status: string;
+            /** @enum {string} */
+            subscription_plan: "none" | "lite" | "studio" | "bulk" | "unlimited";
+            subscription_plan_name: string;
+            is_unlimited: boolean;
+            /** @description ISO 8601, or "" without a subscription period */
+            subscription_period_end: string;
+            created_at: string;
+            updated_at: string;
+            total_images_processed: number;
+            /** @description ISO 8601 of the newest activity, or "Unknown" */
+            last_active: string;
         };
     };
     responses: never;
@@ -2307,6 +2453,714 @@ export interface operations {
                      *       "detail": "Too many attempts. Please try again in 60 seconds.",
                      *       "message": "Too many attempts. Please try again in 60 seconds.",
                      *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminUsers: {
+        parameters: {
+            query?: {
+                /** @description Search text or field:value */
+                q?: string;
+                plan?: "all" | "lite" | "studio" | "unlimited" | "none";
+                /** @description Signed up in the last N days */
+                signup?: "7" | "30" | "90" | "all";
+                /** @description high ≥ 100, medium 10-99, low 1-9, zero 0 */
+                balance?: "all" | "high" | "medium" | "low" | "zero";
+                /** @description 1-based page (default 1) */
+                page?: number;
+                /** @description Rows per page (default 50) */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUser"][] | {
+                        users: components["schemas"]["AdminUser"][];
+                        total: number;
+                        page: number;
+                        page_size: number;
+                        /** @description False when total is an estimate (more than 10,000 matches are not counted one by one) */
+                        total_exact: boolean;
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminStatsSignups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sign-up figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        new_signups_24h: number;
+                        total_users: number;
+                    };
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminStatsPaidUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paid-user figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paid_users_last_24h: number;
+                        total_paid_users: number;
+                    };
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminStatsTrend: {
+        parameters: {
+            query?: {
+                period?: "7d" | "30d" | "3m" | "1y" | "lifetime";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trend, oldest point first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        period: string;
+                        points: {
+                            date: string;
+                            label: string;
+                            signups: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminStatsOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard figures (docs/decisions/0801-analytics.md defines each) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total_users: number;
+                        new_signups_24h: number;
+                        paid_users_last_24h: number;
+                        total_paid_users: number;
+                        signups_this_month: number;
+                        signups_last_month: number;
+                        monthly_growth_rate: number;
+                        user_retention_30d: number;
+                        conversion_rate: number;
+                        plan_distribution: {
+                            lite: number;
+                            studio: number;
+                            bulk: number;
+                            unlimited: number;
+                            none: number;
+                        };
+                        anonymous_purchases: number;
+                        anonymous_purchases_24h: number;
+                        /** @description Now minus the newest absorbed event; -1 before any */
+                        projection_lag_seconds: number;
+                        newest_event_at: string;
+                        gpu_pool: string;
+                    };
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminTokensAdjust: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @example ada@example.com
+                     */
+                    user_email: string;
+                    tokens: number;
+                    /** @enum {string} */
+                    action: "add" | "deduct";
+                };
+            };
+        };
+        responses: {
+            /** @description Applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Added 50 tokens to ada@example.com (balance 250)",
+                     *       "token_balance": 250,
+                     *       "applied": 50
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        token_balance: number;
+                        applied: number;
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User not found",
+                     *       "message": "User not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 4096 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request body is too large: at most 4096 bytes",
+                     *       "message": "The request body is too large: at most 4096 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminUserDelete: {
+        parameters: {
+            query: {
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "User account deleted successfully"
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User not found",
+                     *       "message": "User not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -5,6 +5,7 @@ import { buildOpenApiDocument } from '../api/document.js';
 import { route, type ApiRoute } from '../api/route.js';
 import { serviceClients, type ServiceClients } from '../clients.js';
 import { adminAuthRoutes } from './admin-auth.js';
+import { adminRoutes } from './admin.js';
 import { authRoutes } from './auth.js';
 import type { FileServing } from '../files/serve.js';
 import { imageEventRoutes } from './image-events.js';
@@ -41,6 +42,7 @@ export function apiRoutes(
     ...imageRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),
     ...imageEventRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),
     ...adminAuthRoutes(clients),
+    ...adminRoutes(clients),
   );
   document = buildOpenApiDocument(routes);
   return { routes, document };

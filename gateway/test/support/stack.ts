@@ -23,6 +23,7 @@ import { createImageService } from '@flatlay/image';
 import { FolderBlobStore, urlSigningKey } from '@flatlay/image/files';
 import { ledgerService } from '@flatlay/ledger';
 import type { EnhanceEngine } from '../../../services/image/src/worker/generation-worker.js';
+import { analyticsService } from '@flatlay/analytics';
 import { requireEnv } from '../../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../../src/index.js';
 import type { errorBody } from '../../src/http/errors.js';
@@ -77,6 +78,8 @@ export interface StackOptions {
    * fast), its own database and consumer groups, and a blob folder the gateway shares.
    */
   image?: { engine: EnhanceEngine };
+  /** Also run analytics (only where a test needs it: its consumers read every topic). */
+  analytics?: boolean;
 }
 
 /** The image service's parts of a stack started with `image`. */
@@ -179,6 +182,8 @@ export async function startStack(
     services.push(service);
     imageStack = { blobs, blobRoot, urlKey: urlSigningKey(undefined, inProcessServiceSecret()), service };
   }
+  // Analytics only where a test needs it: its consumers read every topic.
+  if (options.analytics) services.push(await startService(analyticsService, { databaseUrl, bus, grpcPort: 0, logger }));
   const addresses = services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` }));
   const app = createGatewayApp({
     logger,

@@ -1,1 +1,2 @@
-export { analyticsService } from './service.js';
+export { analyticsService, createAnalyticsService, type AnalyticsOptions } from './service.js';
+export { analyticsEventHandler } from './consumers/analytics-consumer.js';

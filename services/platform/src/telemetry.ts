@@ -1,4 +1,4 @@
-import { context, propagation, trace, type Context } from '@opentelemetry/api';
+import { context, metrics, propagation, trace, type Context } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -43,3 +43,9 @@ export function injectTraceHeaders(
 export function extractTraceContext(headers: Record<string, string | undefined>): Context {
   return propagation.extract(context.active(), headers);
 }
+
+/**
+ * The process's meter. Without a MeterProvider (none is registered unless an exporter is set up)
+ * instruments are no-ops, so services may always record; an operator's SDK picks them up.
+ */
+export const meter = (name = 'flatlay') => metrics.getMeter(name);

@@ -1,10 +1,83 @@
 import { analytics } from '@flatlay/proto';
-import { serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
+import { AppError, serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
+import { userListQuery } from '../domain/user-search.js';
+import { gpuPoolState, isTrendPeriod, trendPeriods } from '../domain/signup-stats.js';
+import {
+  allUsers,
+  findUserByEmail,
+  overview,
+  paidUserStats,
+  searchUsers,
+  signupStats,
+  signupTrend,
+  type AdminUserRecord,
+} from '../projections/admin-queries.js';
 
-/** Maps the AnalyticsService protobuf API to the application. */
-export function analyticsGrpcService(ctx: ServiceContext): GrpcService {
+const toProto = (u: AdminUserRecord): analytics.AdminUser => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  picture: u.picture,
+  tokenBalance: u.token_balance,
+  subscriptionStatus: u.subscription_status,
+  subscriptionPlan: u.subscription_plan,
+  subscriptionPlanName: u.subscription_plan_name,
+  isUnlimited: u.is_unlimited,
+  subscriptionPeriodEnd: u.subscription_period_end,
+  createdAt: u.created_at,
+  updatedAt: u.updated_at,
+  totalImagesProcessed: u.total_images_processed,
+  lastActive: u.last_active,
+});
+
+/** Maps the AnalyticsService protobuf API to the read models' queries; `clock` is "now" for every figure. */
+export function analyticsGrpcService(ctx: ServiceContext, clock: () => Date = () => new Date()): GrpcService {
+  const { pool, logger } = ctx;
   const implementation: analytics.AnalyticsServiceServer = {
-    getServiceStatus: unary(ctx.logger, async () => serviceStatus(ctx)),
+    getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
+
+    listUsers: unary(logger, async (req: analytics.ListUsersRequest) => {
+      if (!req.paged) {
+        const users = await allUsers(pool);
+        return { users: users.map(toProto), total: users.length, page: 1, pageSize: users.length, totalExact: true };
+      }
+      const q = userListQuery({
+        q: req.q,
+        plan: req.plan,
+        signup: req.signup,
+        balance: req.balance,
+        page: req.page,
+        pageSize: req.pageSize,
+      });
+      if ('invalid' in q) throw new AppError('INVALID_ARGUMENT', q.invalid);
+      const { users, total, totalExact } = await searchUsers(pool, q, clock());
+      return { users: users.map(toProto), total, page: q.page, pageSize: q.pageSize, totalExact };
+    }),
+
+    findUser: unary(logger, async (req: analytics.FindUserRequest) => {
+      if (!req.email.trim()) throw new AppError('INVALID_ARGUMENT', 'email is required');
+      const user = await findUserByEmail(pool, req.email);
+      if (!user) throw new AppError('NOT_FOUND', 'User not found');
+      return { user: toProto(user) };
+    }),
+
+    getSignupStats: unary(logger, async () => {
+      const s = await signupStats(pool, clock());
+      return { newSignups24h: s.newSignups24h, totalUsers: s.totalUsers };
+    }),
+
+    getPaidUserStats: unary(logger, async () => paidUserStats(pool, clock())),
+
+    getSignupTrend: unary(logger, async (req: analytics.GetSignupTrendRequest) => {
+      if (!isTrendPeriod(req.period))
+        throw new AppError('INVALID_ARGUMENT', `period must be one of ${trendPeriods.join(', ')}`);
+      return { period: req.period, points: await signupTrend(pool, req.period, clock()) };
+    }),
+
+    getOverview: unary(logger, async () => ({
+      ...(await overview(pool, clock())),
+      gpuPool: gpuPoolState(process.env),
+    })),
   };
   return {
     name: 'flatlay.analytics.v1.AnalyticsService',

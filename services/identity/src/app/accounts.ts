@@ -244,6 +244,7 @@ export class Accounts {
     const now = this.clock();
     await withTransaction(pool, async (tx) => {
       if (!(await userStore.delete(tx, user.id))) throw new AppError('NOT_FOUND', 'User not found');
+      await userEvents.forget(tx, user.id);
       await userEvents.deleted(tx, user.id, now);
     });
     return user.id;

@@ -62,4 +62,16 @@ export const userEvents = {
     enqueueOutbox(tx, [
       outboxMessage(topics.identityUser, eventTypes.UserDeleted, events.UserDeleted, { userId }, meta(userId, now)),
     ]),
+
+  /**
+   * The outbox keeps rows after the relay published them, and registration and profile rows carry
+   * the e-mail and name: deleting an account removes those too, so identity's database keeps no
+   * personal data of a deleted user. A row not yet published is simply never published, which is
+   * what deletion wants; the UserDeleted written in the same transaction still goes out.
+   */
+  forget: (tx: Queryable, userId: string) =>
+    tx.query('DELETE FROM outbox WHERE message_key = $1 AND event_type = ANY($2::text[])', [
+      userId,
+      [eventTypes.UserRegistered, eventTypes.UserProfileChanged],
+    ]),
 };

@@ -35,6 +35,127 @@ export interface GetServiceStatusResponse {
   uptimeSeconds: number;
 }
 
+/** A user as the admin table shows it; every field is always set. */
+export interface AdminUser {
+  id: string;
+  email: string;
+  /** Display name; the e-mail's local part when the profile has none. */
+  name: string;
+  picture: string;
+  tokenBalance: number;
+  /** "" (never subscribed) | active | past_due | canceled */
+  subscriptionStatus: string;
+  /** none | lite | studio | bulk | unlimited */
+  subscriptionPlan: string;
+  subscriptionPlanName: string;
+  isUnlimited: boolean;
+  /** ISO 8601, or "" when the user never had a subscription period. */
+  subscriptionPeriodEnd: string;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
+  totalImagesProcessed: number;
+  /** ISO 8601 of the newest event attributed to the user, or "Unknown". */
+  lastActive: string;
+}
+
+export interface ListUsersRequest {
+  /** False: every user, one list. True: the page of the search and filters below. */
+  paged: boolean;
+  /** Free text, or field:value (email, name, plan, tokens, balance, status, date, created). */
+  q: string;
+  /** all | lite | studio | unlimited | none ("" = all) */
+  plan: string;
+  /** all | 7 | 30 | 90 (days since sign-up; "" = all) */
+  signup: string;
+  /** all | high | medium | low | zero ("" = all) */
+  balance: string;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+}
+
+export interface ListUsersResponse {
+  users: AdminUser[];
+  total: number;
+  page: number;
+  pageSize: number;
+  /** False when total is an estimate: matches past 10,000 are not counted one by one. */
+  totalExact: boolean;
+}
+
+export interface FindUserRequest {
+  email: string;
+}
+
+export interface FindUserResponse {
+  user: AdminUser | undefined;
+}
+
+export interface GetSignupStatsRequest {
+}
+
+export interface GetSignupStatsResponse {
+  newSignups24h: number;
+  totalUsers: number;
+}
+
+export interface GetPaidUserStatsRequest {
+}
+
+export interface GetPaidUserStatsResponse {
+  paidUsersLast24h: number;
+  totalPaidUsers: number;
+}
+
+export interface GetSignupTrendRequest {
+  /** 7d | 30d | 3m | 1y | lifetime */
+  period: string;
+}
+
+export interface TrendPoint {
+  /** ISO date (YYYY-MM-DD) of the bucket's first day. */
+  date: string;
+  label: string;
+  signups: number;
+}
+
+export interface GetSignupTrendResponse {
+  period: string;
+  points: TrendPoint[];
+}
+
+export interface GetOverviewRequest {
+}
+
+export interface PlanDistribution {
+  lite: number;
+  studio: number;
+  bulk: number;
+  unlimited: number;
+  none: number;
+}
+
+export interface GetOverviewResponse {
+  totalUsers: number;
+  newSignups24h: number;
+  paidUsersLast24h: number;
+  totalPaidUsers: number;
+  signupsThisMonth: number;
+  signupsLastMonth: number;
+  monthlyGrowthRate: number;
+  userRetention30d: number;
+  conversionRate: number;
+  planDistribution: PlanDistribution | undefined;
+  anonymousPurchases: number;
+  anonymousPurchases24h: number;
+  /** Seconds between now and the newest event the read models have absorbed; -1 before any. */
+  projectionLagSeconds: number;
+  /** ISO 8601 of that newest event, or "". */
+  newestEventAt: string;
+  gpuPool: string;
+}
+
 function createBaseGetServiceStatusRequest(): GetServiceStatusRequest {
   return {};
 }
@@ -212,7 +333,1885 @@ export const GetServiceStatusResponse: MessageFns<GetServiceStatusResponse> = {
   },
 };
 
-/** The analytics service's gRPC API. Domain calls are added by the issue that builds the service. */
+function createBaseAdminUser(): AdminUser {
+  return {
+    id: "",
+    email: "",
+    name: "",
+    picture: "",
+    tokenBalance: 0,
+    subscriptionStatus: "",
+    subscriptionPlan: "",
+    subscriptionPlanName: "",
+    isUnlimited: false,
+    subscriptionPeriodEnd: "",
+    createdAt: "",
+    updatedAt: "",
+    totalImagesProcessed: 0,
+    lastActive: "",
+  };
+}
+
+export const AdminUser: MessageFns<AdminUser> = {
+  encode(message: AdminUser, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.picture !== "") {
+      writer.uint32(34).string(message.picture);
+    }
+    if (message.tokenBalance !== 0) {
+      writer.uint32(40).int64(message.tokenBalance);
+    }
+    if (message.subscriptionStatus !== "") {
+      writer.uint32(50).string(message.subscriptionStatus);
+    }
+    if (message.subscriptionPlan !== "") {
+      writer.uint32(58).string(message.subscriptionPlan);
+    }
+    if (message.subscriptionPlanName !== "") {
+      writer.uint32(66).string(message.subscriptionPlanName);
+    }
+    if (message.isUnlimited !== false) {
+      writer.uint32(72).bool(message.isUnlimited);
+    }
+    if (message.subscriptionPeriodEnd !== "") {
+      writer.uint32(82).string(message.subscriptionPeriodEnd);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(90).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(98).string(message.updatedAt);
+    }
+    if (message.totalImagesProcessed !== 0) {
+      writer.uint32(104).int64(message.totalImagesProcessed);
+    }
+    if (message.lastActive !== "") {
+      writer.uint32(114).string(message.lastActive);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdminUser {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdminUser();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.picture = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.tokenBalance = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.subscriptionStatus = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.subscriptionPlan = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.subscriptionPlanName = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.isUnlimited = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.subscriptionPeriodEnd = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.totalImagesProcessed = longToNumber(reader.int64());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.lastActive = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdminUser {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      picture: isSet(object.picture) ? globalThis.String(object.picture) : "",
+      tokenBalance: isSet(object.tokenBalance)
+        ? globalThis.Number(object.tokenBalance)
+        : isSet(object.token_balance)
+        ? globalThis.Number(object.token_balance)
+        : 0,
+      subscriptionStatus: isSet(object.subscriptionStatus)
+        ? globalThis.String(object.subscriptionStatus)
+        : isSet(object.subscription_status)
+        ? globalThis.String(object.subscription_status)
+        : "",
+      subscriptionPlan: isSet(object.subscriptionPlan)
+        ? globalThis.String(object.subscriptionPlan)
+        : isSet(object.subscription_plan)
+        ? globalThis.String(object.subscription_plan)
+        : "",
+      subscriptionPlanName: isSet(object.subscriptionPlanName)
+        ? globalThis.String(object.subscriptionPlanName)
+        : isSet(object.subscription_plan_name)
+        ? globalThis.String(object.subscription_plan_name)
+        : "",
+      isUnlimited: isSet(object.isUnlimited)
+        ? globalThis.Boolean(object.isUnlimited)
+        : isSet(object.is_unlimited)
+        ? globalThis.Boolean(object.is_unlimited)
+        : false,
+      subscriptionPeriodEnd: isSet(object.subscriptionPeriodEnd)
+        ? globalThis.String(object.subscriptionPeriodEnd)
+        : isSet(object.subscription_period_end)
+        ? globalThis.String(object.subscription_period_end)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+      totalImagesProcessed: isSet(object.totalImagesProcessed)
+        ? globalThis.Number(object.totalImagesProcessed)
+        : isSet(object.total_images_processed)
+        ? globalThis.Number(object.total_images_processed)
+        : 0,
+      lastActive: isSet(object.lastActive)
+        ? globalThis.String(object.lastActive)
+        : isSet(object.last_active)
+        ? globalThis.String(object.last_active)
+        : "",
+    };
+  },
+
+  toJSON(message: AdminUser): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.picture !== "") {
+      obj.picture = message.picture;
+    }
+    if (message.tokenBalance !== 0) {
+      obj.tokenBalance = Math.round(message.tokenBalance);
+    }
+    if (message.subscriptionStatus !== "") {
+      obj.subscriptionStatus = message.subscriptionStatus;
+    }
+    if (message.subscriptionPlan !== "") {
+      obj.subscriptionPlan = message.subscriptionPlan;
+    }
+    if (message.subscriptionPlanName !== "") {
+      obj.subscriptionPlanName = message.subscriptionPlanName;
+    }
+    if (message.isUnlimited !== false) {
+      obj.isUnlimited = message.isUnlimited;
+    }
+    if (message.subscriptionPeriodEnd !== "") {
+      obj.subscriptionPeriodEnd = message.subscriptionPeriodEnd;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    if (message.totalImagesProcessed !== 0) {
+      obj.totalImagesProcessed = Math.round(message.totalImagesProcessed);
+    }
+    if (message.lastActive !== "") {
+      obj.lastActive = message.lastActive;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdminUser>, I>>(base?: I): AdminUser {
+    return AdminUser.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdminUser>, I>>(object: I): AdminUser {
+    const message = createBaseAdminUser();
+    message.id = object.id ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.picture = object.picture ?? "";
+    message.tokenBalance = object.tokenBalance ?? 0;
+    message.subscriptionStatus = object.subscriptionStatus ?? "";
+    message.subscriptionPlan = object.subscriptionPlan ?? "";
+    message.subscriptionPlanName = object.subscriptionPlanName ?? "";
+    message.isUnlimited = object.isUnlimited ?? false;
+    message.subscriptionPeriodEnd = object.subscriptionPeriodEnd ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    message.totalImagesProcessed = object.totalImagesProcessed ?? 0;
+    message.lastActive = object.lastActive ?? "";
+    return message;
+  },
+};
+
+function createBaseListUsersRequest(): ListUsersRequest {
+  return { paged: false, q: "", plan: "", signup: "", balance: "", page: 0, pageSize: 0 };
+}
+
+export const ListUsersRequest: MessageFns<ListUsersRequest> = {
+  encode(message: ListUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.paged !== false) {
+      writer.uint32(8).bool(message.paged);
+    }
+    if (message.q !== "") {
+      writer.uint32(18).string(message.q);
+    }
+    if (message.plan !== "") {
+      writer.uint32(26).string(message.plan);
+    }
+    if (message.signup !== "") {
+      writer.uint32(34).string(message.signup);
+    }
+    if (message.balance !== "") {
+      writer.uint32(42).string(message.balance);
+    }
+    if (message.page !== 0) {
+      writer.uint32(48).int32(message.page);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(56).int32(message.pageSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUsersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUsersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.paged = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.q = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.plan = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.signup = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.balance = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUsersRequest {
+    return {
+      paged: isSet(object.paged) ? globalThis.Boolean(object.paged) : false,
+      q: isSet(object.q) ? globalThis.String(object.q) : "",
+      plan: isSet(object.plan) ? globalThis.String(object.plan) : "",
+      signup: isSet(object.signup) ? globalThis.String(object.signup) : "",
+      balance: isSet(object.balance) ? globalThis.String(object.balance) : "",
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListUsersRequest): unknown {
+    const obj: any = {};
+    if (message.paged !== false) {
+      obj.paged = message.paged;
+    }
+    if (message.q !== "") {
+      obj.q = message.q;
+    }
+    if (message.plan !== "") {
+      obj.plan = message.plan;
+    }
+    if (message.signup !== "") {
+      obj.signup = message.signup;
+    }
+    if (message.balance !== "") {
+      obj.balance = message.balance;
+    }
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUsersRequest>, I>>(base?: I): ListUsersRequest {
+    return ListUsersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUsersRequest>, I>>(object: I): ListUsersRequest {
+    const message = createBaseListUsersRequest();
+    message.paged = object.paged ?? false;
+    message.q = object.q ?? "";
+    message.plan = object.plan ?? "";
+    message.signup = object.signup ?? "";
+    message.balance = object.balance ?? "";
+    message.page = object.page ?? 0;
+    message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseListUsersResponse(): ListUsersResponse {
+  return { users: [], total: 0, page: 0, pageSize: 0, totalExact: false };
+}
+
+export const ListUsersResponse: MessageFns<ListUsersResponse> = {
+  encode(message: ListUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      AdminUser.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    if (message.page !== 0) {
+      writer.uint32(24).int32(message.page);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(32).int32(message.pageSize);
+    }
+    if (message.totalExact !== false) {
+      writer.uint32(40).bool(message.totalExact);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUsersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUsersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(AdminUser.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.totalExact = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUsersResponse {
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => AdminUser.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      totalExact: isSet(object.totalExact)
+        ? globalThis.Boolean(object.totalExact)
+        : isSet(object.total_exact)
+        ? globalThis.Boolean(object.total_exact)
+        : false,
+    };
+  },
+
+  toJSON(message: ListUsersResponse): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => AdminUser.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.totalExact !== false) {
+      obj.totalExact = message.totalExact;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUsersResponse>, I>>(base?: I): ListUsersResponse {
+    return ListUsersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUsersResponse>, I>>(object: I): ListUsersResponse {
+    const message = createBaseListUsersResponse();
+    message.users = object.users?.map((e) => AdminUser.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    message.page = object.page ?? 0;
+    message.pageSize = object.pageSize ?? 0;
+    message.totalExact = object.totalExact ?? false;
+    return message;
+  },
+};
+
+function createBaseFindUserRequest(): FindUserRequest {
+  return { email: "" };
+}
+
+export const FindUserRequest: MessageFns<FindUserRequest> = {
+  encode(message: FindUserRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindUserRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindUserRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindUserRequest {
+    return { email: isSet(object.email) ? globalThis.String(object.email) : "" };
+  },
+
+  toJSON(message: FindUserRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindUserRequest>, I>>(base?: I): FindUserRequest {
+    return FindUserRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindUserRequest>, I>>(object: I): FindUserRequest {
+    const message = createBaseFindUserRequest();
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseFindUserResponse(): FindUserResponse {
+  return { user: undefined };
+}
+
+export const FindUserResponse: MessageFns<FindUserResponse> = {
+  encode(message: FindUserResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      AdminUser.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindUserResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindUserResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = AdminUser.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindUserResponse {
+    return { user: isSet(object.user) ? AdminUser.fromJSON(object.user) : undefined };
+  },
+
+  toJSON(message: FindUserResponse): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = AdminUser.toJSON(message.user);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindUserResponse>, I>>(base?: I): FindUserResponse {
+    return FindUserResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindUserResponse>, I>>(object: I): FindUserResponse {
+    const message = createBaseFindUserResponse();
+    message.user = (object.user !== undefined && object.user !== null) ? AdminUser.fromPartial(object.user) : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSignupStatsRequest(): GetSignupStatsRequest {
+  return {};
+}
+
+export const GetSignupStatsRequest: MessageFns<GetSignupStatsRequest> = {
+  encode(_: GetSignupStatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSignupStatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSignupStatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetSignupStatsRequest {
+    return {};
+  },
+
+  toJSON(_: GetSignupStatsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSignupStatsRequest>, I>>(base?: I): GetSignupStatsRequest {
+    return GetSignupStatsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSignupStatsRequest>, I>>(_: I): GetSignupStatsRequest {
+    const message = createBaseGetSignupStatsRequest();
+    return message;
+  },
+};
+
+function createBaseGetSignupStatsResponse(): GetSignupStatsResponse {
+  return { newSignups24h: 0, totalUsers: 0 };
+}
+
+export const GetSignupStatsResponse: MessageFns<GetSignupStatsResponse> = {
+  encode(message: GetSignupStatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.newSignups24h !== 0) {
+      writer.uint32(8).int64(message.newSignups24h);
+    }
+    if (message.totalUsers !== 0) {
+      writer.uint32(16).int64(message.totalUsers);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSignupStatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSignupStatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.newSignups24h = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.totalUsers = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSignupStatsResponse {
+    return {
+      newSignups24h: isSet(object.newSignups24h)
+        ? globalThis.Number(object.newSignups24h)
+        : isSet(object.new_signups_24h)
+        ? globalThis.Number(object.new_signups_24h)
+        : 0,
+      totalUsers: isSet(object.totalUsers)
+        ? globalThis.Number(object.totalUsers)
+        : isSet(object.total_users)
+        ? globalThis.Number(object.total_users)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetSignupStatsResponse): unknown {
+    const obj: any = {};
+    if (message.newSignups24h !== 0) {
+      obj.newSignups24h = Math.round(message.newSignups24h);
+    }
+    if (message.totalUsers !== 0) {
+      obj.totalUsers = Math.round(message.totalUsers);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSignupStatsResponse>, I>>(base?: I): GetSignupStatsResponse {
+    return GetSignupStatsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSignupStatsResponse>, I>>(object: I): GetSignupStatsResponse {
+    const message = createBaseGetSignupStatsResponse();
+    message.newSignups24h = object.newSignups24h ?? 0;
+    message.totalUsers = object.totalUsers ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetPaidUserStatsRequest(): GetPaidUserStatsRequest {
+  return {};
+}
+
+export const GetPaidUserStatsRequest: MessageFns<GetPaidUserStatsRequest> = {
+  encode(_: GetPaidUserStatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPaidUserStatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPaidUserStatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetPaidUserStatsRequest {
+    return {};
+  },
+
+  toJSON(_: GetPaidUserStatsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPaidUserStatsRequest>, I>>(base?: I): GetPaidUserStatsRequest {
+    return GetPaidUserStatsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPaidUserStatsRequest>, I>>(_: I): GetPaidUserStatsRequest {
+    const message = createBaseGetPaidUserStatsRequest();
+    return message;
+  },
+};
+
+function createBaseGetPaidUserStatsResponse(): GetPaidUserStatsResponse {
+  return { paidUsersLast24h: 0, totalPaidUsers: 0 };
+}
+
+export const GetPaidUserStatsResponse: MessageFns<GetPaidUserStatsResponse> = {
+  encode(message: GetPaidUserStatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.paidUsersLast24h !== 0) {
+      writer.uint32(8).int64(message.paidUsersLast24h);
+    }
+    if (message.totalPaidUsers !== 0) {
+      writer.uint32(16).int64(message.totalPaidUsers);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPaidUserStatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPaidUserStatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.paidUsersLast24h = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.totalPaidUsers = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPaidUserStatsResponse {
+    return {
+      paidUsersLast24h: isSet(object.paidUsersLast24h)
+        ? globalThis.Number(object.paidUsersLast24h)
+        : isSet(object.paid_users_last_24h)
+        ? globalThis.Number(object.paid_users_last_24h)
+        : 0,
+      totalPaidUsers: isSet(object.totalPaidUsers)
+        ? globalThis.Number(object.totalPaidUsers)
+        : isSet(object.total_paid_users)
+        ? globalThis.Number(object.total_paid_users)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetPaidUserStatsResponse): unknown {
+    const obj: any = {};
+    if (message.paidUsersLast24h !== 0) {
+      obj.paidUsersLast24h = Math.round(message.paidUsersLast24h);
+    }
+    if (message.totalPaidUsers !== 0) {
+      obj.totalPaidUsers = Math.round(message.totalPaidUsers);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPaidUserStatsResponse>, I>>(base?: I): GetPaidUserStatsResponse {
+    return GetPaidUserStatsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPaidUserStatsResponse>, I>>(object: I): GetPaidUserStatsResponse {
+    const message = createBaseGetPaidUserStatsResponse();
+    message.paidUsersLast24h = object.paidUsersLast24h ?? 0;
+    message.totalPaidUsers = object.totalPaidUsers ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetSignupTrendRequest(): GetSignupTrendRequest {
+  return { period: "" };
+}
+
+export const GetSignupTrendRequest: MessageFns<GetSignupTrendRequest> = {
+  encode(message: GetSignupTrendRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.period !== "") {
+      writer.uint32(10).string(message.period);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSignupTrendRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSignupTrendRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.period = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSignupTrendRequest {
+    return { period: isSet(object.period) ? globalThis.String(object.period) : "" };
+  },
+
+  toJSON(message: GetSignupTrendRequest): unknown {
+    const obj: any = {};
+    if (message.period !== "") {
+      obj.period = message.period;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSignupTrendRequest>, I>>(base?: I): GetSignupTrendRequest {
+    return GetSignupTrendRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSignupTrendRequest>, I>>(object: I): GetSignupTrendRequest {
+    const message = createBaseGetSignupTrendRequest();
+    message.period = object.period ?? "";
+    return message;
+  },
+};
+
+function createBaseTrendPoint(): TrendPoint {
+  return { date: "", label: "", signups: 0 };
+}
+
+export const TrendPoint: MessageFns<TrendPoint> = {
+  encode(message: TrendPoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.date !== "") {
+      writer.uint32(10).string(message.date);
+    }
+    if (message.label !== "") {
+      writer.uint32(18).string(message.label);
+    }
+    if (message.signups !== 0) {
+      writer.uint32(24).int64(message.signups);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TrendPoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTrendPoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.signups = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TrendPoint {
+    return {
+      date: isSet(object.date) ? globalThis.String(object.date) : "",
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+      signups: isSet(object.signups) ? globalThis.Number(object.signups) : 0,
+    };
+  },
+
+  toJSON(message: TrendPoint): unknown {
+    const obj: any = {};
+    if (message.date !== "") {
+      obj.date = message.date;
+    }
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    if (message.signups !== 0) {
+      obj.signups = Math.round(message.signups);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TrendPoint>, I>>(base?: I): TrendPoint {
+    return TrendPoint.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TrendPoint>, I>>(object: I): TrendPoint {
+    const message = createBaseTrendPoint();
+    message.date = object.date ?? "";
+    message.label = object.label ?? "";
+    message.signups = object.signups ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetSignupTrendResponse(): GetSignupTrendResponse {
+  return { period: "", points: [] };
+}
+
+export const GetSignupTrendResponse: MessageFns<GetSignupTrendResponse> = {
+  encode(message: GetSignupTrendResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.period !== "") {
+      writer.uint32(10).string(message.period);
+    }
+    for (const v of message.points) {
+      TrendPoint.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSignupTrendResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSignupTrendResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.period = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.points.push(TrendPoint.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSignupTrendResponse {
+    return {
+      period: isSet(object.period) ? globalThis.String(object.period) : "",
+      points: globalThis.Array.isArray(object?.points) ? object.points.map((e: any) => TrendPoint.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetSignupTrendResponse): unknown {
+    const obj: any = {};
+    if (message.period !== "") {
+      obj.period = message.period;
+    }
+    if (message.points?.length) {
+      obj.points = message.points.map((e) => TrendPoint.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSignupTrendResponse>, I>>(base?: I): GetSignupTrendResponse {
+    return GetSignupTrendResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSignupTrendResponse>, I>>(object: I): GetSignupTrendResponse {
+    const message = createBaseGetSignupTrendResponse();
+    message.period = object.period ?? "";
+    message.points = object.points?.map((e) => TrendPoint.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetOverviewRequest(): GetOverviewRequest {
+  return {};
+}
+
+export const GetOverviewRequest: MessageFns<GetOverviewRequest> = {
+  encode(_: GetOverviewRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOverviewRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOverviewRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetOverviewRequest {
+    return {};
+  },
+
+  toJSON(_: GetOverviewRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOverviewRequest>, I>>(base?: I): GetOverviewRequest {
+    return GetOverviewRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOverviewRequest>, I>>(_: I): GetOverviewRequest {
+    const message = createBaseGetOverviewRequest();
+    return message;
+  },
+};
+
+function createBasePlanDistribution(): PlanDistribution {
+  return { lite: 0, studio: 0, bulk: 0, unlimited: 0, none: 0 };
+}
+
+export const PlanDistribution: MessageFns<PlanDistribution> = {
+  encode(message: PlanDistribution, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.lite !== 0) {
+      writer.uint32(8).int64(message.lite);
+    }
+    if (message.studio !== 0) {
+      writer.uint32(16).int64(message.studio);
+    }
+    if (message.bulk !== 0) {
+      writer.uint32(24).int64(message.bulk);
+    }
+    if (message.unlimited !== 0) {
+      writer.uint32(32).int64(message.unlimited);
+    }
+    if (message.none !== 0) {
+      writer.uint32(40).int64(message.none);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlanDistribution {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlanDistribution();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.lite = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.studio = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.bulk = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.unlimited = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.none = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlanDistribution {
+    return {
+      lite: isSet(object.lite) ? globalThis.Number(object.lite) : 0,
+      studio: isSet(object.studio) ? globalThis.Number(object.studio) : 0,
+      bulk: isSet(object.bulk) ? globalThis.Number(object.bulk) : 0,
+      unlimited: isSet(object.unlimited) ? globalThis.Number(object.unlimited) : 0,
+      none: isSet(object.none) ? globalThis.Number(object.none) : 0,
+    };
+  },
+
+  toJSON(message: PlanDistribution): unknown {
+    const obj: any = {};
+    if (message.lite !== 0) {
+      obj.lite = Math.round(message.lite);
+    }
+    if (message.studio !== 0) {
+      obj.studio = Math.round(message.studio);
+    }
+    if (message.bulk !== 0) {
+      obj.bulk = Math.round(message.bulk);
+    }
+    if (message.unlimited !== 0) {
+      obj.unlimited = Math.round(message.unlimited);
+    }
+    if (message.none !== 0) {
+      obj.none = Math.round(message.none);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlanDistribution>, I>>(base?: I): PlanDistribution {
+    return PlanDistribution.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlanDistribution>, I>>(object: I): PlanDistribution {
+    const message = createBasePlanDistribution();
+    message.lite = object.lite ?? 0;
+    message.studio = object.studio ?? 0;
+    message.bulk = object.bulk ?? 0;
+    message.unlimited = object.unlimited ?? 0;
+    message.none = object.none ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetOverviewResponse(): GetOverviewResponse {
+  return {
+    totalUsers: 0,
+    newSignups24h: 0,
+    paidUsersLast24h: 0,
+    totalPaidUsers: 0,
+    signupsThisMonth: 0,
+    signupsLastMonth: 0,
+    monthlyGrowthRate: 0,
+    userRetention30d: 0,
+    conversionRate: 0,
+    planDistribution: undefined,
+    anonymousPurchases: 0,
+    anonymousPurchases24h: 0,
+    projectionLagSeconds: 0,
+    newestEventAt: "",
+    gpuPool: "",
+  };
+}
+
+export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
+  encode(message: GetOverviewResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.totalUsers !== 0) {
+      writer.uint32(8).int64(message.totalUsers);
+    }
+    if (message.newSignups24h !== 0) {
+      writer.uint32(16).int64(message.newSignups24h);
+    }
+    if (message.paidUsersLast24h !== 0) {
+      writer.uint32(24).int64(message.paidUsersLast24h);
+    }
+    if (message.totalPaidUsers !== 0) {
+      writer.uint32(32).int64(message.totalPaidUsers);
+    }
+    if (message.signupsThisMonth !== 0) {
+      writer.uint32(40).int64(message.signupsThisMonth);
+    }
+    if (message.signupsLastMonth !== 0) {
+      writer.uint32(48).int64(message.signupsLastMonth);
+    }
+    if (message.monthlyGrowthRate !== 0) {
+      writer.uint32(57).double(message.monthlyGrowthRate);
+    }
+    if (message.userRetention30d !== 0) {
+      writer.uint32(65).double(message.userRetention30d);
+    }
+    if (message.conversionRate !== 0) {
+      writer.uint32(73).double(message.conversionRate);
+    }
+    if (message.planDistribution !== undefined) {
+      PlanDistribution.encode(message.planDistribution, writer.uint32(82).fork()).join();
+    }
+    if (message.anonymousPurchases !== 0) {
+      writer.uint32(88).int64(message.anonymousPurchases);
+    }
+    if (message.anonymousPurchases24h !== 0) {
+      writer.uint32(96).int64(message.anonymousPurchases24h);
+    }
+    if (message.projectionLagSeconds !== 0) {
+      writer.uint32(105).double(message.projectionLagSeconds);
+    }
+    if (message.newestEventAt !== "") {
+      writer.uint32(114).string(message.newestEventAt);
+    }
+    if (message.gpuPool !== "") {
+      writer.uint32(122).string(message.gpuPool);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOverviewResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOverviewResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.totalUsers = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.newSignups24h = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.paidUsersLast24h = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.totalPaidUsers = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.signupsThisMonth = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.signupsLastMonth = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.monthlyGrowthRate = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.userRetention30d = reader.double();
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.conversionRate = reader.double();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.planDistribution = PlanDistribution.decode(reader, reader.uint32());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.anonymousPurchases = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.anonymousPurchases24h = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 105) {
+              break;
+            }
+
+            message.projectionLagSeconds = reader.double();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.newestEventAt = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.gpuPool = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOverviewResponse {
+    return {
+      totalUsers: isSet(object.totalUsers)
+        ? globalThis.Number(object.totalUsers)
+        : isSet(object.total_users)
+        ? globalThis.Number(object.total_users)
+        : 0,
+      newSignups24h: isSet(object.newSignups24h)
+        ? globalThis.Number(object.newSignups24h)
+        : isSet(object.new_signups_24h)
+        ? globalThis.Number(object.new_signups_24h)
+        : 0,
+      paidUsersLast24h: isSet(object.paidUsersLast24h)
+        ? globalThis.Number(object.paidUsersLast24h)
+        : isSet(object.paid_users_last_24h)
+        ? globalThis.Number(object.paid_users_last_24h)
+        : 0,
+      totalPaidUsers: isSet(object.totalPaidUsers)
+        ? globalThis.Number(object.totalPaidUsers)
+        : isSet(object.total_paid_users)
+        ? globalThis.Number(object.total_paid_users)
+        : 0,
+      signupsThisMonth: isSet(object.signupsThisMonth)
+        ? globalThis.Number(object.signupsThisMonth)
+        : isSet(object.signups_this_month)
+        ? globalThis.Number(object.signups_this_month)
+        : 0,
+      signupsLastMonth: isSet(object.signupsLastMonth)
+        ? globalThis.Number(object.signupsLastMonth)
+        : isSet(object.signups_last_month)
+        ? globalThis.Number(object.signups_last_month)
+        : 0,
+      monthlyGrowthRate: isSet(object.monthlyGrowthRate)
+        ? globalThis.Number(object.monthlyGrowthRate)
+        : isSet(object.monthly_growth_rate)
+        ? globalThis.Number(object.monthly_growth_rate)
+        : 0,
+      userRetention30d: isSet(object.userRetention30d)
+        ? globalThis.Number(object.userRetention30d)
+        : isSet(object.user_retention_30d)
+        ? globalThis.Number(object.user_retention_30d)
+        : 0,
+      conversionRate: isSet(object.conversionRate)
+        ? globalThis.Number(object.conversionRate)
+        : isSet(object.conversion_rate)
+        ? globalThis.Number(object.conversion_rate)
+        : 0,
+      planDistribution: isSet(object.planDistribution)
+        ? PlanDistribution.fromJSON(object.planDistribution)
+        : isSet(object.plan_distribution)
+        ? PlanDistribution.fromJSON(object.plan_distribution)
+        : undefined,
+      anonymousPurchases: isSet(object.anonymousPurchases)
+        ? globalThis.Number(object.anonymousPurchases)
+        : isSet(object.anonymous_purchases)
+        ? globalThis.Number(object.anonymous_purchases)
+        : 0,
+      anonymousPurchases24h: isSet(object.anonymousPurchases24h)
+        ? globalThis.Number(object.anonymousPurchases24h)
+        : isSet(object.anonymous_purchases_24h)
+        ? globalThis.Number(object.anonymous_purchases_24h)
+        : 0,
+      projectionLagSeconds: isSet(object.projectionLagSeconds)
+        ? globalThis.Number(object.projectionLagSeconds)
+        : isSet(object.projection_lag_seconds)
+        ? globalThis.Number(object.projection_lag_seconds)
+        : 0,
+      newestEventAt: isSet(object.newestEventAt)
+        ? globalThis.String(object.newestEventAt)
+        : isSet(object.newest_event_at)
+        ? globalThis.String(object.newest_event_at)
+        : "",
+      gpuPool: isSet(object.gpuPool)
+        ? globalThis.String(object.gpuPool)
+        : isSet(object.gpu_pool)
+        ? globalThis.String(object.gpu_pool)
+        : "",
+    };
+  },
+
+  toJSON(message: GetOverviewResponse): unknown {
+    const obj: any = {};
+    if (message.totalUsers !== 0) {
+      obj.totalUsers = Math.round(message.totalUsers);
+    }
+    if (message.newSignups24h !== 0) {
+      obj.newSignups24h = Math.round(message.newSignups24h);
+    }
+    if (message.paidUsersLast24h !== 0) {
+      obj.paidUsersLast24h = Math.round(message.paidUsersLast24h);
+    }
+    if (message.totalPaidUsers !== 0) {
+      obj.totalPaidUsers = Math.round(message.totalPaidUsers);
+    }
+    if (message.signupsThisMonth !== 0) {
+      obj.signupsThisMonth = Math.round(message.signupsThisMonth);
+    }
+    if (message.signupsLastMonth !== 0) {
+      obj.signupsLastMonth = Math.round(message.signupsLastMonth);
+    }
+    if (message.monthlyGrowthRate !== 0) {
+      obj.monthlyGrowthRate = floatToJson(message.monthlyGrowthRate);
+    }
+    if (message.userRetention30d !== 0) {
+      obj.userRetention30d = floatToJson(message.userRetention30d);
+    }
+    if (message.conversionRate !== 0) {
+      obj.conversionRate = floatToJson(message.conversionRate);
+    }
+    if (message.planDistribution !== undefined) {
+      obj.planDistribution = PlanDistribution.toJSON(message.planDistribution);
+    }
+    if (message.anonymousPurchases !== 0) {
+      obj.anonymousPurchases = Math.round(message.anonymousPurchases);
+    }
+    if (message.anonymousPurchases24h !== 0) {
+      obj.anonymousPurchases24h = Math.round(message.anonymousPurchases24h);
+    }
+    if (message.projectionLagSeconds !== 0) {
+      obj.projectionLagSeconds = floatToJson(message.projectionLagSeconds);
+    }
+    if (message.newestEventAt !== "") {
+      obj.newestEventAt = message.newestEventAt;
+    }
+    if (message.gpuPool !== "") {
+      obj.gpuPool = message.gpuPool;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOverviewResponse>, I>>(base?: I): GetOverviewResponse {
+    return GetOverviewResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOverviewResponse>, I>>(object: I): GetOverviewResponse {
+    const message = createBaseGetOverviewResponse();
+    message.totalUsers = object.totalUsers ?? 0;
+    message.newSignups24h = object.newSignups24h ?? 0;
+    message.paidUsersLast24h = object.paidUsersLast24h ?? 0;
+    message.totalPaidUsers = object.totalPaidUsers ?? 0;
+    message.signupsThisMonth = object.signupsThisMonth ?? 0;
+    message.signupsLastMonth = object.signupsLastMonth ?? 0;
+    message.monthlyGrowthRate = object.monthlyGrowthRate ?? 0;
+    message.userRetention30d = object.userRetention30d ?? 0;
+    message.conversionRate = object.conversionRate ?? 0;
+    message.planDistribution = (object.planDistribution !== undefined && object.planDistribution !== null)
+      ? PlanDistribution.fromPartial(object.planDistribution)
+      : undefined;
+    message.anonymousPurchases = object.anonymousPurchases ?? 0;
+    message.anonymousPurchases24h = object.anonymousPurchases24h ?? 0;
+    message.projectionLagSeconds = object.projectionLagSeconds ?? 0;
+    message.newestEventAt = object.newestEventAt ?? "";
+    message.gpuPool = object.gpuPool ?? "";
+    return message;
+  },
+};
+
+/**
+ * The analytics service's gRPC API: the admin dashboard's questions, answered from read models
+ * that are built only from other services' events. Every figure is computed when asked (no cache).
+ */
 export type AnalyticsServiceService = typeof AnalyticsServiceService;
 export const AnalyticsServiceService = {
   /** Reports what this instance is and whether its dependencies are ready. */
@@ -227,11 +2226,85 @@ export const AnalyticsServiceService = {
       Buffer.from(GetServiceStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetServiceStatusResponse => GetServiceStatusResponse.decode(value),
   },
+  /** Every user record, or one page of those matching a search and filters. */
+  listUsers: {
+    path: "/flatlay.analytics.v1.AnalyticsService/ListUsers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListUsersRequest): Buffer => Buffer.from(ListUsersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListUsersRequest => ListUsersRequest.decode(value),
+    responseSerialize: (value: ListUsersResponse): Buffer => Buffer.from(ListUsersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListUsersResponse => ListUsersResponse.decode(value),
+  },
+  /** One user record by e-mail (case-insensitive); NOT_FOUND when no such account is known. */
+  findUser: {
+    path: "/flatlay.analytics.v1.AnalyticsService/FindUser" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindUserRequest): Buffer => Buffer.from(FindUserRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindUserRequest => FindUserRequest.decode(value),
+    responseSerialize: (value: FindUserResponse): Buffer => Buffer.from(FindUserResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindUserResponse => FindUserResponse.decode(value),
+  },
+  getSignupStats: {
+    path: "/flatlay.analytics.v1.AnalyticsService/GetSignupStats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSignupStatsRequest): Buffer =>
+      Buffer.from(GetSignupStatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSignupStatsRequest => GetSignupStatsRequest.decode(value),
+    responseSerialize: (value: GetSignupStatsResponse): Buffer =>
+      Buffer.from(GetSignupStatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSignupStatsResponse => GetSignupStatsResponse.decode(value),
+  },
+  getPaidUserStats: {
+    path: "/flatlay.analytics.v1.AnalyticsService/GetPaidUserStats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPaidUserStatsRequest): Buffer =>
+      Buffer.from(GetPaidUserStatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPaidUserStatsRequest => GetPaidUserStatsRequest.decode(value),
+    responseSerialize: (value: GetPaidUserStatsResponse): Buffer =>
+      Buffer.from(GetPaidUserStatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPaidUserStatsResponse => GetPaidUserStatsResponse.decode(value),
+  },
+  /** Signups per bucket over a period: 7d, 30d, 3m, 1y or lifetime. */
+  getSignupTrend: {
+    path: "/flatlay.analytics.v1.AnalyticsService/GetSignupTrend" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSignupTrendRequest): Buffer =>
+      Buffer.from(GetSignupTrendRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSignupTrendRequest => GetSignupTrendRequest.decode(value),
+    responseSerialize: (value: GetSignupTrendResponse): Buffer =>
+      Buffer.from(GetSignupTrendResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSignupTrendResponse => GetSignupTrendResponse.decode(value),
+  },
+  /** Growth, retention, conversion, plan mix, anonymous purchases and how far behind the read models are. */
+  getOverview: {
+    path: "/flatlay.analytics.v1.AnalyticsService/GetOverview" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOverviewRequest): Buffer => Buffer.from(GetOverviewRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOverviewRequest => GetOverviewRequest.decode(value),
+    responseSerialize: (value: GetOverviewResponse): Buffer => Buffer.from(GetOverviewResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetOverviewResponse => GetOverviewResponse.decode(value),
+  },
 } as const;
 
 export interface AnalyticsServiceServer extends UntypedServiceImplementation {
   /** Reports what this instance is and whether its dependencies are ready. */
   getServiceStatus: handleUnaryCall<GetServiceStatusRequest, GetServiceStatusResponse>;
+  /** Every user record, or one page of those matching a search and filters. */
+  listUsers: handleUnaryCall<ListUsersRequest, ListUsersResponse>;
+  /** One user record by e-mail (case-insensitive); NOT_FOUND when no such account is known. */
+  findUser: handleUnaryCall<FindUserRequest, FindUserResponse>;
+  getSignupStats: handleUnaryCall<GetSignupStatsRequest, GetSignupStatsResponse>;
+  getPaidUserStats: handleUnaryCall<GetPaidUserStatsRequest, GetPaidUserStatsResponse>;
+  /** Signups per bucket over a period: 7d, 30d, 3m, 1y or lifetime. */
+  getSignupTrend: handleUnaryCall<GetSignupTrendRequest, GetSignupTrendResponse>;
+  /** Growth, retention, conversion, plan mix, anonymous purchases and how far behind the read models are. */
+  getOverview: handleUnaryCall<GetOverviewRequest, GetOverviewResponse>;
 }
 
 export interface AnalyticsServiceClient extends Client {
@@ -251,6 +2324,100 @@ export interface AnalyticsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetServiceStatusResponse) => void,
   ): ClientUnaryCall;
+  /** Every user record, or one page of those matching a search and filters. */
+  listUsers(
+    request: ListUsersRequest,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  listUsers(
+    request: ListUsersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  listUsers(
+    request: ListUsersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  /** One user record by e-mail (case-insensitive); NOT_FOUND when no such account is known. */
+  findUser(
+    request: FindUserRequest,
+    callback: (error: ServiceError | null, response: FindUserResponse) => void,
+  ): ClientUnaryCall;
+  findUser(
+    request: FindUserRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindUserResponse) => void,
+  ): ClientUnaryCall;
+  findUser(
+    request: FindUserRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindUserResponse) => void,
+  ): ClientUnaryCall;
+  getSignupStats(
+    request: GetSignupStatsRequest,
+    callback: (error: ServiceError | null, response: GetSignupStatsResponse) => void,
+  ): ClientUnaryCall;
+  getSignupStats(
+    request: GetSignupStatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSignupStatsResponse) => void,
+  ): ClientUnaryCall;
+  getSignupStats(
+    request: GetSignupStatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSignupStatsResponse) => void,
+  ): ClientUnaryCall;
+  getPaidUserStats(
+    request: GetPaidUserStatsRequest,
+    callback: (error: ServiceError | null, response: GetPaidUserStatsResponse) => void,
+  ): ClientUnaryCall;
+  getPaidUserStats(
+    request: GetPaidUserStatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPaidUserStatsResponse) => void,
+  ): ClientUnaryCall;
+  getPaidUserStats(
+    request: GetPaidUserStatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPaidUserStatsResponse) => void,
+  ): ClientUnaryCall;
+  /** Signups per bucket over a period: 7d, 30d, 3m, 1y or lifetime. */
+  getSignupTrend(
+    request: GetSignupTrendRequest,
+    callback: (error: ServiceError | null, response: GetSignupTrendResponse) => void,
+  ): ClientUnaryCall;
+  getSignupTrend(
+    request: GetSignupTrendRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSignupTrendResponse) => void,
+  ): ClientUnaryCall;
+  getSignupTrend(
+    request: GetSignupTrendRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSignupTrendResponse) => void,
+  ): ClientUnaryCall;
+  /** Growth, retention, conversion, plan mix, anonymous purchases and how far behind the read models are. */
+  getOverview(
+    request: GetOverviewRequest,
+    callback: (error: ServiceError | null, response: GetOverviewResponse) => void,
+  ): ClientUnaryCall;
+  getOverview(
+    request: GetOverviewRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetOverviewResponse) => void,
+  ): ClientUnaryCall;
+  getOverview(
+    request: GetOverviewRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetOverviewResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const AnalyticsServiceClient = makeGenericClientConstructor(
@@ -261,6 +2428,10 @@ export const AnalyticsServiceClient = makeGenericClientConstructor(
   service: typeof AnalyticsServiceService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
