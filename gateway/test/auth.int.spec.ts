@@ -795,6 +795,23 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
         ],
         ['unlimited', 'Unlimited', true, 'sub_test_1', periodEnd.toISOString()],
       );
+      assert.equal(active.stripeCustomerId, null, 'no customer id before the provider names one');
+      await publish(
+        eventTypes.SubscriptionStatusChanged,
+        events.SubscriptionStatusChanged,
+        {
+          subscriptionId: 'sub_test_1',
+          userId: user.id,
+          plan: 'unlimited',
+          billingPeriod: 'monthly',
+          status: 'active',
+          currentPeriodEnd: periodEnd,
+          cancelAtPeriodEnd: false,
+          stripeCustomerId: 'cus_test_1',
+        },
+        new Date(Date.now() - 500),
+      );
+      await waitFor(async () => (await me()).body.stripeCustomerId === 'cus_test_1', 'customer id kept');
       await publish(
         eventTypes.SubscriptionCanceled,
         events.SubscriptionCanceled,

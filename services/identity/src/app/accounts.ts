@@ -251,9 +251,17 @@ export class Accounts {
   }
 
   /** Applies one of billing's subscription facts to the user's plan fields (inside the consumer's inbox transaction). */
-  async applySubscriptionFact(tx: Queryable, userId: string, fact: SubscriptionFact): Promise<boolean> {
+  async applySubscriptionFact(
+    tx: Queryable,
+    userId: string,
+    fact: SubscriptionFact,
+    customerId?: string,
+  ): Promise<boolean> {
     const user = await userStore.byId(tx, userId, true);
     if (!user) return false; // deleted, or never here: nothing to keep
+    // A customer id never changes meaning, so it is kept even from an event too old to move the plan.
+    if (customerId && customerId !== user.stripeCustomerId)
+      await userStore.setCustomer(tx, userId, customerId, this.clock());
     const next = applySubscriptionFact(user.plan, fact);
     if (!next) return false;
     const now = this.clock();

@@ -169,6 +169,10 @@ export const userStore = {
     );
   },
 
+  async setCustomer(db: Queryable, id: string, customerId: string, now: Date): Promise<void> {
+    await db.query('UPDATE users SET stripe_customer_id = $2, updated_at = $3 WHERE id = $1', [id, customerId, now]);
+  },
+
   /** Removes the account, its password hash, profile and linked identities. */
   async delete(db: Queryable, id: string): Promise<boolean> {
     const { rowCount } = await db.query('DELETE FROM users WHERE id = $1', [id]);

@@ -11,7 +11,7 @@ export function subscriptionFactOf(
   type: string,
   payload: Uint8Array,
   occurredAt: Date,
-): { userId: string; fact: SubscriptionFact } | undefined {
+): { userId: string; fact: SubscriptionFact; customerId?: string } | undefined {
   switch (type) {
     case eventTypes.SubscriptionActivated:
     case eventTypes.SubscriptionRenewed: {
@@ -36,6 +36,9 @@ export function subscriptionFactOf(
       if (!status) return undefined;
       return {
         userId: e.userId,
+        // The payment provider's customer id arrives with the status; the profile keeps it so
+        // support and the billing portal can find the customer from the account.
+        customerId: e.stripeCustomerId,
         fact: {
           type: 'status',
           subscriptionId: e.subscriptionId,
@@ -73,7 +76,7 @@ export function subscriptionEventHandler(pool: Pool, accounts: Accounts, logger:
     const wanted = subscriptionFactOf(envelope.type, envelope.payload, envelope.occurredAt ?? new Date());
     if (!wanted?.userId) return;
     await inbox.handleOnce(CONSUMER, envelope.eventId, async (tx) => {
-      const applied = await accounts.applySubscriptionFact(tx, wanted.userId, wanted.fact);
+      const applied = await accounts.applySubscriptionFact(tx, wanted.userId, wanted.fact, wanted.customerId);
       if (!applied)
         logger.debug({ eventId: envelope.eventId, type: envelope.type }, 'subscription event changed no profile');
     });
