@@ -129,6 +129,7 @@ const credited = async () =>
 async function measure(senders: number) {
   console.error(`measuring ${senders} sender(s) for ${SECONDS} s…`);
   const before = await credited();
+  const cpu = process.cpuUsage();
   const start = performance.now();
   const until = start + SECONDS * 1000;
   let sent = 0;
@@ -147,6 +148,7 @@ async function measure(senders: number) {
   const handled = performance.now();
   while ((await credited()) - before < sent) await new Promise((r) => setTimeout(r, 20));
   const done = performance.now();
+  const used = process.cpuUsage(cpu);
   latencies.sort((a, b) => a - b);
   return {
     senders,
@@ -155,6 +157,9 @@ async function measure(senders: number) {
     creditedPerSecond: sent / ((done - start) / 1000),
     p50: latencies[Math.floor(latencies.length / 2)]!,
     p99: latencies[Math.floor(latencies.length * 0.99)]!,
+    // CPU this process (sender, billing, relay, Kafka client, ledger) spent per credited event: on a
+    // shared machine it moves far less with other work than the rates do.
+    cpuMsPerEvent: (used.user + used.system) / 1000 / sent,
   };
 }
 
@@ -179,7 +184,8 @@ for (const r of rows)
   console.log(
     `${String(r.senders).padStart(2)} senders: ${r.events} events; HandleWebhook ${r.handledPerSecond.toFixed(0)}/s ` +
       `(${pct(r.handledPerSecond)} of the limit; p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms); ` +
-      `credited by the ledger ${r.creditedPerSecond.toFixed(0)}/s (${pct(r.creditedPerSecond)} of the limit)`,
+      `credited by the ledger ${r.creditedPerSecond.toFixed(0)}/s (${pct(r.creditedPerSecond)} of the limit); ` +
+      `${r.cpuMsPerEvent.toFixed(2)} ms of this process's CPU per event`,
   );
 const best = rows[rows.length - 1]!;
 const share = best.creditedPerSecond / bare;
