@@ -205,13 +205,6 @@ export async function markRefunded(db: Queryable, paymentId: string): Promise<vo
   await db.query('UPDATE payments SET refunded = true WHERE payment_id = $1', [paymentId]);
 }
 
-/** Takes the full refund that arrived before its payment, if there was one. */
-export async function takePendingRefund(db: Queryable, paymentIntentId: string): Promise<boolean> {
-  if (!paymentIntentId) return false;
-  const { rowCount } = await db.query('DELETE FROM pending_refunds WHERE payment_intent_id = $1', [paymentIntentId]);
-  return rowCount === 1;
-}
-
 export async function addPendingRefund(db: Queryable, paymentIntentId: string, amount: number): Promise<void> {
   await db.query(
     'INSERT INTO pending_refunds (payment_intent_id, amount_refunded) VALUES ($1, $2) ON CONFLICT DO NOTHING',
