@@ -169,6 +169,42 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
     assert.equal((await call(b(), b().getAnonymousPayment, { enhancementId: 'enh-1' })).status, 'pending');
   });
 
+  it('a key Stripe refuses answers NOT_CONFIGURED (never an outage) and creates no customer', async () => {
+    // stripe-mock, like Stripe, answers 401 to a key it does not accept.
+    const refused = await startStack({
+      withLedger: false,
+      billing: {
+        env: {
+          STRIPE_SECRET_KEY: 'sk_live_revoked_key',
+          STRIPE_WEBHOOK_SECRET: secret,
+          STRIPE_API_URL: requireEnv('STRIPE_MOCK_URL'),
+          PUBLIC_BASE_URL: 'https://flatlay.test',
+        },
+      },
+    });
+    try {
+      const userId = randomUUID();
+      await rejectsWith(
+        call(refused.billing, refused.billing.createCheckoutSession, {
+          userId,
+          email: 'buyer@example.com',
+          priceId: 'price_main_pack',
+          plan: '',
+          productType: 'payment',
+          promoCode: '',
+        }),
+        'NOT_CONFIGURED',
+        /^Payment System Not Configured$/,
+      );
+      const { rows } = await refused.billingService.context.pool.query('SELECT 1 FROM customers WHERE user_id = $1', [
+        userId,
+      ]);
+      assert.equal(rows.length, 0);
+    } finally {
+      await refused.stop();
+    }
+  });
+
   it('a bad signature is refused and changes nothing', async () => {
     const userId = randomUUID();
     const event = signed(
