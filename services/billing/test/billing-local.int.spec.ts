@@ -5,8 +5,12 @@ import { type AppError, call } from '@flatlay/platform';
 import { Catalogue } from '../src/catalogue/catalogue.js';
 import { defaultCatalogueFile } from '../src/catalogue/catalogue.js';
 import { readFileSync } from 'node:fs';
-import { waitFor } from '../../platform/test/support.js';
+import { waitFor as waitForShort } from '../../platform/test/support.js';
 import { startStack, type Stack } from './support/stack.js';
+
+// The ledger's consumer starts in a fresh group and reads the topics from the beginning, which takes
+// a while on a busy shared machine: patience, not a weaker condition.
+const waitFor = (condition: () => Promise<boolean>, message: string) => waitForShort(condition, message, 180_000);
 
 // The default catalogue with one promo code, as a deployment would configure it.
 const catalogue = Catalogue.parse({
@@ -14,7 +18,7 @@ const catalogue = Catalogue.parse({
   promo_codes: [{ code: 'LAUNCH20', percent_off: 20 }],
 });
 
-describe('billing on the local payment provider (no keys)', { timeout: 180_000 }, () => {
+describe('billing on the local payment provider (no keys)', { timeout: 400_000 }, () => {
   let stack: Stack;
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type AppError, call } from '@flatlay/platform';
 import { ledger } from '@flatlay/proto';
-import { requireEnv, waitFor } from '../../platform/test/support.js';
+import { requireEnv, waitFor as waitForShort } from '../../platform/test/support.js';
 import {
   chargeRefunded,
   checkoutCompleted,
@@ -17,14 +17,20 @@ import {
 import { startStack, type Stack } from './support/stack.js';
 
 const secret = 'whsec_test_billing_stripe_mock';
+// Each run's consumers start in fresh groups and read the topics from the beginning, which takes a
+// while on a busy shared machine: patience, not a weaker condition.
+const waitFor = (condition: () => Promise<boolean>, message: string) => waitForShort(condition, message, 180_000);
 const day = 86_400_000;
 
-describe('billing on Stripe (stripe-mock), webhooks to the ledger over Kafka', { timeout: 180_000 }, () => {
+describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity over Kafka', {
+  timeout: 400_000,
+}, () => {
   let stack: Stack;
 
   beforeAll(async () => {
     stack = await startStack({
       withLedger: true,
+      withIdentity: true,
       billing: {
         env: {
           STRIPE_SECRET_KEY: 'sk_test_flatlay',
@@ -51,6 +57,27 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger over Kafka', {
         [key],
       )
     ).rows.map((r: { event_type: string }) => r.event_type.replace('flatlay.events.v1.', ''));
+  const profileOf = async (userId: string) =>
+    (await call(stack.identity!, stack.identity!.getProfile, { userId })).user!;
+  /** Waits until identity's consumer has handled the user's latest subscription event from billing. */
+  const identityCaughtUp = async (userId: string) => {
+    const { rows } = await stack.billingService.context.pool.query(
+      `SELECT event_id::text FROM outbox WHERE message_key = $1 AND topic = 'billing.subscription.v1'
+       ORDER BY position DESC LIMIT 1`,
+      [userId],
+    );
+    const latest = rows[0]?.event_id as string;
+    await waitFor(
+      async () =>
+        (
+          await stack.identityService!.context.pool.query('SELECT 1 FROM inbox WHERE consumer = $1 AND event_id = $2', [
+            'identity',
+            latest,
+          ])
+        ).rowCount === 1,
+      'identity handled the latest subscription event',
+    );
+  };
   const rejectsWith = (promise: Promise<unknown>, code: string, message?: RegExp) =>
     assert.rejects(promise, (e: AppError) => {
       assert.equal(e.code, code);
@@ -140,6 +167,42 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger over Kafka', {
     });
     assert.ok(guest.checkoutUrl);
     assert.equal((await call(b(), b().getAnonymousPayment, { enhancementId: 'enh-1' })).status, 'pending');
+  });
+
+  it('a key Stripe refuses answers NOT_CONFIGURED (never an outage) and creates no customer', async () => {
+    // stripe-mock, like Stripe, answers 401 to a key it does not accept.
+    const refused = await startStack({
+      withLedger: false,
+      billing: {
+        env: {
+          STRIPE_SECRET_KEY: 'sk_live_revoked_key',
+          STRIPE_WEBHOOK_SECRET: secret,
+          STRIPE_API_URL: requireEnv('STRIPE_MOCK_URL'),
+          PUBLIC_BASE_URL: 'https://flatlay.test',
+        },
+      },
+    });
+    try {
+      const userId = randomUUID();
+      await rejectsWith(
+        call(refused.billing, refused.billing.createCheckoutSession, {
+          userId,
+          email: 'buyer@example.com',
+          priceId: 'price_main_pack',
+          plan: '',
+          productType: 'payment',
+          promoCode: '',
+        }),
+        'NOT_CONFIGURED',
+        /^Payment System Not Configured$/,
+      );
+      const { rows } = await refused.billingService.context.pool.query('SELECT 1 FROM customers WHERE user_id = $1', [
+        userId,
+      ]);
+      assert.equal(rows.length, 0);
+    } finally {
+      await refused.stop();
+    }
   });
 
   it('a bad signature is refused and changes nothing', async () => {
@@ -350,6 +413,96 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger over Kafka', {
     ]);
     const portal = await call(b(), b().createPortalSession, { userId });
     assert.ok(portal.url);
+  });
+
+  it("identity's profile follows: past_due after a failed invoice, the plan kept until a cancelled period ends", async () => {
+    const email = `subscriber.${randomUUID().slice(0, 8)}@example.com`;
+    const registered = await call(stack.identity!, stack.identity!.register, {
+      email,
+      password: 'long enough please',
+    });
+    const userId = registered.user!.id;
+    const sub = `sub_${randomUUID().slice(0, 8)}`;
+    const customer = `cus_${sub}`;
+    const meta = { user_id: userId, plan: 'studio', billing_period: 'monthly' };
+    // Periods in the future, as a live subscription's are: the profile's plan runs until the end.
+    const t0 = new Date(Math.floor(Date.now() / 1000) * 1000 - 5 * day);
+    const t1 = new Date(t0.getTime() + 30 * day);
+    const t2 = new Date(t1.getTime() + 30 * day);
+    const common = { subscription: sub, customer, priceId: 'price_studio_monthly', metadata: meta };
+    const started = [
+      signed(
+        secret,
+        'checkout.session.completed',
+        checkoutCompleted({
+          sessionId: `cs_${sub}`,
+          mode: 'subscription',
+          customer,
+          subscription: sub,
+          amount: 4000,
+          metadata: { ...meta, kind: 'subscription' },
+        }),
+        t0,
+      ),
+      signed(secret, 'invoice.paid', invoice({ ...common, start: t0, end: t1, reason: 'subscription_create' }), t0),
+    ];
+    for (const e of threeTimesOutOfOrder(started)) await deliver(e);
+    await identityCaughtUp(userId);
+    const active = await profileOf(userId);
+    assert.deepEqual(
+      [active.subscriptionPlan, active.subscriptionStatus, active.stripeSubscriptionId],
+      ['studio', 'active', sub],
+    );
+
+    // The renewal fails: past_due on the profile, the plan still named.
+    const failed = signed(
+      secret,
+      'invoice.payment_failed',
+      invoice({ ...common, start: t1, end: t2, reason: 'subscription_cycle' }),
+      t1,
+    );
+    for (const e of [failed, failed, failed]) await deliver(e);
+    await identityCaughtUp(userId);
+    const pastDue = await profileOf(userId);
+    assert.deepEqual([pastDue.subscriptionPlan, pastDue.subscriptionStatus], ['studio', 'past_due']);
+
+    // Paid after all, then cancelled at the period's end: the plan stays on the profile until then.
+    await deliver(
+      signed(
+        secret,
+        'invoice.paid',
+        invoice({ ...common, start: t1, end: t2, reason: 'subscription_cycle' }),
+        new Date(t1.getTime() + 3600_000),
+      ),
+    );
+    await call(b(), b().cancelSubscription, { userId });
+    const cancelling = signed(
+      secret,
+      'customer.subscription.updated',
+      subscriptionObject({ ...common, status: 'active', cancelAtPeriodEnd: true, start: t1, end: t2 }),
+      new Date(t1.getTime() + 7200_000),
+    );
+    for (const e of [cancelling, cancelling, cancelling]) await deliver(e);
+    await identityCaughtUp(userId);
+    const cancelled = await profileOf(userId);
+    assert.deepEqual(
+      [cancelled.subscriptionPlan, cancelled.subscriptionStatus, cancelled.subscriptionPeriodEnd?.getTime()],
+      ['studio', 'active', t2.getTime()],
+    );
+    assert.equal((await call(b(), b().getSubscription, { userId })).cancelAtPeriodEnd, true);
+
+    // The period ends: Stripe deletes the subscription and the plan goes.
+    await deliver(
+      signed(
+        secret,
+        'customer.subscription.deleted',
+        subscriptionObject({ ...common, status: 'canceled', cancelAtPeriodEnd: false, start: t1, end: t2 }),
+        t2,
+      ),
+    );
+    await identityCaughtUp(userId);
+    const ended = await profileOf(userId);
+    assert.deepEqual([ended.subscriptionPlan, ended.subscriptionStatus], ['none', 'canceled']);
   });
 
   it('a refunded pack takes back only its unspent tokens, once; a partial refund takes none', async () => {

@@ -1,5 +1,5 @@
 // Billing's tables, read and written inside the caller's transaction.
-import type { Queryable } from '@flatlay/platform';
+import { outboxInsertSql, outboxParams, type OutboxMessage, type Queryable } from '@flatlay/platform';
 import type { BillingPeriod } from '../catalogue/catalogue.js';
 import type { PaymentKind, PaymentRecord } from '../domain/payment.js';
 import type { SubscriptionRecord } from '../domain/subscription.js';
@@ -8,6 +8,22 @@ import type { SubscriptionStatus } from '../domain/subscription-status.js';
 /** Serialises the work on one payment or subscription across webhook deliveries and replicas. */
 export async function lockKey(tx: Queryable, key: string): Promise<void> {
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
+}
+
+/**
+ * Claims a webhook event id for this transaction and, when it is new, takes the lock of what the
+ * event changes (`lock`, '' for none) in the same round trip. False: the event was handled before
+ * (or is being handled: the insert waits for that transaction and then finds its row). Reads of
+ * what the lock guards must come in later statements, whose snapshots are taken after the lock.
+ */
+export async function claimEvent(tx: Queryable, eventId: string, eventType: string, lock: string): Promise<boolean> {
+  const { rows } = await tx.query(
+    `WITH claimed AS (INSERT INTO webhook_events (event_id, event_type) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
+     SELECT c.n, CASE WHEN c.n > 0 AND $3 <> '' THEN pg_advisory_xact_lock(hashtext($3)) END IS NULL AS unlocked
+     FROM (SELECT count(*)::int AS n FROM claimed) c`,
+    [eventId, eventType, lock],
+  );
+  return rows[0].n === 1;
 }
 
 interface SubscriptionRow {
@@ -130,37 +146,63 @@ export async function paymentByIntent(db: Queryable, paymentIntentId: string): P
   return rows[0] ? toPayment(rows[0]) : undefined;
 }
 
+const insertPaymentSql = `INSERT INTO payments (payment_id, payment_intent_id, kind, user_id, pack_id, pack_name, tokens,
+     image_id, enhancement_id, amount_cents, currency, refunded)
+   VALUES ($1, NULLIF($2, ''), $3, NULLIF($4, ''), $5, $6, $7, $8, $9, $10, $11, $12)`;
+
+const paymentParams = (p: PaymentRecord): unknown[] => [
+  p.paymentId,
+  p.paymentIntentId,
+  p.kind,
+  p.userId,
+  p.packId,
+  p.packName,
+  p.tokens,
+  p.imageId,
+  p.enhancementId,
+  p.amountCents,
+  p.currency,
+  p.refunded,
+];
+
 export async function insertPayment(db: Queryable, p: PaymentRecord): Promise<void> {
-  await db.query(
-    `INSERT INTO payments (payment_id, payment_intent_id, kind, user_id, pack_id, pack_name, tokens, image_id,
-       enhancement_id, amount_cents, currency, refunded)
-     VALUES ($1, NULLIF($2, ''), $3, NULLIF($4, ''), $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [
-      p.paymentId,
-      p.paymentIntentId,
-      p.kind,
-      p.userId,
-      p.packId,
-      p.packName,
-      p.tokens,
-      p.imageId,
-      p.enhancementId,
-      p.amountCents,
-      p.currency,
-      p.refunded,
-    ],
+  await db.query(insertPaymentSql, paymentParams(p));
+}
+
+/**
+ * Whether a checkout's payment is recorded already; when it is not, takes the full refund that
+ * arrived before it (events come in any order), in one round trip. Run under the payment's lock.
+ */
+export async function paymentOrEarlierRefund(
+  db: Queryable,
+  paymentId: string,
+  paymentIntentId: string,
+): Promise<{ recorded: boolean; refundedEarlier: boolean }> {
+  const { rows } = await db.query(
+    `WITH recorded AS (SELECT 1 FROM payments WHERE payment_id = $1),
+     taken AS (DELETE FROM pending_refunds WHERE $2 <> '' AND payment_intent_id = $2 AND NOT EXISTS (SELECT 1 FROM recorded)
+       RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM recorded) AS recorded, EXISTS (SELECT 1 FROM taken) AS refunded_earlier`,
+    [paymentId, paymentIntentId],
   );
+  return { recorded: rows[0].recorded, refundedEarlier: rows[0].refunded_earlier };
+}
+
+/** Records a payment and the events it publishes through the outbox in one statement. */
+export async function insertPaymentPublishing(
+  db: Queryable,
+  p: PaymentRecord,
+  messages: OutboxMessage[],
+): Promise<void> {
+  if (messages.length === 0) return insertPayment(db, p);
+  await db.query(`WITH payment AS (${insertPaymentSql}) ${outboxInsertSql(13)}`, [
+    ...paymentParams(p),
+    ...outboxParams(messages),
+  ]);
 }
 
 export async function markRefunded(db: Queryable, paymentId: string): Promise<void> {
   await db.query('UPDATE payments SET refunded = true WHERE payment_id = $1', [paymentId]);
-}
-
-/** Takes the full refund that arrived before its payment, if there was one. */
-export async function takePendingRefund(db: Queryable, paymentIntentId: string): Promise<boolean> {
-  if (!paymentIntentId) return false;
-  const { rowCount } = await db.query('DELETE FROM pending_refunds WHERE payment_intent_id = $1', [paymentIntentId]);
-  return rowCount === 1;
 }
 
 export async function addPendingRefund(db: Queryable, paymentIntentId: string, amount: number): Promise<void> {
@@ -173,6 +215,14 @@ export async function addPendingRefund(db: Queryable, paymentIntentId: string, a
 export async function customerOf(db: Queryable, userId: string): Promise<string | undefined> {
   const { rows } = await db.query('SELECT customer_id FROM customers WHERE user_id = $1', [userId]);
   return rows[0]?.customer_id;
+}
+
+/** Keeps the first customer a user got (a webhook's checkout names it; nothing to answer). */
+export async function keepCustomer(db: Queryable, userId: string, customerId: string): Promise<void> {
+  await db.query('INSERT INTO customers (user_id, customer_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+    userId,
+    customerId,
+  ]);
 }
 
 /** Keeps the first customer a user got; answers the one that stands. */

@@ -33,25 +33,24 @@ export class Webhooks {
   /** An event whose signature was checked. */
   async handleVerified(event: ProviderEvent): Promise<WebhookResult> {
     if (!event?.id || !event.type) throw new AppError('INVALID_ARGUMENT', 'Not a webhook event');
+    const fact = factOf(event);
+    const at = new Date((event.created || 0) * 1000);
     return withTransaction(this.pool, async (tx) => {
-      const claimed = await tx.query(
-        'INSERT INTO webhook_events (event_id, event_type) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-        [event.id, event.type],
-      );
-      if (claimed.rowCount !== 1) return { duplicate: true, eventType: event.type };
-      const at = new Date((event.created || 0) * 1000);
-      const refusal = await this.apply(tx, factOf(event), at, event.id);
+      if (!(await records.claimEvent(tx, event.id, event.type, lockOf(fact))))
+        return { duplicate: true, eventType: event.type };
+      const refusal = await this.apply(tx, fact, at, event.id);
       // A refusal is a fact about the event, not a fault: it is logged and the event counts as handled.
       if (refusal) this.logger.warn({ eventId: event.id, type: event.type, reason: refusal }, 'webhook event refused');
       return { duplicate: false, eventType: event.type };
     });
   }
 
+  /** Runs under the lock of what the fact changes (claimEvent took it). */
   private async apply(tx: Queryable, fact: BillingFact, at: Date, eventId: string): Promise<string | undefined> {
     switch (fact.type) {
       case 'checkout_completed':
         if (fact.customerId && fact.metadata.user_id)
-          await records.rememberCustomer(tx, fact.metadata.user_id, fact.customerId);
+          await records.keepCustomer(tx, fact.metadata.user_id, fact.customerId);
         return fact.mode === 'subscription'
           ? this.applySubscription(tx, fact, at, eventId)
           : this.applyPayment(tx, fact, at, eventId);
@@ -80,7 +79,6 @@ export class Webhooks {
   private async applySubscription(tx: Queryable, fact: SubscriptionFact, at: Date, eventId: string) {
     const subscriptionId = fact.subscriptionId;
     if (!subscriptionId) return `${fact.type}: no subscription id`;
-    await records.lockKey(tx, `subscription:${subscriptionId}`);
     const decision = decideSubscription({
       record: await records.readSubscription(tx, subscriptionId),
       paidPeriodStarts: await records.paidPeriodStarts(tx, subscriptionId),
@@ -105,17 +103,19 @@ export class Webhooks {
     at: Date,
     eventId: string,
   ) {
-    // The payment and its refund meet on the payment intent, whichever arrives first.
-    await records.lockKey(tx, `payment:${fact.paymentIntentId || fact.sessionId}`);
-    if (await records.readPayment(tx, fact.sessionId)) return undefined;
+    const { recorded, refundedEarlier } = await records.paymentOrEarlierRefund(
+      tx,
+      fact.sessionId,
+      fact.paymentIntentId,
+    );
+    if (recorded) return undefined;
     const packId = fact.metadata.pack_id;
     const pack = packId ? this.catalogue.config.token_packs.find((p) => p.id === packId) : undefined;
-    const refundedEarlier = await records.takePendingRefund(tx, fact.paymentIntentId);
     const decision = decidePayment(fact, pack, refundedEarlier);
     if ('refused' in decision) return decision.refused;
-    await records.insertPayment(tx, decision.payment);
-    await enqueueOutbox(
+    await records.insertPaymentPublishing(
       tx,
+      decision.payment,
       decision.events.map((e) => paymentMessage(e, at, eventId)),
     );
     return undefined;
@@ -128,7 +128,6 @@ export class Webhooks {
     eventId: string,
   ) {
     if (!fact.paymentIntentId) return undefined;
-    await records.lockKey(tx, `payment:${fact.paymentIntentId}`);
     const decision = decideRefund(fact, await records.paymentByIntent(tx, fact.paymentIntentId));
     if (decision.outcome === 'pending') await records.addPendingRefund(tx, fact.paymentIntentId, fact.amountRefunded);
     if (decision.outcome !== 'refunded') return undefined;
@@ -138,5 +137,27 @@ export class Webhooks {
       decision.events.map((e) => paymentMessage(e, at, eventId)),
     );
     return undefined;
+  }
+}
+
+/**
+ * The lock an event's effects are serialised on across deliveries and replicas. A payment and its
+ * refund meet on the payment intent, whichever arrives first. One lock per event, taken right after
+ * its claim and before the customer row it may wait on, so two events never wait on each other.
+ */
+export function lockOf(fact: BillingFact): string {
+  switch (fact.type) {
+    case 'checkout_completed':
+      return fact.mode === 'subscription'
+        ? fact.subscriptionId && `subscription:${fact.subscriptionId}`
+        : `payment:${fact.paymentIntentId || fact.sessionId}`;
+    case 'invoice_paid':
+    case 'invoice_payment_failed':
+    case 'subscription_changed':
+      return fact.subscriptionId && `subscription:${fact.subscriptionId}`;
+    case 'charge_refunded':
+      return fact.paymentIntentId && `payment:${fact.paymentIntentId}`;
+    case 'ignored':
+      return '';
   }
 }

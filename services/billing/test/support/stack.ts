@@ -1,8 +1,12 @@
-// Billing and the ledger on the real PostgreSQL and Kafka, each in databases and consumer groups of
-// its own, so runs never share rows or partitions with other runs.
+// Billing, the ledger and identity on the real PostgreSQL and Kafka, each in databases and consumer
+// groups of its own, so runs never share rows or partitions with other runs.
 import { randomUUID } from 'node:crypto';
-import { billing, ledger } from '@flatlay/proto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { billing, identity, ledger } from '@flatlay/proto';
 import {
+  type Bus,
   createClient,
   createLogger,
   KafkaBus,
@@ -12,6 +16,7 @@ import {
   type ServiceContext,
   type ServiceDefinition,
 } from '@flatlay/platform';
+import { createIdentityService } from '@flatlay/identity';
 import { ledgerService } from '@flatlay/ledger';
 import { TokenAccounts } from '../../../ledger/src/app/token-accounts.js';
 import { consumedTopics, ledgerEventHandler } from '../../../ledger/src/consumers/ledger-consumers.js';
@@ -25,7 +30,32 @@ export interface Stack {
   billing: billing.BillingServiceClient;
   ledgerService?: RunningService;
   ledger?: ledger.LedgerServiceClient;
+  identityService?: RunningService;
+  identity?: identity.IdentityServiceClient;
   stop(): Promise<void>;
+}
+
+/** The bus as a service sees it, with every subscription in `groupId` instead of the service's own group. */
+function inGroup(bus: Bus, groupId: string): Bus {
+  return {
+    ensureTopics: (topics) => bus.ensureTopics(topics),
+    publish: (messages) => bus.publish(messages),
+    subscribe: (options) => bus.subscribe({ ...options, groupId }),
+    close: () => bus.close(),
+  };
+}
+
+/** Identity as it runs, its consumer of billing's subscription events in a group of this run's. */
+async function isolatedIdentity(group: string): Promise<ServiceDefinition> {
+  const keyFile = join(await mkdtemp(join(tmpdir(), 'billing-identity-')), 'jwt-signing-key.pem');
+  const def = createIdentityService({ JWT_KEY_FILE: keyFile });
+  // The service keys its state by context, so start() and grpc() must see the same one.
+  const own = new WeakMap<ServiceContext, ServiceContext>();
+  const ownContext = (ctx: ServiceContext) => {
+    if (!own.has(ctx)) own.set(ctx, { ...ctx, bus: inGroup(ctx.bus, group) });
+    return own.get(ctx)!;
+  };
+  return { ...def, grpc: (ctx) => def.grpc(ownContext(ctx)), start: (ctx) => def.start!(ownContext(ctx)) };
 }
 
 function isolatedLedger(group: string): ServiceDefinition {
@@ -48,7 +78,11 @@ function isolatedLedger(group: string): ServiceDefinition {
   };
 }
 
-export async function startStack(options: { billing: BillingOverrides; withLedger: boolean }): Promise<Stack> {
+export async function startStack(options: {
+  billing: BillingOverrides;
+  withLedger: boolean;
+  withIdentity?: boolean;
+}): Promise<Stack> {
   const run = randomUUID().replaceAll('-', '').slice(0, 10);
   const databaseUrl = requireEnv('DATABASE_URL');
   const bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `billing-test-${run}` });
@@ -83,15 +117,35 @@ export async function startStack(options: { billing: BillingOverrides; withLedge
       serviceCredential('gateway'),
     );
   }
+  let identityRunning: RunningService | undefined;
+  let identityClient: identity.IdentityServiceClient | undefined;
+  if (options.withIdentity) {
+    identityRunning = await startService(await isolatedIdentity(`identity-${run}`), {
+      databaseUrl,
+      database: `flatlay_identity_test_${run}`,
+      bus,
+      grpcPort: 0,
+      logger: createLogger('identity', 'silent'),
+    });
+    identityClient = createClient(
+      identity.IdentityServiceClient,
+      `127.0.0.1:${identityRunning.port}`,
+      serviceCredential('gateway'),
+    );
+  }
   return {
     bus,
     billingService,
     billing: billingClient,
     ...(ledgerRunning ? { ledgerService: ledgerRunning } : {}),
     ...(ledgerClient ? { ledger: ledgerClient } : {}),
+    ...(identityRunning ? { identityService: identityRunning } : {}),
+    ...(identityClient ? { identity: identityClient } : {}),
     async stop() {
       billingClient.close();
       ledgerClient?.close();
+      identityClient?.close();
+      await identityRunning?.stop();
       await ledgerRunning?.stop();
       await billingService.stop();
       await bus.close();
