@@ -108,7 +108,11 @@ export default function AccountPage() {
                   </button>
                 )}
                 {view.canCancel && (
-                  <button type="button" className="button button--ghost button--danger-text" onClick={() => setConfirming(true)}>
+                  <button
+                    type="button"
+                    className="button button--ghost button--danger-text"
+                    onClick={() => setConfirming(true)}
+                  >
                     Cancel Subscription
                   </button>
                 )}

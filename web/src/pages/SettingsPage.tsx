@@ -225,17 +225,27 @@ function SettingsForm() {
         )}
       </div>
       {dirty && (
-        <div className="unsaved-bar" role="region" aria-label="Unsaved changes">
+        <section className="unsaved-bar" aria-label="Unsaved changes">
           <p>You have unsaved changes</p>
           <div className="links-row">
-            <button type="button" className="button button--ghost" onClick={() => setDraft(null)} disabled={save.isPending}>
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => setDraft(null)}
+              disabled={save.isPending}
+            >
               Cancel
             </button>
-            <button type="button" className="button button--primary" onClick={() => save.mutate()} disabled={save.isPending}>
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => save.mutate()}
+              disabled={save.isPending}
+            >
               {save.isPending ? 'Saving…' : 'Save Changes'}
             </button>
           </div>
-        </div>
+        </section>
       )}
     </section>
   );

@@ -45,7 +45,10 @@ export default function SubscribePage() {
       if (!answer?.url) throw new Error(answer?.message || 'The checkout could not be started.');
       navigateAway(answer.url);
     } catch (error) {
-      errorToast(checkoutErrorTitle(error), error instanceof Error && error.message ? error.message : 'Please try again.');
+      errorToast(
+        checkoutErrorTitle(error),
+        error instanceof Error && error.message ? error.message : 'Please try again.',
+      );
       setBusy(false);
     }
   }

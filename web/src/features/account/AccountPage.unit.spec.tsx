@@ -12,7 +12,13 @@ const left = vi.hoisted(() => [] as string[]);
 vi.mock('../../lib/navigate-away', () => ({ navigateAway: (url: string) => left.push(url) }));
 
 const END = Date.parse('2026-12-23T00:00:00Z') / 1000;
-const active = { hasSubscription: true, subscriptionPlan: 'studio', status: 'active', cancelAtPeriodEnd: false, currentPeriodEnd: END };
+const active = {
+  hasSubscription: true,
+  subscriptionPlan: 'studio',
+  status: 'active',
+  cancelAtPeriodEnd: false,
+  currentPeriodEnd: END,
+};
 
 beforeEach(() => {
   localStorage.clear();
@@ -39,7 +45,10 @@ describe('subscription rules', () => {
     assert.equal(formatPeriodEnd(END), 'December 23, 2026');
     assert.deepEqual([formatPeriodEnd(null), formatPeriodEnd(0), formatPeriodEnd(undefined)], ['N/A', 'N/A', 'N/A']);
     const cancelling = subscriptionView({ ...active, cancelAtPeriodEnd: true });
-    assert.deepEqual([cancelling.badgeLabel, cancelling.dateLabel, cancelling.canCancel], ['Cancelling', 'Ends On', false]);
+    assert.deepEqual(
+      [cancelling.badgeLabel, cancelling.dateLabel, cancelling.canCancel],
+      ['Cancelling', 'Ends On', false],
+    );
     assert.equal(subscriptionView(active).canCancel, true);
     assert.equal(subscriptionView({ ...active, status: 'past_due' }).canCancel, false);
     assert.equal(subscriptionView({ ...active, status: 'canceled' }).badgeLabel, 'Canceled');
@@ -122,7 +131,10 @@ describe('/account', () => {
   });
 
   it('offers View Plans without a subscription, and shows N/A for an unknown date', async () => {
-    fakeApi({ 'GET /api/auth/me': json(200, customer()), 'GET /api/subscription/status': json(200, { hasSubscription: false }) });
+    fakeApi({
+      'GET /api/auth/me': json(200, customer()),
+      'GET /api/subscription/status': json(200, { hasSubscription: false }),
+    });
     show();
     assert.equal((await screen.findByRole('link', { name: 'View Plans' })).getAttribute('href'), '/subscribe');
     assert.equal(screen.queryByRole('button', { name: 'Cancel Subscription' }), null);

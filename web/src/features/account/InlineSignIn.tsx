@@ -54,7 +54,11 @@ export function InlineSignIn() {
       <button type="submit" className="button button--primary button--block" disabled={busy}>
         {busy ? 'Please wait...' : signup ? 'Create Account' : 'Sign In'}
       </button>
-      <button type="button" className="button button--ghost button--block" onClick={() => setMode(signup ? 'signin' : 'signup')}>
+      <button
+        type="button"
+        className="button button--ghost button--block"
+        onClick={() => setMode(signup ? 'signin' : 'signup')}
+      >
         {signup ? 'I already have an account' : 'Create a new account'}
       </button>
     </form>

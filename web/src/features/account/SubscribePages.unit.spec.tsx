@@ -133,7 +133,10 @@ describe('/subscribe', () => {
 describe('/subscription-checkout', () => {
   it("rejects an unknown plan with 'Invalid Plan' and returns to /pricing", async () => {
     const api = fakeApi(routes());
-    renderPage(<SubscriptionCheckoutPage />, { path: '/subscription-checkout', at: '/subscription-checkout?plan=gold_weekly' });
+    renderPage(<SubscriptionCheckoutPage />, {
+      path: '/subscription-checkout',
+      at: '/subscription-checkout?plan=gold_weekly',
+    });
     await screen.findByText('Invalid Plan');
     await waitFor(() => assert.equal(currentLocation(), '/pricing'));
     assert.equal(api.calls('POST', '/api/checkout/session').length, 0);
@@ -155,8 +158,13 @@ describe('/subscription-checkout', () => {
 
   it("shows 'Payment System Unavailable' for a 501 and 'Setup Failed' otherwise, with Try Again", async () => {
     let status = 501;
-    const api = fakeApi(routes({ 'POST /api/checkout/session': () => json(status, { detail: 'Payments are not configured' }) }));
-    renderPage(<SubscriptionCheckoutPage />, { path: '/subscription-checkout', at: '/subscription-checkout?plan=studio_yearly' });
+    const api = fakeApi(
+      routes({ 'POST /api/checkout/session': () => json(status, { detail: 'Payments are not configured' }) }),
+    );
+    renderPage(<SubscriptionCheckoutPage />, {
+      path: '/subscription-checkout',
+      at: '/subscription-checkout?plan=studio_yearly',
+    });
     await screen.findByRole('heading', { name: 'Payment System Unavailable' });
     status = 400;
     await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));

@@ -19,7 +19,8 @@ export const subscriptionKey = ['/api/subscription/status'] as const;
 export const fetchSubscriptionStatus = (signal?: AbortSignal) =>
   apiRequest<SubscriptionStatus>('/api/subscription/status', { signal });
 
-export const cancelSubscription = () => apiRequest<{ message?: string }>('/api/subscription/cancel', { method: 'POST' });
+export const cancelSubscription = () =>
+  apiRequest<{ message?: string }>('/api/subscription/cancel', { method: 'POST' });
 
 export const openBillingPortal = () => apiRequest<{ url?: string }>('/api/create-billing-portal', { method: 'POST' });
 

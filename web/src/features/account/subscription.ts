@@ -42,11 +42,32 @@ export interface SubscriptionView {
 export function subscriptionView(s: SubscriptionStatus): SubscriptionView {
   const date = formatPeriodEnd(s.currentPeriodEnd);
   if (s.status === 'canceled')
-    return { badge: 'canceled', badgeLabel: 'Canceled', dateLabel: 'Ended On', date, canCancel: false, canManageBilling: true };
+    return {
+      badge: 'canceled',
+      badgeLabel: 'Canceled',
+      dateLabel: 'Ended On',
+      date,
+      canCancel: false,
+      canManageBilling: true,
+    };
   if (s.cancelAtPeriodEnd)
-    return { badge: 'cancelling', badgeLabel: 'Cancelling', dateLabel: 'Ends On', date, canCancel: false, canManageBilling: true };
+    return {
+      badge: 'cancelling',
+      badgeLabel: 'Cancelling',
+      dateLabel: 'Ends On',
+      date,
+      canCancel: false,
+      canManageBilling: true,
+    };
   if (s.status === 'past_due')
-    return { badge: 'past_due', badgeLabel: 'Past Due', dateLabel: 'Next Billing Date', date, canCancel: false, canManageBilling: true };
+    return {
+      badge: 'past_due',
+      badgeLabel: 'Past Due',
+      dateLabel: 'Next Billing Date',
+      date,
+      canCancel: false,
+      canManageBilling: true,
+    };
   return {
     badge: 'active',
     badgeLabel: 'Active',

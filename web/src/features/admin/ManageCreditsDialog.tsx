@@ -51,12 +51,15 @@ export function ManageCreditsDialog({ user, onClose }: { user: AdminUser | null;
         <Dialog.Content className="dialog">
           <Dialog.Title>Manage Credits</Dialog.Title>
           <Dialog.Description className="muted">
-            {user ? `${user.name} (${user.email}) · current balance ${user.token_balance.toLocaleString('en-US')} tokens` : ''}
+            {user
+              ? `${user.name} (${user.email}) · current balance ${user.token_balance.toLocaleString('en-US')} tokens`
+              : ''}
           </Dialog.Description>
           {user?.is_unlimited ? (
             <>
               <p className="notice">
-                This user is on the Unlimited plan: their images use no tokens, so there are no credits to add or deduct.
+                This user is on the Unlimited plan: their images use no tokens, so there are no credits to add or
+                deduct.
               </p>
               <div className="dialog__actions">
                 <button type="button" className="button button--primary" onClick={close}>

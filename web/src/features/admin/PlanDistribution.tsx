@@ -17,14 +17,8 @@ export function PlanDistribution({ overview }: { overview?: Overview }) {
           return (
             <li key={plan} className="plan-bars__row">
               <span className={`plan-badge plan-badge--${planColour(plan)}`}>{PLAN_LABELS[plan]}</span>
-              <span
-                className="plan-bars__track"
-                role="meter"
-                aria-label={`${PLAN_LABELS[plan]} share of users`}
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={barPercent(count, total)}
-              >
+              {/* The count beside it is what a screen reader reads; the bar is its picture. */}
+              <span className="plan-bars__track" aria-hidden="true">
                 <span
                   className={`plan-bars__bar plan-bars__bar--${planColour(plan)}`}
                   style={{ width: `${barPercent(count, total)}%` }}

@@ -15,7 +15,14 @@ interface DotProps {
   payload?: TrendPoint;
 }
 
-function TrendDot({ cx, cy, index, payload, selected, onSelect }: DotProps & { selected: number | null; onSelect: (index: number) => void }) {
+function TrendDot({
+  cx,
+  cy,
+  index,
+  payload,
+  selected,
+  onSelect,
+}: DotProps & { selected: number | null; onSelect: (index: number) => void }) {
   if (cx === undefined || cy === undefined || index === undefined || !payload) return null;
   const active = index === selected;
   return (
@@ -87,7 +94,12 @@ export function SignupsTrend({ enabled }: { enabled: boolean }) {
         ) : trend.isError ? (
           <p className="error-text">Failed to load the signups trend</p>
         ) : (
-          <LineChart width={width} height={CHART_HEIGHT} data={points} margin={{ top: 12, right: 16, bottom: 4, left: -12 }}>
+          <LineChart
+            width={width}
+            height={CHART_HEIGHT}
+            data={points}
+            margin={{ top: 12, right: 16, bottom: 4, left: -12 }}
+          >
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" />
             <XAxis dataKey="label" tick={{ fontSize: 12, fill: '#4b5563' }} interval="preserveStartEnd" />
             <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: '#4b5563' }} />
@@ -108,7 +120,8 @@ export function SignupsTrend({ enabled }: { enabled: boolean }) {
       {chosen && (
         <div className="trend__detail" aria-live="polite">
           <p>
-            <strong>{chosen.label}</strong> ({chosen.date}): {chosen.signups} {chosen.signups === 1 ? 'signup' : 'signups'}
+            <strong>{chosen.label}</strong> ({chosen.date}): {chosen.signups}{' '}
+            {chosen.signups === 1 ? 'signup' : 'signups'}
           </p>
           <button type="button" className="button button--ghost" onClick={() => setSelected(null)}>
             Clear Selection

@@ -25,11 +25,7 @@ export function StatCards({
   const totalUsers = signups?.total_users ?? overview?.total_users;
   return (
     <div className="stat-grid">
-      <StatCard
-        title="New Signups Today"
-        value={n(signups?.new_signups_24h)}
-        detail={`${n(totalUsers)} total users`}
-      />
+      <StatCard title="New Signups Today" value={n(signups?.new_signups_24h)} detail={`${n(totalUsers)} total users`} />
       <StatCard
         title="Paid Users Today"
         value={n(paid?.paid_users_last_24h)}

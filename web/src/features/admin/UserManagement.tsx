@@ -118,9 +118,7 @@ export function UserManagement({ enabled }: { enabled: boolean }) {
       </div>
     );
   else if (!data || data.users.length === 0)
-    body = (
-      <p className="list-state muted">{searching ? 'No users found matching your search' : 'No users found'}</p>
-    );
+    body = <p className="list-state muted">{searching ? 'No users found matching your search' : 'No users found'}</p>;
   else
     body = (
       <div className="table-scroll">
@@ -150,7 +148,9 @@ export function UserManagement({ enabled }: { enabled: boolean }) {
                 <td>
                   <PlanBadge user={user} />
                 </td>
-                <td className="users-table__tokens">{user.is_unlimited ? '∞' : user.token_balance.toLocaleString('en-US')}</td>
+                <td className="users-table__tokens">
+                  {user.is_unlimited ? '∞' : user.token_balance.toLocaleString('en-US')}
+                </td>
                 <td>{user.subscription_status || '—'}</td>
                 <td>{formatDate(user.created_at)}</td>
                 <td>{user.total_images_processed}</td>
@@ -243,7 +243,12 @@ export function UserManagement({ enabled }: { enabled: boolean }) {
       {body}
       {data && pages > 1 && (
         <nav className="pagination" aria-label="User pages">
-          <button type="button" className="button button--outline button--small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          <button
+            type="button"
+            className="button button--outline button--small"
+            disabled={page <= 1}
+            onClick={() => setPage(page - 1)}
+          >
             Previous
           </button>
           {pageButtons(page, pages).map((p) => (

@@ -113,11 +113,15 @@ describe('searching, filtering and paging on the server', () => {
     );
     screen.getByRole('button', { name: 'Filters (3)' });
     assert.deepEqual(
-      within(screen.getByLabelText('Plan')).getAllByRole('option').map((o) => (o as HTMLOptionElement).value),
+      within(screen.getByLabelText('Plan'))
+        .getAllByRole('option')
+        .map((o) => (o as HTMLOptionElement).value),
       ['all', 'lite', 'studio', 'unlimited', 'none'],
     );
     assert.deepEqual(
-      within(screen.getByLabelText('Token balance')).getAllByRole('option').map((o) => (o as HTMLOptionElement).value),
+      within(screen.getByLabelText('Token balance'))
+        .getAllByRole('option')
+        .map((o) => (o as HTMLOptionElement).value),
       ['all', 'high', 'medium', 'low', 'zero'],
     );
     await userEvent.click(screen.getByRole('button', { name: 'Clear Filters' }));
@@ -128,7 +132,14 @@ describe('searching, filtering and paging on the server', () => {
   it('pages 50 at a time with at most five page buttons', async () => {
     const api = fakeApi({
       'GET /api/admin/users': ({ url }) =>
-        json(200, page([adminUser({ email: `p${url.searchParams.get('page')}@example.com` })], 600, Number(url.searchParams.get('page')))),
+        json(
+          200,
+          page(
+            [adminUser({ email: `p${url.searchParams.get('page')}@example.com` })],
+            600,
+            Number(url.searchParams.get('page')),
+          ),
+        ),
     });
     show();
     const nav = await screen.findByRole('navigation', { name: 'User pages' });
@@ -159,7 +170,15 @@ describe('searching, filtering and paging on the server', () => {
 
 describe('the Manage Credits dialog', () => {
   it('parses the amount as a whole number above zero', () => {
-    assert.deepEqual(['50', ' 7 ', '0', '-3', '1.5', 'abc', ''].map(parseAmount), [50, 7, null, null, null, null, null]);
+    assert.deepEqual(['50', ' 7 ', '0', '-3', '1.5', 'abc', ''].map(parseAmount), [
+      50,
+      7,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('adds credits, shows the server message and refreshes the list', async () => {
@@ -168,7 +187,11 @@ describe('the Manage Credits dialog', () => {
       'GET /api/admin/users': () => json(200, page([{ ...ada, token_balance: balance }])),
       'POST /api/admin/tokens/adjust': () => {
         balance += 50;
-        return json(200, { message: `Added 50 tokens to ada@example.com (balance ${balance})`, token_balance: balance, applied: 50 });
+        return json(200, {
+          message: `Added 50 tokens to ada@example.com (balance ${balance})`,
+          token_balance: balance,
+          applied: 50,
+        });
       },
     });
     show();

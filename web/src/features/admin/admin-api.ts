@@ -95,8 +95,7 @@ export const fetchUsers = (query: UserQuery, signal?: AbortSignal) =>
   );
 
 export const fetchSignupStats = (signal?: AbortSignal) => dataOf(adminApi.GET('/admin/stats/signups', { signal }));
-export const fetchPaidUserStats = (signal?: AbortSignal) =>
-  dataOf(adminApi.GET('/admin/stats/paid-users', { signal }));
+export const fetchPaidUserStats = (signal?: AbortSignal) => dataOf(adminApi.GET('/admin/stats/paid-users', { signal }));
 export const fetchOverview = (signal?: AbortSignal) => dataOf(adminApi.GET('/admin/stats/overview', { signal }));
 export const fetchTrend = (period: TrendPeriod, signal?: AbortSignal) =>
   dataOf(adminApi.GET('/admin/stats/trend', { params: { query: { period } }, signal }));

@@ -41,8 +41,7 @@ export function useUserPage(query: UserQuery, enabled: boolean) {
     queryFn: async ({ signal }): Promise<UserPage> => {
       const answer = await fetchUsers(query, signal);
       // A server that answers the bare list (the original's shape): search and page it here.
-      if (Array.isArray(answer))
-        return pageLocally(answer, query.q, query, query.page, query.pageSize);
+      if (Array.isArray(answer)) return pageLocally(answer, query.q, query, query.page, query.pageSize);
       return {
         users: answer.users,
         total: answer.total,
@@ -60,7 +59,12 @@ export function useUserPage(query: UserQuery, enabled: boolean) {
 }
 
 export function useSignupStats(enabled: boolean) {
-  return useQuery({ queryKey: adminKeys.signups, queryFn: ({ signal }) => fetchSignupStats(signal), enabled, ...dailyStats });
+  return useQuery({
+    queryKey: adminKeys.signups,
+    queryFn: ({ signal }) => fetchSignupStats(signal),
+    enabled,
+    ...dailyStats,
+  });
 }
 
 export function usePaidUserStats(enabled: boolean) {
@@ -73,7 +77,12 @@ export function usePaidUserStats(enabled: boolean) {
 }
 
 export function useOverview(enabled: boolean) {
-  return useQuery({ queryKey: adminKeys.overview, queryFn: ({ signal }) => fetchOverview(signal), enabled, ...dailyStats });
+  return useQuery({
+    queryKey: adminKeys.overview,
+    queryFn: ({ signal }) => fetchOverview(signal),
+    enabled,
+    ...dailyStats,
+  });
 }
 
 export function useTrend(period: TrendPeriod, enabled: boolean) {

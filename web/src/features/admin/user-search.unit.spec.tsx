@@ -36,10 +36,34 @@ function user(over: Partial<AdminUser>): AdminUser {
   };
 }
 
-const ada = user({ email: 'ada@example.com', name: 'Ada', subscription_plan: 'studio', subscription_status: 'active', token_balance: 4000 });
-const bob = user({ email: 'bob@shop.test', name: 'Bob Builder', token_balance: 50, created_at: new Date(NOW - 3 * DAY).toISOString() });
-const cy = user({ email: 'cy@example.com', name: 'Cy', subscription_plan: 'unlimited', is_unlimited: true, token_balance: 5 });
-const dee = user({ email: 'dee@example.com', name: 'Dee', subscription_plan: 'lite', subscription_status: 'past_due', token_balance: 0, created_at: new Date(NOW - 45 * DAY).toISOString() });
+const ada = user({
+  email: 'ada@example.com',
+  name: 'Ada',
+  subscription_plan: 'studio',
+  subscription_status: 'active',
+  token_balance: 4000,
+});
+const bob = user({
+  email: 'bob@shop.test',
+  name: 'Bob Builder',
+  token_balance: 50,
+  created_at: new Date(NOW - 3 * DAY).toISOString(),
+});
+const cy = user({
+  email: 'cy@example.com',
+  name: 'Cy',
+  subscription_plan: 'unlimited',
+  is_unlimited: true,
+  token_balance: 5,
+});
+const dee = user({
+  email: 'dee@example.com',
+  name: 'Dee',
+  subscription_plan: 'lite',
+  subscription_status: 'past_due',
+  token_balance: 0,
+  created_at: new Date(NOW - 45 * DAY).toISOString(),
+});
 const all = [ada, bob, cy, dee];
 const hits = (q: string) => all.filter((u) => matchesSearch(u, parseSearch(q))).map((u) => u.name);
 
@@ -100,7 +124,9 @@ describe('paging', () => {
     assert.equal(pageCount(101), 3);
   });
   it('searches, filters and pages the bare list 50 at a time (the fallback)', () => {
-    const many = Array.from({ length: 120 }, (_, i) => user({ email: `u${i}@example.com`, name: `User ${i}`, token_balance: i }));
+    const many = Array.from({ length: 120 }, (_, i) =>
+      user({ email: `u${i}@example.com`, name: `User ${i}`, token_balance: i }),
+    );
     const page3 = pageLocally(many, '', { ...NO_FILTERS, balance: 'high' }, 1, 50, NOW);
     assert.equal(page3.total, 20);
     const second = pageLocally(many, 'example', NO_FILTERS, 3, 50, NOW);

@@ -162,7 +162,12 @@ describe('/settings', () => {
     const api = fakeApi(
       routes({
         'POST /api/settings/test/gemini': () =>
-          json(200, works ? { success: true, message: 'Gemini answered: 12 models' } : { success: false, message: 'API key not valid' }),
+          json(
+            200,
+            works
+              ? { success: true, message: 'Gemini answered: 12 models' }
+              : { success: false, message: 'API key not valid' },
+          ),
       }),
     );
     show();
