@@ -3,13 +3,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorToast, toast } from '../../components/toast/toast-store';
 import { type AdminUser, deleteUser } from './admin-api';
 import { adminKeys } from './admin-queries';
+import { rememberDeleted } from './pending-changes';
 
 /** Delete User Account: asks once more, then deletes the account and its personal data. */
 export function DeleteUserDialog({ user, onClose }: { user: AdminUser | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: deleteUser,
-    onSuccess: (answer) => {
+    onSuccess: (answer, email) => {
+      rememberDeleted(email);
       toast({ title: 'Success', description: answer.message || 'User account deleted successfully' });
       void queryClient.invalidateQueries({ queryKey: adminKeys.all });
       remove.reset();

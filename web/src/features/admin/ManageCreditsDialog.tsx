@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { errorToast, toast } from '../../components/toast/toast-store';
 import { type AdminUser, adjustTokens } from './admin-api';
 import { adminKeys } from './admin-queries';
+import { rememberBalance } from './pending-changes';
 
 type Action = 'add' | 'deduct';
 
@@ -22,7 +23,8 @@ export function ManageCreditsDialog({ user, onClose }: { user: AdminUser | null;
   const amount = parseAmount(amountText);
   const adjust = useMutation({
     mutationFn: adjustTokens,
-    onSuccess: (answer) => {
+    onSuccess: (answer, sent) => {
+      rememberBalance(sent.user_email, answer.token_balance);
       toast({ title: 'Success', description: answer.message || 'User tokens updated successfully' });
       void queryClient.invalidateQueries({ queryKey: adminKeys.all });
       close();

@@ -11,6 +11,7 @@ import {
   type TrendPeriod,
   type UserQuery,
 } from './admin-api';
+import { withPendingChanges } from './pending-changes';
 import { pageLocally, type UserPage } from './user-search';
 
 export const USERS_REFRESH_MS = 30_000;
@@ -50,6 +51,8 @@ export function useUserPage(query: UserQuery, enabled: boolean) {
         totalExact: answer.total_exact,
       };
     },
+    // Inline on purpose: it runs on every render, so a change confirmed a moment ago shows at once.
+    select: (page: UserPage) => withPendingChanges(page),
     enabled,
     placeholderData: keepPreviousData,
     refetchInterval: USERS_REFRESH_MS,
