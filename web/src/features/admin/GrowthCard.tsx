@@ -13,7 +13,7 @@ export function GrowthCard({ overview }: { overview?: Overview }) {
         <dt>Last Month</dt>
         <dd>{overview ? overview.signups_last_month.toLocaleString('en-US') : '—'}</dd>
         <dt>Growth</dt>
-        <dd className={growth === undefined ? '' : growth >= 0 ? 'credit' : 'debit'}>
+        <dd className={growth === undefined ? '' : growth >= 0 ? 'growth--up' : 'growth--down'}>
           {growth === undefined ? '—' : formatGrowth(growth)}
         </dd>
         <dt>30-day Retention</dt>
