@@ -85,7 +85,13 @@ export default function AccountPage() {
           {status.isPending ? (
             <Spinner label="Loading your subscription" />
           ) : status.isError ? (
-            <p className="error-text">{messageOf(status.error, 'Could not load your subscription')}</p>
+            <div role="alert">
+              <p className="error-text">Could not load your subscription.</p>
+              <p className="small muted">{messageOf(status.error, 'Please try again.')}</p>
+              <button type="button" className="button button--outline" onClick={() => void status.refetch()}>
+                Retry
+              </button>
+            </div>
           ) : view && sub ? (
             <>
               <p className="account__plan">
