@@ -21,6 +21,12 @@ const TermsPage = lazy(() => import('../pages/TermsPage'));
 const FuturisticPage = lazy(() => import('../pages/FuturisticPage'));
 const TikTokTestPage = lazy(() => import('../pages/TikTokTestPage'));
 const NotFoundPage = lazy(() => import('../pages/NotFoundPage'));
+// Operator and account pages: their chunks (the chart library among them) load only when visited.
+const AdminPage = lazy(() => import('../pages/AdminPage'));
+const AccountPage = lazy(() => import('../pages/AccountPage'));
+const SettingsPage = lazy(() => import('../pages/SettingsPage'));
+const SubscribePage = lazy(() => import('../pages/SubscribePage'));
+const SubscriptionCheckoutPage = lazy(() => import('../pages/SubscriptionCheckoutPage'));
 
 function Layout() {
   return (
@@ -72,18 +78,27 @@ export function App() {
           <Route path="terms" element={<TermsPage />} />
           <Route path="futuristic" element={<FuturisticPage />} />
           <Route path="tiktok-test" element={<TikTokTestPage />} />
-          {/* Account-side pages come with their own work; until then they are guarded 404s. */}
-          {['account', 'settings', 'subscribe', 'subscription-checkout'].map((path) => (
-            <Route
-              key={path}
-              path={path}
-              element={
-                <RequireAuth>
-                  <NotFoundPage />
-                </RequireAuth>
-              }
-            />
-          ))}
+          <Route path="admin" element={<AdminPage />} />
+          {/* The operator settings use the admin session, not the customer's (ADR 0711). */}
+          <Route path="settings" element={<SettingsPage />} />
+          <Route
+            path="account"
+            element={
+              <RequireAuth>
+                <AccountPage />
+              </RequireAuth>
+            }
+          />
+          {/* /subscribe signs a visitor in on the page itself. */}
+          <Route path="subscribe" element={<SubscribePage />} />
+          <Route
+            path="subscription-checkout"
+            element={
+              <RequireAuth>
+                <SubscriptionCheckoutPage />
+              </RequireAuth>
+            }
+          />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>
