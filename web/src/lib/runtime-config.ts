@@ -19,3 +19,7 @@ export function supportEmail(): string {
     meta('flatlay:support-email') ?? (import.meta.env.VITE_SUPPORT_EMAIL as string | undefined) ?? DEFAULT_SUPPORT_EMAIL
   );
 }
+
+/** Marketing pixels: each is loaded only when its id is configured (see ./pixels). */
+export const metaPixelId = (): string | null => meta('flatlay:meta-pixel-id');
+export const tiktokPixelId = (): string | null => meta('flatlay:tiktok-pixel-id');

@@ -50,6 +50,11 @@ function PreviewBody({ state, onDownload, onPayToUnlock, onUnlock }: PreviewPane
                 <div className="progress__bar" style={{ width: `${state.uploadPercent}%` }} />
               </div>
             )}
+            {state.uploadPercent !== null && state.uploadPercent < 100 && (
+              <p className="small" data-testid="upload-percent">
+                Uploading {state.uploadPercent}%
+              </p>
+            )}
           </div>
         </>
       );
