@@ -2,7 +2,7 @@
 // tag the gateway fills, see ./runtime-config); with none configured nothing is loaded and
 // nothing is sent. The gateway's Content Security Policy allows a pixel's origin only when
 // its id is set, so a pixel cannot load where it is not configured.
-import { metaPixelId, tiktokPixelId } from './runtime-config';
+import { loadWebConfig, metaPixelId, tiktokPixelId } from './runtime-config';
 
 export type PixelEvent = 'Lead' | 'ViewContent' | 'InitiateCheckout' | 'Purchase' | 'CompleteRegistration';
 
@@ -67,7 +67,11 @@ export function startPixels(): void {
 /** Sends one event to every configured pixel; nothing at all when none is configured. */
 export function trackPixel(event: PixelEvent, data: PixelData = {}): void {
   if (typeof window === 'undefined') return;
-  startPixels();
-  if (metaPixelId()) window.fbq?.('track', event, data);
-  if (tiktokPixelId()) window.ttq?.track(TIKTOK_EVENT[event], data);
+  // The ids come with the deployment's settings: wait for them (asked once per page load).
+  void loadWebConfig().then(() => {
+    if (!metaPixelId() && !tiktokPixelId()) return;
+    startPixels();
+    if (metaPixelId()) window.fbq?.('track', event, data);
+    if (tiktokPixelId()) window.ttq?.track(TIKTOK_EVENT[event], data);
+  });
 }
