@@ -11,7 +11,10 @@ export const webSettingsEnvSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
   SUPPORT_EMAIL: z.email().optional(),
   META_PIXEL_ID: z.string().regex(/^\d+$/, 'must be digits').optional(),
-  TIKTOK_PIXEL_ID: z.string().regex(/^[A-Z0-9]+$/, 'must be capital letters and digits').optional(),
+  TIKTOK_PIXEL_ID: z
+    .string()
+    .regex(/^[A-Z0-9]+$/, 'must be capital letters and digits')
+    .optional(),
 });
 
 export interface WebSettings {

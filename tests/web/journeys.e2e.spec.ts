@@ -48,11 +48,23 @@ afterAll(async () => {
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
   const found = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run();
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
   });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
 }
 
 async function signUp(page: Page, email: string) {
@@ -170,7 +182,12 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       [...percents].some((p) => Number(p) > 0 && Number(p) < 100),
       `the bar showed the upload part-way: ${[...percents].join(', ')}`,
     );
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await page.getByText('AI PROCESSING...').waitFor();
     await page.getByText('Your enhanced image is ready!').waitFor({ timeout: 300_000 });
     await page.getByRole('button', { name: 'Pay $5 to Unlock' }).waitFor();
@@ -214,14 +231,23 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
 
     // An upload made elsewhere (the API, as another device would) with no tokens is made locked;
     // it reaches the open dashboard through the live stream, without a reload.
-    const made = await page.evaluate(async (bytes) => {
-      const form = new FormData();
-      form.append('file', new File([new Uint8Array(bytes)], 'top.jpg', { type: 'image/jpeg' }));
-      form.append('enhancement_type', 'tops');
-      const token = (globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }).localStorage.getItem('auth_token');
-      const res = await fetch('/api/images/generate', { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
-      return { status: res.status, body: await res.json() };
-    }, [...readFileSync(photo)]);
+    const made = await page.evaluate(
+      async (bytes) => {
+        const form = new FormData();
+        form.append('file', new File([new Uint8Array(bytes)], 'top.jpg', { type: 'image/jpeg' }));
+        form.append('enhancement_type', 'tops');
+        const token = (
+          globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }
+        ).localStorage.getItem('auth_token');
+        const res = await fetch('/api/images/generate', {
+          method: 'POST',
+          body: form,
+          headers: { authorization: `Bearer ${token}` },
+        });
+        return { status: res.status, body: await res.json() };
+      },
+      [...readFileSync(photo)],
+    );
     assert.ok(made.status === 200 || made.status === 201 || made.status === 202, JSON.stringify(made));
     const locked = recent.locator('li[data-status="locked"]');
     await locked.waitFor({ timeout: 300_000 });

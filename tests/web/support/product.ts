@@ -33,13 +33,25 @@ export interface RunningProduct {
 }
 
 /** Infrastructure variables the product must not see: it runs on its own defaults, like `npm start`. */
-const NOT_FOR_THE_PRODUCT = ['KAFKA_BROKERS', 'REDIS_URL', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'DATABASE_URL'];
+const NOT_FOR_THE_PRODUCT = [
+  'KAFKA_BROKERS',
+  'REDIS_URL',
+  'S3_ENDPOINT',
+  'S3_BUCKET',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'DATABASE_URL',
+];
 
 export async function startProduct(): Promise<RunningProduct> {
   for (const built of ['gateway/dist/embedded.js', 'web/dist/index.html'])
     if (!existsSync(join(repoRoot, built)))
       throw new Error(`${built} is missing: npm test builds it (or run \`npm run build\`)`);
-  const databaseUrl = await ensureDatabase(requireEnv('DATABASE_URL'), `web_e2e_${randomUUID().replaceAll('-', '').slice(0, 12)}`);
+  const databaseUrl = await ensureDatabase(
+    requireEnv('DATABASE_URL'),
+    `web_e2e_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
+  );
   const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-web-e2e-'));
   const port = await freePort();
   const env: Record<string, string> = {};
@@ -55,7 +67,11 @@ export async function startProduct(): Promise<RunningProduct> {
     // The browser tests sign up and in a few times from one address.
     NODE_ENV: 'test',
   });
-  const child = spawn(process.execPath, ['gateway/dist/embedded.js'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['gateway/dist/embedded.js'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));

@@ -62,7 +62,6 @@ export function supportEmail(): string {
 }
 
 /** Marketing pixels: each is loaded only when its id is configured (see ./pixels). */
-export const metaPixelId = (): string | null =>
-  fromServer ? fromServer.pixels.meta : meta('flatlay:meta-pixel-id');
+export const metaPixelId = (): string | null => (fromServer ? fromServer.pixels.meta : meta('flatlay:meta-pixel-id'));
 export const tiktokPixelId = (): string | null =>
   fromServer ? fromServer.pixels.tiktok : meta('flatlay:tiktok-pixel-id');

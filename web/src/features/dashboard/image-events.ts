@@ -41,9 +41,7 @@ export function useLiveImageStatus(enabled: boolean, onImage?: (image: ImageReco
         return;
       }
       if (stopped) return;
-      const es = new EventSource(
-        `/api/images/events?ticket=${encodeURIComponent(ticket)}&seconds=${STREAM_SECONDS}`,
-      );
+      const es = new EventSource(`/api/images/events?ticket=${encodeURIComponent(ticket)}&seconds=${STREAM_SECONDS}`);
       source = es;
       let ready = false;
       es.addEventListener('ready', () => {
