@@ -47,9 +47,11 @@ export function startPixels(): void {
   const meta = metaPixelId();
   if (meta) {
     // Calls made before the script arrives wait in a queue the script reads.
+    const queue: unknown[][] = [];
     const fbq: Fbq = (...args: unknown[]) => {
-      (fbq.queue ??= []).push(args);
+      queue.push(args);
     };
+    fbq.queue = queue;
     window.fbq = fbq;
     addScript('https://connect.facebook.net/en_US/fbevents.js');
     fbq('init', meta);

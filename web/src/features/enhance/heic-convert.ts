@@ -1,12 +1,10 @@
 // HEIC/HEIF to JPEG in the browser: libheif compiled to WebAssembly (libheif-js, the decoder the
 // image service already uses server-side). Its ~2 MB module is imported here on first use only, so
 // nobody downloads it until they pick an iPhone photo (ADR 0702).
-import type { HeicConverter } from './prepare-file';
-
 /** The spec's JPEG quality for converted photos. */
 export const HEIC_JPEG_QUALITY = 0.9;
 
-export const convertHeicInBrowser: HeicConverter = async (file) => {
+export async function convertHeicInBrowser(file: File): Promise<Blob | null> {
   const { default: loadLibheif } = await import('libheif-js/libheif-wasm/libheif-bundle.mjs');
   const lib = loadLibheif();
   await lib.ready;
@@ -34,4 +32,4 @@ export const convertHeicInBrowser: HeicConverter = async (file) => {
     for (const image of images) image.free();
     decoder.decoder.delete();
   }
-};
+}
