@@ -63,6 +63,8 @@ export function contentSecurityPolicy(settings: WebSettings): Record<string, str
     'img-src': ["'self'", 'data:', 'blob:'],
     'connect-src': ["'self'"],
     'frame-src': ["'none'"],
+    // helmet's default would allow fonts from any https: origin; the app ships its own (none).
+    'font-src': ["'self'", 'data:'],
   };
   const features: Origins[] = [];
   if (settings.googleClientId) features.push(GOOGLE);

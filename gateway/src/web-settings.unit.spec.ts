@@ -12,6 +12,7 @@ describe('web settings and the Content Security Policy', () => {
   it('allows no third-party origin when nothing is configured', () => {
     const csp = contentSecurityPolicy(webSettingsFromEnv({}));
     assert.deepEqual(thirdParty(csp), []);
+    assert.ok(!Object.values(csp).flat().includes('https:'), 'no scheme-wide source either');
     assert.deepEqual(csp['script-src'], ["'self'"]);
     assert.deepEqual(csp['frame-src'], ["'none'"]);
   });

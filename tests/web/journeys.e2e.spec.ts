@@ -88,7 +88,8 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
   it('renders every route without console errors at 375 px and 1440 px, keeps /api JSON, and guards the signed-in pages', async () => {
     const routes: Array<[string, string, RegExp]> = [
       ['home', '/', /Studio flat-lays from casual photos/],
-      ['auth', '/auth', /Continue with Google/],
+      // No GOOGLE_CLIENT_ID here: the button says Google sign-in is not configured.
+      ['auth', '/auth', /Google sign-in is not configured/],
       ['auth-signup', '/auth?mode=signup', /Create your account/],
       ['auth-callback', '/auth/callback', /./],
       ['pricing', '/pricing', /100 TOKENS = 1 IMAGE/i],
@@ -134,6 +135,12 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     const spa = await fetch(`${product.url}/some/client/route`);
     assert.equal(spa.status, 200);
     assert.match(await spa.text(), /<div id="root">/);
+    // Nothing third-party is configured: /api/config says so and the CSP allows no other origin.
+    const config = await (await fetch(`${product.url}/api/config`)).json();
+    assert.deepEqual(config, { google_client_id: null, support_email: null, pixels: { meta: null, tiktok: null } });
+    const csp = spa.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.doesNotMatch(csp, /https:/);
   });
 
   it('axe-core finds no serious or critical violation on /, /auth and /pricing', async () => {
