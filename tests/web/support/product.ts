@@ -108,16 +108,16 @@ export async function startProduct(): Promise<RunningProduct> {
   };
 
   const adjustTokens = async (email: string, tokens: number, action: 'add' | 'deduct') => {
-    let answer: { status: number; text: string } = { status: 0, text: '' };
-    await waitFor(
-      async () => {
-        const res = await asAdmin('/admin/tokens/adjust', { user_email: email, tokens, action });
-        answer = { status: res.status, text: await res.text() };
-        return res.status !== 404;
-      },
-      `${email} known to the operator's search`,
-      60_000,
-    );
+    let answer = { status: 0, text: '' };
+    // Under load the read model can lag by tens of seconds; ask twice a second, for up to 4 minutes.
+    const until = Date.now() + 240_000;
+    for (;;) {
+      const res = await asAdmin('/admin/tokens/adjust', { user_email: email, tokens, action });
+      answer = { status: res.status, text: await res.text() };
+      if (res.status !== 404) break;
+      if (Date.now() > until) throw new Error(`${email} never became known to the operator's search`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
     if (answer.status !== 200) throw new Error(`token adjustment: ${answer.status} ${answer.text}`);
     return (JSON.parse(answer.text) as { token_balance: number }).token_balance;
   };
