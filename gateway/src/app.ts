@@ -22,6 +22,7 @@ import { traceRequests } from './http/tracing.js';
 import { guardAdminAreas } from './routes/admin-auth.js';
 import { healthRoutes, type ServiceAddress } from './routes/health.js';
 import { apiRoutes } from './routes/index.js';
+import { contentSecurityPolicy, type WebSettings, webSettingsFromEnv } from './web-settings.js';
 
 export interface GatewayOptions {
   services: ServiceAddress[];
@@ -45,6 +46,8 @@ export interface GatewayOptions {
    * URLs are signed with; from the environment when absent (`filesFromEnv`).
    */
   files?: FileServing;
+  /** The web app's deployment settings (Google client id, pixels); from the environment when absent. */
+  web?: WebSettings;
 }
 
 export function createGatewayApp(options: GatewayOptions): Express {
@@ -53,7 +56,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.set('trust proxy', options.trustProxy ?? defaultTrustProxy);
   app.use(requestId);
   app.use(traceRequests);
-  app.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:', 'blob:'] } } }));
+  // The CSP allows the third-party origins of configured features only (Google sign-in, pixels).
+  const csp = contentSecurityPolicy(options.web ?? webSettingsFromEnv());
+  app.use(helmet({ contentSecurityPolicy: { directives: csp } }));
   app.use(healthRoutes(options.services));
 
   const clients = options.clients ?? serviceClients(options.services);

@@ -128,6 +128,11 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       expect: all(200),
     },
     {
+      operation: 'GET /config',
+      send: (s, token) => s.request('GET', '/config', { token }),
+      expect: all(200),
+    },
+    {
       operation: 'POST /auth/register',
       send: (s, token) =>
         s.request('POST', '/auth/register', {

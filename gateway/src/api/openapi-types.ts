@@ -474,6 +474,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web app's settings for this deployment (Google client id, support address, pixel ids)
+         * @description Public values only: what a browser needs to offer Google sign-in and load the configured pixels. Unset values are null, and the Content Security Policy then allows none of their origins.
+         */
+        get: operations["getConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3164,6 +3184,46 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "google_client_id": "1234-abc.apps.googleusercontent.com",
+                     *       "support_email": "support@example.com",
+                     *       "pixels": {
+                     *         "meta": null,
+                     *         "tiktok": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Google sign-in is offered only when set */
+                        google_client_id: string | null;
+                        support_email: string | null;
+                        pixels: {
+                            /** @description Meta (Facebook) pixel id; no pixel when null */
+                            meta: string | null;
+                            /** @description TikTok pixel id; no pixel when null */
+                            tiktok: string | null;
+                        };
+                    };
                 };
             };
         };

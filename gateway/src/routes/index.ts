@@ -11,6 +11,7 @@ import type { FileServing } from '../files/serve.js';
 import { imageEventRoutes } from './image-events.js';
 import { imageRoutes } from './images.js';
 import { tokenRoutes } from './tokens.js';
+import { webConfigRoutes } from '../web-settings.js';
 
 /**
  * Every /api operation, each declared once (one file per area), and the document made from
@@ -43,6 +44,7 @@ export function apiRoutes(
     ...imageEventRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),
     ...adminAuthRoutes(clients),
     ...adminRoutes(clients),
+    ...webConfigRoutes(),
   );
   document = buildOpenApiDocument(routes);
   return { routes, document };

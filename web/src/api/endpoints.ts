@@ -42,8 +42,8 @@ export const createCheckoutSession = (body: {
   promo_code?: string;
 }) => apiRequest<{ url?: string; message?: string }>('/api/payments/create-checkout-session', { json: body });
 
-// Not in the document yet: moves to the typed client once its route is declared.
-export const fetchImages = (page: number) => apiRequest<ImagePage>(`${paths.images}?page=${page}&limit=12`);
+export const fetchImages = (page: number, signal?: AbortSignal): Promise<ImagePage> =>
+  answerOf(api.GET('/images/', { params: { query: { page, limit: 12 } }, signal }));
 // Not in the document yet: moves to the typed client once its route is declared.
 export const fetchImageStatus = (id: string) =>
   apiRequest<ImageStatusAnswer>(`/api/images/status/${encodeURIComponent(id)}`);

@@ -1,6 +1,7 @@
 import { QueryClient, type QueryFunction, useQuery } from '@tanstack/react-query';
 import { fetchBalance, fetchImages, fetchProducts, fetchTokenHistory, paths } from './endpoints';
 import { apiRequest } from './http';
+import type { ImagePage } from './types';
 
 const MINUTE = 60_000;
 
@@ -58,11 +59,13 @@ export function useTokenHistory(enabled: boolean) {
   });
 }
 
-export function useImages(page: number, enabled: boolean) {
+/** A page of the caller's images; `poll` answers how long until the next refetch (false: none). */
+export function useImages(page: number, enabled: boolean, poll?: (data: ImagePage | undefined) => number | false) {
   return useQuery({
     queryKey: queryKeys.images(page),
-    queryFn: () => fetchImages(page),
+    queryFn: ({ signal }) => fetchImages(page, signal),
     enabled,
     staleTime: 5 * MINUTE,
+    refetchInterval: poll ? (query) => poll(query.state.data) : false,
   });
 }

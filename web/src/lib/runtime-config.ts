@@ -1,5 +1,17 @@
-// Settings the page learns at run time. The gateway has no config endpoint yet; it (or the build)
-// can fill these <meta> tags in index.html, so one built app serves every deployment.
+// Settings the page learns at run time, so one built app serves every deployment: the gateway's
+// GET /api/config (Google client id, support address, pixel ids), asked once per page load.
+// Until it answers (or when it cannot), the <meta> tags of index.html and the build's VITE_*
+// variables stand in; the server's answer wins.
+import { useEffect, useState } from 'react';
+
+interface ServerConfig {
+  google_client_id: string | null;
+  support_email: string | null;
+  pixels: { meta: string | null; tiktok: string | null };
+}
+
+let fromServer: ServerConfig | null = null;
+let loading: Promise<ServerConfig | null> | null = null;
 
 function meta(name: string): string | null {
   if (typeof document === 'undefined') return null;
@@ -7,8 +19,34 @@ function meta(name: string): string | null {
   return value ? value : null;
 }
 
+/** Asks the gateway once; later calls share the answer. A failure leaves the local fallbacks. */
+export function loadWebConfig(): Promise<ServerConfig | null> {
+  loading ??= fetch('/api/config', { headers: { Accept: 'application/json' } })
+    .then((r) => (r.ok ? (r.json() as Promise<ServerConfig>) : null))
+    .then((c) => {
+      fromServer = c;
+      return c;
+    })
+    .catch(() => null);
+  return loading;
+}
+
+/** Re-renders the caller once the server's settings have arrived; true when they have. */
+export function useWebConfig(): boolean {
+  const [loaded, setLoaded] = useState(fromServer !== null);
+  useEffect(() => {
+    let live = true;
+    void loadWebConfig().then((c) => live && setLoaded(c !== null));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return loaded;
+}
+
 /** Google sign-in is offered only when a client id is configured. */
 export function googleClientId(): string | null {
+  if (fromServer) return fromServer.google_client_id;
   return meta('flatlay:google-client-id') ?? (import.meta.env.VITE_GOOGLE_CLIENT_ID as string | undefined) ?? null;
 }
 
@@ -16,6 +54,14 @@ export const DEFAULT_SUPPORT_EMAIL = 'support@flatlay.app';
 
 export function supportEmail(): string {
   return (
-    meta('flatlay:support-email') ?? (import.meta.env.VITE_SUPPORT_EMAIL as string | undefined) ?? DEFAULT_SUPPORT_EMAIL
+    fromServer?.support_email ??
+    meta('flatlay:support-email') ??
+    (import.meta.env.VITE_SUPPORT_EMAIL as string | undefined) ??
+    DEFAULT_SUPPORT_EMAIL
   );
 }
+
+/** Marketing pixels: each is loaded only when its id is configured (see ./pixels). */
+export const metaPixelId = (): string | null => (fromServer ? fromServer.pixels.meta : meta('flatlay:meta-pixel-id'));
+export const tiktokPixelId = (): string | null =>
+  fromServer ? fromServer.pixels.tiktok : meta('flatlay:tiktok-pixel-id');

@@ -1,9 +1,9 @@
-import { useImages, useTokenBalance, useTokenHistory } from '../api/queries';
-import type { ImageRecord } from '../api/types';
+import { useTokenBalance, useTokenHistory } from '../api/queries';
 import { useAuth } from '../auth/auth-context';
 import { Spinner } from '../components/Spinner';
 import { useRefreshProfileOnVisit } from '../features/content/RefreshProfile';
-import { downloadResult } from '../features/enhance/download';
+import { RecentImages } from '../features/dashboard/RecentImages';
+import { useUnlockReturn } from '../features/dashboard/unlock-return';
 import { EnhanceHero } from '../features/enhance/EnhanceHero';
 import { PricingBlock } from '../features/pricing/PricingBlock';
 import { imagesFromTokens } from '../lib/constants';
@@ -14,6 +14,7 @@ function greetingName(p: { firstName: string | null; email: string } | null): st
 
 export default function DashboardPage() {
   useRefreshProfileOnVisit();
+  useUnlockReturn();
   const { profile } = useAuth();
   const balance = useTokenBalance({ enabled: true, onDashboard: true });
   const tokens = balance.data?.balance ?? profile?.tokenBalance ?? 0;
@@ -41,54 +42,6 @@ export default function DashboardPage() {
       <TokenHistoryList />
       {!profile?.isUnlimited && <PricingBlock />}
     </div>
-  );
-}
-
-function RecentImages() {
-  const images = useImages(1, true);
-  return (
-    <section className="section" aria-labelledby="recent-title">
-      <h2 id="recent-title">Recent images</h2>
-      {images.isPending ? (
-        <Spinner label="Loading images" />
-      ) : images.isError ? (
-        <p className="muted">Your images will appear here.</p>
-      ) : images.data.images.length === 0 ? (
-        <p className="muted">No images yet. Enhance your first photo above.</p>
-      ) : (
-        <ul className="image-grid">
-          {images.data.images.map((img) => (
-            <ImageTile key={img.id} image={img} />
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-function ImageTile({ image }: { image: ImageRecord }) {
-  const src = image.processed_url ?? image.preview_url ?? image.original_url ?? undefined;
-  return (
-    <li className="image-tile" data-status={image.status}>
-      {image.status === 'processing' ? (
-        <Spinner label="Processing" />
-      ) : image.status === 'failed' ? (
-        <p className="error-text">Enhancement failed</p>
-      ) : (
-        <>
-          <img src={src} alt="Enhanced product" className={image.is_locked ? 'preview__image--blurred' : undefined} />
-          {!image.is_locked && image.processed_url && (
-            <button
-              type="button"
-              className="button button--outline"
-              onClick={() => void downloadResult(image.processed_url!, `enhanced-${image.id}.png`)}
-            >
-              Download
-            </button>
-          )}
-        </>
-      )}
-    </li>
   );
 }
 

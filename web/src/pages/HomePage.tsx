@@ -3,6 +3,7 @@ import { FaqAccordion } from '../features/content/FaqAccordion';
 import { FeatureCards } from '../features/content/FeatureCards';
 import { HowItWorksSteps } from '../features/content/HowItWorksSteps';
 import { PhotoTip } from '../features/content/PhotoTip';
+import { Showcase } from '../features/content/Showcase';
 import { PricingBlock } from '../features/pricing/PricingBlock';
 
 export default function HomePage() {
@@ -20,6 +21,7 @@ export default function HomePage() {
         <PhotoTip />
       </section>
       <HowItWorksSteps />
+      <Showcase />
       <FeatureCards />
       <PricingBlock />
       <FaqAccordion />

@@ -1,20 +1,16 @@
 import { useState } from 'react';
+import { type PixelEvent, trackPixel } from '../lib/pixels';
+import { metaPixelId, tiktokPixelId } from '../lib/runtime-config';
 
-const EVENTS = ['Lead', 'ViewContent', 'InitiateCheckout', 'CompletePayment'] as const;
-
-declare global {
-  interface Window {
-    ttq?: { track: (event: string, data?: Record<string, unknown>) => void };
-  }
-}
+const EVENTS: PixelEvent[] = ['Lead', 'ViewContent', 'InitiateCheckout', 'Purchase', 'CompleteRegistration'];
 
 /** A page for checking the advertising pixel: fires each tracked event by hand and says whether a pixel heard it. */
 export default function TikTokTestPage() {
   const [log, setLog] = useState<string[]>([]);
-  const fire = (event: string) => {
-    const pixel = window.ttq;
-    pixel?.track(event, { value: 0, currency: 'USD' });
-    setLog((l) => [`${event}: ${pixel ? 'sent to the pixel' : 'no pixel loaded on this page'}`, ...l]);
+  const fire = (event: PixelEvent) => {
+    const configured = Boolean(metaPixelId() || tiktokPixelId());
+    trackPixel(event, { value: 0, currency: 'USD' });
+    setLog((l) => [`${event}: ${configured ? 'sent to the configured pixels' : 'no pixel configured here'}`, ...l]);
   };
   return (
     <div className="page page--narrow">

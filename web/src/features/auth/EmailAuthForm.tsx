@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { login, register } from '../../api/endpoints';
 import { useAuth } from '../../auth/auth-context';
 import { errorToast, toast } from '../../components/toast/toast-store';
+import { trackPixel } from '../../lib/pixels';
 
 export type EmailMode = 'signin' | 'signup';
 
@@ -29,6 +30,7 @@ export function EmailAuthForm(props: {
       const session = await (signup ? register : login)({ email: email.trim(), password });
       await completeSignIn(session);
       toast({ title: signup ? 'Account created successfully!' : 'Signed in successfully!' });
+      if (signup) trackPixel('CompleteRegistration');
       props.onSignedIn();
     } catch (error) {
       errorToast(

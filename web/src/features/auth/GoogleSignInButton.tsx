@@ -4,12 +4,13 @@ import { useAuth } from '../../auth/auth-context';
 import { GOOGLE_SIGN_IN_FAILED } from '../../auth/auth-errors';
 import { requestGoogleCredential } from '../../auth/google-identity';
 import { errorToast, toast } from '../../components/toast/toast-store';
-import { googleClientId } from '../../lib/runtime-config';
+import { googleClientId, useWebConfig } from '../../lib/runtime-config';
 
 /** Continue with Google: offered when this deployment has a Google client id, explained when not. */
 export function GoogleSignInButton({ onStart, onSignedIn }: { onStart: () => void; onSignedIn: () => void }) {
   const { completeSignIn } = useAuth();
   const [busy, setBusy] = useState(false);
+  useWebConfig();
   const clientId = googleClientId();
 
   if (!clientId)

@@ -1,6 +1,6 @@
 import * as Accordion from '@radix-ui/react-accordion';
 import { Link } from 'react-router-dom';
-import { supportEmail } from '../../lib/runtime-config';
+import { supportEmail, useWebConfig } from '../../lib/runtime-config';
 
 export const FAQ: { q: string; a: string }[] = [
   {
@@ -38,6 +38,7 @@ export const FAQ: { q: string; a: string }[] = [
 ];
 
 export function FaqAccordion() {
+  useWebConfig();
   return (
     <section className="section" aria-labelledby="faq-title">
       <h2 id="faq-title">Frequently asked questions</h2>

@@ -21,6 +21,7 @@ import { prepareUpload } from './prepare-file';
 import { PreviewPanel } from './PreviewPanel';
 import { initialPreview, previewReducer } from './preview-state';
 import { TypeChooserDialog } from './TypeChooserDialog';
+import { trackPixel } from '../../lib/pixels';
 
 /** The hero: e-mail (guests), photo, type, then the enhancement and its preview. */
 export function EnhanceHero() {
@@ -69,6 +70,7 @@ export function EnhanceHero() {
       );
       return;
     }
+    if (!authUser) trackPixel('Lead');
     setChoosing(true);
   };
 

@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { BeforeAfter } from '../../components/BeforeAfter';
 import { DownloadIcon, LockIcon } from '../../components/icons';
 import { UNLOCK_PRICE_LABEL } from '../../lib/constants';
 import type { PreviewState } from './preview-state';
@@ -50,13 +51,22 @@ function PreviewBody({ state, onDownload, onPayToUnlock, onUnlock }: PreviewPane
                 <div className="progress__bar" style={{ width: `${state.uploadPercent}%` }} />
               </div>
             )}
+            {state.uploadPercent !== null && state.uploadPercent < 100 && (
+              <p className="small" data-testid="upload-percent">
+                Uploading {state.uploadPercent}%
+              </p>
+            )}
           </div>
         </>
       );
     case 'result':
       return (
         <>
-          <img className="preview__image" src={state.resultUrl} alt="Enhanced flat-lay" />
+          {state.imageUrl ? (
+            <BeforeAfter before={state.imageUrl} after={state.resultUrl} label="Enhanced flat-lay" />
+          ) : (
+            <img className="preview__image" src={state.resultUrl} alt="Enhanced flat-lay" />
+          )}
           <div className="preview__actions">
             <button type="button" className="button button--primary" onClick={() => onDownload(state.resultUrl)}>
               <DownloadIcon /> Download

@@ -63,6 +63,16 @@ describe('PreviewPanel', () => {
     screen.getByText('This might take 10-20 seconds');
     assert.equal(screen.getByRole('progressbar', { name: 'Upload' }).getAttribute('aria-valuenow'), '35');
   });
+  it('compares the chosen photo with the result on a labelled slider', () => {
+    show({ kind: 'result', resultUrl: '/r.png', imageUrl: 'blob:a' });
+    const slider = screen.getByRole('slider', { name: 'Compare before and after: Enhanced flat-lay' });
+    const after = screen.getByAltText('Enhanced flat-lay, after') as HTMLImageElement;
+    assert.equal(after.style.clipPath, 'inset(0 0 0 50%)');
+    fireEvent.change(slider, { target: { value: '20' } });
+    assert.equal(after.style.clipPath, 'inset(0 0 0 20%)');
+    assert.equal((screen.getByAltText('Enhanced flat-lay, before') as HTMLImageElement).getAttribute('src'), 'blob:a');
+  });
+
   it('offers the download of a result', () => {
     const calls = show({ kind: 'result', resultUrl: '/r.png', imageUrl: null });
     fireEvent.click(screen.getByRole('button', { name: /Download/ }));

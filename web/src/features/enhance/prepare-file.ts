@@ -2,18 +2,21 @@ import { isHeicFile, jpegNameFor } from '../../lib/heic';
 import { errorToast, toast } from '../../components/toast/toast-store';
 
 /**
- * The seam for turning HEIC into JPEG in the browser. A WASM decoder will be loaded here, on
- * demand only, so nobody else downloads it; it answers null while there is none, and the
- * original HEIC goes up as it is (the server's engine decodes HEIC itself).
+ * Turns HEIC into JPEG in the browser. An answer of null (no canvas, say) sends the original
+ * HEIC as it is: the server's engine decodes HEIC itself.
  */
 export type HeicConverter = (file: File) => Promise<Blob | null>;
 
 export const noBrowserConversion: HeicConverter = async () => null;
 
+/** The WASM converter, in its own chunk: fetched the first time someone picks a HEIC photo. */
+export const convertInBrowser: HeicConverter = async (file) =>
+  (await import('./heic-convert')).convertHeicInBrowser(file);
+
 /** The file to upload: a JPEG copy of a HEIC photo when the browser can make one, else the file itself. */
 export async function prepareUpload(
   file: File,
-  convert: HeicConverter = noBrowserConversion,
+  convert: HeicConverter = convertInBrowser,
   failureText = 'Failed to convert HEIC image. Please try another format.',
 ): Promise<File | null> {
   if (!(await isHeicFile(file))) return file;

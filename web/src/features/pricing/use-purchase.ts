@@ -5,6 +5,7 @@ import { useAuth } from '../../auth/auth-context';
 import { errorToast } from '../../components/toast/toast-store';
 import { authPathForIntent } from '../../lib/checkout-intent';
 import { goToCheckout } from './checkout';
+import { trackPixel } from '../../lib/pixels';
 
 export interface Purchase {
   id: string;
@@ -43,6 +44,7 @@ export function usePurchase() {
       return;
     }
     setPendingId(p.id);
+    trackPixel('InitiateCheckout', { value: p.amount / 100, currency: 'USD', content_name: p.name });
     const left = await goToCheckout(p.priceId, p.productType);
     if (!left) setPendingId(null);
   };

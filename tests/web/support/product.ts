@@ -1,0 +1,182 @@
+// The product as `npm start` runs it (gateway/dist/embedded.js: every service, the gateway and
+// the built web app in one process, on the in-process bus), on a fresh database of the test
+// Postgres instead of an embedded one (same code path: embedded.ts switches on DATABASE_URL),
+// and a headless Chromium (Debian's, installed by the test infrastructure) to drive it.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { ensureDatabase, freePort } from '@flatlay/platform';
+import { requireEnv, waitFor } from '../../../services/platform/test/support.js';
+
+export const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
+/** Screenshots and other artifacts of the browser tests (reports/ is kept out of git). */
+export const artifactsDir = join(repoRoot, 'reports', 'web-e2e');
+
+export const ADMIN = { email: 'owner@example.com', password: 'e2e admin password' };
+
+export interface RunningProduct {
+  url: string;
+  output: () => string;
+  /** An /api call as the operator (for what the shopper's journey cannot do itself). */
+  asAdmin: (path: string, body: unknown) => Promise<Response>;
+  /**
+   * Adds or deducts tokens as the operator. The operator finds users in the analytics read
+   * model, which learns of a sign-up from its event a moment later: a 404 (nothing applied)
+   * is asked again until the user is known.
+   */
+  adjustTokens: (email: string, tokens: number, action: 'add' | 'deduct') => Promise<number>;
+  stop: () => Promise<void>;
+}
+
+/** Infrastructure variables the product must not see: it runs on its own defaults, like `npm start`. */
+const NOT_FOR_THE_PRODUCT = [
+  'KAFKA_BROKERS',
+  'REDIS_URL',
+  'S3_ENDPOINT',
+  'S3_BUCKET',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'DATABASE_URL',
+];
+
+export async function startProduct(): Promise<RunningProduct> {
+  for (const built of ['gateway/dist/embedded.js', 'web/dist/index.html'])
+    if (!existsSync(join(repoRoot, built)))
+      throw new Error(`${built} is missing: npm test builds it (or run \`npm run build\`)`);
+  const databaseUrl = await ensureDatabase(
+    requireEnv('DATABASE_URL'),
+    `web_e2e_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
+  );
+  const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-web-e2e-'));
+  const port = await freePort();
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !NOT_FOR_THE_PRODUCT.includes(k)) env[k] = v;
+  Object.assign(env, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    FLATLAY_DATA_DIR: dataDir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'warn',
+    // The browser tests sign up and in a few times from one address.
+    NODE_ENV: 'test',
+  });
+  const child = spawn(process.execPath, ['gateway/dist/embedded.js'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<void>((ok) => child.on('exit', () => ok()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () =>
+      child.exitCode !== null ||
+      (await fetch(`${url}/healthz`).then(
+        (r) => r.status === 200,
+        () => false,
+      )),
+    'the product to be healthy',
+    180_000,
+  );
+  if (child.exitCode !== null) throw new Error(`the product exited early:\n${output}`);
+
+  let adminToken: string | undefined;
+  const asAdmin = async (path: string, body: unknown) => {
+    if (!adminToken) {
+      const login = await fetch(`${url}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: ADMIN.email, password: ADMIN.password }).toString(),
+      });
+      if (login.status !== 200) throw new Error(`admin login: ${login.status} ${await login.text()}`);
+      adminToken = ((await login.json()) as { access_token: string }).access_token;
+    }
+    return fetch(`${url}/api${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+      body: JSON.stringify(body),
+    });
+  };
+
+  const adjustTokens = async (email: string, tokens: number, action: 'add' | 'deduct') => {
+    let answer = { status: 0, text: '' };
+    // Under load the read model can lag by tens of seconds; ask twice a second, for up to 4 minutes.
+    const until = Date.now() + 240_000;
+    for (;;) {
+      const res = await asAdmin('/admin/tokens/adjust', { user_email: email, tokens, action });
+      answer = { status: res.status, text: await res.text() };
+      if (res.status !== 404) break;
+      if (Date.now() > until) throw new Error(`${email} never became known to the operator's search`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    if (answer.status !== 200) throw new Error(`token adjustment: ${answer.status} ${answer.text}`);
+    return (JSON.parse(answer.text) as { token_balance: number }).token_balance;
+  };
+
+  return {
+    url,
+    output: () => output,
+    asAdmin,
+    adjustTokens,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium with the flags that work in a container (docs: shared INFRA, Browsers). */
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!existsSync(executablePath))
+    throw new Error(`no Chromium at ${executablePath}: the test infrastructure installs it (npm test)`);
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+export const VIEWPORTS = { mobile: { width: 375, height: 812 }, desktop: { width: 1440, height: 900 } } as const;
+
+/** What a page logged as an error (console errors, uncaught exceptions), kept for assertions. */
+export function recordErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  return errors;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(artifactsDir, { recursive: true });
+  await page.screenshot({ path: join(artifactsDir, `${name}.png`), fullPage: true });
+}
+
+export async function newContext(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number } = VIEWPORTS.desktop,
+): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: url, viewport, acceptDownloads: true });
+}
