@@ -8,6 +8,7 @@ import {
 } from '@flatlay/platform';
 import { Generations } from './app/generations.js';
 import { consumedTopics, imageEventHandler } from './consumers/image-consumers.js';
+import { envGenerativeSettings, GenerativeProvider } from './generative/index.js';
 import { imageGrpcService } from './grpc/image-grpc.js';
 import { imageParts, type ImageParts, type ImageServiceOptions } from './parts.js';
 import { GenerationWorker } from './worker/generation-worker.js';
@@ -25,6 +26,10 @@ async function startWorker(ctx: ServiceContext, parts: ImageParts, options: Imag
     blobs: parts.blobs,
     ledger: parts.ledger,
     engine,
+    generative: new GenerativeProvider({
+      settings: options.generativeSettings ?? envGenerativeSettings(),
+      logger: ctx.logger,
+    }),
     logger: ctx.logger,
     policy: parts.policy,
     concurrency: config.GENERATION_CONCURRENCY,
