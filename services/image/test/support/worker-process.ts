@@ -1,10 +1,11 @@
-// The generation worker as its own process, exactly as the chart's image-worker starts it
-// (runStandalone + createGenerationWorkerService: environment, bus, database, ledger, leases), on
-// a test engine chosen by TEST_ENGINE, so a test can kill it mid-job and start it again:
+// The generation worker as its own process, composed as the chart's image-worker is
+// (createGenerationWorkerService on Kafka: environment, database, ledger, leases, signals), in the
+// test's own database (TEST_DATABASE; runStandalone would take the shared `flatlay_image`), on a
+// test engine chosen by TEST_ENGINE, so a test can kill it mid-job and start it again:
 //   hang      prints `engine started` when a job reaches the engine, and never finishes it;
 //   complete  answers a small real JPEG result and preview at once.
 import sharp from 'sharp';
-import { runStandalone } from '@flatlay/platform';
+import { createBus, createLogger, startService, stopOnSignals } from '@flatlay/platform';
 import { createGenerationWorkerService } from '../../src/service.js';
 import type { EnhanceEngine } from '../../src/worker/generation-worker.js';
 
@@ -29,5 +30,23 @@ const engines: Record<string, EnhanceEngine> = {
 
 const engine = engines[process.env.TEST_ENGINE ?? ''];
 if (!engine) throw new Error(`TEST_ENGINE must be one of ${Object.keys(engines).join(', ')}`);
-await runStandalone(createGenerationWorkerService({ engine: async () => engine }));
+const env = (name: string) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} must be set`);
+  return value;
+};
+const logger = createLogger('image-worker', 'warn');
+const bus = createBus(env('KAFKA_BROKERS').split(','), 'image-worker-test');
+const running = await startService(createGenerationWorkerService({ engine: async () => engine }), {
+  databaseUrl: env('DATABASE_URL'),
+  database: env('TEST_DATABASE'),
+  bus,
+  grpcPort: 0,
+  logger,
+  serviceSecret: env('SERVICE_AUTH_SECRET'),
+});
+stopOnSignals(async () => {
+  await running.stop();
+  await bus.close();
+}, logger);
 process.stdout.write('worker ready\n');
