@@ -18,7 +18,12 @@ export type { ImageServiceOptions } from './parts.js';
 // Migrations are SQL files; they are read from src/ in both the source and the built layout.
 const migrationsDir = fileURLToPath(new URL('../src/db/migrations', import.meta.url));
 
-async function startWorker(ctx: ServiceContext, parts: ImageParts, options: ImageServiceOptions) {
+async function startWorker(
+  ctx: ServiceContext,
+  parts: ImageParts,
+  options: ImageServiceOptions,
+  generations?: Generations,
+) {
   const { config } = parts;
   const engine = options.engine ?? (async () => (await import('./engine/thread.js')).createThreadedEngine());
   const worker = new GenerationWorker({
@@ -41,6 +46,7 @@ async function startWorker(ctx: ServiceContext, parts: ImageParts, options: Imag
     topic: generationWorkQueue.topic,
     group: options.workerGroup ?? config.GENERATION_CONSUMER_GROUP,
   });
+  generations?.whenQueued((imageId) => worker.offer(imageId));
   ctx.logger.info({ worker: worker.id, concurrency: config.GENERATION_CONCURRENCY }, 'generation worker started');
   return () => worker.stop();
 }
@@ -75,7 +81,7 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
         handle: imageEventHandler({ pool: ctx.pool, blobs: p.blobs, generations: p.generations, logger: ctx.logger }),
       });
       stops.push(() => subscription.close());
-      if (options.inProcessWorker) stops.push(await startWorker(ctx, p, options));
+      if (options.inProcessWorker) stops.push(await startWorker(ctx, p, options, p.generations));
       return stops;
     },
   };

@@ -113,6 +113,15 @@ export class GenerationWorker {
     this.track(imageId);
   };
 
+  /**
+   * A job just queued in this process (the embedded default's in-process worker): taken at once
+   * when a slot is free, rather than after the outbox relay's next poll and the bus. The bus
+   * delivery that follows finds it claimed and does nothing; with no free slot it waits for the bus.
+   */
+  offer(imageId: string): void {
+    if (!this.stopped && this.slots.tryAcquire()) this.track(imageId);
+  }
+
   private async sweep(): Promise<void> {
     const { pool, ledger, logger } = this.o;
     for (const due of await refundsDue(pool)) {
