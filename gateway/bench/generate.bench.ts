@@ -59,7 +59,7 @@ async function threeMegapixelPhotos(): Promise<Buffer[]> {
       const enlarged = await oriented.resize(size.width, size.height, { kernel: 'lanczos3' }).toBuffer();
       // Sensor grain, so the file weighs what a phone's 3 MP JPEG does (an up-scaled photo is too smooth).
       const grain = await sharp({
-        create: { ...size, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 24 } },
+        create: { ...size, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 24 } },
       })
         .png()
         .toBuffer();
