@@ -537,6 +537,23 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
             );
           }
         }
+        // The gateway stores uploads in the image service's bucket and checks the URLs it signs:
+        // the same bucket credentials and URL key Secret as the image service.
+        const secretRefs = (comp: string) => {
+          const d = ofKind(objs, 'Deployment').find((x) => componentOf(x) === comp);
+          const env = d?.spec.template.spec.containers[0].env ?? [];
+          return Object.fromEntries(
+            ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'IMAGE_URL_SIGNING_KEY'].map((name) => [
+              name,
+              env.find((e: K8s) => e.name === name)?.valueFrom?.secretKeyRef,
+            ]),
+          );
+        };
+        if (vs.enabled.includes('gateway') && vs.enabled.includes('image')) {
+          const gateway = secretRefs('gateway');
+          for (const name of Object.keys(gateway)) assert.ok(gateway[name]?.name, `gateway: ${name} from a Secret`);
+          assert.deepEqual(gateway, secretRefs('image'), 'gateway and image: the same bucket and URL key Secrets');
+        }
         if (vs.prod) assert.equal(ofKind(objs, 'ConfigMap')[0].data.NODE_ENV, 'production');
       });
 

@@ -4,6 +4,7 @@ import type { BlobStore } from './blobs/index.js';
 import { grpcLedger, type LedgerPort } from './app/ledger-port.js';
 import { loadImageConfig, type ImageConfig } from './config.js';
 import { exponentialBackoff, type JobPolicy, type SignKey } from './domain/index.js';
+import type { GenerativeSettingsSource } from './generative/index.js';
 import type { EnhanceEngine } from './worker/generation-worker.js';
 import { urlSigner, urlSigningKey } from './urls/signed-url.js';
 
@@ -17,6 +18,11 @@ export interface ImageServiceOptions {
   blobs?: BlobStore;
   /** The engine a worker uses (default: the threaded engine, loaded on the first job). */
   engine?: () => Promise<EnhanceEngine>;
+  /**
+   * Where the worker reads the generative provider's settings (ADR 0103); default: GENERATIVE_* in
+   * the environment. The operator settings will be another source of the same interface.
+   */
+  generativeSettings?: GenerativeSettingsSource;
   /** Run one generation worker inside the service process (the embedded default). */
   inProcessWorker?: boolean;
   /** Consumer groups other than the registry's (tests that must not share a group with other runs). */

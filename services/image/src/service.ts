@@ -8,6 +8,7 @@ import {
 } from '@flatlay/platform';
 import { Generations } from './app/generations.js';
 import { consumedTopics, imageEventHandler } from './consumers/image-consumers.js';
+import { envGenerativeSettings, GenerativeProvider } from './generative/index.js';
 import { imageGrpcService } from './grpc/image-grpc.js';
 import { imageParts, type ImageParts, type ImageServiceOptions } from './parts.js';
 import { GenerationWorker } from './worker/generation-worker.js';
@@ -17,7 +18,12 @@ export type { ImageServiceOptions } from './parts.js';
 // Migrations are SQL files; they are read from src/ in both the source and the built layout.
 const migrationsDir = fileURLToPath(new URL('../src/db/migrations', import.meta.url));
 
-async function startWorker(ctx: ServiceContext, parts: ImageParts, options: ImageServiceOptions) {
+async function startWorker(
+  ctx: ServiceContext,
+  parts: ImageParts,
+  options: ImageServiceOptions,
+  generations?: Generations,
+) {
   const { config } = parts;
   const engine = options.engine ?? (async () => (await import('./engine/thread.js')).createThreadedEngine());
   const worker = new GenerationWorker({
@@ -25,6 +31,10 @@ async function startWorker(ctx: ServiceContext, parts: ImageParts, options: Imag
     blobs: parts.blobs,
     ledger: parts.ledger,
     engine,
+    generative: new GenerativeProvider({
+      settings: options.generativeSettings ?? envGenerativeSettings(),
+      logger: ctx.logger,
+    }),
     logger: ctx.logger,
     policy: parts.policy,
     concurrency: config.GENERATION_CONCURRENCY,
@@ -36,6 +46,7 @@ async function startWorker(ctx: ServiceContext, parts: ImageParts, options: Imag
     topic: generationWorkQueue.topic,
     group: options.workerGroup ?? config.GENERATION_CONSUMER_GROUP,
   });
+  generations?.whenQueued((imageId) => worker.offer(imageId));
   ctx.logger.info({ worker: worker.id, concurrency: config.GENERATION_CONCURRENCY }, 'generation worker started');
   return () => worker.stop();
 }
@@ -70,7 +81,7 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
         handle: imageEventHandler({ pool: ctx.pool, blobs: p.blobs, generations: p.generations, logger: ctx.logger }),
       });
       stops.push(() => subscription.close());
-      if (options.inProcessWorker) stops.push(await startWorker(ctx, p, options));
+      if (options.inProcessWorker) stops.push(await startWorker(ctx, p, options, p.generations));
       return stops;
     },
   };

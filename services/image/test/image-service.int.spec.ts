@@ -23,11 +23,13 @@ import {
 import { ledgerService } from '@flatlay/ledger';
 import { requireEnv, waitFor } from '../../platform/test/support.js';
 import { grpcLedger } from '../src/app/ledger-port.js';
-import { FolderBlobStore } from '../src/blobs/index.js';
+import { FolderBlobStore, readAll } from '../src/blobs/index.js';
 import { exponentialBackoff } from '../src/domain/index.js';
 import { createImageService } from '../src/service.js';
 import { urlSigningKey, verifyUrl } from '../src/urls/signed-url.js';
 import { GenerationWorker, type EnhanceEngine } from '../src/worker/generation-worker.js';
+import { envGenerativeSettings, GenerativeProvider } from '../src/generative/index.js';
+import { startFakeImageEditApi } from './support/fake-image-edit-api.js';
 
 const silent = createLogger('image-test', (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
 const photo = readFile(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
@@ -101,12 +103,13 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
   });
 
   /** A worker on the service's database and the Kafka work queue, as the chart's image-worker runs. */
-  async function startWorker(engine: EnhanceEngine) {
+  async function startWorker(engine: EnhanceEngine, generative?: GenerativeProvider) {
     const worker = new GenerationWorker({
       pool: imageSvc.context.pool,
       blobs,
       ledger: grpcLedger(() => `127.0.0.1:${ledgerSvc.port}`, serviceCredential('image')),
       engine: async () => engine,
+      generative,
       logger: silent,
       policy: { maxAttempts: 3, leaseMs: 60_000, backoffMs: exponentialBackoff(10) },
       concurrency: 2,
@@ -275,6 +278,71 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
       await settled(userId, created.imageId);
     } finally {
       await worker.stop();
+    }
+  });
+
+  it("runs a subscriber's job on the generative provider, and falls back to the local engine when it fails", async () => {
+    const fake = await startFakeImageEditApi();
+    const generative = new GenerativeProvider({
+      settings: envGenerativeSettings({
+        GENERATIVE_API_URL: fake.baseUrl,
+        GENERATIVE_API_KEY: 'sk-test',
+        GENERATIVE_PLANS: 'studio',
+        GENERATIVE_PROMPTS: JSON.stringify({ tops: 'a top on white' }),
+        GENERATIVE_TIMEOUT_MS: '5000',
+      }),
+      logger: silent,
+    });
+    try {
+      const subscriber = await newUser();
+      const m = outboxMessage(
+        topics.identityUser,
+        eventTypes.UserPlanChanged,
+        events.UserPlanChanged,
+        { userId: subscriber, subscriptionPlan: 'studio', subscriptionStatus: 'active' },
+        { aggregateId: subscriber, occurredAt: new Date() },
+      );
+      await bus.publish([{ topic: m.topic, key: m.key, value: Buffer.from(m.envelope), headers: {} }]);
+      await waitFor(
+        async () =>
+          (await imageSvc.context.pool.query('SELECT 1 FROM user_plans WHERE user_id = $1', [subscriber])).rowCount ===
+          1,
+        'the plan is known',
+      );
+      const other = await newUser();
+      const byProvider = await generate({ userId: subscriber }, 'tops');
+      const byEngine = await generate({ userId: other }, 'tops');
+      const worker = await startWorker(fakeEngine, generative);
+      try {
+        await settled(subscriber, byProvider.imageId);
+        await settled(other, byEngine.imageId);
+        fake.mode = 'error';
+        const fellBack = await generate({ userId: subscriber }, 'tops');
+        await settled(subscriber, fellBack.imageId);
+        const widthOf = async (imageId: string) => {
+          const { rows } = await imageSvc.context.pool.query(
+            'SELECT result_key, width FROM images WHERE image_id = $1',
+            [imageId],
+          );
+          const stored = await blobs.get(rows[0].result_key);
+          return [rows[0].width, (await sharp(await readAll(stored!.body)).metadata()).width];
+        };
+        assert.deepEqual(await widthOf(byProvider.imageId), [1024, 1024], "the provider's image");
+        assert.deepEqual(await widthOf(byEngine.imageId), [80, 80], "the local engine's image");
+        assert.deepEqual(await widthOf(fellBack.imageId), [80, 80], 'the local engine after the provider failed');
+        assert.equal(fake.seen.length, 2, 'only the subscriber’s jobs went to the provider');
+        assert.equal(fake.seen[0]!.prompt, 'a top on white');
+        for (const [user, id] of [
+          [subscriber, byProvider.imageId],
+          [subscriber, fellBack.imageId],
+        ] as const)
+          assert.equal((await statusOf(user, id)).status, 'completed');
+        assert.equal(await balanceOf(subscriber), 0, 'charged once per image, whoever made it');
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      await fake.close();
     }
   });
 

@@ -55,9 +55,15 @@ const required = (value: string, field: string) => {
 /** Uploads turned into generation jobs, the gallery, and unlocks (the service's use cases). */
 export class Generations {
   private readonly clock: () => Date;
+  /** Told of each job once it is committed (the in-process worker takes it without waiting for the bus). */
+  private queuedListener: ((imageId: string) => void) | undefined;
 
   constructor(private readonly deps: GenerationsDeps) {
     this.clock = deps.clock ?? (() => new Date());
+  }
+
+  whenQueued(listener: (imageId: string) => void): void {
+    this.queuedListener = listener;
   }
 
   private view = (image: Parameters<typeof imageView>[0]) => imageView(image, this.deps.sign);
@@ -123,6 +129,7 @@ export class Generations {
           );
       throw error;
     }
+    this.queuedListener?.(imageId);
     const view = this.view({ ...image, status: 'processing', resultKey: null, previewKey: null });
     return { image: view, imageId, status: view.status, locked, tokensUsed: charged, newBalance: balance };
   }

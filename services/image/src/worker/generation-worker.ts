@@ -21,6 +21,9 @@ import { generationCompleted, generationFailed } from '../app/image-events.js';
 import { completeImage, failImage, findImage, imageFolder, markRefunded, refundsDue } from '../app/image-store.js';
 import { dueJobs, loadJob, saveJob } from '../app/job-store.js';
 import type { LedgerPort } from '../app/ledger-port.js';
+import { planOf } from '../app/user-plans.js';
+import type { EnhanceOptions } from '../engine/options.js';
+import type { GenerativeProvider, JobResult } from '../generative/index.js';
 import { Slots } from './slots.js';
 
 /** What the worker needs of the engine (the threaded engine in production, a fake in tests). */
@@ -32,6 +35,8 @@ export interface WorkerOptions {
   ledger: LedgerPort;
   /** Made on first use, so a worker starts (and answers health checks) before the model loads. */
   engine: () => Promise<EnhanceEngine>;
+  /** Jobs of plans it is on for go to the generative provider first (ADR 0103); absent: local only. */
+  generative?: GenerativeProvider;
   logger: Logger;
   policy: JobPolicy;
   concurrency: number;
@@ -107,6 +112,15 @@ export class GenerationWorker {
     await this.slots.acquire();
     this.track(imageId);
   };
+
+  /**
+   * A job just queued in this process (the embedded default's in-process worker): taken at once
+   * when a slot is free, rather than after the outbox relay's next poll and the bus. The bus
+   * delivery that follows finds it claimed and does nothing; with no free slot it waits for the bus.
+   */
+  offer(imageId: string): void {
+    if (!this.stopped && this.slots.tryAcquire()) this.track(imageId);
+  }
 
   private async sweep(): Promise<void> {
     const { pool, ledger, logger } = this.o;
@@ -214,6 +228,31 @@ export class GenerationWorker {
     return failed.decision;
   }
 
+  /** The local engine, loaded on first use (and again after a failed load). */
+  private async localEngine(): Promise<EnhanceEngine> {
+    this.engine ??= this.o.engine();
+    return this.engine.catch((error) => {
+      this.engine = undefined; // try loading again on the next attempt
+      throw error;
+    });
+  }
+
+  /** The job's result: the generative provider's where the owner's plan has it, else the local engine's. */
+  private async produce(
+    imageId: string,
+    userId: string | null,
+    input: Buffer,
+    options: EnhanceOptions,
+    attempt: number,
+  ): Promise<JobResult> {
+    const local = async () => (await this.localEngine()).enhance(input, options);
+    if (!this.o.generative || !userId) return local();
+    const plan = await planOf(this.o.pool, userId);
+    const { result, by } = await this.o.generative.produce(input, options, plan, local, { imageId });
+    this.o.logger.info({ imageId, attempt, by }, 'generation result made');
+    return result;
+  }
+
   private async generate(imageId: string, attempt: number): Promise<void> {
     const { pool, blobs, logger } = this.o;
     const image = await findImage(pool, imageId);
@@ -221,21 +260,22 @@ export class GenerationWorker {
     const original = await blobs.get(image.originalKey);
     if (!original) throw new Error(`the original photo ${image.originalKey} is missing`);
     const input = await readAll(original.body);
-    this.engine ??= this.o.engine();
-    const engine = await this.engine.catch((error) => {
-      this.engine = undefined; // try loading again on the next attempt
-      throw error;
-    });
     const o = image.options;
-    const result = await engine.enhance(input, {
-      type: image.enhancementType,
-      background: o.background as 'white',
-      shadow: o.shadow,
-      size: o.size || undefined,
-      format: o.format as 'jpeg',
-      transparent: o.transparent,
-      preset: o.preset || undefined,
-    });
+    const result = await this.produce(
+      imageId,
+      image.userId,
+      input,
+      {
+        type: image.enhancementType,
+        background: o.background as 'white',
+        shadow: o.shadow,
+        size: o.size || undefined,
+        format: o.format as 'jpeg',
+        transparent: o.transparent,
+        preset: o.preset || undefined,
+      },
+      attempt,
+    );
     const folder = imageFolder(imageId);
     const resultKey = `${folder}result.${EXTENSIONS[result.format] ?? 'jpg'}`;
     const resultType = `image/${result.format}`;

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/**
+ * What the generative provider needs to run: an OpenAI-compatible image edit API (ADR 0103).
+ * `undefined` from a source means "switched off": every job runs on the local engine.
+ */
+export interface GenerativeSettings {
+  /** The API's root, e.g. `https://api.openai.com/v1`; the edit call is `POST {baseUrl}/images/edits`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; never logged. */
+  apiKey: string;
+  model: string;
+  /** Subscription plans (identity's `subscriptionPlan`, active) whose jobs go to the provider. */
+  plans: string[];
+  /** Prompt per sub-type or main type (a sub-type's own wins, then its main type's, then the default). */
+  prompts: Record<string, string>;
+  /** How long one call may take before the job falls back to the local engine. */
+  timeoutMs: number;
+}
+
+/**
+ * Where the worker reads the generative settings, once per job, so a change (a new key, the
+ * provider switched off) applies to the next job without a restart. Today the environment feeds
+ * it (`envGenerativeSettings`); the operator settings (`{product}_api_key`, announced by a
+ * SettingsChanged event) will feed another implementation of this one method.
+ */
+export interface GenerativeSettingsSource {
+  current(): Promise<GenerativeSettings | undefined>;
+}
+
+const csv = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((p) => p.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+/** The environment's settings (README: GENERATIVE_*). Off unless both a key and plans are set. */
+export const generativeEnvSchema = z.object({
+  GENERATIVE_API_KEY: z.string().optional(),
+  GENERATIVE_API_URL: z.url().default('https://api.openai.com/v1'),
+  GENERATIVE_MODEL: z.string().min(1).default('gpt-image-1'),
+  GENERATIVE_PLANS: csv,
+  // A JSON object: sub-type or main type -> prompt, e.g. {"tops":"...","shoes":"..."}.
+  GENERATIVE_PROMPTS: z
+    .string()
+    .default('{}')
+    .transform((s, ctx) => {
+      try {
+        return z.record(z.string(), z.string().min(1)).parse(JSON.parse(s));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of type -> prompt' });
+        return z.NEVER;
+      }
+    }),
+  GENERATIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+});
+
+export function generativeSettingsFromEnv(env: Record<string, string | undefined>): GenerativeSettings | undefined {
+  const parsed = generativeEnvSchema.safeParse(env);
+  if (!parsed.success)
+    throw new Error(
+      `Invalid generative provider settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  const e = parsed.data;
+  if (!e.GENERATIVE_API_KEY || !e.GENERATIVE_PLANS.length) return undefined;
+  return {
+    baseUrl: e.GENERATIVE_API_URL.replace(/\/+$/, ''),
+    apiKey: e.GENERATIVE_API_KEY,
+    model: e.GENERATIVE_MODEL,
+    plans: e.GENERATIVE_PLANS,
+    prompts: e.GENERATIVE_PROMPTS,
+    timeoutMs: e.GENERATIVE_TIMEOUT_MS,
+  };
+}
+
+/** The environment as a source: read (and checked) once, at start. */
+export function envGenerativeSettings(env: Record<string, string | undefined> = process.env): GenerativeSettingsSource {
+  const settings = generativeSettingsFromEnv(env);
+  return { current: async () => settings };
+}

@@ -1,0 +1,52 @@
+// The generation worker as its own process, composed as the chart's image-worker is
+// (createGenerationWorkerService on Kafka: environment, database, ledger, leases, signals), in the
+// test's own database (TEST_DATABASE; runStandalone would take the shared `flatlay_image`), on a
+// test engine chosen by TEST_ENGINE, so a test can kill it mid-job and start it again:
+//   hang      prints `engine started` when a job reaches the engine, and never finishes it;
+//   complete  answers a small real JPEG result and preview at once.
+import sharp from 'sharp';
+import { createBus, createLogger, startService, stopOnSignals } from '@flatlay/platform';
+import { createGenerationWorkerService } from '../../src/service.js';
+import type { EnhanceEngine } from '../../src/worker/generation-worker.js';
+
+const engines: Record<string, EnhanceEngine> = {
+  hang: {
+    enhance() {
+      process.stdout.write('engine started\n');
+      return new Promise(() => undefined);
+    },
+    async close() {},
+  },
+  complete: {
+    async enhance() {
+      const full = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#ffffff' } })
+        .jpeg()
+        .toBuffer();
+      return { full, preview: full, thumbnail: full, width: 80, height: 60, format: 'jpeg' } as never;
+    },
+    async close() {},
+  },
+};
+
+const engine = engines[process.env.TEST_ENGINE ?? ''];
+if (!engine) throw new Error(`TEST_ENGINE must be one of ${Object.keys(engines).join(', ')}`);
+const env = (name: string) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} must be set`);
+  return value;
+};
+const logger = createLogger('image-worker', 'warn');
+const bus = createBus(env('KAFKA_BROKERS').split(','), 'image-worker-test');
+const running = await startService(createGenerationWorkerService({ engine: async () => engine }), {
+  databaseUrl: env('DATABASE_URL'),
+  database: env('TEST_DATABASE'),
+  bus,
+  grpcPort: 0,
+  logger,
+  serviceSecret: env('SERVICE_AUTH_SECRET'),
+});
+stopOnSignals(async () => {
+  await running.stop();
+  await bus.close();
+}, logger);
+process.stdout.write('worker ready\n');

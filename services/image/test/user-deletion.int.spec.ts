@@ -1,0 +1,196 @@
+// UserDeleted on both blob stores (a folder and S3 on a real MinIO): the image service deletes the
+// deleted user's rows, originals, results and previews, and nobody else's. Real ledger, real
+// Postgres, the image service with its in-process worker (a fake engine), identity's event on the bus.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { events, eventTypes, image, ledger, topics } from '@flatlay/proto';
+import {
+  call,
+  createClient,
+  createLogger,
+  InProcessBus,
+  outboxMessage,
+  serviceCredential,
+  startService,
+  type RunningService,
+} from '@flatlay/platform';
+import { ledgerService } from '@flatlay/ledger';
+import { requireEnv, waitFor } from '../../platform/test/support.js';
+import { type BlobStore, FolderBlobStore, S3BlobStore } from '../src/blobs/index.js';
+import { createImageService } from '../src/service.js';
+import type { EnhanceEngine } from '../src/worker/generation-worker.js';
+
+const silent = createLogger('image-test', 'silent');
+const photo = await readFile(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
+const fakeEngine: EnhanceEngine = {
+  async enhance() {
+    const full = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#ffffff' } })
+      .jpeg()
+      .toBuffer();
+    return { full, preview: full, thumbnail: full, width: 80, height: 60, format: 'jpeg' } as never;
+  },
+  async close() {},
+};
+
+async function s3Store(): Promise<S3BlobStore> {
+  const names = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+  const missing = names.filter((n) => !process.env[n]);
+  if (missing.length) throw new Error(`${missing.join(', ')} not set: run through \`npm test\`, which starts MinIO`);
+  const config = {
+    endpoint: process.env.S3_ENDPOINT!,
+    bucket: process.env.S3_BUCKET!,
+    region: process.env.S3_REGION!,
+    accessKeyId: process.env.S3_ACCESS_KEY_ID!,
+    secretAccessKey: process.env.S3_SECRET_ACCESS_KEY!,
+  };
+  const admin = new S3Client({
+    region: config.region,
+    endpoint: config.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+  });
+  await admin.send(new CreateBucketCommand({ Bucket: config.bucket })).catch((e: { name?: string }) => {
+    if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
+  });
+  admin.destroy();
+  return new S3BlobStore(config);
+}
+
+const stores: Array<[string, () => Promise<{ blobs: BlobStore; cleanUp(): Promise<void> }>]> = [
+  [
+    'the folder store',
+    async () => {
+      const root = await mkdtemp(join(tmpdir(), 'flatlay-deletion-'));
+      return { blobs: new FolderBlobStore(root), cleanUp: () => rm(root, { recursive: true, force: true }) };
+    },
+  ],
+  [
+    'the S3 store on MinIO',
+    async () => {
+      const blobs = await s3Store();
+      return { blobs, cleanUp: async () => blobs.close() };
+    },
+  ],
+];
+
+describe.each(stores)('UserDeleted with %s', { timeout: 120_000 }, (_name, makeStore) => {
+  const run = randomUUID().slice(0, 8);
+  const bus = new InProcessBus();
+  let store: Awaited<ReturnType<typeof makeStore>>;
+  let ledgerSvc: RunningService;
+  let imageSvc: RunningService;
+  let images: image.ImageServiceClient;
+  let ledgerClient: ledger.LedgerServiceClient;
+
+  beforeAll(async () => {
+    store = await makeStore();
+    ledgerSvc = await startService(ledgerService, {
+      databaseUrl: requireEnv('DATABASE_URL'),
+      database: `flatlay_ledger_deletion_test_${run}`,
+      bus,
+      grpcPort: 0,
+      logger: silent,
+    });
+    imageSvc = await startService(
+      createImageService({
+        blobs: store.blobs,
+        ledgerAddress: () => `127.0.0.1:${ledgerSvc.port}`,
+        engine: async () => fakeEngine,
+        inProcessWorker: true,
+        config: { GENERATION_SWEEP_INTERVAL_MS: '100' },
+      }),
+      {
+        databaseUrl: requireEnv('DATABASE_URL'),
+        database: `flatlay_image_deletion_test_${run}`,
+        bus,
+        grpcPort: 0,
+        logger: silent,
+      },
+    );
+    images = createClient(image.ImageServiceClient, `127.0.0.1:${imageSvc.port}`, serviceCredential('gateway'));
+    ledgerClient = createClient(
+      ledger.LedgerServiceClient,
+      `127.0.0.1:${ledgerSvc.port}`,
+      serviceCredential('gateway'),
+    );
+  });
+  afterAll(async () => {
+    images?.close();
+    ledgerClient?.close();
+    await imageSvc?.stop();
+    await ledgerSvc?.stop();
+    await bus.close();
+    await store?.cleanUp();
+  });
+
+  /** A completed image of a new user: its three files' keys. */
+  async function completedImageOfNewUser() {
+    const userId = randomUUID();
+    await call(ledgerClient, ledgerClient.openAccount, { userId });
+    const blobKey = `uploads/${randomUUID()}`;
+    await store.blobs.put(blobKey, photo, 'image/jpeg');
+    const { imageId } = await call(images, images.createGeneration, {
+      userId,
+      anonymousEmail: '',
+      enhancementType: 'tops',
+      blobKey,
+      contentType: 'image/jpeg',
+      sizeBytes: photo.length,
+      options: undefined,
+    });
+    await waitFor(
+      async () => (await call(images, images.getStatus, { userId, imageId })).image?.status === 'completed',
+      'the image completes',
+    );
+    const { rows } = await imageSvc.context.pool.query(
+      'SELECT original_key, result_key, preview_key FROM images WHERE image_id = $1',
+      [imageId],
+    );
+    const keys = Object.values(rows[0]) as string[];
+    assert.equal(keys.length, 3);
+    for (const key of keys) assert.ok(await store.blobs.head(key), `${key} is stored`);
+    return { userId, imageId, keys };
+  }
+
+  it("deletes the user's rows, originals, results and previews, and nobody else's", async () => {
+    const leaving = await completedImageOfNewUser();
+    const second = await completedImageOfNewUser();
+    const staying = await completedImageOfNewUser();
+    // Two images of the leaving user.
+    await imageSvc.context.pool.query('UPDATE images SET user_id = $1 WHERE image_id = $2', [
+      leaving.userId,
+      second.imageId,
+    ]);
+
+    const m = outboxMessage(
+      topics.identityUser,
+      eventTypes.UserDeleted,
+      events.UserDeleted,
+      { userId: leaving.userId },
+      { aggregateId: leaving.userId, occurredAt: new Date() },
+    );
+    await bus.publish([{ topic: m.topic, key: m.key, value: Buffer.from(m.envelope), headers: {} }]);
+    await waitFor(
+      async () =>
+        (await imageSvc.context.pool.query('SELECT 1 FROM images WHERE user_id = $1', [leaving.userId])).rowCount === 0,
+      "the user's images are deleted",
+    );
+    for (const key of [...leaving.keys, ...second.keys])
+      assert.equal(await store.blobs.head(key), undefined, `${key} is deleted`);
+    const jobs = await imageSvc.context.pool.query('SELECT 1 FROM generation_jobs WHERE image_id = ANY($1)', [
+      [leaving.imageId, second.imageId],
+    ]);
+    assert.equal(jobs.rowCount, 0, 'their jobs are gone too');
+    for (const key of staying.keys) assert.ok(await store.blobs.head(key), `${key} of another user stays`);
+    assert.equal(
+      (await call(images, images.getStatus, { userId: staying.userId, imageId: staying.imageId })).image?.status,
+      'completed',
+    );
+  });
+});
