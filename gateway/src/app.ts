@@ -5,6 +5,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from '@flatlay/platform';
 import { mountRoutes } from './api/router.js';
+import type { GatewayCache } from './cache/index.js';
 import { serviceClients, type ServiceClients } from './clients.js';
 import { filesFromEnv } from './files/index.js';
 import { fileRoutes, type FileServing } from './files/serve.js';
@@ -45,6 +46,11 @@ export interface GatewayOptions {
    * URLs are signed with; from the environment when absent (`filesFromEnv`).
    */
   files?: FileServing;
+  /**
+   * What this instance remembers of each user (verified tokens, profile, balance), invalidated
+   * over the bus (ADR 0510); without it every request asks the services.
+   */
+  cache?: GatewayCache;
 }
 
 export function createGatewayApp(options: GatewayOptions): Express {
@@ -56,7 +62,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(helmet({ contentSecurityPolicy: { directives: { 'img-src': ["'self'", 'data:', 'blob:'] } } }));
   app.use(healthRoutes(options.services));
 
-  const clients = options.clients ?? serviceClients(options.services);
+  const serviceClientsOf = options.clients ?? serviceClients(options.services);
+  const clients = options.cache ? options.cache.wrap(serviceClientsOf) : serviceClientsOf;
   const auth = createAuthenticator(clients);
   const limit = authRateLimits(options.rateLimits ?? defaultAuthRateLimits);
   const files = options.files ?? filesFromEnv();

@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+// `npm run bench:api`: the API hot path against bare Express, in the same run, with k6.
+//
+// Starts bare Express (tests/load/bare-express.mjs, the limit) and the product as `npm start` runs
+// it (gateway/dist/embedded.js: every service, embedded Postgres, in-process bus), signs a user up,
+// then runs k6 (tests/load/hot-path.js) against each: as many requests as 50 connections get
+// through in BENCH_SECONDS (default 10), and a fixed 500 requests/s for the p99. Prints the
+// figures, the ratios to bare Express and the targets of issue 15; exits 1 when a target is missed.
+//
+//   BENCH_SECONDS=10          length of each k6 run
+//   BENCH_PROFILE=1           run the product under `node --cpu-prof` (profile in reports/profile/)
+//   BENCH_ONLY=me,balance     only these product rows (healthz, unknown, me, balance)
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { installK6 } from '../../scripts/infra/k6.mjs';
+import { build, ensureInstalled, repoRoot } from '../../scripts/lib/steps.mjs';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const RATE = 500;
+const reports = join(repoRoot, 'reports');
+mkdirSync(reports, { recursive: true });
+
+const freePort = () =>
+  new Promise((ok, fail) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+    s.on('error', fail);
+  });
+
+/** Starts a process and resolves once a line of its output matches `ready`. */
+function startProcess(label, args, env, ready, logFile) {
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env } });
+  const log = [];
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${label} did not start in 120 s:\n${log.join('')}`)), 120_000);
+    const onData = (chunk) => {
+      const text = chunk.toString();
+      log.push(text);
+      const m = log.join('').match(ready);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        ok({ child, match: m });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (c) => log.push(c.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (logFile) writeFileSync(logFile, log.join(''));
+      fail(new Error(`${label} exited (${code}):\n${log.join('').slice(-3000)}`));
+    });
+  });
+}
+
+function stopProcess(child) {
+  return new Promise((ok) => {
+    if (child.exitCode !== null) return ok();
+    child.removeAllListeners('exit');
+    child.once('exit', () => ok());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
+  });
+}
+
+function k6Run(k6, env) {
+  const summary = join(reports, `k6-${process.pid}.json`);
+  return new Promise((ok, fail) => {
+    const child = spawn(k6, ['run', '--quiet', '--no-usage-report', join(repoRoot, 'tests', 'load', 'hot-path.js')], {
+      env: { ...process.env, ...env, SUMMARY: summary, DURATION: `${SECONDS}s`, K6_NO_USAGE_REPORT: 'true' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (c) => {
+      err += c.toString();
+    });
+    child.on('exit', (code) => {
+      try {
+        ok(JSON.parse(readFileSync(summary, 'utf8')));
+      } catch {
+        fail(new Error(`k6 failed (${code}): ${err.slice(-2000)}`));
+      } finally {
+        rmSync(summary, { force: true });
+      }
+    });
+  });
+}
+
+async function api(base, method, path, { token, json } = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(json ? { 'content-type': 'application/json' } : {}),
+    },
+    body: json ? JSON.stringify(json) : undefined,
+  });
+  const text = await res.text();
+  let body = text;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: res.status, body };
+}
+
+const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '-');
+
+// ---------------------------------------------------------------------------------------------
+
+const k6 = await installK6();
+ensureInstalled();
+build();
+
+const dataDir = mkdtempSync(join(tmpdir(), 'flatlay-bench-api-'));
+const productPort = await freePort();
+const profileDir = join(reports, 'profile');
+const nodeArgs = process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+console.log(`› starting bare Express and the product (npm start's embedded process, data in ${dataDir})`);
+const bare = await startProcess(
+  'bare Express',
+  [join(repoRoot, 'tests', 'load', 'bare-express.mjs')],
+  {},
+  /listening (\d+)/,
+);
+const bareBase = `http://127.0.0.1:${bare.match[1]}`;
+const product = await startProcess(
+  'the product',
+  [...nodeArgs, join(repoRoot, 'gateway', 'dist', 'embedded.js')],
+  { PORT: String(productPort), HOST: '127.0.0.1', FLATLAY_DATA_DIR: dataDir, IMAGE_IN_PROCESS_WORKER: '0' },
+  /Flatlay is running at/,
+  join(reports, 'bench-api-product.log'),
+);
+const base = `http://127.0.0.1:${productPort}`;
+
+const results = [];
+let failed = false;
+try {
+  const email = `bench.${Date.now()}@example.com`;
+  const reg = await api(base, 'POST', '/api/auth/register', { json: { email, password: 'bench password 1' } });
+  if (reg.status !== 201) throw new Error(`sign-up failed: ${reg.status} ${JSON.stringify(reg.body)}`);
+  const token = reg.body.access_token;
+
+  const rows = [
+    { name: 'healthz', target: '/healthz', expect: 200, ratio: 0.8 },
+    { name: 'unknown', target: '/api/no-such-thing', expect: 404, ratio: 0.8 },
+    { name: 'me', target: '/api/auth/me', expect: 200, token, ratio: 0.5, p99: 50 },
+    { name: 'balance', target: '/api/tokens/balance', expect: 200, token, ratio: 0.5, p99: 50 },
+  ].filter((r) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(r.name));
+
+  // Warm both (JIT, connection pools, caches), then the limit before and after the product's rows.
+  console.log('› warming up');
+  for (const r of rows) {
+    const ok = await api(base, 'GET', r.target, { token: r.token });
+    if (ok.status !== r.expect) throw new Error(`${r.target} answered ${ok.status}: ${JSON.stringify(ok.body)}`);
+  }
+  await k6Run(k6, { BASE: bareBase, TARGET: '/api/tokens/balance', MODE: 'max', VUS: '50', DURATION: '3s' });
+  for (const r of rows.slice(2))
+    await k6Run(k6, { BASE: base, TARGET: r.target, TOKEN: r.token, EXPECT: String(r.expect), MODE: 'max' });
+
+  const limit = [];
+  console.log(`› bare Express, 50 connections, ${SECONDS} s`);
+  limit.push(await k6Run(k6, { BASE: bareBase, TARGET: '/api/tokens/balance', MODE: 'max', VUS: '50' }));
+  for (const r of rows) {
+    console.log(`› ${r.target}, 50 connections, ${SECONDS} s`);
+    r.max = await k6Run(k6, {
+      BASE: base,
+      TARGET: r.target,
+      TOKEN: r.token ?? '',
+      EXPECT: String(r.expect),
+      MODE: 'max',
+      VUS: '50',
+    });
+    if (r.p99) {
+      console.log(`› ${r.target}, ${RATE} requests/s, ${SECONDS} s`);
+      r.rate = await k6Run(k6, {
+        BASE: base,
+        TARGET: r.target,
+        TOKEN: r.token ?? '',
+        EXPECT: String(r.expect),
+        MODE: 'rate',
+        RATE: String(RATE),
+      });
+    }
+  }
+  console.log(`› bare Express again, 50 connections, ${SECONDS} s`);
+  limit.push(await k6Run(k6, { BASE: bareBase, TARGET: '/api/tokens/balance', MODE: 'max', VUS: '50' }));
+  const bareRate = (limit[0].perSecond + limit[1].perSecond) / 2;
+
+  console.log('');
+  console.log(
+    `bare Express: ${fmt(limit[0].perSecond)} and ${fmt(limit[1].perSecond)} requests/s (p99 ${fmt(limit[0].p99, 1)} / ${fmt(limit[1].p99, 1)} ms); the limit is their mean, ${fmt(bareRate)}/s`,
+  );
+  console.log('');
+  console.log(
+    '| path | requests/s (50 conn.) | p99 (ms) | x bare Express | target | p99 at 500/s (ms) | errors at 500/s | verdict |',
+  );
+  console.log('|---|---:|---:|---:|---|---:|---:|---|');
+  for (const r of rows) {
+    const ratio = r.max.perSecond / bareRate;
+    const problems = [];
+    if (ratio < r.ratio) problems.push(`ratio ${fmt(ratio, 2)} < ${r.ratio}`);
+    if (r.max.failedRate > 0) problems.push('errors under load');
+    if (r.rate) {
+      if (r.rate.p99 >= r.p99) problems.push(`p99 ${fmt(r.rate.p99, 1)} ms >= ${r.p99} ms`);
+      if (r.rate.failedRate > 0) problems.push('errors at 500/s');
+      if (r.rate.dropped > 0) problems.push(`${r.rate.dropped} requests not sent at 500/s`);
+    }
+    if (problems.length) failed = true;
+    results.push({ ...r, token: undefined, ratioToBare: ratio, problems });
+    console.log(
+      `| ${r.target} | ${fmt(r.max.perSecond)} | ${fmt(r.max.p99, 1)} | ${fmt(ratio, 2)} | >= ${r.ratio}${r.p99 ? `, p99 < ${r.p99} ms at ${RATE}/s` : ''} | ${r.rate ? fmt(r.rate.p99, 1) : '-'} | ${r.rate ? fmt(r.rate.failedRate * 100, 2) + ' %' : '-'} | ${problems.length ? `MISSED (${problems.join('; ')})` : 'met'} |`,
+    );
+  }
+  writeFileSync(
+    join(reports, 'bench-api.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, bare: limit, bareRate, rows: results }, null, 2)}\n`,
+  );
+} finally {
+  await stopProcess(product.child);
+  await stopProcess(bare.child);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+if (process.env.BENCH_PROFILE === '1') console.log(`\nCPU profile of the product: ${profileDir}`);
+console.log(failed ? '\nSome targets were missed.' : '\nEvery target was met.');
+process.exit(failed ? 1 : 0);
