@@ -25,6 +25,20 @@ const READ_NAME = /^(get|list|search|watch|stream|check|verify|count|export)/;
 
 const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 
+/**
+ * The user a token names (a logout carries only the token), read without checking the
+ * signature: it only picks whose facts to drop, and dropping anyone's costs a verification.
+ */
+function subjectOf(token: unknown): string | undefined {
+  if (typeof token !== 'string') return undefined;
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sub?: unknown };
+    return text(payload.sub);
+  } catch {
+    return undefined;
+  }
+}
+
 export function cachedClients(clients: ServiceClients, cache: UserFactsCache, broadcast: Broadcast): ServiceClients {
   /** After a change: forget here at once, then tell the others before the route answers. */
   const changed = async (users: string[] | 'everyone', scope: Scope) => {
@@ -77,7 +91,9 @@ export function cachedClients(clients: ServiceClients, cache: UserFactsCache, br
     // account's sessions): the user named by the request or the answer, else everyone.
     return afterWrite((request, response) => {
       const r = response as { userId?: string; user?: { id?: string } } | undefined;
-      const users = [text(request.userId), text(r?.userId), text(r?.user?.id)].filter((u): u is string => !!u);
+      const users = [text(request.userId), text(r?.userId), text(r?.user?.id), subjectOf(request.token)].filter(
+        (u): u is string => !!u,
+      );
       return users.length ? [...new Set(users)] : 'everyone';
     }, 'all');
   };
