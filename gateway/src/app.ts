@@ -56,6 +56,9 @@ export interface GatewayOptions {
 export function createGatewayApp(options: GatewayOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No ETag on JSON answers: hashing every body costs more than a revalidation of an API answer
+  // saves (static files keep theirs, from express.static).
+  app.set('etag', false);
   app.set('trust proxy', options.trustProxy ?? defaultTrustProxy);
   app.use(requestId);
   app.use(traceRequests);
@@ -70,7 +73,6 @@ export function createGatewayApp(options: GatewayOptions): Express {
 
   const api = express.Router();
   api.use(cors({ origin: options.corsOrigins, credentials: true }));
-  api.use(auth.passport.initialize());
   // Every operation is declared once (routes/<area>.ts) and mounted with its full path on this
   // router, with its body limits, access, validation and 405s; the route inventory test reads
   // every (method, path) Express serves here. Answers are checked against the document in
