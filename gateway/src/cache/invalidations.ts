@@ -89,7 +89,10 @@ export async function followInvalidations(
       await publish([{ origin, kind: 'hello' }]).catch(() => undefined);
       await Promise.race([helloHeard, new Promise((ok) => setTimeout(ok, 500))]);
     }
-    if (heardIt && !closed) cache.setLive(true);
+    if (heardIt && !closed) {
+      cache.setLive(true);
+      logger.info({ group: `gateway-cache-${origin}` }, 'gateway cache on');
+    }
     else if (!closed) logger.warn('the gateway cache stays off: its invalidation subscription did not deliver');
   })();
 
