@@ -4,7 +4,7 @@
 // events follow through their outboxes, which the relay publishes within its poll interval).
 import { randomUUID } from 'node:crypto';
 import { topics } from '@flatlay/proto';
-import { serviceTopics, type Bus, type Logger, type Subscription } from '@flatlay/platform';
+import { InProcessBus, serviceTopics, type Bus, type Logger, type Subscription } from '@flatlay/platform';
 import type { Scope, UserFactsCache } from './user-facts.js';
 
 /** The gateways' own channel: JSON `{ origin, userId?, scope }`; no userId means everyone. */
@@ -15,10 +15,19 @@ export type Broadcast = (users: string[] | 'everyone', scope: Scope) => Promise<
 
 interface Notice {
   origin: string;
-  /** `hello`: an instance checking that its own subscription delivers (see `follow`). */
+  /** `hello`: an instance's heartbeat through its own subscription (see followInvalidations). */
   kind: 'changed' | 'hello';
+  /** A hello's sending time (epoch ms). */
+  sentAt?: number;
   userId?: string;
   scope?: Scope;
+}
+
+export interface HeartbeatOptions {
+  /** How often an instance says hello to itself. */
+  everyMs?: number;
+  /** Not heard for this long: the cache goes off (and forgets everything) until a hello comes back. */
+  silenceMs?: number;
 }
 
 export interface Invalidations {
@@ -28,15 +37,17 @@ export interface Invalidations {
 
 /**
  * Subscribes this instance (a group of its own, from the end: it needs changes, not history) and
- * turns the cache on once a notice it published itself came back, which proves the
- * subscription is positioned and delivering. Until then, and if that never happens, nothing is
- * cached and every request asks the services, as without a bus.
+ * keeps the cache on only while its own heartbeat comes back through that subscription: a hello
+ * every `everyMs`. The cache turns on when the first one is heard (the consumer is positioned and
+ * delivering), and off, forgetting everything, when none was heard for `silenceMs` (a stalled or
+ * rebalancing consumer, which may also have skipped changes: a Kafka group that rejoins starts
+ * again at the end of a partition it had not committed on) or when one comes back that late.
  */
 export async function followInvalidations(
   bus: Bus,
   cache: UserFactsCache,
   logger: Logger,
-  { readyTimeoutMs = 60_000 } = {},
+  { everyMs = 500, silenceMs = 2_000 }: HeartbeatOptions = {},
 ): Promise<Invalidations> {
   const origin = randomUUID();
   await bus.ensureTopics([
@@ -44,10 +55,23 @@ export async function followInvalidations(
     ...serviceTopics('identity').filter((t) => t.name === topics.identityUser),
     ...serviceTopics('ledger').filter((t) => t.name === topics.ledgerAccount),
   ]);
-  let heard: () => void = () => undefined;
-  const helloHeard = new Promise<void>((ok) => {
-    heard = ok;
-  });
+  let lastHeard = 0;
+  let closed = false;
+  const heard = (sentAt: number) => {
+    if (closed) return;
+    const now = Date.now();
+    if (now - sentAt > silenceMs) {
+      // Changes of that period may have been skipped: start again from nothing.
+      if (cache.isLive) logger.warn({ lagMs: now - sentAt }, 'gateway cache off: its invalidations lag');
+      cache.setLive(false);
+      return;
+    }
+    lastHeard = now;
+    if (!cache.isLive) {
+      cache.setLive(true);
+      logger.info({ group: `gateway-cache-${origin}` }, 'gateway cache on');
+    }
+  };
   const subscription: Subscription = await bus.subscribe({
     groupId: `gateway-cache-${origin}`,
     topics: [topics.identityUser, topics.ledgerAccount, GATEWAY_CACHE_TOPIC],
@@ -58,7 +82,7 @@ export async function followInvalidations(
       const notice = parseNotice(delivery.value);
       if (!notice) return;
       if (notice.kind === 'hello') {
-        if (notice.origin === origin) heard();
+        if (notice.origin === origin) heard(notice.sentAt ?? 0);
         return;
       }
       if (notice.origin === origin) return; // applied here before it was sent
@@ -77,24 +101,18 @@ export async function followInvalidations(
       })),
     );
 
-  // Said again until heard: a Kafka group positions itself "at the end" only once it has joined.
-  let closed = false;
-  void (async () => {
-    const until = Date.now() + readyTimeoutMs;
-    let heardIt = false;
-    void helloHeard.then(() => {
-      heardIt = true;
-    });
-    while (!heardIt && !closed && Date.now() < until) {
-      await publish([{ origin, kind: 'hello' }]).catch(() => undefined);
-      await Promise.race([helloHeard, new Promise((ok) => setTimeout(ok, 500))]);
+  // The in-process bus loses nothing and keeps every message in memory: there one hello heard is
+  // enough, and the beat stops.
+  const continuous = !(bus instanceof InProcessBus);
+  const beat = setInterval(() => {
+    if (!continuous && cache.isLive) return clearInterval(beat);
+    if (cache.isLive && Date.now() - lastHeard > silenceMs) {
+      logger.warn('gateway cache off: its invalidations are not delivered');
+      cache.setLive(false);
     }
-    if (heardIt && !closed) {
-      cache.setLive(true);
-      logger.info({ group: `gateway-cache-${origin}` }, 'gateway cache on');
-    }
-    else if (!closed) logger.warn('the gateway cache stays off: its invalidation subscription did not deliver');
-  })();
+    publish([{ origin, kind: 'hello', sentAt: Date.now() }]).catch(() => undefined);
+  }, everyMs);
+  beat.unref();
 
   return {
     broadcast: async (users, scope) => {
@@ -111,6 +129,7 @@ export async function followInvalidations(
     },
     close: async () => {
       closed = true;
+      clearInterval(beat);
       cache.setLive(false);
       await subscription.close();
     },
