@@ -19,7 +19,7 @@
 //   BENCH_ONLY=me,balance     only these product rows (healthz, unknown, me, balance)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,9 +42,19 @@ const freePort = () =>
     s.on('error', fail);
   });
 
-/** Starts a process and resolves once a line of its output matches `ready`. */
+/** Every process this run started, stopped if the run is interrupted. */
+const children = new Set();
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    for (const c of children) c.kill('SIGKILL');
+    process.exit(130);
+  });
+
+/** Starts a process and resolves once a line of its output matches `ready`; its output goes to `logFile`. */
 function startProcess(label, args, env, ready, logFile) {
   const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env } });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   const log = [];
   return new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`${label} did not start in 120 s:\n${log.join('')}`)), 120_000);
@@ -60,9 +70,14 @@ function startProcess(label, args, env, ready, logFile) {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (c) => log.push(c.toString()));
+    if (logFile) {
+      writeFileSync(logFile, '');
+      const keep = (c) => appendFileSync(logFile, c);
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+    }
     child.on('exit', (code) => {
       clearTimeout(timer);
-      if (logFile) writeFileSync(logFile, log.join(''));
       fail(new Error(`${label} exited (${code}):\n${log.join('').slice(-3000)}`));
     });
   });
