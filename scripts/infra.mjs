@@ -34,6 +34,7 @@ import { envFrom, readJson } from './infra/state.mjs';
 import { startStripeMock, stopStripeMock } from './infra/stripe-mock.mjs';
 
 export { HELM_BIN, KUBECONFORM_BIN, VERSIONS } from './infra/layout.mjs';
+export { installK6, K6_BIN } from './infra/k6.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // install

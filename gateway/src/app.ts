@@ -5,6 +5,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from '@flatlay/platform';
 import { mountRoutes } from './api/router.js';
+import type { GatewayCache } from './cache/index.js';
 import { serviceClients, type ServiceClients } from './clients.js';
 import { filesFromEnv } from './files/index.js';
 import { fileRoutes, type FileServing } from './files/serve.js';
@@ -48,11 +49,19 @@ export interface GatewayOptions {
   files?: FileServing;
   /** The web app's deployment settings (Google client id, pixels); from the environment when absent. */
   web?: WebSettings;
+  /**
+   * What this instance remembers of each user (verified tokens, profile, balance), invalidated
+   * over the bus (ADR 0510); without it every request asks the services.
+   */
+  cache?: GatewayCache;
 }
 
 export function createGatewayApp(options: GatewayOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No ETag on JSON answers: hashing every body costs more than a revalidation of an API answer
+  // saves (static files keep theirs, from express.static).
+  app.set('etag', false);
   app.set('trust proxy', options.trustProxy ?? defaultTrustProxy);
   app.use(requestId);
   app.use(traceRequests);
@@ -61,14 +70,14 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(helmet({ contentSecurityPolicy: { directives: csp } }));
   app.use(healthRoutes(options.services));
 
-  const clients = options.clients ?? serviceClients(options.services);
+  const serviceClientsOf = options.clients ?? serviceClients(options.services);
+  const clients = options.cache ? options.cache.wrap(serviceClientsOf) : serviceClientsOf;
   const auth = createAuthenticator(clients);
   const limit = authRateLimits(options.rateLimits ?? defaultAuthRateLimits);
   const files = options.files ?? filesFromEnv();
 
   const api = express.Router();
   api.use(cors({ origin: options.corsOrigins, credentials: true }));
-  api.use(auth.passport.initialize());
   // Every operation is declared once (routes/<area>.ts) and mounted with its full path on this
   // router, with its body limits, access, validation and 405s; the route inventory test reads
   // every (method, path) Express serves here. Answers are checked against the document in

@@ -50,6 +50,14 @@ export function rateLimitsFrom(config: z.infer<typeof rateLimitEnvSchema>): {
   };
 }
 
+/**
+ * How long the gateway keeps a verified token, a profile or a balance at most (ADR 0510): a
+ * backstop, as every change invalidates them over the bus; 0 turns the cache off.
+ */
+export const cacheEnvSchema = z.object({
+  GATEWAY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(30),
+});
+
 export const gatewayEnvSchema = z
   .object({
     PORT: env.port(registry.gateway.httpPort),
@@ -64,6 +72,10 @@ export const gatewayEnvSchema = z
     SERVICE_AUTH_SECRET: serviceSecretEnv(),
     WEB_DIR: z.string().optional(),
     LOG_LEVEL: env.logLevel(),
+    // The bus the services publish on: the gateway follows identity's and the ledger's events
+    // there to keep its cache right; without it the gateway keeps nothing between requests.
+    KAFKA_BROKERS: env.csv().optional(),
   })
-  .extend(rateLimitEnvSchema.shape);
+  .extend(rateLimitEnvSchema.shape)
+  .extend(cacheEnvSchema.shape);
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;

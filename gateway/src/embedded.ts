@@ -25,7 +25,8 @@ import { createImageService } from '@flatlay/image';
 import { ledgerService } from '@flatlay/ledger';
 import { createGatewayApp } from './app.js';
 import { filesFromEnv } from './files/index.js';
-import { rateLimitEnvSchema, rateLimitsFrom } from './config.js';
+import { cacheEnvSchema, rateLimitEnvSchema, rateLimitsFrom } from './config.js';
+import { startGatewayCache, type GatewayCache } from './cache/index.js';
 import { listen } from './server.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,7 +44,8 @@ const config = loadConfig(
       // `0`: no generation worker in this process (jobs wait for a worker run as its own process).
       IMAGE_IN_PROCESS_WORKER: z.enum(['0', '1']).default('1'),
     })
-    .extend(rateLimitEnvSchema.shape),
+    .extend(rateLimitEnvSchema.shape)
+    .extend(cacheEnvSchema.shape),
 );
 
 startTelemetry('flatlay');
@@ -57,8 +59,11 @@ const bus = createBus(config.KAFKA_BROKERS, 'flatlay');
 const services: RunningService[] = [];
 const rateLimits = rateLimitsFrom(config);
 
+let cache: GatewayCache | undefined;
+
 async function stopAll(): Promise<void> {
   await http?.stop();
+  await cache?.close();
   await rateLimits.close();
   for (const s of services.reverse()) await s.stop();
   await bus.close();
@@ -97,8 +102,10 @@ try {
   for (const s of started) if (s.status === 'fulfilled') services.push(s.value);
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;
+  cache = startGatewayCache(bus, logger, { ttlMs: config.GATEWAY_CACHE_TTL_SECONDS * 1000 });
   const app = createGatewayApp({
     logger,
+    cache,
     rateLimits: rateLimits.options,
     trustProxy: config.TRUST_PROXY,
     corsOrigins: config.CORS_ORIGINS ?? [`http://localhost:${config.PORT}`],

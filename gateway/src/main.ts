@@ -1,6 +1,7 @@
 // Composition root of the gateway as its own process.
 import { fileURLToPath } from 'node:url';
 import {
+  createBus,
   createLogger,
   loadConfig,
   registry,
@@ -9,6 +10,7 @@ import {
   stopOnSignals,
 } from '@flatlay/platform';
 import { createGatewayApp } from './app.js';
+import { startGatewayCache } from './cache/index.js';
 import { serviceClients } from './clients.js';
 import { gatewayEnvSchema, rateLimitsFrom } from './config.js';
 import { listen } from './server.js';
@@ -24,6 +26,9 @@ const addressOf = {
   billing: config.BILLING_ADDR,
   analytics: config.ANALYTICS_ADDR,
 };
+// A bus of its own (a consumer group per instance): without Kafka there is nothing to follow.
+const bus = config.KAFKA_BROKERS?.length ? createBus(config.KAFKA_BROKERS, 'gateway') : undefined;
+const cache = bus ? startGatewayCache(bus, logger, { ttlMs: config.GATEWAY_CACHE_TTL_SECONDS * 1000 }) : undefined;
 const services = registry.gateway.calls.map((name) => ({ name, address: addressOf[name] }));
 const app = createGatewayApp({
   logger,
@@ -33,10 +38,13 @@ const app = createGatewayApp({
   webDir: config.WEB_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
   services,
   clients: serviceClients(services, new ServiceCredential('gateway', config.SERVICE_AUTH_SECRET)),
+  cache,
 });
 const http = await listen(app, config.HOST, config.PORT);
 logger.info({ port: http.port }, 'gateway listening');
 stopOnSignals(async () => {
   await http.stop();
+  await cache?.close();
+  await bus?.close();
   await rateLimits.close();
 }, logger);

@@ -130,7 +130,6 @@ describe('status codes the web clients depend on', { timeout: 120_000 }, () => {
     stops.push(async () => clients.close());
     const auth = createAuthenticator(clients);
     const api = express.Router();
-    api.use(auth.passport.initialize());
     api.use('/admin', auth.requireAdmin);
     api.get('/admin/profile', async (req, res) => {
       const c = clients.identity();

@@ -107,7 +107,12 @@ describe('gateway', { timeout: 120_000 }, () => {
 
   it('answers 503 naming the service that is down', async () => {
     await services[1]!.stop();
-    const res = await fetch(`${base}/healthz`);
+    // The services are asked at most once a second (a probe's answer may be that old): poll.
+    let res = await fetch(`${base}/healthz`);
+    for (let i = 0; res.status !== 503 && i < 100; i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+      res = await fetch(`${base}/healthz`);
+    }
     assert.equal(res.status, 503);
     const body = (await res.json()) as HealthBody;
     assert.equal(body.services.ledger, 'SERVING');

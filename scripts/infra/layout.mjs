@@ -13,7 +13,8 @@ export const VERSIONS = Object.freeze({
   stripeMock: 'v0.203.0', // github.com/stripe/stripe-mock
   helm: 'v3.21.4', // helm.sh/helm/v3/cmd/helm
   kubeconform: 'v0.7.0', // github.com/yannh/kubeconform/cmd/kubeconform
-  schemathesis: '4.32.5', // PyPI schemathesis (tests/api-fuzz.e2e.spec.ts, npm run fuzz)
+  schemathesis: '4.32.5',
+  k6: 'v1.8.1', // go.k6.io/k6 (the load suite, npm run bench:api) // PyPI schemathesis (tests/api-fuzz.e2e.spec.ts, npm run fuzz)
   // github.com/minio/minio at commit 7aac2a2c5b7c (2026-02-12): MinIO tags are not semver, so the proxy's pseudo-version
   minio: 'v0.0.0-20260212201848-7aac2a2c5b7c',
 });

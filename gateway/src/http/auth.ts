@@ -1,6 +1,4 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { Passport } from 'passport';
-import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { AppError, call } from '@flatlay/platform';
 import type { ServiceClients } from '../clients.js';
 import { GatewayAuthRefusal } from './errors.js';
@@ -17,7 +15,7 @@ export interface Caller {
 declare module 'express-serve-static-core' {
   interface Request {
     caller?: Caller;
-    /** Why the identity service refused the bearer token (passport-http-bearer keeps only a challenge). */
+    /** Why the identity service refused the bearer token. */
     authRefusal?: string;
     /** Set once the admin guard let the request through (see the error mapping's rule for admin routes). */
     adminVerified?: boolean;
@@ -28,64 +26,56 @@ export const NO_TOKEN = 'Not authenticated: Authentication required';
 export const ADMIN_REQUIRED = 'Admin authentication required';
 
 /**
- * passport-http-bearer also takes `access_token` from the query string and the body. A token in a
- * URL ends up in access logs, proxy logs and the browser history, and one in a form body can be
- * planted by another site; so only the Authorization header is read: the strategy sees the
- * request without its query and body.
+ * The bearer token of the Authorization header, as RFC 6750 sends it ("Bearer <token>", the
+ * scheme in any case); undefined for any other header. Only the header is read: a token in the
+ * query string ends up in access logs, proxy logs and the browser history, and one in a form
+ * body can be planted by another site.
  */
-class AuthorizationHeaderBearer extends BearerStrategy<
-  (req: Request, token: string, done: (error: unknown, user?: Caller | false) => void) => void
-> {
-  override authenticate(req: Request, options?: object): void {
-    const headerOnly = new Proxy(req, {
-      get: (target, key) => (key === 'query' || key === 'body' ? undefined : Reflect.get(target, key, target)),
-    });
-    super.authenticate(headerOnly, options);
-  }
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const parts = header.split(' ');
+  if (parts.length !== 2 || !/^Bearer$/i.test(parts[0]!)) return undefined;
+  return parts[1] || undefined;
 }
 
 /**
- * Passport with one bearer strategy: the token is checked by the identity service (signature,
- * issuer, audience, expiry, revocation, and that the user still exists), so every instance
- * sees a logout or a deleted account at once.
+ * Checks the bearer token with the identity service's VerifyToken (signature, issuer, audience,
+ * expiry, revocation, and that the user still exists), through the clients the gateway was given:
+ * with the gateway cache (ADR 0510) a token identity has verified is remembered until a logout,
+ * a deletion or a session change reaches this instance. Passport is not used: one strategy, read
+ * from one header, needs none of its per-request machinery.
  */
 export function createAuthenticator(clients: ServiceClients) {
-  const passport = new Passport();
-  passport.use(
-    new AuthorizationHeaderBearer(
-      { passReqToCallback: true },
-      (req: Request, token: string, done: (error: unknown, user?: Caller | false) => void) => {
-        const client = clients.identity();
-        call(client, client.verifyToken, { token }, { deadlineMs: 3_000 }).then(
-          (v) =>
-            done(null, { userId: v.userId, role: v.role === 'admin' ? 'admin' : 'user', tokenId: v.tokenId, token }),
-          (error: unknown) => {
-            if (!(error instanceof AppError && error.code === 'UNAUTHENTICATED')) return done(error);
-            req.authRefusal = error.message;
-            done(null, false);
-          },
-        );
-      },
-    ),
-  );
+  const verify = async (req: Request, token: string): Promise<Caller | false> => {
+    const client = clients.identity();
+    try {
+      const v = await call(client, client.verifyToken, { token }, { deadlineMs: 3_000 });
+      return { userId: v.userId, role: v.role === 'admin' ? 'admin' : 'user', tokenId: v.tokenId, token };
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'UNAUTHENTICATED')) throw error;
+      req.authRefusal = error.message;
+      return false;
+    }
+  };
 
   /** Authenticates the bearer token; `required` decides whether a missing one is refused. */
   const authenticate =
     (required: boolean): RequestHandler =>
     (req: Request, res: Response, next: NextFunction) => {
-      passport.authenticate('bearer', { session: false }, (error: unknown, caller: Caller | false) => {
-        if (error) return next(error);
-        if (caller) {
-          req.caller = caller;
-          return next();
-        }
-        const sent = Boolean(req.headers.authorization);
-        if (!sent && !required) return next();
+      const sent = Boolean(req.headers.authorization);
+      const token = bearerToken(req.headers.authorization);
+      const refuse = () => {
         const message =
           req.authRefusal ?? (sent ? 'Not authenticated: the authorization header is not a bearer token' : NO_TOKEN);
         res.setHeader('WWW-Authenticate', 'Bearer');
         next(new GatewayAuthRefusal('UNAUTHENTICATED', message));
-      })(req, res, next);
+      };
+      if (!token) return !sent && !required ? next() : refuse();
+      verify(req, token).then((caller) => {
+        if (!caller) return refuse();
+        req.caller = caller;
+        next();
+      }, next);
     };
 
   const requireUser = authenticate(true);
@@ -96,7 +86,7 @@ export function createAuthenticator(clients: ServiceClients) {
       req.adminVerified = true;
       next();
     });
-  return { passport, requireUser, requireAdmin, optionalUser: authenticate(false) };
+  return { requireUser, requireAdmin, optionalUser: authenticate(false) };
 }
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;

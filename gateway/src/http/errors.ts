@@ -66,6 +66,8 @@ function toAppError(error: unknown): AppError {
   return new AppError('INTERNAL', 'Something went wrong on our side. Please try again.');
 }
 
+/** The body errorBody makes of NOT_FOUND, written directly: no Error (and its stack) per unknown path. */
 export const apiNotFound: RequestHandler = (req, res) => {
-  res.status(404).json(errorBody(new AppError('NOT_FOUND', `No API route for ${req.method} ${req.path}`)));
+  const message = `No API route for ${req.method} ${req.path}`;
+  res.status(404).json({ detail: message, message, code: 'NOT_FOUND' });
 };

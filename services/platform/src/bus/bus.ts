@@ -27,6 +27,11 @@ export interface SubscribeOptions {
   handle(delivery: Delivery): Promise<void>;
   /** Pause before a failed message is offered again (default 500 ms). */
   retryDelayMs?: number;
+  /**
+   * Where a group with no committed position starts: the oldest message (default) or only
+   * messages published from now on (a cache that needs changes, not history).
+   */
+  from?: 'beginning' | 'end';
 }
 
 export interface Subscription {

@@ -66,11 +66,17 @@ export class InProcessBus implements Bus {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     for (const t of options.topics) if (!this.log.has(t)) throw new UnknownTopicError(t);
-    const group: Group = this.groups.get(options.groupId) ?? {
+    const existing = this.groups.get(options.groupId);
+    const group: Group = existing ?? {
       members: [],
       committed: new Map(),
       rebalancing: Promise.resolve(),
     };
+    if (!existing && options.from === 'end')
+      for (const t of options.topics)
+        this.log.get(t)!.forEach((messages, p) => {
+          group.committed.set(`${t}:${p}`, messages.length);
+        });
     this.groups.set(options.groupId, group);
     const member: Member = {
       id: this.nextMemberId++,

@@ -115,7 +115,7 @@ export class KafkaBus implements Bus {
       assignment = new Map(Object.entries(e.payload.memberAssignment));
     });
     await consumer.connect();
-    await consumer.subscribe({ topics: options.topics, fromBeginning: true });
+    await consumer.subscribe({ topics: options.topics, fromBeginning: options.from !== 'end' });
     await consumer.run({
       autoCommit: false,
       partitionsConsumedConcurrently: 8,

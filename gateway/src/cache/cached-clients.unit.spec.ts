@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { Metadata } from '@grpc/grpc-js';
+import { describe, it } from 'vitest';
+import type { ServiceClients } from '../clients.js';
+import { cachedClients } from './cached-clients.js';
+import type { Scope } from './user-facts.js';
+import { UserFactsCache } from './user-facts.js';
+
+type Cb = (error: unknown, response?: unknown) => void;
+
+/** A stand-in service client: counts calls per method and answers what `answers` says. */
+function fakeClient(answers: Record<string, (request: Record<string, unknown>) => unknown>) {
+  const calls: string[] = [];
+  const client: Record<string, unknown> = { close: () => undefined };
+  for (const [name, answer] of Object.entries(answers))
+    client[name] = (request: Record<string, unknown>, _m: Metadata, _o: unknown, cb: Cb) => {
+      calls.push(name);
+      setImmediate(() => cb(null, answer(request)));
+    };
+  return { client, calls };
+}
+
+const invoke = (client: object, method: string, request: object, metadata = new Metadata()) =>
+  new Promise((ok, fail) =>
+    (client as Record<string, (...a: unknown[]) => void>)[method]!.call(
+      client,
+      request,
+      metadata,
+      {},
+      (e: unknown, r: unknown) => (e ? fail(e) : ok(r)),
+    ),
+  );
+
+function setup() {
+  const facts = new UserFactsCache({ ttlMs: 60_000 });
+  facts.setLive(true);
+  const identity = fakeClient({
+    verifyToken: () => ({ userId: 'u1', role: 'user', tokenId: 'j1', expiresAt: new Date(Date.now() + 60_000) }),
+    getProfile: (r) => ({ user: { id: r.userId } }),
+    revokeToken: () => ({ revoked: true }),
+    changePassword: () => ({}),
+  });
+  const ledger = fakeClient({ getBalance: () => ({ balance: 5 }), adjust: () => ({ balance: 6, applied: 1 }) });
+  const image = fakeClient({ getImage: () => ({}), createGeneration: () => ({ id: 'i1' }) });
+  const sent: Array<[string[] | 'everyone', Scope]> = [];
+  const clients = cachedClients(
+    {
+      identity: () => identity.client,
+      ledger: () => ledger.client,
+      image: () => image.client,
+      analytics: () => ({}),
+      close: () => undefined,
+    } as unknown as ServiceClients,
+    facts,
+    async (users, scope) => {
+      sent.push([users, scope]);
+    },
+  );
+  return { facts, clients, identity, ledger, image, sent };
+}
+
+const token = `x.${Buffer.from(JSON.stringify({ sub: 'u1' })).toString('base64url')}.y`;
+
+describe('cachedClients', () => {
+  it('answers a repeated verification, profile and balance from the cache', async () => {
+    const { clients, identity, ledger } = setup();
+    for (let i = 0; i < 3; i++) {
+      await invoke(clients.identity(), 'verifyToken', { token });
+      await invoke(clients.identity(), 'getProfile', { userId: 'u1' });
+      await invoke(clients.ledger(), 'getBalance', { userId: 'u1' });
+    }
+    assert.deepEqual(identity.calls, ['verifyToken', 'getProfile']);
+    assert.deepEqual(ledger.calls, ['getBalance']);
+  });
+
+  it("a logout drops the token's user here and tells the others, before it answers", async () => {
+    const { clients, identity, facts, sent } = setup();
+    await invoke(clients.identity(), 'verifyToken', { token });
+    await invoke(clients.identity(), 'revokeToken', { token });
+    assert.deepEqual(sent, [[['u1'], 'all']]);
+    assert.equal(facts.session(token), undefined);
+    await invoke(clients.identity(), 'verifyToken', { token });
+    assert.deepEqual(identity.calls, ['verifyToken', 'revokeToken', 'verifyToken']);
+  });
+
+  it('any identity method that is not a read (a password change) drops the user everywhere', async () => {
+    const { clients, facts, sent } = setup();
+    await invoke(clients.identity(), 'verifyToken', { token });
+    await invoke(clients.identity(), 'changePassword', { userId: 'u1' });
+    assert.equal(facts.session(token), undefined);
+    assert.deepEqual(sent, [[['u1'], 'all']]);
+  });
+
+  it("a ledger write, or another service's write for the caller, drops that user's balance only", async () => {
+    const { clients, ledger, facts, sent } = setup();
+    await invoke(clients.identity(), 'verifyToken', { token });
+    await invoke(clients.ledger(), 'getBalance', { userId: 'u1' });
+    await invoke(clients.ledger(), 'adjust', { userId: 'u1' });
+    assert.equal(facts.balance('u1'), undefined);
+    assert.ok(facts.session(token));
+    await invoke(clients.ledger(), 'getBalance', { userId: 'u1' });
+    const metadata = new Metadata();
+    metadata.set('x-flatlay-user-id', 'u1');
+    await invoke(clients.image(), 'getImage', { id: 'i1' }, metadata);
+    assert.ok(facts.balance('u1'), 'a read changes nothing');
+    await invoke(clients.image(), 'createGeneration', {}, metadata);
+    assert.equal(facts.balance('u1'), undefined);
+    assert.deepEqual(ledger.calls, ['getBalance', 'adjust', 'getBalance']);
+    assert.deepEqual(sent, [
+      [['u1'], 'balance'],
+      [['u1'], 'balance'],
+    ]);
+  });
+
+  it('asks the service every time while the cache is not live', async () => {
+    const { clients, ledger, facts } = setup();
+    facts.setLive(false);
+    await invoke(clients.ledger(), 'getBalance', { userId: 'u1' });
+    await invoke(clients.ledger(), 'getBalance', { userId: 'u1' });
+    assert.deepEqual(ledger.calls, ['getBalance', 'getBalance']);
+  });
+});
