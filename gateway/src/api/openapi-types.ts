@@ -987,7 +987,8 @@ export interface components {
                 currency: string;
                 display_price: string;
                 price_id: string;
-                per_image_cost: string;
+                /** @description Dollars per image (100 tokens) */
+                per_image_cost: number;
                 /** @constant */
                 product_type: "payment";
             } & {
@@ -4521,8 +4522,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Webhook signature verification failed",
-                     *       "message": "Webhook signature verification failed",
+                     *       "detail": "Invalid webhook signature",
+                     *       "message": "Invalid webhook signature",
                      *       "code": "INVALID_ARGUMENT"
                      *     }
                      */

@@ -59,7 +59,7 @@ export const ProductsBody = z
           currency: z.string(),
           display_price: z.string(),
           price_id: z.string(),
-          per_image_cost: z.string(),
+          per_image_cost: z.number().meta({ description: 'Dollars per image (100 tokens)' }),
           product_type: z.literal('payment'),
         })
         .loose(),

@@ -7,7 +7,7 @@ import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
 import type { ServiceClients } from '../clients.js';
 
-const BAD_SIGNATURE = 'Webhook signature verification failed';
+const BAD_SIGNATURE = 'Invalid webhook signature';
 
 export function webhookRoutes(clients: ServiceClients): ApiRoute[] {
   return [
