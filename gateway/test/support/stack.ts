@@ -160,7 +160,8 @@ export async function startStack(
   },
   options: StackOptions = {},
 ): Promise<Stack> {
-  const logger = createLogger(name, 'silent');
+  // STACK_LOG_LEVEL=warn shows the services' logs when a test needs reading.
+  const logger = createLogger(name, (process.env.STACK_LOG_LEVEL as 'warn' | undefined) ?? 'silent');
   const databaseUrl = requireEnv('DATABASE_URL');
   const bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: name });
   const redis = new Redis(requireEnv('REDIS_URL'));
