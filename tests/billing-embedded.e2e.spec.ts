@@ -116,7 +116,7 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
     const form = await openForm(base, checkout.body.url);
     const back = await pay(base, checkout.body.url);
     assert.equal(`${back.pathname}${back.search}`, '/dashboard?payment=success');
-    await waitFor(async () => (await me(token)).tokenBalance === 200 + main.tokens, 'the pack credited', 60_000);
+    await waitFor(async () => (await me(token)).tokenBalance === 200 + main.tokens, 'the pack credited', 180_000);
     // Pay again on the same page (a second click, a reload): the success page, and nothing more.
     const again = await submit(form, 'pay', form.csrfToken);
     assert.equal(again.status, 303);
@@ -130,7 +130,7 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
     await waitFor(
       async () => (await me(token)).tokenBalance === 200 + main.tokens + starter.tokens,
       'the second pack credited',
-      60_000,
+      180_000,
     );
     const history = await api<{ transactions: Array<{ amount: number }> }>('GET', '/tokens/', { token });
     assert.equal(history.body.transactions.filter((t) => t.amount === main.tokens).length, 1, 'main_pack once');
@@ -151,7 +151,7 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
         return p.subscriptionStatus === 'active' && p.tokenBalance === before + 4000;
       },
       'the active plan and its tokens on the profile',
-      60_000,
+      180_000,
     );
     const profile = await me(token);
     assert.equal(profile.subscriptionPlan, 'studio');
@@ -216,7 +216,7 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
         return unlocked.status === 200;
       },
       'the paid try unlocked',
-      60_000,
+      180_000,
     );
     assert.equal(unlocked.body.success, true);
     const paid = await api<{ is_paid: boolean; processed_url: string; preview_url: string }>(
