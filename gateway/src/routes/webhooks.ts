@@ -26,8 +26,8 @@ export function webhookRoutes(clients: ServiceClients): ApiRoute[] {
           limit: 512 * 1024,
           schema: z
             .object({
-              id: z.string({ error: 'id is required' }),
-              type: z.string({ error: 'type is required' }),
+              id: z.string({ error: 'id is required' }).min(1, { error: 'id is required' }),
+              type: z.string({ error: 'type is required' }).min(1, { error: 'type is required' }),
             })
             .loose()
             .meta({ description: 'A Stripe event' }),
