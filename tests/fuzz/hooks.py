@@ -194,10 +194,9 @@ def before_call(context, case, kwargs):
         return
     if operation == WEBHOOK and isinstance(case.body, dict):
         # A positive case is an event signed as Stripe signs it, with the run's local webhook secret.
+        # The body goes as Schemathesis serialises JSON (json.dumps with its default separators).
         payload = json.dumps(case.body).encode()
-        kwargs.pop("json", None)
-        kwargs["data"] = payload
-        kwargs["headers"] = {**(kwargs.get("headers") or {}), "Stripe-Signature": _stripe_signature(payload), "Content-Type": "application/json"}
+        case.headers = {**(case.headers or {}), "Stripe-Signature": _stripe_signature(payload)}
         return
     if operation == "GET /images/events":
         # A fresh ticket, and a stream that ends at once (it would stay open for minutes).

@@ -464,13 +464,9 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
         'The ticket comes from POST /payments/locked-image-ticket/{id} (never an access token in a URL). return_url, on the product\u2019s own origin (a path is read against it), is where the browser comes back to, with unlock_success=true&image_id or unlock_cancelled=true added.',
       request: {
         query: z.object({
-          ticket: z.string({ error: 'ticket is required' }).min(1, { error: 'ticket is required' }).max(1024, {
-            error: 'ticket is at most 1024 characters',
-          }),
-          return_url: z
-            .string({ error: 'return_url must be text' })
-            .max(2048, { error: 'return_url is at most 2048 characters' })
-            .optional(),
+          // No declared maximum: a query past Node's header limit is refused before any route (431).
+          ticket: z.string({ error: 'ticket is required' }).min(1, { error: 'ticket is required' }),
+          return_url: z.string({ error: 'return_url must be text' }).optional(),
         }),
       },
       responses: {
