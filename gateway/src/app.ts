@@ -22,6 +22,7 @@ import { requestId } from './http/request-id.js';
 import { traceRequests } from './http/tracing.js';
 import { guardAdminAreas } from './routes/admin-auth.js';
 import { healthRoutes, type ServiceAddress } from './routes/health.js';
+import { localPaymentPages } from './routes/local-payment-pages.js';
 import { apiRoutes } from './routes/index.js';
 import { contentSecurityPolicy, type WebSettings, webSettingsFromEnv } from './web-settings.js';
 
@@ -98,6 +99,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
 
   // Signed, expiring file URLs (results, previews, originals) handed out by the image service.
   app.use(fileRoutes(files, options.logger));
+  // The local payment provider's checkout and portal pages (billing answers 404 when Stripe is in use).
+  app.use(localPaymentPages(clients, options.logger));
 
   const webDir = options.webDir;
   if (webDir && existsSync(join(webDir, 'index.html'))) {

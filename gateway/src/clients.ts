@@ -1,4 +1,4 @@
-import { analytics, identity, image, ledger } from '@flatlay/proto';
+import { analytics, billing, identity, image, ledger } from '@flatlay/proto';
 import { AppError, createClient, ServiceCredential } from '@flatlay/platform';
 import type { ServiceAddress } from './routes/health.js';
 
@@ -7,6 +7,7 @@ export interface ServiceClients {
   ledger(): ledger.LedgerServiceClient;
   image(): image.ImageServiceClient;
   analytics(): analytics.AnalyticsServiceClient;
+  billing(): billing.BillingServiceClient;
   close(): void;
 }
 
@@ -34,6 +35,7 @@ export function serviceClients(
     ledger: () => get('ledger', (a) => createClient(ledger.LedgerServiceClient, a, credential)),
     image: () => get('image', (a) => createClient(image.ImageServiceClient, a, credential)),
     analytics: () => get('analytics', (a) => createClient(analytics.AnalyticsServiceClient, a, credential)),
+    billing: () => get('billing', (a) => createClient(billing.BillingServiceClient, a, credential)),
     close: () => {
       for (const c of made.values()) c.close();
       made.clear();

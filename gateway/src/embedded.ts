@@ -19,7 +19,7 @@ import {
   type ServiceDefinition,
 } from '@flatlay/platform';
 import { analyticsService } from '@flatlay/analytics';
-import { billingService } from '@flatlay/billing';
+import { createBillingService } from '@flatlay/billing';
 import { createIdentityService } from '@flatlay/identity';
 import { createImageService } from '@flatlay/image';
 import { ledgerService } from '@flatlay/ledger';
@@ -94,11 +94,13 @@ try {
     ledgerAddress: () => `127.0.0.1:${services.find((s) => s.name === 'ledger')!.port}`,
     inProcessWorker: config.IMAGE_IN_PROCESS_WORKER === '1',
   });
+  // Checkout return pages and the local payment provider's pages are on this product's own address.
+  const billing = createBillingService({
+    env: { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || `http://localhost:${config.PORT}` },
+  });
   // No start order: no service needs another's address at start (the gateway gets them all below).
   // Those that did start are stopped again if one fails.
-  const started = await Promise.allSettled(
-    [ledgerService, identity, image, billingService, analyticsService].map(start),
-  );
+  const started = await Promise.allSettled([ledgerService, identity, image, billing, analyticsService].map(start));
   for (const s of started) if (s.status === 'fulfilled') services.push(s.value);
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;

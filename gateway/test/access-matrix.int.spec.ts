@@ -63,9 +63,11 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
   /** The user's own image, and a guest's try the user claims. */
   let userImage = '';
   let guestTry = '';
+  /** A guest's try nobody claims (for the guest's checkout). */
+  let openGuestTry = '';
 
   beforeAll(async () => {
-    s = await startStack('matrix-test', undefined, { image: { engine: fakeEngine }, analytics: true });
+    s = await startStack('matrix-test', undefined, { image: { engine: fakeEngine }, analytics: true, billing: {} });
     const user = await s.newUser('matrix-a');
     const other = await s.newUser('matrix-b');
     const admin = await s.request<TokenBody>('POST', '/admin/login', {
@@ -93,6 +95,10 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       multipart: upload({ enhancement_type: 'tops', email: 'guest@example.com' }),
     });
     guestTry = guest.body.enhancement_id;
+    const open = await s.request<{ enhancement_id: string }>('POST', '/images/anonymous/generate', {
+      multipart: upload({ enhancement_type: 'tops', email: 'guest@example.com' }),
+    });
+    openGuestTry = open.body.enhancement_id;
     assert.ok(userImage && guestTry, 'the matrix has an image and a guest try to ask about');
     // The admin's token adjustment finds the user once analytics has projected the registration.
     await waitFor(
@@ -248,6 +254,104 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
         return s.request('GET', `/images/events?seconds=1&ticket=${encodeURIComponent(ticket.body.ticket)}`);
       },
       expect: { none: 400, user: 200, other: 200, admin: 200 },
+    },
+    {
+      operation: 'GET /payments/products',
+      send: (s, token) => s.request('GET', '/payments/products', { token }),
+      expect: all(200),
+    },
+    {
+      operation: 'GET /stripe/config',
+      send: (s, token) => s.request('GET', '/stripe/config', { token }),
+      expect: all(200),
+    },
+    {
+      operation: 'POST /payments/create-checkout-session',
+      send: (s, token) =>
+        s.request('POST', '/payments/create-checkout-session', {
+          token,
+          json: { price_id: 'price_main_pack', product_type: 'payment' },
+        }),
+      expect: signedIn,
+    },
+    {
+      operation: 'POST /checkout/session',
+      send: (s, token) =>
+        s.request('POST', '/checkout/session', { token, json: { type: 'subscription', plan: 'studio_monthly' } }),
+      expect: signedIn,
+    },
+    // Every signed-in caller is a billing customer now (the checkouts above): each opens its own portal.
+    {
+      operation: 'POST /create-billing-portal',
+      send: (s, token) => s.request('POST', '/create-billing-portal', { token }),
+      expect: signedIn,
+    },
+    {
+      operation: 'GET /subscription/status',
+      send: (s, token) => s.request('GET', '/subscription/status', { token }),
+      expect: signedIn,
+    },
+    // Nobody here subscribed: a business refusal (404), never 401/403.
+    {
+      operation: 'POST /subscription/cancel',
+      send: (s, token) => s.request('POST', '/subscription/cancel', { token }),
+      expect: { none: 401, user: 404, other: 404, admin: 404 },
+    },
+    {
+      operation: 'POST /payments/create-anonymous-payment',
+      send: (s, token) =>
+        s.request('POST', '/payments/create-anonymous-payment', {
+          token,
+          json: { enhancement_id: openGuestTry, success_url: '/?payment=success', cancel_url: '/' },
+        }),
+      expect: all(200),
+    },
+    {
+      operation: 'GET /payments/anonymous-enhancement/{id}',
+      send: (s, token) => s.request('GET', `/payments/anonymous-enhancement/${openGuestTry}`, { token }),
+      expect: all(200),
+    },
+    // Unpaid: refused whoever asks (the browser's word is not a payment).
+    {
+      operation: 'POST /payments/unlock-anonymous-enhancement/{id}',
+      send: (s, token) => s.request('POST', `/payments/unlock-anonymous-enhancement/${openGuestTry}`, { token }),
+      expect: all(409),
+    },
+    // The user's image was paid for with tokens when it was made: there is nothing to buy (409);
+    // for everyone else it does not exist.
+    {
+      operation: 'POST /images/unlock/{id}',
+      send: (s, token) => s.request('POST', `/images/unlock/${userImage}`, { token }),
+      expect: { none: 401, user: 409, other: 404, admin: 404 },
+    },
+    {
+      operation: 'POST /payments/locked-image-ticket/{id}',
+      send: (s, token) => s.request('POST', `/payments/locked-image-ticket/${userImage}`, { token }),
+      expect: { none: 401, user: 409, other: 404, admin: 404 },
+    },
+    // A browser navigation opened with a ticket only: without one the request is malformed, and an
+    // access token given as the ticket is refused.
+    {
+      operation: 'GET /payments/create-locked-image-payment',
+      send: (s, token) =>
+        s.request(
+          'GET',
+          `/payments/create-locked-image-payment${token ? `?ticket=${encodeURIComponent(token)}` : ''}`,
+          {
+            token,
+          },
+        ),
+      expect: { none: 400, user: 401, other: 401, admin: 401 },
+    },
+    // Stripe's calls carry a signature, never a bearer token: without one, 400 for everyone.
+    {
+      operation: 'POST /webhooks/stripe',
+      send: (s, token) =>
+        s.request('POST', '/webhooks/stripe', {
+          token,
+          json: { id: 'evt_matrix', type: 'checkout.session.completed' },
+        }),
+      expect: all(400),
     },
     {
       operation: 'GET /admin/users',

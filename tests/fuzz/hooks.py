@@ -19,10 +19,13 @@ pre-minted Google ID tokens and Supabase access tokens signed by the run's test 
   each operation answered 2xx at least once for each role.
 """
 
+import hashlib
+import hmac
 import itertools
 import json
 import os
 import threading
+import time
 import urllib.parse
 import urllib.request
 
@@ -106,7 +109,31 @@ IMAGE_IDS = {
     "POST /images/unlock-with-tokens/{id}": IMAGES["own"],
     "GET /images/anonymous/status/{id}": IMAGES["guest"],
     "POST /images/unlock-anonymous-with-tokens/{id}": IMAGES["guest"],
+    # Billing: a claimed guest try reads as paid; a locked image of the role's can be paid for.
+    "GET /payments/anonymous-enhancement/{id}": IMAGES["guest"],
+    "POST /payments/unlock-anonymous-enhancement/{id}": IMAGES["guest"],
+    "POST /images/unlock/{id}": IMAGES["locked"],
+    "POST /payments/locked-image-ticket/{id}": IMAGES["locked"],
 }
+# Checkouts need a product, plan or guest try that exists; random ids only ever reach 400 or 404.
+REAL_CHECKOUT = {
+    "POST /payments/create-checkout-session": lambda: {"price_id": "price_main_pack", "product_type": "payment"},
+    "POST /checkout/session": lambda: {"type": "subscription", "plan": "studio_monthly"},
+    "POST /payments/create-anonymous-payment": lambda: {
+        "enhancement_id": IMAGES["guestOpen"],
+        "success_url": "/?payment=success",
+        "cancel_url": "/",
+    },
+}
+LOCKED_IMAGE_PAYMENT = "GET /payments/create-locked-image-payment"
+WEBHOOK = "POST /webhooks/stripe"
+
+
+def _stripe_signature(payload: bytes) -> str:
+    """The Stripe-Signature header Stripe would send: t=<unix seconds>,v1=<HMAC-SHA256 of "t.payload">."""
+    stamp = str(int(time.time()))
+    mac = hmac.new(SECRETS["webhookSecret"].encode(), f"{stamp}.".encode() + payload, hashlib.sha256).hexdigest()
+    return f"t={stamp},v1={mac}"
 UPLOADS = {"POST /images/generate", "POST /images/anonymous/generate"}
 
 
@@ -151,7 +178,25 @@ def before_call(context, case, kwargs):
     if operation == "DELETE /admin/user/delete" and _names_main_user(case):
         case.query = {**case.query, "email": _fresh_user_email()}
         return
+    if operation == LOCKED_IMAGE_PAYMENT:
+        # A browser navigation: its documented answer is the 303 itself, not the checkout page after it.
+        kwargs["allow_redirects"] = False
     if not _positive(case):
+        return
+    if operation == LOCKED_IMAGE_PAYMENT and _nth(operation) % 2 == 0:
+        ticket = _post_bearer(f"/payments/locked-image-ticket/{IMAGES['locked']}")["ticket"]
+        case.query = {"ticket": ticket, "return_url": "/dashboard"}
+        return
+    # A price id, plan or promo code is checked against the catalogue, which the document cannot
+    # enumerate (it is configuration): a made-up one is a 400, so every positive case names a real one.
+    if operation in REAL_CHECKOUT and (operation != "POST /payments/create-anonymous-payment" or _nth(operation) % 2 == 0):
+        case.body = REAL_CHECKOUT[operation]()
+        return
+    if operation == WEBHOOK and isinstance(case.body, dict):
+        # A positive case is an event signed as Stripe signs it, with the run's local webhook secret.
+        # The body goes as Schemathesis serialises JSON (json.dumps with its default separators).
+        payload = json.dumps(case.body).encode()
+        case.headers = {**(case.headers or {}), "Stripe-Signature": _stripe_signature(payload)}
         return
     if operation == "GET /images/events":
         # A fresh ticket, and a stream that ends at once (it would stay open for minutes).

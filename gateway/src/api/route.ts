@@ -38,6 +38,12 @@ export interface BodySpec<S extends z.ZodType = z.ZodType> {
    * arrives (the handler gets them stored; see gateway/src/files/uploads.ts).
    */
   upload?: UploadSpec;
+  /**
+   * application/json only: the handler also needs the exact bytes sent (a signature covers them,
+   * as on payment webhooks). The body is still validated against `schema`; the bytes are in
+   * `req.rawBody`.
+   */
+  raw?: boolean;
 }
 
 export interface ResponseSpec {

@@ -71,6 +71,13 @@ function bodyReader(spec: BodySpec, blobs: BlobStore | undefined): RequestHandle
     );
   switch (spec.type) {
     case 'application/json':
+      if (spec.raw)
+        return [
+          checkType,
+          express.raw({ limit: spec.limit, type: spec.type }),
+          tooBig as unknown as RequestHandler,
+          keepRawBody,
+        ];
       return [checkType, express.json({ limit: spec.limit, type: spec.type }), tooBig as unknown as RequestHandler];
     case 'application/x-www-form-urlencoded':
       return [
@@ -84,6 +91,25 @@ function bodyReader(spec: BodySpec, blobs: BlobStore | undefined): RequestHandle
       return [checkType, multipartReader(spec.upload, blobs)];
   }
 }
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The body's exact bytes, on operations that declare `raw` (a signature covers them). */
+    rawBody?: Buffer;
+  }
+}
+
+/** Keeps the bytes and parses them as JSON for validation (an unreadable body is a 400). */
+const keepRawBody: RequestHandler = (req, _res, next) => {
+  if (!Buffer.isBuffer(req.body)) return next();
+  req.rawBody = req.body;
+  try {
+    req.body = req.rawBody.length ? JSON.parse(req.rawBody.toString('utf8')) : {};
+  } catch {
+    return next(new AppError('INVALID_ARGUMENT', 'The request body is not valid JSON'));
+  }
+  next();
+};
 
 /** In tests and development: the answer must be one the document declares, in its declared shape. */
 function responseCheck(r: ApiRoute): RequestHandler {

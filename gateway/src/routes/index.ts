@@ -10,8 +10,11 @@ import { authRoutes } from './auth.js';
 import type { FileServing } from '../files/serve.js';
 import { imageEventRoutes } from './image-events.js';
 import { imageRoutes } from './images.js';
+import { paymentRoutes } from './payments.js';
+import { subscriptionRoutes } from './subscription.js';
 import { tokenRoutes } from './tokens.js';
 import { webConfigRoutes } from '../web-settings.js';
+import { webhookRoutes } from './webhooks.js';
 
 /**
  * Every /api operation, each declared once (one file per area), and the document made from
@@ -45,6 +48,9 @@ export function apiRoutes(
     ...adminAuthRoutes(clients),
     ...adminRoutes(clients),
     ...webConfigRoutes(),
+    ...paymentRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32) }),
+    ...subscriptionRoutes(clients),
+    ...webhookRoutes(clients),
   );
   document = buildOpenApiDocument(routes);
   return { routes, document };
@@ -70,6 +76,14 @@ export const routesOutsideApi = [
     method: 'GET',
     path: '/files/*key',
     what: 'Files the image service hands out (results, previews, originals) at signed URLs that expire; 403 for a link past its expiry or with a changed path',
+  },
+  { method: 'GET', path: '/checkout/local/:id', what: "The local payment provider's checkout page (no Stripe key)" },
+  { method: 'POST', path: '/checkout/local/:id', what: 'Pay or Cancel on that page (CSRF token), then 303 on' },
+  { method: 'GET', path: '/billing/local/:id', what: "The local payment provider's billing portal page" },
+  {
+    method: 'POST',
+    path: '/billing/local/:id',
+    what: 'Cancel or resume the subscription there (CSRF token), then 303 back',
   },
   { method: 'GET', path: '/{*path}', what: 'The web app (static files, then index.html for client-side routes)' },
 ] as const;

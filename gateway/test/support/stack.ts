@@ -12,18 +12,28 @@ import { identity, ledger } from '@flatlay/proto';
 import {
   createClient,
   createLogger,
+  freePort,
   inProcessServiceSecret,
   KafkaBus,
   ServiceCredential,
   startService,
   type RunningService,
+  type ServiceContext,
+  type ServiceDefinition,
 } from '@flatlay/platform';
 import { createIdentityService } from '@flatlay/identity';
 import { createImageService } from '@flatlay/image';
 import { FolderBlobStore, urlSigningKey } from '@flatlay/image/files';
 import { ledgerService } from '@flatlay/ledger';
+import { TokenAccounts } from '../../../services/ledger/src/app/token-accounts.js';
+import {
+  consumedTopics as ledgerTopics,
+  ledgerEventHandler,
+} from '../../../services/ledger/src/consumers/ledger-consumers.js';
+import { ledgerGrpcService } from '../../../services/ledger/src/grpc/ledger-grpc.js';
 import type { EnhanceEngine } from '../../../services/image/src/worker/generation-worker.js';
 import { analyticsService } from '@flatlay/analytics';
+import { createBillingService } from '@flatlay/billing';
 import { requireEnv } from '../../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../../src/index.js';
 import type { errorBody } from '../../src/http/errors.js';
@@ -80,6 +90,11 @@ export interface StackOptions {
   image?: { engine: EnhanceEngine };
   /** Also run analytics (only where a test needs it: its consumers read every topic). */
   analytics?: boolean;
+  /**
+   * Also run billing, in a database and consumer group of its own, with these settings (none:
+   * the local payment provider, with PUBLIC_BASE_URL the gateway's own address).
+   */
+  billing?: { env?: Record<string, string> };
 }
 
 /** The image service's parts of a stack started with `image`. */
@@ -115,6 +130,27 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** The ledger service with its own consumer group (its events are not shared with other runs). */
+function isolatedLedger(group: string): ServiceDefinition {
+  const accountsOf = new WeakMap<ServiceContext, TokenAccounts>();
+  const accounts = (ctx: ServiceContext) => {
+    if (!accountsOf.has(ctx)) accountsOf.set(ctx, new TokenAccounts(ctx.pool));
+    return accountsOf.get(ctx)!;
+  };
+  return {
+    ...ledgerService,
+    grpc: (ctx) => [ledgerGrpcService(ctx, accounts(ctx))],
+    async start(ctx) {
+      const subscription = await ctx.bus.subscribe({
+        groupId: group,
+        topics: ledgerTopics,
+        handle: ledgerEventHandler(ctx.pool, accounts(ctx), ctx.logger),
+      });
+      return [() => subscription.close()];
+    },
+  };
+}
+
 export async function startStack(
   name: string,
   rateLimits: Omit<AuthRateLimitOptions, 'redis' | 'keyPrefix'> = {
@@ -124,7 +160,8 @@ export async function startStack(
   },
   options: StackOptions = {},
 ): Promise<Stack> {
-  const logger = createLogger(name, 'silent');
+  // STACK_LOG_LEVEL=warn shows the services' logs when a test needs reading.
+  const logger = createLogger(name, (process.env.STACK_LOG_LEVEL as 'warn' | undefined) ?? 'silent');
   const databaseUrl = requireEnv('DATABASE_URL');
   const bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: name });
   const redis = new Redis(requireEnv('REDIS_URL'));
@@ -146,9 +183,20 @@ export async function startStack(
     .toString();
   const admin = { email: `Admin.${randomUUID().slice(0, 8)}@Example.com`, password: 'operator password 1' };
 
+  // With billing, the ledger credits what billing publishes: it runs in a database and consumer
+  // group of its own, so no other run's ledger (sharing the default group) takes those events.
+  const ledgerRun = randomUUID().slice(0, 8);
   // Identity is a leaf (it knows no ledger address): the two start side by side.
   const [ledgerRunning, identityRunning] = await Promise.all([
-    startService(ledgerService, { databaseUrl, bus, grpcPort: 0, logger }),
+    options.billing
+      ? startService(isolatedLedger(`gateway-ledger-test-${ledgerRun}`), {
+          databaseUrl,
+          database: `flatlay_ledger_gateway_test_${ledgerRun}`,
+          bus,
+          grpcPort: 0,
+          logger,
+        })
+      : startService(ledgerService, { databaseUrl, bus, grpcPort: 0, logger }),
     startService(
       createIdentityService({
         JWT_PRIVATE_KEY: jwtPrivateKeyPem,
@@ -184,6 +232,21 @@ export async function startStack(
   }
   // Analytics only where a test needs it: its consumers read every topic.
   if (options.analytics) services.push(await startService(analyticsService, { databaseUrl, bus, grpcPort: 0, logger }));
+  // Billing's return and checkout addresses are on the gateway's own origin: its port is chosen first.
+  const gatewayPort = await freePort();
+  const base = `http://127.0.0.1:${gatewayPort}`;
+  if (options.billing) {
+    const run = randomUUID().slice(0, 8);
+    services.push(
+      await startService(
+        createBillingService({
+          env: { PUBLIC_BASE_URL: base, ...options.billing.env },
+          consumerGroup: `gateway-billing-test-${run}`,
+        }),
+        { databaseUrl, database: `flatlay_billing_gateway_test_${run}`, bus, grpcPort: 0, logger },
+      ),
+    );
+  }
   const addresses = services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` }));
   const app = createGatewayApp({
     logger,
@@ -192,8 +255,7 @@ export async function startStack(
     rateLimits: { ...rateLimits, redis, keyPrefix: `test-${randomUUID()}` },
     ...(imageStack ? { files: { blobs: imageStack.blobs, urlKey: imageStack.urlKey } } : {}),
   });
-  const http = await listen(app, '127.0.0.1', 0);
-  const base = `http://127.0.0.1:${http.port}`;
+  const http = await listen(app, '127.0.0.1', gatewayPort);
   // Tests call the services as the gateway does (this process's service credential).
   const identityClient = createClient(
     identity.IdentityServiceClient,

@@ -44,7 +44,8 @@ export class Checkouts {
   private ownUrl(value: string, field: string): URL {
     let url: URL;
     try {
-      url = new URL(value);
+      // A path is read against the product's own address; an absolute address must be on it.
+      url = new URL(value, this.base);
     } catch {
       throw new AppError('INVALID_ARGUMENT', `${field} must be an address on this site`);
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, enqueueOutbox, withTransaction, type Logger, type Pool } from '@flatlay/platform';
+import { AppError, enqueueOutbox, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
 import type { BlobStore } from '../blobs/index.js';
 import {
   anonymousView,
@@ -207,18 +207,26 @@ export class Generations {
     return anonymousView(image, this.deps.sign);
   }
 
-  /** A one-off payment unlocks the image (a user's or a guest's); once per image. */
-  async markPaid(imageId: string, paymentId: string) {
-    const image = await findImage(this.deps.pool, imageId);
-    if (!image) throw notFound();
-    const at = this.clock();
-    const unlocked = await withTransaction(this.deps.pool, async (tx) => {
-      if (!(await unlockImage(tx, imageId, 'payment', at, { paymentId }))) return false;
-      await enqueueOutbox(tx, [
+  /**
+   * A one-off payment unlocks the image (a user's or a guest's); once per image. `payer` is who
+   * billing says paid: a user's payment unlocks only that user's image, a guest's only a guest's
+   * try (NOT_FOUND otherwise, as for a missing image). `tx`: inside the caller's transaction (the
+   * event consumer's inbox), so the unlock and the event's record commit together.
+   */
+  async markPaid(imageId: string, paymentId: string, payer?: { userId: string } | 'guest', tx?: Queryable) {
+    const work = async (q: Queryable) => {
+      const image = await findImage(q, imageId, true);
+      if (!image) throw notFound();
+      if (payer === 'guest' && !image.guestEmail) throw notFound();
+      if (payer && payer !== 'guest' && image.userId !== payer.userId) throw notFound();
+      const at = this.clock();
+      if (!(await unlockImage(q, imageId, 'payment', at, { paymentId }))) return false;
+      await enqueueOutbox(q, [
         imageUnlocked({ imageId, userId: image.userId ?? '', via: 'payment', tokensSpent: 0, paymentId }, at),
       ]);
       return true;
-    });
+    };
+    const unlocked = tx ? await work(tx) : await withTransaction(this.deps.pool, work);
     return { unlocked };
   }
 }

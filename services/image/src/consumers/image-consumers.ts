@@ -15,6 +15,16 @@ export const consumedTopics = [topics.identityUser, topics.billingPayment];
 export function imageEventHandler(deps: { pool: Pool; blobs: BlobStore; generations: Generations; logger: Logger }) {
   const { pool, blobs, generations, logger } = deps;
   const inbox = new PostgresInbox(pool);
+  const paid = (eventId: string, imageId: string, paymentId: string, payer: { userId: string } | 'guest') =>
+    inbox.handleOnce(CONSUMER, eventId, async (tx) => {
+      try {
+        await generations.markPaid(imageId, paymentId, payer, tx);
+      } catch (error) {
+        // A payment for an image that is gone (or never was the payer's) unlocks nothing; billing keeps the record.
+        if (!(error instanceof AppError)) throw error;
+        logger.warn({ eventId, imageId, code: error.code }, 'payment for an unknown image ignored');
+      }
+    });
   return async (delivery: Delivery): Promise<void> => {
     const envelope = decodeEnvelope(delivery.value);
     const at = envelope.occurredAt ?? new Date();
@@ -41,17 +51,16 @@ export function imageEventHandler(deps: { pool: Pool; blobs: BlobStore; generati
         });
         return;
       }
-      case eventTypes.PaymentSucceeded: {
-        const e = events.PaymentSucceeded.decode(envelope.payload);
-        if (e.kind !== 'image_unlock' && e.kind !== 'anonymous_enhancement') return; // token packs are the ledger's
-        await inbox.handleOnce(CONSUMER, envelope.eventId, async () => {
-          try {
-            await generations.markPaid(e.imageId, e.paymentId);
-          } catch (error) {
-            if (!(error instanceof AppError)) throw error;
-            logger.warn({ eventId: envelope.eventId, code: error.code }, 'payment for an unknown image ignored');
-          }
-        });
+      // Billing publishes the fact each unlock payment stands for (PaymentSucceeded is revenue,
+      // read by the ledger and analytics): the image unlocks in the inbox's transaction, once.
+      case eventTypes.ImageUnlockPaid: {
+        const e = events.ImageUnlockPaid.decode(envelope.payload);
+        await paid(envelope.eventId, e.imageId, e.paymentId, { userId: e.userId });
+        return;
+      }
+      case eventTypes.AnonymousEnhancementPaid: {
+        const e = events.AnonymousEnhancementPaid.decode(envelope.payload);
+        await paid(envelope.eventId, e.enhancementId, e.paymentId, 'guest');
         return;
       }
       default:

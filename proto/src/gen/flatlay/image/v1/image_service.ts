@@ -2558,7 +2558,10 @@ export const ImageServiceService = {
       Buffer.from(GetAnonymousStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetAnonymousStatusResponse => GetAnonymousStatusResponse.decode(value),
   },
-  /** Unlocks an image paid for with a one-off payment (billing's PaymentSucceeded); once per image. */
+  /**
+   * Unlocks an image paid for with a one-off payment (billing's ImageUnlockPaid or
+   * AnonymousEnhancementPaid, which the service consumes itself); once per image.
+   */
   markPaid: {
     path: "/flatlay.image.v1.ImageService/MarkPaid" as const,
     requestStream: false as const,
@@ -2592,7 +2595,10 @@ export interface ImageServiceServer extends UntypedServiceImplementation {
   claimAnonymous: handleUnaryCall<ClaimAnonymousRequest, ClaimAnonymousResponse>;
   /** A guest's enhancement (no sign-in: the enhancement id is the guest's handle). */
   getAnonymousStatus: handleUnaryCall<GetAnonymousStatusRequest, GetAnonymousStatusResponse>;
-  /** Unlocks an image paid for with a one-off payment (billing's PaymentSucceeded); once per image. */
+  /**
+   * Unlocks an image paid for with a one-off payment (billing's ImageUnlockPaid or
+   * AnonymousEnhancementPaid, which the service consumes itself); once per image.
+   */
   markPaid: handleUnaryCall<MarkPaidRequest, MarkPaidResponse>;
 }
 
@@ -2716,7 +2722,10 @@ export interface ImageServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetAnonymousStatusResponse) => void,
   ): ClientUnaryCall;
-  /** Unlocks an image paid for with a one-off payment (billing's PaymentSucceeded); once per image. */
+  /**
+   * Unlocks an image paid for with a one-off payment (billing's ImageUnlockPaid or
+   * AnonymousEnhancementPaid, which the service consumes itself); once per image.
+   */
   markPaid(
     request: MarkPaidRequest,
     callback: (error: ServiceError | null, response: MarkPaidResponse) => void,
