@@ -75,6 +75,9 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
       DATABASE_URL: '',
       KAFKA_BROKERS: '',
       REDIS_URL: '',
+      // The embedded default keeps files in its data folder, not in the test infrastructure's bucket.
+      S3_BUCKET: '',
+      S3_ENDPOINT: '',
       STRIPE_SECRET_KEY: '',
       // The address the product is reached at: checkout pages and return addresses are on it.
       PUBLIC_BASE_URL: base,

@@ -30,6 +30,9 @@ describe('embedded default', { timeout: 240_000 }, () => {
         DATABASE_URL: '',
         KAFKA_BROKERS: '',
         REDIS_URL: '',
+        // The embedded default keeps files in its data folder, not in the test infrastructure's bucket.
+        S3_BUCKET: '',
+        S3_ENDPOINT: '',
         LOG_LEVEL: 'info',
         ...extra,
       });

@@ -150,6 +150,9 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
       DATABASE_URL: '',
       KAFKA_BROKERS: '',
       REDIS_URL: '',
+      // The embedded default keeps files in its data folder, not in the test infrastructure's bucket.
+      S3_BUCKET: '',
+      S3_ENDPOINT: '',
       LOG_LEVEL: 'error',
       // Answers are checked against the document in the gateway too (a mismatch is a 500 naming it).
       NODE_ENV: 'test',
