@@ -10,13 +10,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { generationWorkQueue, registry, serviceNames, type ServiceName } from '@flatlay/platform';
+import { generationWorkQueue, registry, serviceNames, serviceTopics, type ServiceName } from '@flatlay/platform';
 import { WORKER_MALLOC_ENV } from '../services/image/src/engine/process-env.js';
 
 const root = resolve(import.meta.dirname, '..');
 const chartDir = join(root, 'charts', 'flatlay');
 const HELM = join(root, '.infra', 'bin', 'helm');
-const KUBE_VERSION = '1.30.0';
+// The newest supported Kubernetes (scripts/infra/layout.mjs VERSIONS.kubernetes); the chart needs >= 1.35.
+const KUBE_VERSION = '1.37.2';
 const RELEASE = 'flatlay';
 const NAMESPACE = 'flatlay';
 
@@ -206,7 +207,7 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         for (const o of objs) await validateSchema(o);
         // What each value set renders, beyond the Deployments.
         const kinds = new Set(objs.map((o) => o.kind));
-        for (const k of ['ServiceAccount', 'ConfigMap', 'Service', 'Ingress', 'KafkaTopic'])
+        for (const k of ['ServiceAccount', 'ConfigMap', 'Service', 'Ingress', 'KafkaTopic', 'KafkaUser'])
           assert.ok(kinds.has(k), `renders a ${k}`);
       });
 
@@ -285,9 +286,18 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         }
       });
 
-      it('references every secret value (secretKeyRef), never inlines one, and creates no Secret', () => {
+      it('references every secret value (secretKeyRef), never inlines one, and creates only generated Secrets', () => {
         const objs = render(vs);
-        assert.equal(ofKind(objs, 'Secret').length, 0, 'the chart must not create Secrets');
+        // The only Secrets the chart makes are credentials it generates (values never hold a secret),
+        // kept on upgrade and uninstall.
+        for (const secret of ofKind(objs, 'Secret')) {
+          assert.equal(
+            secret.metadata.annotations?.['helm.sh/resource-policy'],
+            'keep',
+            `${secret.metadata.name}: kept`,
+          );
+          assert.equal(secret.stringData, undefined, `${secret.metadata.name}: no stringData from values`);
+        }
         for (const cm of ofKind(objs, 'ConfigMap')) {
           for (const key of Object.keys(cm.data ?? {}))
             assert.doesNotMatch(key, SECRET_NAME, `ConfigMap ${cm.metadata.name} holds ${key}`);
@@ -426,7 +436,7 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         assert.deepEqual(topics.map((t) => t.spec.topicName).sort(), [...TOPICS].sort());
         assert.deepEqual(topics.map((t) => t.metadata.name).sort(), [...TOPICS].sort());
         for (const t of topics) {
-          assert.equal(t.apiVersion, 'kafka.strimzi.io/v1beta2');
+          assert.equal(t.apiVersion, 'kafka.strimzi.io/v1', 'Strimzi 1.x serves kafka.strimzi.io/v1 only');
           assert.equal(t.metadata.labels['strimzi.io/cluster'], 'flatlay');
           assert.ok(Number.isInteger(t.spec.partitions) && t.spec.partitions >= 1, `${t.spec.topicName}: partitions`);
           assert.equal(t.spec.replicas, vs.topicReplicas, `${t.spec.topicName}: replicas`);
@@ -442,6 +452,95 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
             queue.spec.partitions > t.spec.partitions,
             `${WORK_QUEUE} has more partitions than ${t.spec.topicName}`,
           );
+      });
+
+      it('gives every Kafka client its own KafkaUser, with ACLs for its own topics and consumer group only', () => {
+        const objs = render(vs);
+        const users = ofKind(objs, 'KafkaUser');
+        const secrets = ofKind(objs, 'Secret');
+        const kafkaClients = vs.enabled.filter((c) => c !== 'gateway');
+        assert.deepEqual(users.map(componentOf).sort(), [...kafkaClients].sort(), 'one KafkaUser per Kafka client');
+        for (const comp of kafkaClients) {
+          const user = users.find((u) => componentOf(u) === comp);
+          const name = `${RELEASE}-${comp}`;
+          const secretName = `${RELEASE}-kafka-${comp}`;
+          assert.equal(user.apiVersion, 'kafka.strimzi.io/v1');
+          assert.equal(user.metadata.name, name);
+          assert.equal(user.metadata.labels['strimzi.io/cluster'], 'flatlay');
+          assert.equal(user.spec.authentication.type, 'scram-sha-512');
+          assert.deepEqual(user.spec.authentication.password.valueFrom.secretKeyRef, {
+            name: secretName,
+            key: 'password',
+          });
+          // What the registry says this component writes, reads and in which group.
+          const entry = registry[callerOf(comp) as ServiceName];
+          const expected =
+            comp === 'image-worker'
+              ? { publishes: entry.publishes, consumes: [generationWorkQueue.topic], group: generationWorkQueue.group }
+              : { publishes: entry.publishes, consumes: entry.consumes?.topics ?? [], group: entry.consumes?.group };
+          const acl = (type: string, op: string) =>
+            user.spec.authorization.acls
+              .filter((a: K8s) => a.resource.type === type && a.operations.includes(op))
+              .map((a: K8s) => a.resource.name)
+              .sort();
+          assert.equal(user.spec.authorization.type, 'simple');
+          for (const a of user.spec.authorization.acls) {
+            assert.equal(a.resource.patternType, 'literal', `${comp}: no prefix or wildcard ACL`);
+            assert.equal(a.type ?? 'allow', 'allow');
+            assert.ok(!a.operations.includes('All'), `${comp}: no All operation`);
+          }
+          assert.deepEqual(
+            acl('topic', 'Write'),
+            [...expected.publishes].sort(),
+            `${comp}: writes exactly its own topics`,
+          );
+          assert.deepEqual(
+            acl('topic', 'Read'),
+            [...expected.consumes].sort(),
+            `${comp}: reads exactly its own topics`,
+          );
+          assert.deepEqual(
+            acl('group', 'Read'),
+            expected.group ? [expected.group] : [],
+            `${comp}: its own consumer group`,
+          );
+          assert.deepEqual(acl('cluster', 'Describe'), [], `${comp}: nothing cluster-wide`);
+          assert.deepEqual(
+            user.spec.authorization.acls
+              .map((a: K8s) => a.resource.type)
+              .filter((t: string) => t !== 'topic' && t !== 'group'),
+            [],
+          );
+          // The service checks at start that each of its topics exists (ensureTopics lists them).
+          const described = acl('topic', 'Describe');
+          for (const t of serviceTopics(callerOf(comp) as ServiceName))
+            assert.ok(described.includes(t.name), `${comp}: may describe ${t.name}`);
+          // Its credentials: a generated Secret, read by its pods.
+          const secret = secrets.find((x) => x.metadata.name === secretName);
+          assert.ok(secret, `${comp}: Secret ${secretName}`);
+          assert.deepEqual(Object.keys(secret.data).sort(), ['password', 'username']);
+          assert.equal(Buffer.from(secret.data.username, 'base64').toString(), name);
+          assert.ok(
+            Buffer.from(secret.data.password, 'base64').toString().length >= 32,
+            `${comp}: a long generated password`,
+          );
+          const env = ofKind(objs, 'Deployment').find((d) => componentOf(d) === comp).spec.template.spec.containers[0]
+            .env;
+          for (const [variable, key] of [
+            ['KAFKA_SASL_USERNAME', 'username'],
+            ['KAFKA_SASL_PASSWORD', 'password'],
+          ])
+            assert.deepEqual(
+              env.find((e: K8s) => e.name === variable)?.valueFrom?.secretKeyRef,
+              { name: secretName, key },
+              `${comp}: ${variable}`,
+            );
+        }
+        const gateway = ofKind(objs, 'Deployment').find((d) => componentOf(d) === 'gateway');
+        assert.ok(
+          !gateway.spec.template.spec.containers[0].env.some((e: K8s) => e.name.startsWith('KAFKA_SASL_')),
+          'the gateway is no Kafka client',
+        );
       });
 
       it(
@@ -732,18 +831,23 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
   const prod = VALUE_SETS.find((v) => v.name === 'prod')!;
 
   it('every k8s/ manifest is a named object, valid against its OpenAPI schema (Kubernetes, Strimzi, KEDA)', async () => {
-    assert.ok(manifests.length >= 6);
+    assert.ok(manifests.length >= 5);
     for (const m of manifests) {
       assert.ok(m.kind && m.metadata?.name, `${m.kind}: kind and metadata.name`);
       await validateSchema(m);
     }
   });
 
-  it('the Strimzi Kafka cluster is KRaft with node pools, no auto-created topics, and the chart points at it', () => {
+  it('the Strimzi Kafka cluster (v1: KRaft, node pools) authenticates and authorises clients, creates no topics, and the chart points at it', () => {
     const kafka = manifests.find((m) => m.kind === 'Kafka');
-    assert.equal(kafka.metadata.annotations['strimzi.io/kraft'], 'enabled');
-    assert.equal(kafka.metadata.annotations['strimzi.io/node-pools'], 'enabled');
+    for (const m of manifests.filter((x) => String(x.apiVersion).startsWith('kafka.strimzi.io/')))
+      assert.equal(m.apiVersion, 'kafka.strimzi.io/v1', `${m.kind} ${m.metadata.name}: Strimzi 1.x serves v1 only`);
     assert.equal(kafka.spec.kafka.config['auto.create.topics.enable'], false);
+    // Every listener asks for SCRAM credentials and ACLs decide: the chart's KafkaUsers.
+    for (const l of kafka.spec.kafka.listeners)
+      assert.equal(l.authentication?.type, 'scram-sha-512', `listener ${l.name}`);
+    assert.equal(kafka.spec.kafka.authorization?.type, 'simple');
+    assert.equal(kafka.spec.entityOperator.userOperator.watchedNamespace, NAMESPACE);
     assert.equal(kafka.spec.zookeeper, undefined);
     const pools = manifests.filter((m) => m.kind === 'KafkaNodePool');
     assert.ok(
@@ -761,12 +865,15 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
     );
   });
 
-  it('the KEDA ScaledObject scales the rendered image worker on the work queue, within its partitions', () => {
-    const so = manifests.find((m) => m.kind === 'ScaledObject');
+  it("the chart's KEDA ScaledObject (production) scales the image worker on the work queue, within its partitions, as the worker's Kafka user", () => {
     const objs = render(prod);
+    assert.equal(manifests.filter((m) => m.kind === 'ScaledObject').length, 0, 'lag-based scaling lives in the chart');
+    const [so] = ofKind(objs, 'ScaledObject');
+    assert.ok(so, 'production values render the ScaledObject');
+    for (const other of VALUE_SETS.filter((v) => !v.prod))
+      assert.equal(ofKind(render(other), 'ScaledObject').length, 0, `${other.name}: KEDA off`);
     const worker = ofKind(objs, 'Deployment').find((d) => componentOf(d) === 'image-worker');
     assert.equal(so.spec.scaleTargetRef.name, worker.metadata.name);
-    assert.equal(so.metadata.namespace, NAMESPACE);
     const trigger = so.spec.triggers.find((t: K8s) => t.type === 'kafka');
     assert.equal(trigger.metadata.topic, WORK_QUEUE);
     const group = worker.spec.template.spec.containers[0].env.find(
@@ -776,6 +883,18 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
     assert.equal(group, generationWorkQueue.group, 'the consumer group of the service registry');
     const queue = ofKind(objs, 'KafkaTopic').find((t) => t.spec.topicName === WORK_QUEUE);
     assert.ok(so.spec.maxReplicaCount <= queue.spec.partitions, 'no more workers than partitions');
+    // KEDA reads the lag as the worker's own Kafka user.
+    assert.equal(trigger.metadata.sasl, 'scram_sha512');
+    const [auth] = ofKind(objs, 'TriggerAuthentication');
+    assert.equal(trigger.authenticationRef.name, auth.metadata.name);
+    assert.deepEqual(auth.spec.secretTargetRef.map((r: K8s) => [r.parameter, r.name, r.key]).sort(), [
+      ['password', `${RELEASE}-kafka-image-worker`, 'password'],
+      ['username', `${RELEASE}-kafka-image-worker`, 'username'],
+    ]);
+    const hpa = ofKind(objs, 'HorizontalPodAutoscaler').find(
+      (h) => h.spec.scaleTargetRef.name === worker.metadata.name,
+    );
+    assert.equal(hpa, undefined, "KEDA owns the worker's HPA");
   });
 
   it('the nvidia RuntimeClass schedules onto the pool the worker selects', () => {
