@@ -7,6 +7,7 @@
 import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createPrivateKey } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -74,6 +75,14 @@ const VALUE_SETS: ValueSet[] = [
   { name: 'default', files: [], enabled: COMPONENTS, gpuWorker: true, prod: false, topicReplicas: 3 },
   { name: 'dev', files: ['values-dev.yaml'], enabled: COMPONENTS, gpuWorker: false, prod: false, topicReplicas: 1 },
   { name: 'prod', files: ['values-prod.yaml'], enabled: COMPONENTS, gpuWorker: true, prod: true, topicReplicas: 3 },
+  {
+    name: 'prod-incluster',
+    files: ['values-prod.yaml', 'values-incluster.yaml'],
+    enabled: COMPONENTS,
+    gpuWorker: true,
+    prod: true,
+    topicReplicas: 3,
+  },
 ];
 
 /** The chart's values as shipped: values.yaml, with an overlay's top-level sections merged over it. */
@@ -135,9 +144,11 @@ async function validateSchema(o: K8s): Promise<void> {
     : ['', String(o.apiVersion)];
   const module = group.endsWith('strimzi.io')
     ? `@kubernetes-models/strimzi-kafka-operator/${group}/${version}/${o.kind}`
-    : group === 'keda.sh'
-      ? `@kubernetes-models/keda/${group}/${version}/${o.kind}`
-      : `kubernetes-models/${group ? `${group}/` : ''}${version}/${o.kind}`;
+    : group === 'postgresql.cnpg.io'
+      ? `@kubernetes-models/cloudnative-pg/${group}/${version}/${o.kind}`
+      : group === 'keda.sh'
+        ? `@kubernetes-models/keda/${group}/${version}/${o.kind}`
+        : `kubernetes-models/${group ? `${group}/` : ''}${version}/${o.kind}`;
   let Model: (new (data: K8s) => { validate(): void }) | undefined;
   try {
     Model = (await import(module))[o.kind];
@@ -152,7 +163,18 @@ async function validateSchema(o: K8s): Promise<void> {
   }
 }
 
-const ofKind = (objs: K8s[], kind: string) => objs.filter((o) => o.kind === kind);
+/** The data services the chart can run in the cluster (Redis, MinIO): not Flatlay components. */
+const isDataService = (o: K8s) => {
+  const name = o.metadata?.labels?.['app.kubernetes.io/name'];
+  return name !== undefined && name !== 'flatlay';
+};
+/** Objects of a kind; for the kinds the component template renders, the components' only. */
+const ofKind = (objs: K8s[], kind: string) =>
+  objs.filter(
+    (o) =>
+      o.kind === kind &&
+      !(['Deployment', 'StatefulSet', 'Service', 'PodDisruptionBudget'].includes(kind) && isDataService(o)),
+  );
 const componentOf = (o: K8s): string => o.metadata?.labels?.['app.kubernetes.io/component'];
 const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -786,6 +808,134 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         for (const x of clients) assert.ok(allowed.includes(x as ServiceName), `image-worker calls ${x}`);
       else assert.deepEqual([...clients].sort(), [...allowed].sort(), `${name}: grpcClients`);
     }
+  });
+
+  describe('the data layer and generated Secrets (ADR 0303)', () => {
+    const byName = (vs: string) => VALUE_SETS.find((v) => v.name === vs)!;
+    const secretValue = (objs: K8s[], name: string, key: string) => {
+      const secret = objs.find((o) => o.kind === 'Secret' && o.metadata.name === name);
+      assert.ok(secret, `renders Secret ${name}`);
+      assert.ok(secret.data?.[key], `${name} has ${key}`);
+      return Buffer.from(secret.data[key], 'base64').toString();
+    };
+    /** Secrets only the platform engineer can bring: Stripe's keys and the first admin account. */
+    const FROM_OUTSIDE = new Set(['flatlay-stripe', 'flatlay-identity-admin']);
+
+    it('generates the signing keys and service secrets, never from values', () => {
+      for (const vs of VALUE_SETS) {
+        const objs = render(vs);
+        const jwt = createPrivateKey(secretValue(objs, 'flatlay-identity-jwt', 'JWT_PRIVATE_KEY'));
+        assert.equal(jwt.asymmetricKeyType, 'ec');
+        assert.equal(jwt.asymmetricKeyDetails?.namedCurve, 'prime256v1');
+        assert.ok(secretValue(objs, 'flatlay-service-auth', 'SERVICE_AUTH_SECRET').length >= 32);
+        assert.equal(
+          Buffer.from(secretValue(objs, 'flatlay-analytics-settings', 'SETTINGS_ENCRYPTION_KEY'), 'base64').length,
+          32,
+        );
+      }
+      // Two renders make different keys: nothing is a constant of the chart.
+      const again = template(byName('default'));
+      assert.equal(again.status, 0);
+      assert.notEqual(
+        secretValue(render(byName('default')), 'flatlay-service-auth', 'SERVICE_AUTH_SECRET'),
+        secretValue(
+          parseAllDocuments(again.out)
+            .map((d) => d.toJS())
+            .filter(Boolean),
+          'flatlay-service-auth',
+          'SERVICE_AUTH_SECRET',
+        ),
+      );
+    });
+
+    for (const name of ['dev', 'prod-incluster']) {
+      it(`${name}: one values file runs the data services in the cluster; only Stripe, the admin account (and production's S3 keys) come from outside`, () => {
+        const objs = render(byName(name));
+        const outside = name === 'dev' ? FROM_OUTSIDE : new Set([...FROM_OUTSIDE, 'flatlay-s3']);
+        const made = new Set(objs.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name));
+        const workloads = objs.filter((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet');
+        for (const w of workloads)
+          for (const c of containersOf(w))
+            for (const e of c.env ?? []) {
+              const ref = e.valueFrom?.secretKeyRef;
+              if (ref && !ref.optional && !outside.has(ref.name))
+                assert.ok(made.has(ref.name), `${w.metadata.name}: ${e.name} from ${ref.name}, which the chart makes`);
+            }
+        // PostgreSQL: a CloudNativePG Cluster, a role and database per service, the services' URLs from the roles.
+        const [cluster] = objs.filter((o) => o.kind === 'Cluster');
+        assert.equal(cluster.apiVersion, 'postgresql.cnpg.io/v1');
+        assert.equal(cluster.spec.instances, name === 'dev' ? 1 : 3);
+        assert.equal(cluster.spec.affinity.topologyKey, 'topology.kubernetes.io/zone');
+        const services = serviceNames.filter((n) => byName(name).enabled.includes(n));
+        assert.deepEqual(cluster.spec.managed.roles.map((r: K8s) => r.name).sort(), [...services].sort());
+        const databases = objs.filter((o) => o.kind === 'Database');
+        for (const svc of services) {
+          const db = databases.find((d) => d.spec.name === svc);
+          assert.equal(db?.spec.owner, svc, `${svc}: its own database, owned by its own role`);
+          assert.equal(db.spec.cluster.name, cluster.metadata.name);
+          const role = cluster.spec.managed.roles.find((r: K8s) => r.name === svc);
+          const password = secretValue(objs, role.passwordSecret.name, 'password');
+          assert.equal(secretValue(objs, role.passwordSecret.name, 'username'), svc);
+          const deployment = ofKind(objs, 'Deployment').find((d) => componentOf(d) === svc);
+          const ref = deployment.spec.template.spec.containers[0].env.find((e: K8s) => e.name === 'DATABASE_URL')
+            .valueFrom.secretKeyRef;
+          const url = new URL(secretValue(objs, ref.name, ref.key));
+          assert.equal(url.hostname, `${cluster.metadata.name}-rw`);
+          assert.equal(url.pathname, `/${svc}`);
+          assert.equal(url.username, svc);
+          assert.equal(decodeURIComponent(url.password), password);
+        }
+        // Redis: a StatefulSet with a password, a claim per replica, a PDB, and the gateway's REDIS_URL.
+        const redis = objs.find((o) => o.kind === 'StatefulSet');
+        assert.equal(redis.spec.volumeClaimTemplates[0].spec.accessModes[0], 'ReadWriteOnce');
+        assert.ok(redis.spec.template.spec.containers[0].args.includes('--requirepass'));
+        const pdb = objs.find((o) => o.kind === 'PodDisruptionBudget' && isDataService(o));
+        assert.ok(matches(pdb.spec.selector.matchLabels, redis.spec.template.metadata.labels));
+        const redisUrl = new URL(secretValue(objs, 'flatlay-redis', 'REDIS_URL'));
+        assert.equal(redisUrl.hostname, redis.spec.serviceName);
+        assert.equal(decodeURIComponent(redisUrl.password), secretValue(objs, 'flatlay-redis', 'REDIS_PASSWORD'));
+        // The components reach them through their NetworkPolicies.
+        const gatewayPolicy = objs.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === `${RELEASE}-gateway`);
+        assert.ok(
+          gatewayPolicy.spec.egress.some((r: K8s) =>
+            r.to.some((p: K8s) => matches(p.podSelector?.matchLabels ?? {}, redis.spec.template.metadata.labels)),
+          ),
+          'the gateway may reach Redis',
+        );
+        const minio = objs.find((o) => o.kind === 'Deployment' && isDataService(o));
+        if (name === 'dev') {
+          assert.ok(minio, 'dev runs MinIO');
+          assert.equal(
+            new URL(objs.find((o) => o.kind === 'ConfigMap').data.S3_ENDPOINT).hostname.split('.')[0],
+            objs.find((o) => o.kind === 'Service' && matches(o.spec.selector, minio.spec.template.metadata.labels))
+              .metadata.name,
+          );
+          secretValue(objs, 'flatlay-s3', 'S3_SECRET_ACCESS_KEY');
+        } else assert.equal(minio, undefined, 'production keeps object storage outside (S3)');
+        // Data services meet the same restricted security context as the components.
+        for (const w of workloads.filter(isDataService)) {
+          assert.equal(w.spec.template.spec.securityContext.runAsNonRoot, true, w.metadata.name);
+          for (const c of containersOf(w)) {
+            assert.equal(c.securityContext.allowPrivilegeEscalation, false);
+            assert.deepEqual(c.securityContext.capabilities.drop, ['ALL']);
+          }
+        }
+      });
+    }
+
+    it('bring-your-own (default and prod values): no data service, no database or Redis Secret made', () => {
+      for (const name of ['default', 'prod']) {
+        const objs = render(byName(name));
+        assert.deepEqual(
+          objs.filter((o) => ['Cluster', 'Database', 'StatefulSet'].includes(o.kind) || isDataService(o)),
+          [],
+          name,
+        );
+        const made = new Set(objs.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name));
+        for (const s of ['flatlay-redis', 'flatlay-s3', 'flatlay-identity-db'])
+          assert.ok(!made.has(s), `${name}: ${s} is yours`);
+      }
+    });
   });
 
   describe('values.schema.json refuses unsafe values', () => {

@@ -115,3 +115,16 @@ Usage: include "flatlay.keptSecretValue" (dict "root" $ "secret" "<name>" "key" 
 {{- define "flatlay.kafkaAuth" -}}
 {{- if and .root.Values.kafka.auth.enabled (hasKey (.root.Values.kafka.users | default dict) .name) -}}true{{- end -}}
 {{- end -}}
+
+{{/*
+"true" when a Secret of that name already exists and this release did not make it: one a platform
+engineer made (bring your own). The chart then references it and generates nothing in its place.
+Usage: include "flatlay.foreignSecret" (dict "root" $ "secret" "<name>")
+*/}}
+{{- define "flatlay.foreignSecret" -}}
+{{- $live := lookup "v1" "Secret" .root.Release.Namespace .secret -}}
+{{- if $live -}}
+{{- $owner := get (($live.metadata).annotations | default dict) "meta.helm.sh/release-name" -}}
+{{- if ne $owner .root.Release.Name }}true{{ end -}}
+{{- end -}}
+{{- end -}}
