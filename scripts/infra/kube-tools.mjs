@@ -98,6 +98,9 @@ export async function installKubernetes(version = VERSIONS.kubernetes) {
       'go',
       [
         'build',
+        // FLATLAY_GO_JOBS: more parallel compiles than cores, on a machine shared with other work
+        // (default: go's own, one per core).
+        ...(process.env.FLATLAY_GO_JOBS ? ['-p', process.env.FLATLAY_GO_JOBS] : []),
         '-trimpath',
         '-ldflags',
         ldflags,
