@@ -295,10 +295,12 @@ export async function installControlPlane(version = VERSIONS.kubernetes) {
     makeStrimziCrds(),
     makeKedaCrds(),
   ]);
+  // controller-gen also emits keda.sh_withtriggers.yaml for an internal helper type of KEDA's API
+  // package; KEDA's releases ship no such CRD, so neither do we.
   const crdFiles = (d) =>
     fs
       .readdirSync(d)
-      .filter((f) => f.endsWith('.yaml'))
+      .filter((f) => f.endsWith('.yaml') && !f.includes('withtriggers'))
       .sort()
       .map((f) => path.join(d, f));
   return {
