@@ -1,4 +1,4 @@
-// One test runner for every package: vitest. Tiers stay in the file names (`*.unit|int|e2e.spec.ts`);
+// One test runner for every package: vitest. Tiers stay in the file names (`*.unit|int|e2e|k8s.spec.ts`);
 // scripts/test.mjs picks the files, provisions real infrastructure for the int and e2e tiers and
 // hands vitest the list. Workspace packages resolve through their `source` export condition, so
 // tests run the TypeScript sources, not a stale dist/.
@@ -11,7 +11,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ['{proto,services,gateway,web,tests,scripts}/**/*.{unit,int,e2e}.spec.{ts,tsx}'],
+    include: ['{proto,services,gateway,web,tests,scripts}/**/*.{unit,int,e2e,k8s}.spec.{ts,tsx}'],
     exclude: ['**/node_modules/**', '**/dist/**', '**/.*/**'],
     environment: 'node',
     // Files run in separate processes (native addons such as onnxruntime and sharp, and servers

@@ -2,15 +2,17 @@
 // `npm test`: installs, builds (proto check + type check), provisions real Postgres, Kafka,
 // Redis and stripe-mock, runs every test tier with vitest, and stops what it started.
 //   npm test                    every tier
-//   npm test -- unit            one tier (unit | int | e2e); or file paths / substrings to filter
+//   npm test -- unit            one tier (unit | int | e2e | k8s); or file paths / substrings to filter
+// The k8s tier runs the chart on a real control plane with kwok nodes (tests/k8s, ADR 0302).
 // Every tier runs on vitest (vitest.config.ts); the run ends with the line `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { down, up } from './infra.mjs';
+import { down, install, up } from './infra.mjs';
+import { installControlPlane } from './infra/kube-tools.mjs';
 import { build, ensureInstalled, repoRoot, sh, step } from './lib/steps.mjs';
 
-const TIERS = ['unit', 'int', 'e2e'];
+const TIERS = ['unit', 'int', 'e2e', 'k8s'];
 const ROOTS = ['proto', 'services', 'gateway', 'web', 'tests', 'scripts'];
 
 function findSpecs(dir, out = []) {
@@ -18,13 +20,13 @@ function findSpecs(dir, out = []) {
     if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
     const p = join(dir, name);
     if (statSync(p).isDirectory()) findSpecs(p, out);
-    else if (/\.(unit|int|e2e)\.spec\.tsx?$/.test(name)) out.push(relative(repoRoot, p));
+    else if (/\.(unit|int|e2e|k8s)\.spec\.tsx?$/.test(name)) out.push(relative(repoRoot, p));
   }
   return out;
 }
 
 const filters = process.argv.slice(2);
-const tierOf = (f) => f.match(/\.(unit|int|e2e)\.spec\./)[1];
+const tierOf = (f) => f.match(/\.(unit|int|e2e|k8s)\.spec\./)[1];
 let files = ROOTS.flatMap((r) => findSpecs(join(repoRoot, r))).sort(
   (a, b) => TIERS.indexOf(tierOf(a)) - TIERS.indexOf(tierOf(b)) || a.localeCompare(b),
 );
@@ -47,7 +49,14 @@ build();
 step('Type-checking tests (tsconfig.tests.json)', () =>
   sh('npx', ['--no-install', 'tsc', '-p', 'tsconfig.tests.json']),
 );
-const needsInfra = files.some((f) => tierOf(f) !== 'unit');
+// The control plane's binaries and the operators' CRDs are built once per machine (cached outside
+// the clone, keyed by version), before vitest starts, so no test's timeout includes a compile.
+if (files.some((f) => tierOf(f) === 'k8s')) {
+  console.log('› Installing the Kubernetes control plane (cached after the first build)');
+  await install();
+  await installControlPlane(process.env.FLATLAY_KUBE_VERSION || undefined);
+}
+const needsInfra = files.some((f) => tierOf(f) === 'int' || tierOf(f) === 'e2e');
 if (needsInfra) console.log('› Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock, MinIO)');
 const infra = needsInfra ? await up() : {};
 let code = 1;

@@ -7,16 +7,18 @@
 import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createPrivateKey } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { generationWorkQueue, registry, serviceNames, type ServiceName } from '@flatlay/platform';
+import { generationWorkQueue, registry, serviceNames, serviceTopics, type ServiceName } from '@flatlay/platform';
 import { WORKER_MALLOC_ENV } from '../services/image/src/engine/process-env.js';
 
 const root = resolve(import.meta.dirname, '..');
 const chartDir = join(root, 'charts', 'flatlay');
 const HELM = join(root, '.infra', 'bin', 'helm');
-const KUBE_VERSION = '1.30.0';
+// The newest supported Kubernetes (scripts/infra/layout.mjs VERSIONS.kubernetes); the chart needs >= 1.35.
+const KUBE_VERSION = '1.37.2';
 const RELEASE = 'flatlay';
 const NAMESPACE = 'flatlay';
 
@@ -73,6 +75,14 @@ const VALUE_SETS: ValueSet[] = [
   { name: 'default', files: [], enabled: COMPONENTS, gpuWorker: true, prod: false, topicReplicas: 3 },
   { name: 'dev', files: ['values-dev.yaml'], enabled: COMPONENTS, gpuWorker: false, prod: false, topicReplicas: 1 },
   { name: 'prod', files: ['values-prod.yaml'], enabled: COMPONENTS, gpuWorker: true, prod: true, topicReplicas: 3 },
+  {
+    name: 'prod-incluster',
+    files: ['values-prod.yaml', 'values-incluster.yaml'],
+    enabled: COMPONENTS,
+    gpuWorker: true,
+    prod: true,
+    topicReplicas: 3,
+  },
 ];
 
 /** The chart's values as shipped: values.yaml, with an overlay's top-level sections merged over it. */
@@ -134,9 +144,11 @@ async function validateSchema(o: K8s): Promise<void> {
     : ['', String(o.apiVersion)];
   const module = group.endsWith('strimzi.io')
     ? `@kubernetes-models/strimzi-kafka-operator/${group}/${version}/${o.kind}`
-    : group === 'keda.sh'
-      ? `@kubernetes-models/keda/${group}/${version}/${o.kind}`
-      : `kubernetes-models/${group ? `${group}/` : ''}${version}/${o.kind}`;
+    : group === 'postgresql.cnpg.io'
+      ? `@kubernetes-models/cloudnative-pg/${group}/${version}/${o.kind}`
+      : group === 'keda.sh'
+        ? `@kubernetes-models/keda/${group}/${version}/${o.kind}`
+        : `kubernetes-models/${group ? `${group}/` : ''}${version}/${o.kind}`;
   let Model: (new (data: K8s) => { validate(): void }) | undefined;
   try {
     Model = (await import(module))[o.kind];
@@ -151,7 +163,18 @@ async function validateSchema(o: K8s): Promise<void> {
   }
 }
 
-const ofKind = (objs: K8s[], kind: string) => objs.filter((o) => o.kind === kind);
+/** The data services the chart can run in the cluster (Redis, MinIO): not Flatlay components. */
+const isDataService = (o: K8s) => {
+  const name = o.metadata?.labels?.['app.kubernetes.io/name'];
+  return name !== undefined && name !== 'flatlay';
+};
+/** Objects of a kind; for the kinds the component template renders, the components' only. */
+const ofKind = (objs: K8s[], kind: string) =>
+  objs.filter(
+    (o) =>
+      o.kind === kind &&
+      !(['Deployment', 'StatefulSet', 'Service', 'PodDisruptionBudget'].includes(kind) && isDataService(o)),
+  );
 const componentOf = (o: K8s): string => o.metadata?.labels?.['app.kubernetes.io/component'];
 const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -206,7 +229,7 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         for (const o of objs) await validateSchema(o);
         // What each value set renders, beyond the Deployments.
         const kinds = new Set(objs.map((o) => o.kind));
-        for (const k of ['ServiceAccount', 'ConfigMap', 'Service', 'Ingress', 'KafkaTopic'])
+        for (const k of ['ServiceAccount', 'ConfigMap', 'Service', 'Ingress', 'KafkaTopic', 'KafkaUser'])
           assert.ok(kinds.has(k), `renders a ${k}`);
       });
 
@@ -285,9 +308,18 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         }
       });
 
-      it('references every secret value (secretKeyRef), never inlines one, and creates no Secret', () => {
+      it('references every secret value (secretKeyRef), never inlines one, and creates only generated Secrets', () => {
         const objs = render(vs);
-        assert.equal(ofKind(objs, 'Secret').length, 0, 'the chart must not create Secrets');
+        // The only Secrets the chart makes are credentials it generates (values never hold a secret),
+        // kept on upgrade and uninstall.
+        for (const secret of ofKind(objs, 'Secret')) {
+          assert.equal(
+            secret.metadata.annotations?.['helm.sh/resource-policy'],
+            'keep',
+            `${secret.metadata.name}: kept`,
+          );
+          assert.equal(secret.stringData, undefined, `${secret.metadata.name}: no stringData from values`);
+        }
         for (const cm of ofKind(objs, 'ConfigMap')) {
           for (const key of Object.keys(cm.data ?? {}))
             assert.doesNotMatch(key, SECRET_NAME, `ConfigMap ${cm.metadata.name} holds ${key}`);
@@ -426,7 +458,7 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         assert.deepEqual(topics.map((t) => t.spec.topicName).sort(), [...TOPICS].sort());
         assert.deepEqual(topics.map((t) => t.metadata.name).sort(), [...TOPICS].sort());
         for (const t of topics) {
-          assert.equal(t.apiVersion, 'kafka.strimzi.io/v1beta2');
+          assert.equal(t.apiVersion, 'kafka.strimzi.io/v1', 'Strimzi 1.x serves kafka.strimzi.io/v1 only');
           assert.equal(t.metadata.labels['strimzi.io/cluster'], 'flatlay');
           assert.ok(Number.isInteger(t.spec.partitions) && t.spec.partitions >= 1, `${t.spec.topicName}: partitions`);
           assert.equal(t.spec.replicas, vs.topicReplicas, `${t.spec.topicName}: replicas`);
@@ -442,6 +474,95 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
             queue.spec.partitions > t.spec.partitions,
             `${WORK_QUEUE} has more partitions than ${t.spec.topicName}`,
           );
+      });
+
+      it('gives every Kafka client its own KafkaUser, with ACLs for its own topics and consumer group only', () => {
+        const objs = render(vs);
+        const users = ofKind(objs, 'KafkaUser');
+        const secrets = ofKind(objs, 'Secret');
+        const kafkaClients = vs.enabled.filter((c) => c !== 'gateway');
+        assert.deepEqual(users.map(componentOf).sort(), [...kafkaClients].sort(), 'one KafkaUser per Kafka client');
+        for (const comp of kafkaClients) {
+          const user = users.find((u) => componentOf(u) === comp);
+          const name = `${RELEASE}-${comp}`;
+          const secretName = `${RELEASE}-kafka-${comp}`;
+          assert.equal(user.apiVersion, 'kafka.strimzi.io/v1');
+          assert.equal(user.metadata.name, name);
+          assert.equal(user.metadata.labels['strimzi.io/cluster'], 'flatlay');
+          assert.equal(user.spec.authentication.type, 'scram-sha-512');
+          assert.deepEqual(user.spec.authentication.password.valueFrom.secretKeyRef, {
+            name: secretName,
+            key: 'password',
+          });
+          // What the registry says this component writes, reads and in which group.
+          const entry = registry[callerOf(comp) as ServiceName];
+          const expected =
+            comp === 'image-worker'
+              ? { publishes: entry.publishes, consumes: [generationWorkQueue.topic], group: generationWorkQueue.group }
+              : { publishes: entry.publishes, consumes: entry.consumes?.topics ?? [], group: entry.consumes?.group };
+          const acl = (type: string, op: string) =>
+            user.spec.authorization.acls
+              .filter((a: K8s) => a.resource.type === type && a.operations.includes(op))
+              .map((a: K8s) => a.resource.name)
+              .sort();
+          assert.equal(user.spec.authorization.type, 'simple');
+          for (const a of user.spec.authorization.acls) {
+            assert.equal(a.resource.patternType, 'literal', `${comp}: no prefix or wildcard ACL`);
+            assert.equal(a.type ?? 'allow', 'allow');
+            assert.ok(!a.operations.includes('All'), `${comp}: no All operation`);
+          }
+          assert.deepEqual(
+            acl('topic', 'Write'),
+            [...expected.publishes].sort(),
+            `${comp}: writes exactly its own topics`,
+          );
+          assert.deepEqual(
+            acl('topic', 'Read'),
+            [...expected.consumes].sort(),
+            `${comp}: reads exactly its own topics`,
+          );
+          assert.deepEqual(
+            acl('group', 'Read'),
+            expected.group ? [expected.group] : [],
+            `${comp}: its own consumer group`,
+          );
+          assert.deepEqual(acl('cluster', 'Describe'), [], `${comp}: nothing cluster-wide`);
+          assert.deepEqual(
+            user.spec.authorization.acls
+              .map((a: K8s) => a.resource.type)
+              .filter((t: string) => t !== 'topic' && t !== 'group'),
+            [],
+          );
+          // The service checks at start that each of its topics exists (ensureTopics lists them).
+          const described = acl('topic', 'Describe');
+          for (const t of serviceTopics(callerOf(comp) as ServiceName))
+            assert.ok(described.includes(t.name), `${comp}: may describe ${t.name}`);
+          // Its credentials: a generated Secret, read by its pods.
+          const secret = secrets.find((x) => x.metadata.name === secretName);
+          assert.ok(secret, `${comp}: Secret ${secretName}`);
+          assert.deepEqual(Object.keys(secret.data).sort(), ['password', 'username']);
+          assert.equal(Buffer.from(secret.data.username, 'base64').toString(), name);
+          assert.ok(
+            Buffer.from(secret.data.password, 'base64').toString().length >= 32,
+            `${comp}: a long generated password`,
+          );
+          const env = ofKind(objs, 'Deployment').find((d) => componentOf(d) === comp).spec.template.spec.containers[0]
+            .env;
+          for (const [variable, key] of [
+            ['KAFKA_SASL_USERNAME', 'username'],
+            ['KAFKA_SASL_PASSWORD', 'password'],
+          ])
+            assert.deepEqual(
+              env.find((e: K8s) => e.name === variable)?.valueFrom?.secretKeyRef,
+              { name: secretName, key },
+              `${comp}: ${variable}`,
+            );
+        }
+        const gateway = ofKind(objs, 'Deployment').find((d) => componentOf(d) === 'gateway');
+        assert.ok(
+          !gateway.spec.template.spec.containers[0].env.some((e: K8s) => e.name.startsWith('KAFKA_SASL_')),
+          'the gateway is no Kafka client',
+        );
       });
 
       it(
@@ -706,6 +827,134 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
     }
   });
 
+  describe('the data layer and generated Secrets (ADR 0303)', () => {
+    const byName = (vs: string) => VALUE_SETS.find((v) => v.name === vs)!;
+    const secretValue = (objs: K8s[], name: string, key: string) => {
+      const secret = objs.find((o) => o.kind === 'Secret' && o.metadata.name === name);
+      assert.ok(secret, `renders Secret ${name}`);
+      assert.ok(secret.data?.[key], `${name} has ${key}`);
+      return Buffer.from(secret.data[key], 'base64').toString();
+    };
+    /** Secrets only the platform engineer can bring: Stripe's keys and the first admin account. */
+    const FROM_OUTSIDE = new Set(['flatlay-stripe', 'flatlay-identity-admin']);
+
+    it('generates the signing keys and service secrets, never from values', () => {
+      for (const vs of VALUE_SETS) {
+        const objs = render(vs);
+        const jwt = createPrivateKey(secretValue(objs, 'flatlay-identity-jwt', 'JWT_PRIVATE_KEY'));
+        assert.equal(jwt.asymmetricKeyType, 'ec');
+        assert.equal(jwt.asymmetricKeyDetails?.namedCurve, 'prime256v1');
+        assert.ok(secretValue(objs, 'flatlay-service-auth', 'SERVICE_AUTH_SECRET').length >= 32);
+        assert.equal(
+          Buffer.from(secretValue(objs, 'flatlay-analytics-settings', 'SETTINGS_ENCRYPTION_KEY'), 'base64').length,
+          32,
+        );
+      }
+      // Two renders make different keys: nothing is a constant of the chart.
+      const again = template(byName('default'));
+      assert.equal(again.status, 0);
+      assert.notEqual(
+        secretValue(render(byName('default')), 'flatlay-service-auth', 'SERVICE_AUTH_SECRET'),
+        secretValue(
+          parseAllDocuments(again.out)
+            .map((d) => d.toJS())
+            .filter(Boolean),
+          'flatlay-service-auth',
+          'SERVICE_AUTH_SECRET',
+        ),
+      );
+    });
+
+    for (const name of ['dev', 'prod-incluster']) {
+      it(`${name}: one values file runs the data services in the cluster; only Stripe, the admin account (and production's S3 keys) come from outside`, () => {
+        const objs = render(byName(name));
+        const outside = name === 'dev' ? FROM_OUTSIDE : new Set([...FROM_OUTSIDE, 'flatlay-s3']);
+        const made = new Set(objs.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name));
+        const workloads = objs.filter((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet');
+        for (const w of workloads)
+          for (const c of containersOf(w))
+            for (const e of c.env ?? []) {
+              const ref = e.valueFrom?.secretKeyRef;
+              if (ref && !ref.optional && !outside.has(ref.name))
+                assert.ok(made.has(ref.name), `${w.metadata.name}: ${e.name} from ${ref.name}, which the chart makes`);
+            }
+        // PostgreSQL: a CloudNativePG Cluster, a role and database per service, the services' URLs from the roles.
+        const [cluster] = objs.filter((o) => o.kind === 'Cluster');
+        assert.equal(cluster.apiVersion, 'postgresql.cnpg.io/v1');
+        assert.equal(cluster.spec.instances, name === 'dev' ? 1 : 3);
+        assert.equal(cluster.spec.affinity.topologyKey, 'topology.kubernetes.io/zone');
+        const services = serviceNames.filter((n) => byName(name).enabled.includes(n));
+        assert.deepEqual(cluster.spec.managed.roles.map((r: K8s) => r.name).sort(), [...services].sort());
+        const databases = objs.filter((o) => o.kind === 'Database');
+        for (const svc of services) {
+          const db = databases.find((d) => d.spec.name === svc);
+          assert.equal(db?.spec.owner, svc, `${svc}: its own database, owned by its own role`);
+          assert.equal(db.spec.cluster.name, cluster.metadata.name);
+          const role = cluster.spec.managed.roles.find((r: K8s) => r.name === svc);
+          const password = secretValue(objs, role.passwordSecret.name, 'password');
+          assert.equal(secretValue(objs, role.passwordSecret.name, 'username'), svc);
+          const deployment = ofKind(objs, 'Deployment').find((d) => componentOf(d) === svc);
+          const ref = deployment.spec.template.spec.containers[0].env.find((e: K8s) => e.name === 'DATABASE_URL')
+            .valueFrom.secretKeyRef;
+          const url = new URL(secretValue(objs, ref.name, ref.key));
+          assert.equal(url.hostname, `${cluster.metadata.name}-rw`);
+          assert.equal(url.pathname, `/${svc}`);
+          assert.equal(url.username, svc);
+          assert.equal(decodeURIComponent(url.password), password);
+        }
+        // Redis: a StatefulSet with a password, a claim per replica, a PDB, and the gateway's REDIS_URL.
+        const redis = objs.find((o) => o.kind === 'StatefulSet');
+        assert.equal(redis.spec.volumeClaimTemplates[0].spec.accessModes[0], 'ReadWriteOnce');
+        assert.ok(redis.spec.template.spec.containers[0].args.includes('--requirepass'));
+        const pdb = objs.find((o) => o.kind === 'PodDisruptionBudget' && isDataService(o));
+        assert.ok(matches(pdb.spec.selector.matchLabels, redis.spec.template.metadata.labels));
+        const redisUrl = new URL(secretValue(objs, 'flatlay-redis', 'REDIS_URL'));
+        assert.equal(redisUrl.hostname, redis.spec.serviceName);
+        assert.equal(decodeURIComponent(redisUrl.password), secretValue(objs, 'flatlay-redis', 'REDIS_PASSWORD'));
+        // The components reach them through their NetworkPolicies.
+        const gatewayPolicy = objs.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === `${RELEASE}-gateway`);
+        assert.ok(
+          gatewayPolicy.spec.egress.some((r: K8s) =>
+            r.to.some((p: K8s) => matches(p.podSelector?.matchLabels ?? {}, redis.spec.template.metadata.labels)),
+          ),
+          'the gateway may reach Redis',
+        );
+        const minio = objs.find((o) => o.kind === 'Deployment' && isDataService(o));
+        if (name === 'dev') {
+          assert.ok(minio, 'dev runs MinIO');
+          assert.equal(
+            new URL(objs.find((o) => o.kind === 'ConfigMap').data.S3_ENDPOINT).hostname.split('.')[0],
+            objs.find((o) => o.kind === 'Service' && matches(o.spec.selector, minio.spec.template.metadata.labels))
+              .metadata.name,
+          );
+          secretValue(objs, 'flatlay-s3', 'S3_SECRET_ACCESS_KEY');
+        } else assert.equal(minio, undefined, 'production keeps object storage outside (S3)');
+        // Data services meet the same restricted security context as the components.
+        for (const w of workloads.filter(isDataService)) {
+          assert.equal(w.spec.template.spec.securityContext.runAsNonRoot, true, w.metadata.name);
+          for (const c of containersOf(w)) {
+            assert.equal(c.securityContext.allowPrivilegeEscalation, false);
+            assert.deepEqual(c.securityContext.capabilities.drop, ['ALL']);
+          }
+        }
+      });
+    }
+
+    it('bring-your-own (default and prod values): no data service, no database or Redis Secret made', () => {
+      for (const name of ['default', 'prod']) {
+        const objs = render(byName(name));
+        assert.deepEqual(
+          objs.filter((o) => ['Cluster', 'Database', 'StatefulSet'].includes(o.kind) || isDataService(o)),
+          [],
+          name,
+        );
+        const made = new Set(objs.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name));
+        for (const s of ['flatlay-redis', 'flatlay-s3', 'flatlay-identity-db'])
+          assert.ok(!made.has(s), `${name}: ${s} is yours`);
+      }
+    });
+  });
+
   describe('values.schema.json refuses unsafe values', () => {
     const refuses = (set: string[], why: RegExp) => {
       const { status, out } = template({ files: ['values-prod.yaml'], set });
@@ -749,18 +998,23 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
   const prod = VALUE_SETS.find((v) => v.name === 'prod')!;
 
   it('every k8s/ manifest is a named object, valid against its OpenAPI schema (Kubernetes, Strimzi, KEDA)', async () => {
-    assert.ok(manifests.length >= 6);
+    assert.ok(manifests.length >= 5);
     for (const m of manifests) {
       assert.ok(m.kind && m.metadata?.name, `${m.kind}: kind and metadata.name`);
       await validateSchema(m);
     }
   });
 
-  it('the Strimzi Kafka cluster is KRaft with node pools, no auto-created topics, and the chart points at it', () => {
+  it('the Strimzi Kafka cluster (v1: KRaft, node pools) authenticates and authorises clients, creates no topics, and the chart points at it', () => {
     const kafka = manifests.find((m) => m.kind === 'Kafka');
-    assert.equal(kafka.metadata.annotations['strimzi.io/kraft'], 'enabled');
-    assert.equal(kafka.metadata.annotations['strimzi.io/node-pools'], 'enabled');
+    for (const m of manifests.filter((x) => String(x.apiVersion).startsWith('kafka.strimzi.io/')))
+      assert.equal(m.apiVersion, 'kafka.strimzi.io/v1', `${m.kind} ${m.metadata.name}: Strimzi 1.x serves v1 only`);
     assert.equal(kafka.spec.kafka.config['auto.create.topics.enable'], false);
+    // Every listener asks for SCRAM credentials and ACLs decide: the chart's KafkaUsers.
+    for (const l of kafka.spec.kafka.listeners)
+      assert.equal(l.authentication?.type, 'scram-sha-512', `listener ${l.name}`);
+    assert.equal(kafka.spec.kafka.authorization?.type, 'simple');
+    assert.equal(kafka.spec.entityOperator.userOperator.watchedNamespace, NAMESPACE);
     assert.equal(kafka.spec.zookeeper, undefined);
     const pools = manifests.filter((m) => m.kind === 'KafkaNodePool');
     assert.ok(
@@ -778,12 +1032,15 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
     );
   });
 
-  it('the KEDA ScaledObject scales the rendered image worker on the work queue, within its partitions', () => {
-    const so = manifests.find((m) => m.kind === 'ScaledObject');
+  it("the chart's KEDA ScaledObject (production) scales the image worker on the work queue, within its partitions, as the worker's Kafka user", () => {
     const objs = render(prod);
+    assert.equal(manifests.filter((m) => m.kind === 'ScaledObject').length, 0, 'lag-based scaling lives in the chart');
+    const [so] = ofKind(objs, 'ScaledObject');
+    assert.ok(so, 'production values render the ScaledObject');
+    for (const other of VALUE_SETS.filter((v) => !v.prod))
+      assert.equal(ofKind(render(other), 'ScaledObject').length, 0, `${other.name}: KEDA off`);
     const worker = ofKind(objs, 'Deployment').find((d) => componentOf(d) === 'image-worker');
     assert.equal(so.spec.scaleTargetRef.name, worker.metadata.name);
-    assert.equal(so.metadata.namespace, NAMESPACE);
     const trigger = so.spec.triggers.find((t: K8s) => t.type === 'kafka');
     assert.equal(trigger.metadata.topic, WORK_QUEUE);
     const group = worker.spec.template.spec.containers[0].env.find(
@@ -793,6 +1050,18 @@ describe('k8s/ and skaffold.yaml agree with the chart', () => {
     assert.equal(group, generationWorkQueue.group, 'the consumer group of the service registry');
     const queue = ofKind(objs, 'KafkaTopic').find((t) => t.spec.topicName === WORK_QUEUE);
     assert.ok(so.spec.maxReplicaCount <= queue.spec.partitions, 'no more workers than partitions');
+    // KEDA reads the lag as the worker's own Kafka user.
+    assert.equal(trigger.metadata.sasl, 'scram_sha512');
+    const [auth] = ofKind(objs, 'TriggerAuthentication');
+    assert.equal(trigger.authenticationRef.name, auth.metadata.name);
+    assert.deepEqual(auth.spec.secretTargetRef.map((r: K8s) => [r.parameter, r.name, r.key]).sort(), [
+      ['password', `${RELEASE}-kafka-image-worker`, 'password'],
+      ['username', `${RELEASE}-kafka-image-worker`, 'username'],
+    ]);
+    const hpa = ofKind(objs, 'HorizontalPodAutoscaler').find(
+      (h) => h.spec.scaleTargetRef.name === worker.metadata.name,
+    );
+    assert.equal(hpa, undefined, "KEDA owns the worker's HPA");
   });
 
   it('the nvidia RuntimeClass schedules onto the pool the worker selects', () => {

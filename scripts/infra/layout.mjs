@@ -2,6 +2,7 @@
 // (binaries and jars, kept between runs) and `.infra/run` (what one `up` started, removed by `down`).
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +18,16 @@ export const VERSIONS = Object.freeze({
   k6: 'v1.8.1', // go.k6.io/k6 (the load suite, npm run bench:api) // PyPI schemathesis (tests/api-fuzz.e2e.spec.ts, npm run fuzz)
   // github.com/minio/minio at commit 7aac2a2c5b7c (2026-02-12): MinIO tags are not semver, so the proxy's pseudo-version
   minio: 'v0.0.0-20260212201848-7aac2a2c5b7c',
+  // A real control plane with simulated nodes (tests/k8s, ADR 0302): built from the Go module proxy
+  // into the per-machine cache (KUBE_CACHE), keyed by version. `npm test` runs the newest;
+  // `npm run k8s:matrix` all three supported minors (the newest patches the proxy serves).
+  kubernetes: 'v1.37.2',
+  kubernetesMatrix: Object.freeze(['v1.35.4', 'v1.36.3', 'v1.37.2']),
+  etcd: 'v3.5.17', // go.etcd.io/etcd/server/v3
+  kwok: 'v0.8.0', // sigs.k8s.io/kwok
+  strimzi: '1.2.0', // io.strimzi:api + io.strimzi:crd-generator (Maven Central): the CRDs the chart targets
+  keda: 'v2.21.0', // github.com/kedacore/keda/v2 API types, through controller-gen
+  controllerTools: 'v0.23.0', // sigs.k8s.io/controller-tools (controller-gen)
 });
 
 // This file is scripts/infra/layout.mjs: the repo root is two levels up.
@@ -32,6 +43,11 @@ export const STRIPE_MOCK_BIN = path.join(BIN, 'stripe-mock');
 export const HELM_BIN = path.join(BIN, 'helm');
 export const KUBECONFORM_BIN = path.join(BIN, 'kubeconform');
 export const MINIO_BIN = path.join(BIN, 'minio');
+// Built binaries and generated CRDs that take minutes to make live outside the clone, keyed by
+// version, so a fresh clone (CI starts with an empty .infra/) builds them once per machine.
+export const KUBE_CACHE = process.env.FLATLAY_CACHE
+  ? path.resolve(process.env.FLATLAY_CACHE)
+  : path.join(os.homedir(), '.cache', 'flatlay');
 export const REDIS_SERVER = '/usr/bin/redis-server';
 export const CHROMIUM = '/usr/bin/chromium';
 

@@ -89,3 +89,42 @@ Usage: $c := include "flatlay.component" (dict "root" $ "raw" $raw) | fromYaml
 {{- $svc := $raw.service | default dict -}}
 {{- printf "%s:%v" (include "flatlay.componentName" .) (default $raw.port.number $svc.port) -}}
 {{- end -}}
+
+{{/*
+A generated secret value, base64-encoded for a Secret's data: the value already in the live Secret
+when there is one (so upgrades keep it), else a new random one. Values never hold secrets; the
+chart makes what is missing on first install and keeps it (ADR 0303).
+Usage: include "flatlay.keptSecretValue" (dict "root" $ "secret" "<name>" "key" "<key>" "new" <fresh value>)
+*/}}
+{{- define "flatlay.keptSecretValue" -}}
+{{- $live := lookup "v1" "Secret" .root.Release.Namespace .secret -}}
+{{- $data := (get ($live | default dict) "data") | default dict -}}
+{{- if hasKey $data .key -}}
+{{- get $data .key -}}
+{{- else -}}
+{{- .new | b64enc -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The Secret holding one component's Kafka credentials (keys username, password): (dict "root" $ "name" "ledger"). */}}
+{{- define "flatlay.kafkaSecretName" -}}
+{{- printf "%s-kafka-%s" (include "flatlay.fullname" .root) .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Whether one component connects to Kafka as its own user: (dict "root" $ "name" "ledger"). */}}
+{{- define "flatlay.kafkaAuth" -}}
+{{- if and .root.Values.kafka.auth.enabled (hasKey (.root.Values.kafka.users | default dict) .name) -}}true{{- end -}}
+{{- end -}}
+
+{{/*
+"true" when a Secret of that name already exists and this release did not make it: one a platform
+engineer made (bring your own). The chart then references it and generates nothing in its place.
+Usage: include "flatlay.foreignSecret" (dict "root" $ "secret" "<name>")
+*/}}
+{{- define "flatlay.foreignSecret" -}}
+{{- $live := lookup "v1" "Secret" .root.Release.Namespace .secret -}}
+{{- if $live -}}
+{{- $owner := get (($live.metadata).annotations | default dict) "meta.helm.sh/release-name" -}}
+{{- if ne $owner .root.Release.Name }}true{{ end -}}
+{{- end -}}
+{{- end -}}

@@ -16,6 +16,14 @@ export interface KafkaBusOptions {
   clientId: string;
   /** Replication factor for created topics (1 on a single local broker, 3 in a cluster). */
   replicationFactor?: number;
+  /** SCRAM credentials of this client's Kafka user; absent: an unauthenticated listener. */
+  sasl?: KafkaSasl;
+}
+
+/** A Kafka user's SCRAM-SHA-512 credentials (the only mechanism the cluster's listener accepts). */
+export interface KafkaSasl {
+  username: string;
+  password: string;
 }
 
 /**
@@ -34,6 +42,15 @@ export class KafkaBus implements Bus {
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
+      ...(options.sasl
+        ? {
+            sasl: {
+              mechanism: 'scram-sha-512' as const,
+              username: options.sasl.username,
+              password: options.sasl.password,
+            },
+          }
+        : {}),
       logLevel: logLevel.NOTHING,
       retry: { retries: 8 },
     });

@@ -13,6 +13,9 @@ export const serviceSecretEnv = () => z.string().min(32, 'must be at least 32 ch
 export const serviceEnvSchema = z.object({
   DATABASE_URL: env.url(),
   KAFKA_BROKERS: env.csv().optional(),
+  // This service's own Kafka user (SCRAM-SHA-512): both or neither.
+  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
   GRPC_HOST: z.string().default('0.0.0.0'),
   GRPC_PORT: env.port(50051),
   LOG_LEVEL: env.logLevel(),
@@ -36,7 +39,13 @@ export async function runStandalone(def: ServiceDefinition): Promise<void> {
   const config = loadConfig(serviceEnvSchema.extend({ GRPC_PORT: env.port(registry[def.name].grpcPort) }));
   startTelemetry(def.name);
   const logger = createLogger(def.name, config.LOG_LEVEL);
-  const bus = createBus(config.KAFKA_BROKERS, def.name);
+  const sasl =
+    config.KAFKA_SASL_USERNAME && config.KAFKA_SASL_PASSWORD
+      ? { username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD }
+      : undefined;
+  if (!sasl && (config.KAFKA_SASL_USERNAME || config.KAFKA_SASL_PASSWORD))
+    throw new Error('KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD go together: set both or neither');
+  const bus = createBus(config.KAFKA_BROKERS, def.name, sasl);
   const running = await startService(def, {
     databaseUrl: config.DATABASE_URL,
     bus,

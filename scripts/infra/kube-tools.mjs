@@ -1,0 +1,314 @@
+// The parts of a real Kubernetes control plane with simulated nodes (ADR 0302), built from the
+// Go module proxy and Maven Central into KUBE_CACHE (outside the clone, keyed by version):
+//   kubernetes-<v>/   kube-apiserver, kube-controller-manager, kube-scheduler, kubectl
+//   etcd-<v>/         etcd
+//   kwok-<v>/         kwok and its stages file (fast node and pod lifecycles)
+//   strimzi-crds-<v>/ the Strimzi CRDs, made by Strimzi's own CRD generator from io.strimzi:api
+//   keda-crds-<v>/    the KEDA CRDs, made by controller-gen over KEDA's API package
+// Each folder is complete when its `.complete` marker holds the recipe it was made by; a folder
+// without it (an interrupted build) is rebuilt. Nothing here is copied into the repository.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { KUBE_CACHE, VERSIONS } from './layout.mjs';
+import { log } from './log.mjs';
+import { exists, run, which } from './process.mjs';
+
+const GO_ENV = { ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 'on', GOWORK: 'off' };
+
+/** Runs `make(dir)` into a fresh `<dir>.tmp` and renames it into place, unless `dir` is complete. */
+async function cached(dir, recipe, what, make) {
+  const marker = path.join(dir, '.complete');
+  if (exists(marker) && fs.readFileSync(marker, 'utf8') === recipe) {
+    log(`${what}: cached in ${dir}`);
+    return dir;
+  }
+  const tmp = `${dir}.tmp-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(tmp, { recursive: true });
+  log(`${what}: building (once per machine)`);
+  const t = Date.now();
+  try {
+    await make(tmp);
+    fs.writeFileSync(path.join(tmp, '.complete'), recipe);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.renameSync(tmp, dir);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  log(`${what}: ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  return dir;
+}
+
+function requireTool(bin, why) {
+  if (!which(bin)) throw new Error(`${bin} is required to ${why}`);
+}
+
+const goModDir = async (args, cwd) => (await run('go', args, { cwd, env: GO_ENV })).trim();
+
+// ---------------------------------------------------------------------------------------------
+// Kubernetes: k8s.io/kubernetes points its staging modules at ./staging, which `go install`
+// refuses, so a throwaway module requires it and replaces each staging module by its published
+// twin (k8s.io/<name> v0.<minor>.<patch>). The version is stamped in, or the server says v0.0.0
+// and helm refuses any chart with a kubeVersion.
+// ---------------------------------------------------------------------------------------------
+
+export const KUBE_BINARIES = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl'];
+
+export function kubernetesDir(version = VERSIONS.kubernetes) {
+  return path.join(KUBE_CACHE, `kubernetes-${version}`);
+}
+
+export async function installKubernetes(version = VERSIONS.kubernetes) {
+  const [, major, minor, patch] = version.match(/^v(\d+)\.(\d+)\.(\d+)$/) ?? [];
+  if (!major) throw new Error(`not a Kubernetes version: ${version}`);
+  const stagingVersion = `v0.${minor}.${patch}`;
+  const recipe = `kubernetes ${version}; staging ${stagingVersion}; ${KUBE_BINARIES.join(' ')}\n`;
+  return cached(kubernetesDir(version), recipe, `kubernetes ${version}`, async (out) => {
+    requireTool('go', 'build the Kubernetes control plane');
+    const mod = path.join(out, 'src');
+    fs.mkdirSync(mod, { recursive: true });
+    fs.writeFileSync(
+      path.join(mod, 'go.mod'),
+      `module flatlay.local/kubebuild\n\ngo 1.25\n\nrequire k8s.io/kubernetes ${version}\n`,
+    );
+    await run('go', ['mod', 'download', `k8s.io/kubernetes@${version}`], { cwd: mod, env: GO_ENV });
+    const kdir = await goModDir(['list', '-m', '-f', '{{.Dir}}', `k8s.io/kubernetes@${version}`], mod);
+    const staging = [
+      ...fs.readFileSync(path.join(kdir, 'go.mod'), 'utf8').matchAll(/^\s*(k8s\.io\/\S+)\s+=>\s+\.\/staging\//gm),
+    ].map((m) => m[1]);
+    if (staging.length === 0) throw new Error(`no staging replaces found in k8s.io/kubernetes@${version}`);
+    fs.appendFileSync(
+      path.join(mod, 'go.mod'),
+      `\nreplace (\n${staging.map((n) => `\t${n} => ${n} ${stagingVersion}\n`).join('')})\n`,
+    );
+    fs.writeFileSync(
+      path.join(mod, 'tools.go'),
+      `//go:build tools\n\npackage tools\n\nimport (\n${KUBE_BINARIES.map((b) => `\t_ "k8s.io/kubernetes/cmd/${b}"\n`).join('')})\n`,
+    );
+    await run('go', ['mod', 'tidy'], { cwd: mod, env: GO_ENV });
+    const ldflags = [
+      `-X k8s.io/component-base/version.gitVersion=${version}`,
+      `-X k8s.io/component-base/version.gitMajor=${major}`,
+      `-X k8s.io/component-base/version.gitMinor=${minor}`,
+      '-X k8s.io/component-base/version.gitTreeState=clean',
+      '-s -w',
+    ].join(' ');
+    await run(
+      'go',
+      [
+        'build',
+        // FLATLAY_GO_JOBS: more parallel compiles than cores, on a machine shared with other work
+        // (default: go's own, one per core).
+        ...(process.env.FLATLAY_GO_JOBS ? ['-p', process.env.FLATLAY_GO_JOBS] : []),
+        '-trimpath',
+        '-ldflags',
+        ldflags,
+        '-o',
+        `${out}/`,
+        ...KUBE_BINARIES.map((b) => `k8s.io/kubernetes/cmd/${b}`),
+      ],
+      { cwd: mod, env: GO_ENV },
+    );
+    fs.rmSync(mod, { recursive: true, force: true });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// etcd: the server module's etcdmain behind a three-line main.
+// ---------------------------------------------------------------------------------------------
+
+export async function installEtcd(version = VERSIONS.etcd) {
+  const dir = path.join(KUBE_CACHE, `etcd-${version}`);
+  return cached(dir, `etcd ${version}\n`, `etcd ${version}`, async (out) => {
+    requireTool('go', 'build etcd');
+    const mod = path.join(out, 'src');
+    fs.mkdirSync(mod, { recursive: true });
+    fs.writeFileSync(
+      path.join(mod, 'go.mod'),
+      `module flatlay.local/etcdbuild\n\ngo 1.23\n\nrequire go.etcd.io/etcd/server/v3 ${version}\n`,
+    );
+    fs.writeFileSync(
+      path.join(mod, 'main.go'),
+      'package main\n\nimport (\n\t"os"\n\n\t"go.etcd.io/etcd/server/v3/etcdmain"\n)\n\nfunc main() { etcdmain.Main(os.Args) }\n',
+    );
+    await run('go', ['mod', 'tidy'], { cwd: mod, env: GO_ENV });
+    await run('go', ['build', '-trimpath', '-ldflags', '-s -w', '-o', path.join(out, 'etcd'), '.'], {
+      cwd: mod,
+      env: GO_ENV,
+    });
+    fs.rmSync(mod, { recursive: true, force: true });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// kwok: the simulator of kubelets, and the stages it plays (nodes Ready at once with a lease
+// heartbeat; scheduled pods Running, finished, deleted).
+// ---------------------------------------------------------------------------------------------
+
+const KWOK_STAGES = [
+  'node/fast/node-initialize.yaml',
+  'node/heartbeat-with-lease/node-heartbeat-with-lease.yaml',
+  'pod/fast/pod-ready.yaml',
+  'pod/fast/pod-complete.yaml',
+  'pod/fast/pod-delete.yaml',
+];
+
+export async function installKwok(version = VERSIONS.kwok) {
+  const dir = path.join(KUBE_CACHE, `kwok-${version}`);
+  return cached(dir, `kwok ${version}; ${KWOK_STAGES.join(' ')}\n`, `kwok ${version}`, async (out) => {
+    requireTool('go', 'build kwok');
+    await run('go', ['install', `sigs.k8s.io/kwok/cmd/kwok@${version}`], { cwd: out, env: { ...GO_ENV, GOBIN: out } });
+    const src = await goModDir(['mod', 'download', '-json', `sigs.k8s.io/kwok@${version}`], out).then(
+      (j) => JSON.parse(j).Dir,
+    );
+    const stages = KWOK_STAGES.map((s) => fs.readFileSync(path.join(src, 'kustomize', 'stage', s), 'utf8').trim());
+    fs.writeFileSync(
+      path.join(out, 'stages.yaml'),
+      `${stages.map((s) => (s.startsWith('---') ? s : `---\n${s}`)).join('\n')}\n`,
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operator CRDs, made from the operators' own published packages at pinned versions.
+// ---------------------------------------------------------------------------------------------
+
+export const STRIMZI_KINDS = Object.freeze({
+  Kafka: 'io.strimzi.api.kafka.model.kafka.Kafka',
+  KafkaNodePool: 'io.strimzi.api.kafka.model.nodepool.KafkaNodePool',
+  KafkaTopic: 'io.strimzi.api.kafka.model.topic.KafkaTopic',
+  KafkaUser: 'io.strimzi.api.kafka.model.user.KafkaUser',
+});
+
+/** A Java 21+ runtime: Strimzi's classes are compiled for it (the default Java 17 refuses them). */
+function java21() {
+  const candidates = [process.env.FLATLAY_JAVA21, ...listJvms()].filter(Boolean);
+  for (const home of candidates) {
+    const bin = path.join(home, 'bin', 'java');
+    const release = path.join(home, 'release');
+    if (!exists(bin)) continue;
+    const v = exists(release) ? fs.readFileSync(release, 'utf8').match(/JAVA_VERSION="(\d+)/)?.[1] : null;
+    if (v && Number(v) >= 21) return bin;
+  }
+  throw new Error('a Java 21+ JDK is required to run the Strimzi CRD generator (set FLATLAY_JAVA21 to its home)');
+}
+
+function listJvms() {
+  try {
+    return fs.readdirSync('/usr/lib/jvm').map((d) => path.join('/usr/lib/jvm', d));
+  } catch {
+    return [];
+  }
+}
+
+export async function makeStrimziCrds(version = VERSIONS.strimzi) {
+  const dir = path.join(KUBE_CACHE, `strimzi-crds-${version}`);
+  const recipe = `strimzi ${version}; ${Object.keys(STRIMZI_KINDS).join(' ')}; v1 only\n`;
+  return cached(dir, recipe, `strimzi CRDs ${version}`, async (out) => {
+    requireTool('mvn', 'fetch the Strimzi CRD generator');
+    const java = java21();
+    const dep = (a) =>
+      `<dependency><groupId>io.strimzi</groupId><artifactId>${a}</artifactId><version>${version}</version></dependency>`;
+    const pom = `<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+<groupId>dev.flatlay.infra</groupId><artifactId>strimzi-crds</artifactId><version>1</version><packaging>pom</packaging>
+<dependencies>${dep('api')}${dep('crd-generator')}</dependencies></project>
+`;
+    const lib = path.join(out, 'lib');
+    fs.writeFileSync(path.join(out, 'pom.xml'), pom);
+    await run(
+      'mvn',
+      [
+        '-B',
+        '-q',
+        '-f',
+        path.join(out, 'pom.xml'),
+        `org.apache.maven.plugins:maven-dependency-plugin:${VERSIONS.dependencyPlugin}:copy-dependencies`,
+        '-DincludeScope=runtime',
+        `-DoutputDirectory=${lib}`,
+      ],
+      { cwd: out },
+    );
+    const files = Object.entries(STRIMZI_KINDS).map(([kind, cls]) => `${cls}=${path.join(out, `${kind}.yaml`)}`);
+    await run(
+      java,
+      [
+        '-cp',
+        `${lib}/*`,
+        'io.strimzi.crdgenerator.CrdGenerator',
+        '--crd-api-version',
+        'v1',
+        '--api-versions',
+        'v1',
+        '--storage-version',
+        'v1',
+        '--yaml',
+        ...files,
+      ],
+      { cwd: out },
+    );
+    fs.rmSync(lib, { recursive: true, force: true });
+    fs.rmSync(path.join(out, 'pom.xml'));
+  });
+}
+
+export async function makeKedaCrds(version = VERSIONS.keda) {
+  const dir = path.join(KUBE_CACHE, `keda-crds-${version}`);
+  const recipe = `keda ${version}; controller-gen ${VERSIONS.controllerTools}\n`;
+  return cached(dir, recipe, `KEDA CRDs ${version}`, async (out) => {
+    requireTool('go', 'run controller-gen');
+    const mod = path.join(out, 'src');
+    fs.mkdirSync(mod, { recursive: true });
+    fs.writeFileSync(
+      path.join(mod, 'go.mod'),
+      `module flatlay.local/kedacrds\n\ngo 1.25\n\nrequire (\n\tgithub.com/kedacore/keda/v2 ${version}\n\tsigs.k8s.io/controller-tools ${VERSIONS.controllerTools}\n)\n`,
+    );
+    fs.writeFileSync(
+      path.join(mod, 'tools.go'),
+      '//go:build tools\n\npackage tools\n\nimport (\n\t_ "github.com/kedacore/keda/v2/apis/keda/v1alpha1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n',
+    );
+    await run('go', ['mod', 'tidy'], { cwd: mod, env: GO_ENV });
+    await run(
+      'go',
+      ['build', '-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
+      {
+        cwd: mod,
+        env: GO_ENV,
+      },
+    );
+    await run(
+      path.join(mod, 'controller-gen'),
+      ['crd', 'paths=github.com/kedacore/keda/v2/apis/keda/v1alpha1', `output:crd:dir=${out}`],
+      { cwd: mod, env: GO_ENV },
+    );
+    fs.rmSync(mod, { recursive: true, force: true });
+  });
+}
+
+/** Everything the k8s tier needs for one Kubernetes version; independent builds run side by side. */
+export async function installControlPlane(version = VERSIONS.kubernetes) {
+  const [kube, etcd, kwok, strimzi, keda] = await Promise.all([
+    installKubernetes(version),
+    installEtcd(),
+    installKwok(),
+    makeStrimziCrds(),
+    makeKedaCrds(),
+  ]);
+  // controller-gen also emits keda.sh_withtriggers.yaml for an internal helper type of KEDA's API
+  // package; KEDA's releases ship no such CRD, so neither do we.
+  const crdFiles = (d) =>
+    fs
+      .readdirSync(d)
+      .filter((f) => f.endsWith('.yaml') && !f.includes('withtriggers'))
+      .sort()
+      .map((f) => path.join(d, f));
+  return {
+    version,
+    bin: Object.fromEntries(KUBE_BINARIES.map((b) => [b, path.join(kube, b)])),
+    etcd: path.join(etcd, 'etcd'),
+    kwok: path.join(kwok, 'kwok'),
+    kwokStages: path.join(kwok, 'stages.yaml'),
+    crds: [...crdFiles(strimzi), ...crdFiles(keda)],
+  };
+}
