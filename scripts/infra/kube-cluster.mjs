@@ -118,6 +118,10 @@ current-context: kwok
       `--etcd-servers=http://127.0.0.1:${etcdPort}`,
       '--bind-address=127.0.0.1',
       '--advertise-address=127.0.0.1',
+      // Loopback only (nothing here is reachable from outside): the API server refuses a loopback
+      // advertise address while it keeps the kubernetes Service's endpoints, and no simulated Pod
+      // calls it back, so that reconciler is off.
+      '--endpoint-reconciler-type=none',
       `--secure-port=${apiPort}`,
       `--cert-dir=${path.join(dir, 'certs')}`,
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
@@ -227,7 +231,8 @@ export function kwokNodes({ pool, count, zones, capacity, labels = {}, taints = 
         },
       },
       spec: { taints },
-      status: { capacity, allocatable: capacity, nodeInfo: { architecture: 'amd64', operatingSystem: 'linux' } },
+      // kwok fills the rest of the status (conditions, node info) as a kubelet would.
+      status: { capacity, allocatable: capacity },
     };
   });
 }
