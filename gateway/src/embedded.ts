@@ -18,7 +18,7 @@ import {
   type RunningService,
   type ServiceDefinition,
 } from '@flatlay/platform';
-import { analyticsService } from '@flatlay/analytics';
+import { createAnalyticsService } from '@flatlay/analytics';
 import { billingService } from '@flatlay/billing';
 import { createIdentityService } from '@flatlay/identity';
 import { createImageService } from '@flatlay/image';
@@ -88,6 +88,15 @@ try {
     config: { FLATLAY_DATA_DIR: dataDir },
     ledgerAddress: () => `127.0.0.1:${services.find((s) => s.name === 'ledger')!.port}`,
     inProcessWorker: config.IMAGE_IN_PROCESS_WORKER === '1',
+  });
+  // Operator secrets are sealed with a key generated once and kept with the data (SETTINGS_ENCRYPTION_KEY wins).
+  const analyticsService = createAnalyticsService({
+    settings: process.env.SETTINGS_ENCRYPTION_KEY
+      ? {}
+      : {
+          SETTINGS_ENCRYPTION_KEY_FILE:
+            process.env.SETTINGS_ENCRYPTION_KEY_FILE || join(dataDir, 'analytics', 'settings-encryption.key'),
+        },
   });
   // No start order: no service needs another's address at start (the gateway gets them all below).
   // Those that did start are stopped again if one fails.

@@ -10,6 +10,7 @@ import { authRoutes } from './auth.js';
 import type { FileServing } from '../files/serve.js';
 import { imageEventRoutes } from './image-events.js';
 import { imageRoutes } from './images.js';
+import { settingsRoutes } from './settings.js';
 import { tokenRoutes } from './tokens.js';
 
 /**
@@ -43,6 +44,7 @@ export function apiRoutes(
     ...imageEventRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),
     ...adminAuthRoutes(clients),
     ...adminRoutes(clients),
+    ...settingsRoutes(clients),
   );
   document = buildOpenApiDocument(routes);
   return { routes, document };

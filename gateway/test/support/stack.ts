@@ -23,7 +23,7 @@ import { createImageService } from '@flatlay/image';
 import { FolderBlobStore, urlSigningKey } from '@flatlay/image/files';
 import { ledgerService } from '@flatlay/ledger';
 import type { EnhanceEngine } from '../../../services/image/src/worker/generation-worker.js';
-import { analyticsService } from '@flatlay/analytics';
+import { analyticsService, createAnalyticsService, type AnalyticsOptions } from '@flatlay/analytics';
 import { requireEnv } from '../../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../../src/index.js';
 import type { errorBody } from '../../src/http/errors.js';
@@ -78,8 +78,11 @@ export interface StackOptions {
    * fast), its own database and consumer groups, and a blob folder the gateway shares.
    */
   image?: { engine: EnhanceEngine };
-  /** Also run analytics (only where a test needs it: its consumers read every topic). */
-  analytics?: boolean;
+  /**
+   * Also run analytics (only where a test needs it: its consumers read every topic); with options,
+   * in a database of its own (its settings must not meet another run's).
+   */
+  analytics?: boolean | AnalyticsOptions;
 }
 
 /** The image service's parts of a stack started with `image`. */
@@ -183,7 +186,18 @@ export async function startStack(
     imageStack = { blobs, blobRoot, urlKey: urlSigningKey(undefined, inProcessServiceSecret()), service };
   }
   // Analytics only where a test needs it: its consumers read every topic.
-  if (options.analytics) services.push(await startService(analyticsService, { databaseUrl, bus, grpcPort: 0, logger }));
+  if (options.analytics === true)
+    services.push(await startService(analyticsService, { databaseUrl, bus, grpcPort: 0, logger }));
+  else if (options.analytics)
+    services.push(
+      await startService(createAnalyticsService(options.analytics), {
+        databaseUrl,
+        database: `flatlay_analytics_test_${randomUUID().replaceAll('-', '').slice(0, 10)}`,
+        bus,
+        grpcPort: 0,
+        logger,
+      }),
+    );
   const addresses = services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` }));
   const app = createGatewayApp({
     logger,

@@ -1,22 +1,48 @@
 import { fileURLToPath } from 'node:url';
-import { meter, registry, serviceTopics, type ServiceDefinition } from '@flatlay/platform';
+import {
+  loadSettingsKey,
+  meter,
+  registry,
+  serviceTopics,
+  type ServiceContext,
+  type ServiceDefinition,
+} from '@flatlay/platform';
 import { analyticsEventHandler, type ProjectionClock } from './consumers/analytics-consumer.js';
 import { analyticsGrpcService } from './grpc/analytics-grpc.js';
+import { OperatorSettings } from './settings/operator-settings.js';
+import { loadSettingsConfig, type SettingsConfig } from './settings/settings-config.js';
 
 export interface AnalyticsOptions {
   /** "Now" of every figure (tests fix it). */
   clock?: () => Date;
+  /** Settings that win over the environment (tests, the embedded default's key file). */
+  settings?: Partial<Record<keyof SettingsConfig, string>>;
+  /** Another consumer group (tests sharing one Kafka run their own). */
+  consumerGroup?: string;
 }
 
 export function createAnalyticsService(options: AnalyticsOptions = {}): ServiceDefinition {
   const clock = options.clock ?? (() => new Date());
+  // One settings store per service context: made in start(), which runs before grpc().
+  const settingsOf = new WeakMap<ServiceContext, OperatorSettings>();
   return {
     name: 'analytics',
     // Migrations are SQL files; they are read from src/ in both the source and the built layout.
     migrationsDir: fileURLToPath(new URL('../src/db/migrations', import.meta.url)),
     topics: serviceTopics('analytics'),
-    grpc: (ctx) => [analyticsGrpcService(ctx, clock)],
+    grpc: (ctx) => {
+      const settings = settingsOf.get(ctx);
+      if (!settings) throw new Error('analytics: start() must run before grpc()');
+      return [analyticsGrpcService(ctx, clock, settings)];
+    },
     async start(ctx) {
+      const config = loadSettingsConfig(options.settings);
+      const key = await loadSettingsKey({
+        key: config.SETTINGS_ENCRYPTION_KEY,
+        keyFile: config.SETTINGS_ENCRYPTION_KEY_FILE,
+      });
+      if (!key) ctx.logger.warn('SETTINGS_ENCRYPTION_KEY is not set: operator secrets cannot be saved');
+      settingsOf.set(ctx, new OperatorSettings(ctx.pool, config, key));
       const projection: ProjectionClock = {};
       // How far behind the events the read models are: now minus the newest event absorbed.
       const lag = meter('flatlay.analytics').createObservableGauge('flatlay.analytics.projection_lag', {
@@ -29,7 +55,7 @@ export function createAnalyticsService(options: AnalyticsOptions = {}): ServiceD
       lag.addCallback(observe);
       const { consumes } = registry.analytics;
       const subscription = await ctx.bus.subscribe({
-        groupId: consumes!.group,
+        groupId: options.consumerGroup ?? consumes!.group,
         topics: consumes!.topics,
         handle: analyticsEventHandler(ctx.pool, projection),
       });

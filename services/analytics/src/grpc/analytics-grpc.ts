@@ -12,6 +12,7 @@ import {
   signupTrend,
   type AdminUserRecord,
 } from '../projections/admin-queries.js';
+import type { OperatorSettings } from '../settings/operator-settings.js';
 
 const toProto = (u: AdminUserRecord): analytics.AdminUser => ({
   id: u.id,
@@ -31,7 +32,7 @@ const toProto = (u: AdminUserRecord): analytics.AdminUser => ({
 });
 
 /** Maps the AnalyticsService protobuf API to the read models' queries; `clock` is "now" for every figure. */
-export function analyticsGrpcService(ctx: ServiceContext, clock: () => Date = () => new Date()): GrpcService {
+export function analyticsGrpcService(ctx: ServiceContext, clock: () => Date, settings: OperatorSettings): GrpcService {
   const { pool, logger } = ctx;
   const implementation: analytics.AnalyticsServiceServer = {
     getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
@@ -78,6 +79,31 @@ export function analyticsGrpcService(ctx: ServiceContext, clock: () => Date = ()
       ...(await overview(pool, clock())),
       gpuPool: gpuPoolState(process.env),
     })),
+
+    getKeyStatuses: unary(logger, async () => ({
+      keys: (await settings.view()).map((s) => ({ key: s.key, status: s.status })),
+    })),
+
+    getSettingsConfig: unary(logger, async () => ({
+      generativeProvider: settings.provider,
+      generativeApiUrl: settings.config.GENERATIVE_API_URL,
+      stripeSecretKeyConfigured: Boolean(settings.config.STRIPE_SECRET_KEY),
+      stripeApiUrl: settings.config.STRIPE_API_URL ?? 'https://api.stripe.com',
+      encryptionConfigured: settings.encryptionConfigured,
+      settings: await settings.view(),
+      testableServices: settings.services,
+    })),
+
+    saveSettings: unary(logger, async (req: analytics.SaveSettingsRequest) => {
+      if (!req.operatorId) throw new AppError('INVALID_ARGUMENT', 'operator_id is required');
+      // Settings changes are dated by the wall clock: a key's status compares them with test times.
+      return settings.save(req.operatorId, req.values, new Date());
+    }),
+
+    testConnection: unary(logger, async (req: analytics.TestConnectionRequest) => {
+      if (!req.operatorId) throw new AppError('INVALID_ARGUMENT', 'operator_id is required');
+      return settings.test(req.service, req.operatorId, () => new Date());
+    }),
   };
   return {
     name: 'flatlay.analytics.v1.AnalyticsService',
