@@ -2914,7 +2914,19 @@ export interface operations {
                         /** @description Now minus the newest absorbed event; -1 before any */
                         projection_lag_seconds: number;
                         newest_event_at: string;
+                        /** @description One line on the GPU pool, or "not in a cluster" */
                         gpu_pool: string;
+                        gpu_pool_detail: {
+                            in_cluster: boolean;
+                            gpu_nodes: number;
+                            gpu_nodes_ready: number;
+                            worker_pods: number;
+                            worker_pods_ready: number;
+                            /** @description Generation jobs not yet taken by the workers; -1 when unknown */
+                            queue_lag: number;
+                            /** @description Why a part could not be read ("" when all was read) */
+                            problem: string;
+                        };
                     };
                 };
             };

@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import {
+  generationWorkQueue,
+  KafkaBus,
   loadSettingsKey,
   meter,
   registry,
@@ -9,6 +11,7 @@ import {
 } from '@flatlay/platform';
 import { analyticsEventHandler, type ProjectionClock } from './consumers/analytics-consumer.js';
 import { analyticsGrpcService } from './grpc/analytics-grpc.js';
+import { clusterAccess, outsideCluster, readGpuPool, type GpuPool } from './ops/gpu-pool.js';
 import { OperatorSettings } from './settings/operator-settings.js';
 import { loadSettingsConfig, type SettingsConfig } from './settings/settings-config.js';
 
@@ -19,6 +22,25 @@ export interface AnalyticsOptions {
   settings?: Partial<Record<keyof SettingsConfig, string>>;
   /** Another consumer group (tests sharing one Kafka run their own). */
   consumerGroup?: string;
+  /** How the GPU pool is read (tests: a fake API server); default: the pod's service account, if any. */
+  gpuPool?: (ctx: ServiceContext) => () => Promise<GpuPool>;
+}
+
+/** In a pod: the Kubernetes API (nodes, worker pods) and the work queue's lag; elsewhere "not in a cluster". */
+function gpuPoolOf(ctx: ServiceContext): () => Promise<GpuPool> {
+  const cluster = clusterAccess(process.env);
+  if (!cluster) return async () => outsideCluster;
+  const bus = ctx.bus;
+  return () =>
+    readGpuPool({
+      ...cluster,
+      nodeSelector: process.env.GPU_NODE_SELECTOR || 'flatlay.dev/pool=gpu',
+      workerSelector: process.env.GPU_WORKER_SELECTOR || 'app.kubernetes.io/component=image-worker',
+      queueLag: async () => {
+        if (!(bus instanceof KafkaBus)) throw new Error('the bus is not Kafka');
+        return bus.consumerLag(generationWorkQueue.group, generationWorkQueue.topic);
+      },
+    });
 }
 
 export function createAnalyticsService(options: AnalyticsOptions = {}): ServiceDefinition {
@@ -33,7 +55,7 @@ export function createAnalyticsService(options: AnalyticsOptions = {}): ServiceD
     grpc: (ctx) => {
       const settings = settingsOf.get(ctx);
       if (!settings) throw new Error('analytics: start() must run before grpc()');
-      return [analyticsGrpcService(ctx, clock, settings)];
+      return [analyticsGrpcService(ctx, clock, settings, (options.gpuPool ?? gpuPoolOf)(ctx))];
     },
     async start(ctx) {
       const config = loadSettingsConfig(options.settings);

@@ -1,7 +1,8 @@
 import { analytics } from '@flatlay/proto';
 import { AppError, serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
 import { userListQuery } from '../domain/user-search.js';
-import { gpuPoolState, isTrendPeriod, trendPeriods } from '../domain/signup-stats.js';
+import { isTrendPeriod, trendPeriods } from '../domain/signup-stats.js';
+import type { GpuPool } from '../ops/gpu-pool.js';
 import {
   allUsers,
   findUserByEmail,
@@ -32,7 +33,12 @@ const toProto = (u: AdminUserRecord): analytics.AdminUser => ({
 });
 
 /** Maps the AnalyticsService protobuf API to the read models' queries; `clock` is "now" for every figure. */
-export function analyticsGrpcService(ctx: ServiceContext, clock: () => Date, settings: OperatorSettings): GrpcService {
+export function analyticsGrpcService(
+  ctx: ServiceContext,
+  clock: () => Date,
+  settings: OperatorSettings,
+  gpuPool: () => Promise<GpuPool>,
+): GrpcService {
   const { pool, logger } = ctx;
   const implementation: analytics.AnalyticsServiceServer = {
     getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
@@ -75,10 +81,11 @@ export function analyticsGrpcService(ctx: ServiceContext, clock: () => Date, set
       return { period: req.period, points: await signupTrend(pool, req.period, clock()) };
     }),
 
-    getOverview: unary(logger, async () => ({
-      ...(await overview(pool, clock())),
-      gpuPool: gpuPoolState(process.env),
-    })),
+    getOverview: unary(logger, async () => {
+      const [figures, gpu] = await Promise.all([overview(pool, clock()), gpuPool()]);
+      const { summary, ...detail } = gpu;
+      return { ...figures, gpuPool: summary, gpuPoolDetail: detail };
+    }),
 
     getKeyStatuses: unary(logger, async () => ({
       keys: (await settings.view()).map((s) => ({ key: s.key, status: s.status })),

@@ -153,7 +153,22 @@ export interface GetOverviewResponse {
   projectionLagSeconds: number;
   /** ISO 8601 of that newest event, or "". */
   newestEventAt: string;
+  /** One line on the GPU pool, or "not in a cluster". */
   gpuPool: string;
+  gpuPoolDetail: GpuPool | undefined;
+}
+
+/** The image-worker GPU pool as Kubernetes and Kafka report it now. */
+export interface GpuPool {
+  inCluster: boolean;
+  gpuNodes: number;
+  gpuNodesReady: number;
+  workerPods: number;
+  workerPodsReady: number;
+  /** Generation jobs not yet taken by the workers' consumer group; -1 when unknown. */
+  queueLag: number;
+  /** Why a part could not be read ("" when everything was read). */
+  problem: string;
 }
 
 export interface GetKeyStatusesRequest {
@@ -1926,6 +1941,7 @@ function createBaseGetOverviewResponse(): GetOverviewResponse {
     projectionLagSeconds: 0,
     newestEventAt: "",
     gpuPool: "",
+    gpuPoolDetail: undefined,
   };
 }
 
@@ -1975,6 +1991,9 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
     }
     if (message.gpuPool !== "") {
       writer.uint32(122).string(message.gpuPool);
+    }
+    if (message.gpuPoolDetail !== undefined) {
+      GpuPool.encode(message.gpuPoolDetail, writer.uint32(130).fork()).join();
     }
     return writer;
   },
@@ -2112,6 +2131,14 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
             message.gpuPool = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.gpuPoolDetail = GpuPool.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2201,6 +2228,11 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
         : isSet(object.gpu_pool)
         ? globalThis.String(object.gpu_pool)
         : "",
+      gpuPoolDetail: isSet(object.gpuPoolDetail)
+        ? GpuPool.fromJSON(object.gpuPoolDetail)
+        : isSet(object.gpu_pool_detail)
+        ? GpuPool.fromJSON(object.gpu_pool_detail)
+        : undefined,
     };
   },
 
@@ -2251,6 +2283,9 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
     if (message.gpuPool !== "") {
       obj.gpuPool = message.gpuPool;
     }
+    if (message.gpuPoolDetail !== undefined) {
+      obj.gpuPoolDetail = GpuPool.toJSON(message.gpuPoolDetail);
+    }
     return obj;
   },
 
@@ -2276,6 +2311,206 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
     message.projectionLagSeconds = object.projectionLagSeconds ?? 0;
     message.newestEventAt = object.newestEventAt ?? "";
     message.gpuPool = object.gpuPool ?? "";
+    message.gpuPoolDetail = (object.gpuPoolDetail !== undefined && object.gpuPoolDetail !== null)
+      ? GpuPool.fromPartial(object.gpuPoolDetail)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGpuPool(): GpuPool {
+  return {
+    inCluster: false,
+    gpuNodes: 0,
+    gpuNodesReady: 0,
+    workerPods: 0,
+    workerPodsReady: 0,
+    queueLag: 0,
+    problem: "",
+  };
+}
+
+export const GpuPool: MessageFns<GpuPool> = {
+  encode(message: GpuPool, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.inCluster !== false) {
+      writer.uint32(8).bool(message.inCluster);
+    }
+    if (message.gpuNodes !== 0) {
+      writer.uint32(16).int32(message.gpuNodes);
+    }
+    if (message.gpuNodesReady !== 0) {
+      writer.uint32(24).int32(message.gpuNodesReady);
+    }
+    if (message.workerPods !== 0) {
+      writer.uint32(32).int32(message.workerPods);
+    }
+    if (message.workerPodsReady !== 0) {
+      writer.uint32(40).int32(message.workerPodsReady);
+    }
+    if (message.queueLag !== 0) {
+      writer.uint32(48).int64(message.queueLag);
+    }
+    if (message.problem !== "") {
+      writer.uint32(58).string(message.problem);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GpuPool {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGpuPool();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.inCluster = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.gpuNodes = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.gpuNodesReady = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.workerPods = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.workerPodsReady = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.queueLag = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.problem = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GpuPool {
+    return {
+      inCluster: isSet(object.inCluster)
+        ? globalThis.Boolean(object.inCluster)
+        : isSet(object.in_cluster)
+        ? globalThis.Boolean(object.in_cluster)
+        : false,
+      gpuNodes: isSet(object.gpuNodes)
+        ? globalThis.Number(object.gpuNodes)
+        : isSet(object.gpu_nodes)
+        ? globalThis.Number(object.gpu_nodes)
+        : 0,
+      gpuNodesReady: isSet(object.gpuNodesReady)
+        ? globalThis.Number(object.gpuNodesReady)
+        : isSet(object.gpu_nodes_ready)
+        ? globalThis.Number(object.gpu_nodes_ready)
+        : 0,
+      workerPods: isSet(object.workerPods)
+        ? globalThis.Number(object.workerPods)
+        : isSet(object.worker_pods)
+        ? globalThis.Number(object.worker_pods)
+        : 0,
+      workerPodsReady: isSet(object.workerPodsReady)
+        ? globalThis.Number(object.workerPodsReady)
+        : isSet(object.worker_pods_ready)
+        ? globalThis.Number(object.worker_pods_ready)
+        : 0,
+      queueLag: isSet(object.queueLag)
+        ? globalThis.Number(object.queueLag)
+        : isSet(object.queue_lag)
+        ? globalThis.Number(object.queue_lag)
+        : 0,
+      problem: isSet(object.problem) ? globalThis.String(object.problem) : "",
+    };
+  },
+
+  toJSON(message: GpuPool): unknown {
+    const obj: any = {};
+    if (message.inCluster !== false) {
+      obj.inCluster = message.inCluster;
+    }
+    if (message.gpuNodes !== 0) {
+      obj.gpuNodes = Math.round(message.gpuNodes);
+    }
+    if (message.gpuNodesReady !== 0) {
+      obj.gpuNodesReady = Math.round(message.gpuNodesReady);
+    }
+    if (message.workerPods !== 0) {
+      obj.workerPods = Math.round(message.workerPods);
+    }
+    if (message.workerPodsReady !== 0) {
+      obj.workerPodsReady = Math.round(message.workerPodsReady);
+    }
+    if (message.queueLag !== 0) {
+      obj.queueLag = Math.round(message.queueLag);
+    }
+    if (message.problem !== "") {
+      obj.problem = message.problem;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GpuPool>, I>>(base?: I): GpuPool {
+    return GpuPool.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GpuPool>, I>>(object: I): GpuPool {
+    const message = createBaseGpuPool();
+    message.inCluster = object.inCluster ?? false;
+    message.gpuNodes = object.gpuNodes ?? 0;
+    message.gpuNodesReady = object.gpuNodesReady ?? 0;
+    message.workerPods = object.workerPods ?? 0;
+    message.workerPodsReady = object.workerPodsReady ?? 0;
+    message.queueLag = object.queueLag ?? 0;
+    message.problem = object.problem ?? "";
     return message;
   },
 };
