@@ -212,9 +212,13 @@ async function searchByDays(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM (${union('1')}) u LIMIT ${EXACT_TOTAL_CAP + 1}) s`,
       values,
     ),
+    // Each branch gives at most the rows up to the page's end, read newest-first from its index;
+    // the merge then sorts a few hundred rows, never the whole match.
     await tx.query<Row>(
-      `SELECT ${COLUMNS} FROM (${union('*')}) admin_users ORDER BY created_at DESC, id LIMIT $${n + 1} OFFSET $${n + 2}`,
-      [...values, q.pageSize, (q.page - 1) * q.pageSize],
+      `SELECT ${COLUMNS} FROM (${branches
+        .map((b) => `(SELECT * FROM admin_users WHERE ${b} ORDER BY created_at DESC, id LIMIT $${n + 3})`)
+        .join(' UNION ALL ')}) admin_users ORDER BY created_at DESC, id LIMIT $${n + 1} OFFSET $${n + 2}`,
+      [...values, q.pageSize, (q.page - 1) * q.pageSize, q.page * q.pageSize],
     ),
   ];
   const exact = counted.rows[0]!.n;
