@@ -220,6 +220,9 @@ describe('operator settings', { timeout: 120_000 }, () => {
       assert.equal(res.status, status, JSON.stringify(json));
       assert.match((res.body as unknown as { message: string }).message, message);
     }
+    const bare = await stack.request('POST', '/settings/keys', { token: admin });
+    assert.equal(bare.status, 400);
+    assert.match(bare.body.message, /Send the settings as a JSON object/);
     const nothing = await save({});
     assert.equal(nothing.status, 200);
     assert.equal(nothing.body.message, 'Nothing changed');

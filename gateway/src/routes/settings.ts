@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { call } from '@flatlay/platform';
+import { AppError, call } from '@flatlay/platform';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
+import { hasBody } from '../api/validate.js';
 import type { ServiceClients } from '../clients.js';
 import { callerMetadata, callerOf } from '../http/auth.js';
 
@@ -162,6 +163,8 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
         501: refusal('NOT_CONFIGURED', 'SETTINGS_ENCRYPTION_KEY is not set: secrets cannot be stored'),
       },
       async handle(req, res, { body }) {
+        // A bare POST would read as {} (nothing to change); the body is required, so say so.
+        if (!hasBody(req)) throw new AppError('INVALID_ARGUMENT', 'Send the settings as a JSON object of key values');
         const a = clients.analytics();
         const r = await call(
           a,
