@@ -263,7 +263,16 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           const name = d.metadata.name;
           assert.equal(pod.securityContext?.runAsNonRoot, true, `${name}: pod runAsNonRoot`);
           assert.ok(pod.securityContext?.runAsUser > 0, `${name}: pod runAsUser is not root`);
-          assert.equal(pod.automountServiceAccountToken, false, `${name}: no API token mounted`);
+          // Only analytics talks to the Kubernetes API (the GPU pool: get/list nodes and pods, nothing else).
+          const reader = componentOf(d) === 'analytics';
+          assert.equal(pod.automountServiceAccountToken, reader, `${name}: an API token only for the GPU pool reader`);
+          if (reader) {
+            const rules = [...ofKind(render(vs), 'Role'), ...ofKind(render(vs), 'ClusterRole')].flatMap((r) => r.rules);
+            assert.deepEqual(rules.map((r: K8s) => `${r.resources.join()}:${r.verbs.join()}`).sort(), [
+              'nodes:get,list',
+              'pods:get,list',
+            ]);
+          }
           for (const c of containersOf(d)) {
             const where = `${name}/${c.name}`;
             assert.ok(c.resources?.requests?.cpu, `${where}: cpu request`);
@@ -447,8 +456,10 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           );
           assert.equal(
             d.spec.template.spec.serviceAccountName,
-            ofKind(objs, 'ServiceAccount')[0]?.metadata.name,
-            `${d.metadata.name}: the chart's ServiceAccount`,
+            componentOf(d) === 'analytics'
+              ? `${RELEASE}-analytics-gpu-pool`
+              : ofKind(objs, 'ServiceAccount').find((a) => !a.metadata.name.endsWith('-gpu-pool'))?.metadata.name,
+            `${d.metadata.name}: the chart's ServiceAccount (analytics: its GPU pool reader's)`,
           );
         }
       });

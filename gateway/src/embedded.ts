@@ -18,7 +18,7 @@ import {
   type RunningService,
   type ServiceDefinition,
 } from '@flatlay/platform';
-import { analyticsService } from '@flatlay/analytics';
+import { createAnalyticsService } from '@flatlay/analytics';
 import { createBillingService } from '@flatlay/billing';
 import { createIdentityService } from '@flatlay/identity';
 import { createImageService } from '@flatlay/image';
@@ -97,6 +97,15 @@ try {
   // Checkout return pages and the local payment provider's pages are on this product's own address.
   const billing = createBillingService({
     env: { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || `http://localhost:${config.PORT}` },
+  });
+  // Operator secrets are sealed with a key generated once and kept with the data (SETTINGS_ENCRYPTION_KEY wins).
+  const analyticsService = createAnalyticsService({
+    settings: process.env.SETTINGS_ENCRYPTION_KEY
+      ? {}
+      : {
+          SETTINGS_ENCRYPTION_KEY_FILE:
+            process.env.SETTINGS_ENCRYPTION_KEY_FILE || join(dataDir, 'analytics', 'settings-encryption.key'),
+        },
   });
   // No start order: no service needs another's address at start (the gateway gets them all below).
   // Those that did start are stopped again if one fails.

@@ -135,6 +135,7 @@ describe('the admin API', () => {
     });
     assert.equal(o.status, 200);
     assert.equal(o.body.gpu_pool, 'not in a cluster');
+    assert.equal(o.body.gpu_pool_detail.in_cluster, false);
     assert.ok(o.body.projection_lag_seconds >= 0);
     assert.ok(o.body.total_users >= 1);
     const d = o.body.plan_distribution;

@@ -28,6 +28,7 @@ export {
   GenerationFailed,
   ImageUnlocked,
 } from './gen/flatlay/events/v1/image.js';
+export { SettingsChanged, SettingValue } from './gen/flatlay/events/v1/analytics.js';
 
 /** Topics, one per publishing service and aggregate, keyed by aggregate id. */
 export const topics = {
@@ -65,4 +66,5 @@ export const eventTypes = {
   GenerationCompleted: 'flatlay.events.v1.GenerationCompleted',
   GenerationFailed: 'flatlay.events.v1.GenerationFailed',
   ImageUnlocked: 'flatlay.events.v1.ImageUnlocked',
+  SettingsChanged: 'flatlay.events.v1.SettingsChanged',
 } as const;

@@ -753,6 +753,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/settings/keys/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each setting and its status */
+        get: operations["getSettingsKeysStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The non-secret configuration and the settings, secrets masked to their last 4 characters */
+        get: operations["getSettingsConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Saves settings: a value still in its masked form keeps the stored one, "" removes it */
+        post: operations["postSettingsKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/test/{service}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tests a service's saved settings with one call to the provider
+         * @description service: the generative provider (its model list) or stripe (the balance, and each configured price id). A failure answers 200 with success false and "Connection failed: <reason>".
+         */
+        post: operations["postSettingsTestService"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3195,7 +3266,19 @@ export interface operations {
                         /** @description Now minus the newest absorbed event; -1 before any */
                         projection_lag_seconds: number;
                         newest_event_at: string;
+                        /** @description One line on the GPU pool, or "not in a cluster" */
                         gpu_pool: string;
+                        gpu_pool_detail: {
+                            in_cluster: boolean;
+                            gpu_nodes: number;
+                            gpu_nodes_ready: number;
+                            worker_pods: number;
+                            worker_pods_ready: number;
+                            /** @description Generation jobs not yet taken by the workers; -1 when unknown */
+                            queue_lag: number;
+                            /** @description Why a part could not be read ("" when all was read) */
+                            problem: string;
+                        };
                     };
                 };
             };
@@ -4633,6 +4716,491 @@ export interface operations {
                      *       "detail": "Stripe webhooks are not configured",
                      *       "message": "Stripe webhooks are not configured",
                      *       "code": "NOT_CONFIGURED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSettingsKeysStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every setting, in the page order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "key": "openai_api_key",
+                     *         "status": "active"
+                     *       },
+                     *       {
+                     *         "key": "stripe_public_key",
+                     *         "status": "unknown"
+                     *       },
+                     *       {
+                     *         "key": "stripe_lite_price_id",
+                     *         "status": "inactive"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        /** @description {product}_api_key (product: the generative provider configured on the server), stripe_public_key, stripe_lite_price_id, stripe_pro_price_id, stripe_studio_price_id or stripe_agency_price_id */
+                        key: string;
+                        /**
+                         * @description inactive: not set; unknown: set but not tested since it changed; active / invalid: the newest Test of its service passed / failed
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "invalid" | "unknown";
+                    }[];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSettingsConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The {product} of {product}_api_key */
+                        generative_provider: string;
+                        generative_api_url: string;
+                        /** @description Whether the server holds a Stripe secret key (STRIPE_SECRET_KEY); never the key */
+                        stripe_secret_key_configured: boolean;
+                        stripe_api_url: string;
+                        /** @description Whether secrets can be saved (SETTINGS_ENCRYPTION_KEY is configured) */
+                        encryption_configured: boolean;
+                        /** @description Setting to value as the page shows it ("" when not set; a secret as ****1234) */
+                        keys: {
+                            [key: string]: string;
+                        };
+                        settings: {
+                            /** @description {product}_api_key (product: the generative provider configured on the server), stripe_public_key, stripe_lite_price_id, stripe_pro_price_id, stripe_studio_price_id or stripe_agency_price_id */
+                            key: string;
+                            value: string;
+                            secret: boolean;
+                            is_set: boolean;
+                            /**
+                             * @description inactive: not set; unknown: set but not tested since it changed; active / invalid: the newest Test of its service passed / failed
+                             * @enum {string}
+                             */
+                            status: "active" | "inactive" | "invalid" | "unknown";
+                            /** @description The service whose Test covers the key */
+                            service: string;
+                            /** @description ISO 8601 of the last change, or "" */
+                            updated_at: string;
+                        }[];
+                        testable_services: string[];
+                    };
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSettingsKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    stripe_public_key?: string;
+                    stripe_lite_price_id?: string;
+                    stripe_pro_price_id?: string;
+                    stripe_studio_price_id?: string;
+                    stripe_agency_price_id?: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Settings saved",
+                     *       "changed": [
+                     *         "stripe_lite_price_id"
+                     *       ],
+                     *       "unchanged": [
+                     *         "openai_api_key"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        changed: string[];
+                        unchanged: string[];
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown setting */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unknown setting",
+                     *       "message": "Unknown setting",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A masked value that does not match the stored key (the form is out of date) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A masked value that does not match the stored key (the form is out of date)",
+                     *       "message": "A masked value that does not match the stored key (the form is out of date)",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16384 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request body is too large: at most 16384 bytes",
+                     *       "message": "The request body is too large: at most 16384 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SETTINGS_ENCRYPTION_KEY is not set: secrets cannot be stored */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "SETTINGS_ENCRYPTION_KEY is not set: secrets cannot be stored",
+                     *       "message": "SETTINGS_ENCRYPTION_KEY is not set: secrets cannot be stored",
+                     *       "code": "NOT_CONFIGURED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSettingsTestService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description e.g. openai or stripe */
+                service: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outcome */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Connection failed: openai refused the key: HTTP 401"
+                     *     }
+                     */
+                    "application/json": {
+                        success: boolean;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown service */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Unknown service",
+                     *       "message": "Unknown service",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -228,7 +228,19 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
               .number()
               .meta({ description: 'Now minus the newest absorbed event; -1 before any' }),
             newest_event_at: z.string(),
-            gpu_pool: z.string(),
+            gpu_pool: z.string().meta({ description: 'One line on the GPU pool, or "not in a cluster"' }),
+            gpu_pool_detail: z.object({
+              in_cluster: z.boolean(),
+              gpu_nodes: z.number().int(),
+              gpu_nodes_ready: z.number().int(),
+              worker_pods: z.number().int(),
+              worker_pods_ready: z.number().int(),
+              queue_lag: z
+                .number()
+                .int()
+                .meta({ description: 'Generation jobs not yet taken by the workers; -1 when unknown' }),
+              problem: z.string().meta({ description: 'Why a part could not be read ("" when all was read)' }),
+            }),
           }),
         },
       },
@@ -251,6 +263,15 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
           projection_lag_seconds: o.projectionLagSeconds,
           newest_event_at: o.newestEventAt,
           gpu_pool: o.gpuPool,
+          gpu_pool_detail: {
+            in_cluster: o.gpuPoolDetail?.inCluster ?? false,
+            gpu_nodes: o.gpuPoolDetail?.gpuNodes ?? 0,
+            gpu_nodes_ready: o.gpuPoolDetail?.gpuNodesReady ?? 0,
+            worker_pods: o.gpuPoolDetail?.workerPods ?? 0,
+            worker_pods_ready: o.gpuPoolDetail?.workerPodsReady ?? 0,
+            queue_lag: o.gpuPoolDetail?.queueLag ?? -1,
+            problem: o.gpuPoolDetail?.problem ?? '',
+          },
         });
       },
     }),

@@ -12,6 +12,7 @@ import { imageEventRoutes } from './image-events.js';
 import { imageRoutes } from './images.js';
 import { paymentRoutes } from './payments.js';
 import { subscriptionRoutes } from './subscription.js';
+import { settingsRoutes } from './settings.js';
 import { tokenRoutes } from './tokens.js';
 import { webConfigRoutes } from '../web-settings.js';
 import { webhookRoutes } from './webhooks.js';
@@ -51,6 +52,7 @@ export function apiRoutes(
     ...paymentRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32) }),
     ...subscriptionRoutes(clients),
     ...webhookRoutes(clients),
+    ...settingsRoutes(clients),
   );
   document = buildOpenApiDocument(routes);
   return { routes, document };

@@ -32,7 +32,7 @@ import {
 } from '../../../services/ledger/src/consumers/ledger-consumers.js';
 import { ledgerGrpcService } from '../../../services/ledger/src/grpc/ledger-grpc.js';
 import type { EnhanceEngine } from '../../../services/image/src/worker/generation-worker.js';
-import { analyticsService } from '@flatlay/analytics';
+import { analyticsService, createAnalyticsService, type AnalyticsOptions } from '@flatlay/analytics';
 import { createBillingService } from '@flatlay/billing';
 import { requireEnv } from '../../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../../src/index.js';
@@ -88,8 +88,11 @@ export interface StackOptions {
    * fast), its own database and consumer groups, and a blob folder the gateway shares.
    */
   image?: { engine: EnhanceEngine };
-  /** Also run analytics (only where a test needs it: its consumers read every topic). */
-  analytics?: boolean;
+  /**
+   * Also run analytics (only where a test needs it: its consumers read every topic); with options,
+   * in a database of its own (its settings must not meet another run's).
+   */
+  analytics?: boolean | AnalyticsOptions;
   /**
    * Also run billing, in a database and consumer group of its own, with these settings (none:
    * the local payment provider, with PUBLIC_BASE_URL the gateway's own address).
@@ -231,7 +234,18 @@ export async function startStack(
     imageStack = { blobs, blobRoot, urlKey: urlSigningKey(undefined, inProcessServiceSecret()), service };
   }
   // Analytics only where a test needs it: its consumers read every topic.
-  if (options.analytics) services.push(await startService(analyticsService, { databaseUrl, bus, grpcPort: 0, logger }));
+  if (options.analytics === true)
+    services.push(await startService(analyticsService, { databaseUrl, bus, grpcPort: 0, logger }));
+  else if (options.analytics)
+    services.push(
+      await startService(createAnalyticsService(options.analytics), {
+        databaseUrl,
+        database: `flatlay_analytics_test_${randomUUID().replaceAll('-', '').slice(0, 10)}`,
+        bus,
+        grpcPort: 0,
+        logger,
+      }),
+    );
   // Billing's return and checkout addresses are on the gateway's own origin: its port is chosen first.
   const gatewayPort = await freePort();
   const base = `http://127.0.0.1:${gatewayPort}`;

@@ -1,22 +1,70 @@
 import { fileURLToPath } from 'node:url';
-import { meter, registry, serviceTopics, type ServiceDefinition } from '@flatlay/platform';
+import {
+  generationWorkQueue,
+  KafkaBus,
+  loadSettingsKey,
+  meter,
+  registry,
+  serviceTopics,
+  type ServiceContext,
+  type ServiceDefinition,
+} from '@flatlay/platform';
 import { analyticsEventHandler, type ProjectionClock } from './consumers/analytics-consumer.js';
 import { analyticsGrpcService } from './grpc/analytics-grpc.js';
+import { clusterAccess, outsideCluster, readGpuPool, type GpuPool } from './ops/gpu-pool.js';
+import { OperatorSettings } from './settings/operator-settings.js';
+import { loadSettingsConfig, type SettingsConfig } from './settings/settings-config.js';
 
 export interface AnalyticsOptions {
   /** "Now" of every figure (tests fix it). */
   clock?: () => Date;
+  /** Settings that win over the environment (tests, the embedded default's key file). */
+  settings?: Partial<Record<keyof SettingsConfig, string>>;
+  /** Another consumer group (tests sharing one Kafka run their own). */
+  consumerGroup?: string;
+  /** How the GPU pool is read (tests: a fake API server); default: the pod's service account, if any. */
+  gpuPool?: (ctx: ServiceContext) => () => Promise<GpuPool>;
+}
+
+/** In a pod: the Kubernetes API (nodes, worker pods) and the work queue's lag; elsewhere "not in a cluster". */
+function gpuPoolOf(ctx: ServiceContext): () => Promise<GpuPool> {
+  const cluster = clusterAccess(process.env);
+  if (!cluster) return async () => outsideCluster;
+  const bus = ctx.bus;
+  return () =>
+    readGpuPool({
+      ...cluster,
+      nodeSelector: process.env.GPU_NODE_SELECTOR || 'flatlay.dev/pool=gpu',
+      workerSelector: process.env.GPU_WORKER_SELECTOR || 'app.kubernetes.io/component=image-worker',
+      queueLag: async () => {
+        if (!(bus instanceof KafkaBus)) throw new Error('the bus is not Kafka');
+        return bus.consumerLag(generationWorkQueue.group, generationWorkQueue.topic);
+      },
+    });
 }
 
 export function createAnalyticsService(options: AnalyticsOptions = {}): ServiceDefinition {
   const clock = options.clock ?? (() => new Date());
+  // One settings store per service context: made in start(), which runs before grpc().
+  const settingsOf = new WeakMap<ServiceContext, OperatorSettings>();
   return {
     name: 'analytics',
     // Migrations are SQL files; they are read from src/ in both the source and the built layout.
     migrationsDir: fileURLToPath(new URL('../src/db/migrations', import.meta.url)),
     topics: serviceTopics('analytics'),
-    grpc: (ctx) => [analyticsGrpcService(ctx, clock)],
+    grpc: (ctx) => {
+      const settings = settingsOf.get(ctx);
+      if (!settings) throw new Error('analytics: start() must run before grpc()');
+      return [analyticsGrpcService(ctx, clock, settings, (options.gpuPool ?? gpuPoolOf)(ctx))];
+    },
     async start(ctx) {
+      const config = loadSettingsConfig(options.settings);
+      const key = await loadSettingsKey({
+        key: config.SETTINGS_ENCRYPTION_KEY,
+        keyFile: config.SETTINGS_ENCRYPTION_KEY_FILE,
+      });
+      if (!key) ctx.logger.warn('SETTINGS_ENCRYPTION_KEY is not set: operator secrets cannot be saved');
+      settingsOf.set(ctx, new OperatorSettings(ctx.pool, config, key));
       const projection: ProjectionClock = {};
       // How far behind the events the read models are: now minus the newest event absorbed.
       const lag = meter('flatlay.analytics').createObservableGauge('flatlay.analytics.projection_lag', {
@@ -29,7 +77,7 @@ export function createAnalyticsService(options: AnalyticsOptions = {}): ServiceD
       lag.addCallback(observe);
       const { consumes } = registry.analytics;
       const subscription = await ctx.bus.subscribe({
-        groupId: consumes!.group,
+        groupId: options.consumerGroup ?? consumes!.group,
         topics: consumes!.topics,
         handle: analyticsEventHandler(ctx.pool, projection),
       });

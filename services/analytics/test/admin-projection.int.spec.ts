@@ -125,6 +125,21 @@ describe('analytics read models', () => {
     assert.deepEqual(await ids('role:admin'), []);
   });
 
+  it('answers date-text searches by sign-up day exactly as matching the whole date text would', async () => {
+    const ids = async (text: string) => (await searchUsers(pool, q({ q: text }), now)).users.map((u) => u.id).sort();
+    const like = async (column: string, text: string) =>
+      (
+        await pool.query<{ id: string }>(
+          `SELECT id FROM admin_users WHERE created_at IS NOT NULL AND ${column} LIKE $1 ORDER BY id`,
+          [`%${text}%`],
+        )
+      ).rows.map((r) => r.id);
+    for (const text of ['april', 'apr', '2025-04', '4/', '/2025', '1', '20', 'bob', 'ada@', '200']) {
+      assert.deepEqual(await ids(`date:${text}`), await like('date_text', text), `date:${text}`);
+      assert.deepEqual(await ids(text), await like('search_text', text), text);
+    }
+  });
+
   it('filters by plan, signup window and balance band, and pages with the total', async () => {
     const ids = async (input: Parameters<typeof userListQuery>[0]) =>
       (await searchUsers(pool, q(input), now)).users.map((u) => u.id).sort();

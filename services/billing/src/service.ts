@@ -3,6 +3,7 @@ import { registry, serviceTopics, type ServiceContext, type ServiceDefinition } 
 import { createBillingApp, type BillingApp } from './billing-app.js';
 import type { Catalogue } from './catalogue/catalogue.js';
 import { loadBillingConfig, type BillingConfig } from './config.js';
+import { PriceOverrides, settingsTopic } from './consumers/settings-consumer.js';
 import { consumedTopics, userEventHandler } from './consumers/user-consumer.js';
 import { billingGrpcService } from './grpc/billing-grpc.js';
 
@@ -13,6 +14,8 @@ export interface BillingOverrides {
   clock?: () => Date;
   /** Another consumer group (tests sharing one Kafka run their own). */
   consumerGroup?: string;
+  /** How often a replica rereads the operator's price ids (another replica may have consumed the change). */
+  priceOverrideRefreshMs?: number;
 }
 
 export function createBillingService(overrides: BillingOverrides = {}): ServiceDefinition {
@@ -39,12 +42,17 @@ export function createBillingService(overrides: BillingOverrides = {}): ServiceD
         }),
       );
       ctx.logger.info({ provider: apps.get(ctx)!.provider.name }, 'billing payment provider');
+      const prices = new PriceOverrides(ctx.pool, apps.get(ctx)!.catalogue, ctx.logger);
+      await prices.reload();
+      const users = userEventHandler(ctx.pool, ctx.logger);
+      const settings = prices.handler();
       const subscription = await ctx.bus.subscribe({
         groupId: overrides.consumerGroup ?? registry.billing.consumes!.group,
-        topics: consumedTopics,
-        handle: userEventHandler(ctx.pool, ctx.logger),
+        topics: [...consumedTopics, settingsTopic],
+        handle: (delivery) => (delivery.topic === settingsTopic ? settings(delivery) : users(delivery)),
       });
-      return [() => subscription.close()];
+      const stopFollowing = prices.follow(overrides.priceOverrideRefreshMs ?? 5_000);
+      return [() => subscription.close(), stopFollowing];
     },
   };
 }

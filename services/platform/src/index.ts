@@ -21,3 +21,4 @@ export * from './service/runtime.js';
 export * from './service/bus-config.js';
 export * from './service/standalone.js';
 export * from './registry.js';
+export * from './settings-cipher.js';

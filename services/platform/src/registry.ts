@@ -63,7 +63,7 @@ export const registry: { gateway: GatewayEntry } & { [N in ServiceName]: Service
     grpcPort: 50054,
     grpcPackage: 'flatlay.billing.v1',
     publishes: [topics.billingPayment, topics.billingSubscription],
-    consumes: { group: 'billing', topics: [topics.identityUser] },
+    consumes: { group: 'billing', topics: [topics.identityUser, topics.analyticsSettings] },
     calls: [],
   },
   analytics: {

@@ -103,8 +103,3 @@ export function fillBuckets(
 export function monthWindows(now: Date): { thisMonth: Date; lastMonth: Date; nextMonth: Date } {
   return { thisMonth: startOfMonth(now), lastMonth: startOfMonth(now, -1), nextMonth: startOfMonth(now, 1) };
 }
-
-export const gpuPoolState = (env: NodeJS.ProcessEnv) =>
-  env.KUBERNETES_SERVICE_HOST
-    ? 'in a cluster: the image-worker pool is scaled by KEDA on queue lag'
-    : 'not in a cluster';

@@ -1,7 +1,8 @@
 import { analytics } from '@flatlay/proto';
 import { AppError, serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
 import { userListQuery } from '../domain/user-search.js';
-import { gpuPoolState, isTrendPeriod, trendPeriods } from '../domain/signup-stats.js';
+import { isTrendPeriod, trendPeriods } from '../domain/signup-stats.js';
+import type { GpuPool } from '../ops/gpu-pool.js';
 import {
   allUsers,
   findUserByEmail,
@@ -12,6 +13,7 @@ import {
   signupTrend,
   type AdminUserRecord,
 } from '../projections/admin-queries.js';
+import type { OperatorSettings } from '../settings/operator-settings.js';
 
 const toProto = (u: AdminUserRecord): analytics.AdminUser => ({
   id: u.id,
@@ -31,7 +33,12 @@ const toProto = (u: AdminUserRecord): analytics.AdminUser => ({
 });
 
 /** Maps the AnalyticsService protobuf API to the read models' queries; `clock` is "now" for every figure. */
-export function analyticsGrpcService(ctx: ServiceContext, clock: () => Date = () => new Date()): GrpcService {
+export function analyticsGrpcService(
+  ctx: ServiceContext,
+  clock: () => Date,
+  settings: OperatorSettings,
+  gpuPool: () => Promise<GpuPool>,
+): GrpcService {
   const { pool, logger } = ctx;
   const implementation: analytics.AnalyticsServiceServer = {
     getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
@@ -74,10 +81,36 @@ export function analyticsGrpcService(ctx: ServiceContext, clock: () => Date = ()
       return { period: req.period, points: await signupTrend(pool, req.period, clock()) };
     }),
 
-    getOverview: unary(logger, async () => ({
-      ...(await overview(pool, clock())),
-      gpuPool: gpuPoolState(process.env),
+    getOverview: unary(logger, async () => {
+      const [figures, gpu] = await Promise.all([overview(pool, clock()), gpuPool()]);
+      const { summary, ...detail } = gpu;
+      return { ...figures, gpuPool: summary, gpuPoolDetail: detail };
+    }),
+
+    getKeyStatuses: unary(logger, async () => ({
+      keys: (await settings.view()).map((s) => ({ key: s.key, status: s.status })),
     })),
+
+    getSettingsConfig: unary(logger, async () => ({
+      generativeProvider: settings.provider,
+      generativeApiUrl: settings.config.GENERATIVE_API_URL,
+      stripeSecretKeyConfigured: Boolean(settings.config.STRIPE_SECRET_KEY),
+      stripeApiUrl: settings.config.STRIPE_API_URL ?? 'https://api.stripe.com',
+      encryptionConfigured: settings.encryptionConfigured,
+      settings: await settings.view(),
+      testableServices: settings.services,
+    })),
+
+    saveSettings: unary(logger, async (req: analytics.SaveSettingsRequest) => {
+      if (!req.operatorId) throw new AppError('INVALID_ARGUMENT', 'operator_id is required');
+      // Settings changes are dated by the wall clock: a key's status compares them with test times.
+      return settings.save(req.operatorId, req.values, new Date());
+    }),
+
+    testConnection: unary(logger, async (req: analytics.TestConnectionRequest) => {
+      if (!req.operatorId) throw new AppError('INVALID_ARGUMENT', 'operator_id is required');
+      return settings.test(req.service, req.operatorId, () => new Date());
+    }),
   };
   return {
     name: 'flatlay.analytics.v1.AnalyticsService',

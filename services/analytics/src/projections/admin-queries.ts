@@ -142,39 +142,127 @@ export async function searchUsers(
   q: UserListQuery,
   now: Date,
 ): Promise<{ users: AdminUserRecord[]; total: number; totalExact: boolean }> {
+  return withTransaction(pool, async (tx) => {
+    const s = q.search;
+    if (s.kind === 'text' || s.kind === 'date') {
+      const ranges = await matchingDayRanges(tx, s.text);
+      // A date text matching too scattered a set of days ("1") matches most rows: the dense walk is quick there.
+      if (ranges.length <= MAX_DAY_RANGES && (s.kind === 'date' || ranges.length > 0))
+        return searchByDays(tx, q, now, ranges, s.kind === 'text' ? s.text : undefined);
+    }
+    return searchByIndexes(tx, q, now);
+  });
+}
+
+/** More sign-up ranges than this and a date-text search goes the general way. */
+const MAX_DAY_RANGES = 64;
+
+/**
+ * The UTC sign-up days whose date text contains `text`, merged into ranges, newest first. Only the
+ * days between the first and the newest sign-up are tested: a few thousand, whatever the row count.
+ */
+export async function matchingDayRanges(db: Queryable, text: string): Promise<Array<{ from: Date; to: Date }>> {
+  const { rows } = await db.query<{ from: Date; to: Date }>(
+    `WITH bounds AS (SELECT min(created_at) AS lo, max(created_at) AS hi FROM admin_users),
+     days AS (
+       SELECT d FROM bounds,
+         generate_series(date_trunc('day', lo AT TIME ZONE 'UTC'), date_trunc('day', hi AT TIME ZONE 'UTC'), interval '1 day') AS d
+       WHERE admin_date_text(d) LIKE $1),
+     runs AS (SELECT d, d - (row_number() OVER (ORDER BY d)) * interval '1 day' AS run FROM days)
+     SELECT min(d) AT TIME ZONE 'UTC' AS "from", (max(d) + interval '1 day') AT TIME ZONE 'UTC' AS "to"
+     FROM runs GROUP BY run ORDER BY 1 DESC`,
+    [contains(text)],
+  );
+  return rows;
+}
+
+/**
+ * A date-text search as sign-up time ranges: one branch per range, each read newest-first from
+ * admin_users_created and merged (the first page comes after 50 rows, wherever the ranges lie).
+ * Free text adds the rows its other fields match (search_rest) outside those ranges.
+ */
+async function searchByDays(
+  tx: Queryable,
+  q: UserListQuery,
+  now: Date,
+  ranges: Array<{ from: Date; to: Date }>,
+  freeText: string | undefined,
+) {
+  const { sql: filters, values } = userWhere({ ...q, search: { kind: 'all' } }, now);
+  const p = (v: unknown) => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const inRange = ranges.map((r) => `(created_at >= ${p(r.from)} AND created_at < ${p(r.to)})`);
+  const branches = inRange.map((r) => `${r} AND ${filters}`);
+  if (freeText !== undefined)
+    branches.push(
+      `search_rest LIKE ${p(contains(freeText))}${inRange.length ? ` AND NOT (${inRange.join(' OR ')})` : ''} AND ${filters}`,
+    );
+  if (branches.length === 0) return { users: [], total: 0, totalExact: true };
+  const union = (columns: string) =>
+    branches.map((b) => `SELECT ${columns} FROM admin_users WHERE ${b}`).join(' UNION ALL ');
+  const n = values.length;
+  const [estimate, counted, page] = [
+    await tx.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
+      `EXPLAIN (FORMAT JSON) ${union('1')}`,
+      values,
+    ),
+    await tx.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM (${union('1')}) u LIMIT ${EXACT_TOTAL_CAP + 1}) s`,
+      values,
+    ),
+    // Each branch gives at most the rows up to the page's end, read newest-first from its index;
+    // the merge then sorts a few hundred rows, never the whole match.
+    await tx.query<Row>(
+      `SELECT ${COLUMNS} FROM (${branches
+        .map((b) => `(SELECT * FROM admin_users WHERE ${b} ORDER BY created_at DESC, id LIMIT $${n + 3})`)
+        .join(' UNION ALL ')}) admin_users ORDER BY created_at DESC, id LIMIT $${n + 1} OFFSET $${n + 2}`,
+      [...values, q.pageSize, (q.page - 1) * q.pageSize, q.page * q.pageSize],
+    ),
+  ];
+  const exact = counted.rows[0]!.n;
+  const totalExact = exact <= EXACT_TOTAL_CAP;
+  const estimated = estimate.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+  return {
+    users: page.rows.map(record),
+    total: totalExact ? exact : Math.max(EXACT_TOTAL_CAP + 1, Math.round(estimated)),
+    totalExact,
+  };
+}
+
+async function searchByIndexes(tx: Queryable, q: UserListQuery, now: Date) {
   const { sql, values } = userWhere(q, now);
   const n = values.length;
-  return withTransaction(pool, async (tx) => {
-    const [estimate, size] = await Promise.all([
-      tx.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
-        `EXPLAIN (FORMAT JSON) SELECT 1 FROM admin_users WHERE ${sql}`,
-        values,
-      ),
-      tx.query<{ rows: number }>(
-        "SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE relname = 'admin_users'",
-      ),
-    ]);
-    const estimated = estimate.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
-    const dense = estimated / Math.max(size.rows[0]?.rows ?? 0, 1) >= DENSE_SHARE;
-    // A sign-up time range is read in order from its own index: nothing to choose there.
-    if (q.search.kind !== 'created')
-      await tx.query(dense ? 'SET LOCAL enable_bitmapscan = off' : 'SET LOCAL enable_indexscan = off');
-    const counted = await tx.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM (SELECT 1 FROM admin_users WHERE ${sql} LIMIT ${EXACT_TOTAL_CAP + 1}) s`,
+  const [estimate, size] = await Promise.all([
+    tx.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM admin_users WHERE ${sql}`,
       values,
-    );
-    const exact = counted.rows[0]!.n;
-    const totalExact = exact <= EXACT_TOTAL_CAP;
-    const page = await tx.query<Row>(
-      `SELECT ${COLUMNS} FROM admin_users WHERE ${sql} ORDER BY created_at DESC, id LIMIT $${n + 1} OFFSET $${n + 2}`,
-      [...values, q.pageSize, (q.page - 1) * q.pageSize],
-    );
-    return {
-      users: page.rows.map(record),
-      total: totalExact ? exact : Math.max(EXACT_TOTAL_CAP + 1, Math.round(estimated)),
-      totalExact,
-    };
-  });
+    ),
+    tx.query<{ rows: number }>(
+      "SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE relname = 'admin_users'",
+    ),
+  ]);
+  const estimated = estimate.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+  const dense = estimated / Math.max(size.rows[0]?.rows ?? 0, 1) >= DENSE_SHARE;
+  // A sign-up time range is read in order from its own index: nothing to choose there.
+  if (q.search.kind !== 'created')
+    await tx.query(dense ? 'SET LOCAL enable_bitmapscan = off' : 'SET LOCAL enable_indexscan = off');
+  const counted = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM admin_users WHERE ${sql} LIMIT ${EXACT_TOTAL_CAP + 1}) s`,
+    values,
+  );
+  const exact = counted.rows[0]!.n;
+  const totalExact = exact <= EXACT_TOTAL_CAP;
+  const page = await tx.query<Row>(
+    `SELECT ${COLUMNS} FROM admin_users WHERE ${sql} ORDER BY created_at DESC, id LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...values, q.pageSize, (q.page - 1) * q.pageSize],
+  );
+  return {
+    users: page.rows.map(record),
+    total: totalExact ? exact : Math.max(EXACT_TOTAL_CAP + 1, Math.round(estimated)),
+    totalExact,
+  };
 }
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<AdminUserRecord | undefined> {

@@ -18,6 +18,12 @@ export const defaultCatalogueFile = fileURLToPath(new URL('../../catalogue.json'
 
 export class Catalogue {
   private readonly byPriceId = new Map<string, Product>();
+  /** Operator price ids (SettingsChanged) by plan key, e.g. lite_monthly -> price_123. */
+  private overrides = new Map<string, string>();
+  /** Price ids an override replaced: new checkouts no longer sell them; webhooks still know them. */
+  private replaced = new Set<string>();
+  /** Products of override price ids, beside the catalogue's own. */
+  private byOverrideId = new Map<string, Product>();
 
   constructor(readonly config: CatalogueConfig) {
     for (const pack of config.token_packs)
@@ -63,16 +69,50 @@ export class Catalogue {
     return { ...this.config.unlock, currency: this.currency, display_price: displayPrice(this.config.unlock.amount) };
   }
 
+  /**
+   * Replaces the price ids of plan periods (key `plan_period`, e.g. lite_monthly) with the
+   * operator's, without a restart; keys of plans the catalogue lacks are ignored. Each call
+   * states every override in force (an empty map restores the catalogue's ids).
+   */
+  setPriceOverrides(overrides: ReadonlyMap<string, string>): void {
+    const next = new Map<string, string>();
+    const byOverrideId = new Map<string, Product>();
+    const replaced = new Set<string>();
+    for (const [key, priceId] of overrides) {
+      const base = this.catalogueProductByPlanKey(key);
+      if (base?.kind !== 'plan' || !priceId) continue;
+      next.set(key, priceId);
+      byOverrideId.set(priceId, { ...base, priceId });
+      if (base.priceId !== priceId) replaced.add(base.priceId);
+    }
+    this.overrides = next;
+    this.byOverrideId = byOverrideId;
+    this.replaced = replaced;
+  }
+
   /** A price id of something on sale, or undefined (the checkout then answers 'Product not available'). */
   productByPriceId(priceId: string): Product | undefined {
-    const product = this.byPriceId.get(priceId);
+    const product =
+      this.byOverrideId.get(priceId) ?? (this.replaced.has(priceId) ? undefined : this.byPriceId.get(priceId));
     if (product?.kind === 'plan' && !product.plan.sold) return undefined;
     return product;
   }
 
   /** Any configured price, sold or not: webhooks of existing subscriptions still name it. */
   anyProductByPriceId(priceId: string): Product | undefined {
-    return this.byPriceId.get(priceId);
+    return this.byOverrideId.get(priceId) ?? this.byPriceId.get(priceId);
+  }
+
+  private catalogueProductByPlanKey(key: string): Product | undefined {
+    const match = /^([a-z][a-z0-9_]*)_(monthly|yearly)$/.exec(key);
+    if (!match) return undefined;
+    const price = this.config.subscriptions.find((p) => p.id === match[1])?.pricing?.[match[2] as BillingPeriod];
+    return price ? this.byPriceId.get(price.price_id) : undefined;
+  }
+
+  /** The price id a plan period sells under now: the operator's override, else the catalogue's. */
+  private priceIdOf(planId: string, period: BillingPeriod, catalogueId: string): string {
+    return this.overrides.get(`${planId}_${period}`) ?? catalogueId;
   }
 
   /** A plan key such as studio_monthly, or undefined for an unknown or unsold plan. */
@@ -81,7 +121,9 @@ export class Catalogue {
     if (!match) return undefined;
     const plan = this.config.subscriptions.find((p) => p.id === match[1]);
     const price = plan?.pricing?.[match[2] as BillingPeriod];
-    return price ? this.productByPriceId(price.price_id) : undefined;
+    return price
+      ? this.productByPriceId(this.priceIdOf(plan!.id, match[2] as BillingPeriod, price.price_id))
+      : undefined;
   }
 
   plan(id: string): PlanConfig | undefined {
@@ -120,6 +162,7 @@ export class Catalogue {
               ? {
                   monthly: {
                     ...pricing.monthly,
+                    price_id: this.priceIdOf(plan.id, 'monthly', pricing.monthly.price_id),
                     currency,
                     display_price: displayPrice(pricing.monthly.amount),
                     savings: null,
@@ -127,6 +170,7 @@ export class Catalogue {
                   // Savings are shown against twelve months of the monthly price.
                   yearly: {
                     ...pricing.yearly,
+                    price_id: this.priceIdOf(plan.id, 'yearly', pricing.yearly.price_id),
                     currency,
                     display_price: displayPrice(pricing.yearly.amount),
                     savings: displayPrice(Math.max(0, pricing.monthly.amount * 12 - pricing.yearly.amount)),

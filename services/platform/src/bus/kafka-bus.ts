@@ -102,6 +102,24 @@ export class KafkaBus implements Bus {
     }
   }
 
+  /**
+   * Messages of `topic` the consumer group has not committed yet (a partition it never committed
+   * counts from the earliest kept offset, as the group would start there).
+   */
+  async consumerLag(groupId: string, topic: string): Promise<number> {
+    this.admin ??= this.kafka.admin();
+    await this.admin.connect();
+    const [ends, [committed]] = await Promise.all([
+      this.admin.fetchTopicOffsets(topic),
+      this.admin.fetchOffsets({ groupId, topics: [topic] }),
+    ]);
+    const done = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+    return ends.reduce((sum, p) => {
+      const at = done.get(p.partition) ?? -1;
+      return sum + Math.max(0, Number(p.high) - (at >= 0 ? at : Number(p.low)));
+    }, 0);
+  }
+
   async publish(messages: BusMessage[]): Promise<void> {
     if (messages.length === 0) return;
     await this.connect();

@@ -37,7 +37,16 @@ export const overview: Overview = {
   anonymous_purchases_24h: 1,
   projection_lag_seconds: 0.2,
   newest_event_at: '2026-11-23T10:00:00Z',
-  gpu_pool: 'not running in Kubernetes',
+  gpu_pool: 'not in a cluster',
+  gpu_pool_detail: {
+    in_cluster: false,
+    gpu_nodes: 0,
+    gpu_nodes_ready: 0,
+    worker_pods: 0,
+    worker_pods_ready: 0,
+    queue_lag: -1,
+    problem: '',
+  },
 };
 
 export function trend(period: string): Trend {

@@ -153,7 +153,94 @@ export interface GetOverviewResponse {
   projectionLagSeconds: number;
   /** ISO 8601 of that newest event, or "". */
   newestEventAt: string;
+  /** One line on the GPU pool, or "not in a cluster". */
   gpuPool: string;
+  gpuPoolDetail: GpuPool | undefined;
+}
+
+/** The image-worker GPU pool as Kubernetes and Kafka report it now. */
+export interface GpuPool {
+  inCluster: boolean;
+  gpuNodes: number;
+  gpuNodesReady: number;
+  workerPods: number;
+  workerPodsReady: number;
+  /** Generation jobs not yet taken by the workers' consumer group; -1 when unknown. */
+  queueLag: number;
+  /** Why a part could not be read ("" when everything was read). */
+  problem: string;
+}
+
+export interface GetKeyStatusesRequest {
+}
+
+export interface KeyStatus {
+  key: string;
+  /** active | inactive | invalid | unknown */
+  status: string;
+}
+
+export interface GetKeyStatusesResponse {
+  keys: KeyStatus[];
+}
+
+export interface GetSettingsConfigRequest {
+}
+
+export interface SettingEntry {
+  key: string;
+  /** The value, a secret masked to its last 4 characters ("" when not set). */
+  value: string;
+  secret: boolean;
+  isSet: boolean;
+  /** active | inactive | invalid | unknown */
+  status: string;
+  /** The service whose Test covers this key (stripe, or the generative provider's name). */
+  service: string;
+  /** ISO 8601 of the last change, or "". */
+  updatedAt: string;
+}
+
+export interface GetSettingsConfigResponse {
+  /** Name of the generative provider ({product} in {product}_api_key). */
+  generativeProvider: string;
+  generativeApiUrl: string;
+  /** Whether a payment secret key is configured on the server (never the key itself). */
+  stripeSecretKeyConfigured: boolean;
+  stripeApiUrl: string;
+  /** Whether secrets can be stored (an encryption key is configured). */
+  encryptionConfigured: boolean;
+  settings: SettingEntry[];
+  /** Services that POST /api/settings/test/{service} accepts. */
+  testableServices: string[];
+}
+
+export interface SaveSettingsRequest {
+  /** The operator (user id), for the audit. */
+  operatorId: string;
+  /** Key to value; "" removes the setting, the masked form keeps it. */
+  values: { [key: string]: string };
+}
+
+export interface SaveSettingsRequest_ValuesEntry {
+  key: string;
+  value: string;
+}
+
+export interface SaveSettingsResponse {
+  /** Keys whose value changed. */
+  changed: string[];
+  unchanged: string[];
+}
+
+export interface TestConnectionRequest {
+  service: string;
+  operatorId: string;
+}
+
+export interface TestConnectionResponse {
+  success: boolean;
+  message: string;
 }
 
 function createBaseGetServiceStatusRequest(): GetServiceStatusRequest {
@@ -1854,6 +1941,7 @@ function createBaseGetOverviewResponse(): GetOverviewResponse {
     projectionLagSeconds: 0,
     newestEventAt: "",
     gpuPool: "",
+    gpuPoolDetail: undefined,
   };
 }
 
@@ -1903,6 +1991,9 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
     }
     if (message.gpuPool !== "") {
       writer.uint32(122).string(message.gpuPool);
+    }
+    if (message.gpuPoolDetail !== undefined) {
+      GpuPool.encode(message.gpuPoolDetail, writer.uint32(130).fork()).join();
     }
     return writer;
   },
@@ -2040,6 +2131,14 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
             message.gpuPool = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.gpuPoolDetail = GpuPool.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2129,6 +2228,11 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
         : isSet(object.gpu_pool)
         ? globalThis.String(object.gpu_pool)
         : "",
+      gpuPoolDetail: isSet(object.gpuPoolDetail)
+        ? GpuPool.fromJSON(object.gpuPoolDetail)
+        : isSet(object.gpu_pool_detail)
+        ? GpuPool.fromJSON(object.gpu_pool_detail)
+        : undefined,
     };
   },
 
@@ -2179,6 +2283,9 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
     if (message.gpuPool !== "") {
       obj.gpuPool = message.gpuPool;
     }
+    if (message.gpuPoolDetail !== undefined) {
+      obj.gpuPoolDetail = GpuPool.toJSON(message.gpuPoolDetail);
+    }
     return obj;
   },
 
@@ -2204,6 +2311,1301 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
     message.projectionLagSeconds = object.projectionLagSeconds ?? 0;
     message.newestEventAt = object.newestEventAt ?? "";
     message.gpuPool = object.gpuPool ?? "";
+    message.gpuPoolDetail = (object.gpuPoolDetail !== undefined && object.gpuPoolDetail !== null)
+      ? GpuPool.fromPartial(object.gpuPoolDetail)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGpuPool(): GpuPool {
+  return {
+    inCluster: false,
+    gpuNodes: 0,
+    gpuNodesReady: 0,
+    workerPods: 0,
+    workerPodsReady: 0,
+    queueLag: 0,
+    problem: "",
+  };
+}
+
+export const GpuPool: MessageFns<GpuPool> = {
+  encode(message: GpuPool, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.inCluster !== false) {
+      writer.uint32(8).bool(message.inCluster);
+    }
+    if (message.gpuNodes !== 0) {
+      writer.uint32(16).int32(message.gpuNodes);
+    }
+    if (message.gpuNodesReady !== 0) {
+      writer.uint32(24).int32(message.gpuNodesReady);
+    }
+    if (message.workerPods !== 0) {
+      writer.uint32(32).int32(message.workerPods);
+    }
+    if (message.workerPodsReady !== 0) {
+      writer.uint32(40).int32(message.workerPodsReady);
+    }
+    if (message.queueLag !== 0) {
+      writer.uint32(48).int64(message.queueLag);
+    }
+    if (message.problem !== "") {
+      writer.uint32(58).string(message.problem);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GpuPool {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGpuPool();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.inCluster = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.gpuNodes = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.gpuNodesReady = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.workerPods = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.workerPodsReady = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.queueLag = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.problem = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GpuPool {
+    return {
+      inCluster: isSet(object.inCluster)
+        ? globalThis.Boolean(object.inCluster)
+        : isSet(object.in_cluster)
+        ? globalThis.Boolean(object.in_cluster)
+        : false,
+      gpuNodes: isSet(object.gpuNodes)
+        ? globalThis.Number(object.gpuNodes)
+        : isSet(object.gpu_nodes)
+        ? globalThis.Number(object.gpu_nodes)
+        : 0,
+      gpuNodesReady: isSet(object.gpuNodesReady)
+        ? globalThis.Number(object.gpuNodesReady)
+        : isSet(object.gpu_nodes_ready)
+        ? globalThis.Number(object.gpu_nodes_ready)
+        : 0,
+      workerPods: isSet(object.workerPods)
+        ? globalThis.Number(object.workerPods)
+        : isSet(object.worker_pods)
+        ? globalThis.Number(object.worker_pods)
+        : 0,
+      workerPodsReady: isSet(object.workerPodsReady)
+        ? globalThis.Number(object.workerPodsReady)
+        : isSet(object.worker_pods_ready)
+        ? globalThis.Number(object.worker_pods_ready)
+        : 0,
+      queueLag: isSet(object.queueLag)
+        ? globalThis.Number(object.queueLag)
+        : isSet(object.queue_lag)
+        ? globalThis.Number(object.queue_lag)
+        : 0,
+      problem: isSet(object.problem) ? globalThis.String(object.problem) : "",
+    };
+  },
+
+  toJSON(message: GpuPool): unknown {
+    const obj: any = {};
+    if (message.inCluster !== false) {
+      obj.inCluster = message.inCluster;
+    }
+    if (message.gpuNodes !== 0) {
+      obj.gpuNodes = Math.round(message.gpuNodes);
+    }
+    if (message.gpuNodesReady !== 0) {
+      obj.gpuNodesReady = Math.round(message.gpuNodesReady);
+    }
+    if (message.workerPods !== 0) {
+      obj.workerPods = Math.round(message.workerPods);
+    }
+    if (message.workerPodsReady !== 0) {
+      obj.workerPodsReady = Math.round(message.workerPodsReady);
+    }
+    if (message.queueLag !== 0) {
+      obj.queueLag = Math.round(message.queueLag);
+    }
+    if (message.problem !== "") {
+      obj.problem = message.problem;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GpuPool>, I>>(base?: I): GpuPool {
+    return GpuPool.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GpuPool>, I>>(object: I): GpuPool {
+    const message = createBaseGpuPool();
+    message.inCluster = object.inCluster ?? false;
+    message.gpuNodes = object.gpuNodes ?? 0;
+    message.gpuNodesReady = object.gpuNodesReady ?? 0;
+    message.workerPods = object.workerPods ?? 0;
+    message.workerPodsReady = object.workerPodsReady ?? 0;
+    message.queueLag = object.queueLag ?? 0;
+    message.problem = object.problem ?? "";
+    return message;
+  },
+};
+
+function createBaseGetKeyStatusesRequest(): GetKeyStatusesRequest {
+  return {};
+}
+
+export const GetKeyStatusesRequest: MessageFns<GetKeyStatusesRequest> = {
+  encode(_: GetKeyStatusesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetKeyStatusesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetKeyStatusesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetKeyStatusesRequest {
+    return {};
+  },
+
+  toJSON(_: GetKeyStatusesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetKeyStatusesRequest>, I>>(base?: I): GetKeyStatusesRequest {
+    return GetKeyStatusesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetKeyStatusesRequest>, I>>(_: I): GetKeyStatusesRequest {
+    const message = createBaseGetKeyStatusesRequest();
+    return message;
+  },
+};
+
+function createBaseKeyStatus(): KeyStatus {
+  return { key: "", status: "" };
+}
+
+export const KeyStatus: MessageFns<KeyStatus> = {
+  encode(message: KeyStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): KeyStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseKeyStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): KeyStatus {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: KeyStatus): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<KeyStatus>, I>>(base?: I): KeyStatus {
+    return KeyStatus.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<KeyStatus>, I>>(object: I): KeyStatus {
+    const message = createBaseKeyStatus();
+    message.key = object.key ?? "";
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseGetKeyStatusesResponse(): GetKeyStatusesResponse {
+  return { keys: [] };
+}
+
+export const GetKeyStatusesResponse: MessageFns<GetKeyStatusesResponse> = {
+  encode(message: GetKeyStatusesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.keys) {
+      KeyStatus.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetKeyStatusesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetKeyStatusesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keys.push(KeyStatus.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetKeyStatusesResponse {
+    return { keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => KeyStatus.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: GetKeyStatusesResponse): unknown {
+    const obj: any = {};
+    if (message.keys?.length) {
+      obj.keys = message.keys.map((e) => KeyStatus.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetKeyStatusesResponse>, I>>(base?: I): GetKeyStatusesResponse {
+    return GetKeyStatusesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetKeyStatusesResponse>, I>>(object: I): GetKeyStatusesResponse {
+    const message = createBaseGetKeyStatusesResponse();
+    message.keys = object.keys?.map((e) => KeyStatus.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetSettingsConfigRequest(): GetSettingsConfigRequest {
+  return {};
+}
+
+export const GetSettingsConfigRequest: MessageFns<GetSettingsConfigRequest> = {
+  encode(_: GetSettingsConfigRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSettingsConfigRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSettingsConfigRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetSettingsConfigRequest {
+    return {};
+  },
+
+  toJSON(_: GetSettingsConfigRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSettingsConfigRequest>, I>>(base?: I): GetSettingsConfigRequest {
+    return GetSettingsConfigRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSettingsConfigRequest>, I>>(_: I): GetSettingsConfigRequest {
+    const message = createBaseGetSettingsConfigRequest();
+    return message;
+  },
+};
+
+function createBaseSettingEntry(): SettingEntry {
+  return { key: "", value: "", secret: false, isSet: false, status: "", service: "", updatedAt: "" };
+}
+
+export const SettingEntry: MessageFns<SettingEntry> = {
+  encode(message: SettingEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    if (message.secret !== false) {
+      writer.uint32(24).bool(message.secret);
+    }
+    if (message.isSet !== false) {
+      writer.uint32(32).bool(message.isSet);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.service !== "") {
+      writer.uint32(50).string(message.service);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(58).string(message.updatedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettingEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettingEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.secret = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.isSet = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.service = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettingEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      secret: isSet(object.secret) ? globalThis.Boolean(object.secret) : false,
+      isSet: isSet(object.isSet)
+        ? globalThis.Boolean(object.isSet)
+        : isSet(object.is_set)
+        ? globalThis.Boolean(object.is_set)
+        : false,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      service: isSet(object.service) ? globalThis.String(object.service) : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+    };
+  },
+
+  toJSON(message: SettingEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    if (message.secret !== false) {
+      obj.secret = message.secret;
+    }
+    if (message.isSet !== false) {
+      obj.isSet = message.isSet;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.service !== "") {
+      obj.service = message.service;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SettingEntry>, I>>(base?: I): SettingEntry {
+    return SettingEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SettingEntry>, I>>(object: I): SettingEntry {
+    const message = createBaseSettingEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    message.secret = object.secret ?? false;
+    message.isSet = object.isSet ?? false;
+    message.status = object.status ?? "";
+    message.service = object.service ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseGetSettingsConfigResponse(): GetSettingsConfigResponse {
+  return {
+    generativeProvider: "",
+    generativeApiUrl: "",
+    stripeSecretKeyConfigured: false,
+    stripeApiUrl: "",
+    encryptionConfigured: false,
+    settings: [],
+    testableServices: [],
+  };
+}
+
+export const GetSettingsConfigResponse: MessageFns<GetSettingsConfigResponse> = {
+  encode(message: GetSettingsConfigResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.generativeProvider !== "") {
+      writer.uint32(10).string(message.generativeProvider);
+    }
+    if (message.generativeApiUrl !== "") {
+      writer.uint32(18).string(message.generativeApiUrl);
+    }
+    if (message.stripeSecretKeyConfigured !== false) {
+      writer.uint32(24).bool(message.stripeSecretKeyConfigured);
+    }
+    if (message.stripeApiUrl !== "") {
+      writer.uint32(34).string(message.stripeApiUrl);
+    }
+    if (message.encryptionConfigured !== false) {
+      writer.uint32(40).bool(message.encryptionConfigured);
+    }
+    for (const v of message.settings) {
+      SettingEntry.encode(v!, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.testableServices) {
+      writer.uint32(58).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSettingsConfigResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSettingsConfigResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.generativeProvider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.generativeApiUrl = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.stripeSecretKeyConfigured = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.stripeApiUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.encryptionConfigured = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.settings.push(SettingEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.testableServices.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSettingsConfigResponse {
+    return {
+      generativeProvider: isSet(object.generativeProvider)
+        ? globalThis.String(object.generativeProvider)
+        : isSet(object.generative_provider)
+        ? globalThis.String(object.generative_provider)
+        : "",
+      generativeApiUrl: isSet(object.generativeApiUrl)
+        ? globalThis.String(object.generativeApiUrl)
+        : isSet(object.generative_api_url)
+        ? globalThis.String(object.generative_api_url)
+        : "",
+      stripeSecretKeyConfigured: isSet(object.stripeSecretKeyConfigured)
+        ? globalThis.Boolean(object.stripeSecretKeyConfigured)
+        : isSet(object.stripe_secret_key_configured)
+        ? globalThis.Boolean(object.stripe_secret_key_configured)
+        : false,
+      stripeApiUrl: isSet(object.stripeApiUrl)
+        ? globalThis.String(object.stripeApiUrl)
+        : isSet(object.stripe_api_url)
+        ? globalThis.String(object.stripe_api_url)
+        : "",
+      encryptionConfigured: isSet(object.encryptionConfigured)
+        ? globalThis.Boolean(object.encryptionConfigured)
+        : isSet(object.encryption_configured)
+        ? globalThis.Boolean(object.encryption_configured)
+        : false,
+      settings: globalThis.Array.isArray(object?.settings)
+        ? object.settings.map((e: any) => SettingEntry.fromJSON(e))
+        : [],
+      testableServices: globalThis.Array.isArray(object?.testableServices)
+        ? object.testableServices.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.testable_services)
+        ? object.testable_services.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetSettingsConfigResponse): unknown {
+    const obj: any = {};
+    if (message.generativeProvider !== "") {
+      obj.generativeProvider = message.generativeProvider;
+    }
+    if (message.generativeApiUrl !== "") {
+      obj.generativeApiUrl = message.generativeApiUrl;
+    }
+    if (message.stripeSecretKeyConfigured !== false) {
+      obj.stripeSecretKeyConfigured = message.stripeSecretKeyConfigured;
+    }
+    if (message.stripeApiUrl !== "") {
+      obj.stripeApiUrl = message.stripeApiUrl;
+    }
+    if (message.encryptionConfigured !== false) {
+      obj.encryptionConfigured = message.encryptionConfigured;
+    }
+    if (message.settings?.length) {
+      obj.settings = message.settings.map((e) => SettingEntry.toJSON(e));
+    }
+    if (message.testableServices?.length) {
+      obj.testableServices = message.testableServices;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSettingsConfigResponse>, I>>(base?: I): GetSettingsConfigResponse {
+    return GetSettingsConfigResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSettingsConfigResponse>, I>>(object: I): GetSettingsConfigResponse {
+    const message = createBaseGetSettingsConfigResponse();
+    message.generativeProvider = object.generativeProvider ?? "";
+    message.generativeApiUrl = object.generativeApiUrl ?? "";
+    message.stripeSecretKeyConfigured = object.stripeSecretKeyConfigured ?? false;
+    message.stripeApiUrl = object.stripeApiUrl ?? "";
+    message.encryptionConfigured = object.encryptionConfigured ?? false;
+    message.settings = object.settings?.map((e) => SettingEntry.fromPartial(e)) || [];
+    message.testableServices = object.testableServices?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseSaveSettingsRequest(): SaveSettingsRequest {
+  return { operatorId: "", values: {} };
+}
+
+export const SaveSettingsRequest: MessageFns<SaveSettingsRequest> = {
+  encode(message: SaveSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.operatorId !== "") {
+      writer.uint32(10).string(message.operatorId);
+    }
+    globalThis.Object.entries(message.values).forEach(([key, value]: [string, string]) => {
+      SaveSettingsRequest_ValuesEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SaveSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSaveSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.operatorId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            const entry2 = SaveSettingsRequest_ValuesEntry.decode(reader, reader.uint32());
+            if (entry2.value !== undefined) {
+              message.values[entry2.key] = entry2.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SaveSettingsRequest {
+    return {
+      operatorId: isSet(object.operatorId)
+        ? globalThis.String(object.operatorId)
+        : isSet(object.operator_id)
+        ? globalThis.String(object.operator_id)
+        : "",
+      values: isObject(object.values)
+        ? (globalThis.Object.entries(object.values) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: SaveSettingsRequest): unknown {
+    const obj: any = {};
+    if (message.operatorId !== "") {
+      obj.operatorId = message.operatorId;
+    }
+    if (message.values) {
+      const entries = globalThis.Object.entries(message.values) as [string, string][];
+      if (entries.length > 0) {
+        obj.values = {};
+        entries.forEach(([k, v]) => {
+          obj.values[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SaveSettingsRequest>, I>>(base?: I): SaveSettingsRequest {
+    return SaveSettingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SaveSettingsRequest>, I>>(object: I): SaveSettingsRequest {
+    const message = createBaseSaveSettingsRequest();
+    message.operatorId = object.operatorId ?? "";
+    message.values = (globalThis.Object.entries(object.values ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseSaveSettingsRequest_ValuesEntry(): SaveSettingsRequest_ValuesEntry {
+  return { key: "", value: "" };
+}
+
+export const SaveSettingsRequest_ValuesEntry: MessageFns<SaveSettingsRequest_ValuesEntry> = {
+  encode(message: SaveSettingsRequest_ValuesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SaveSettingsRequest_ValuesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSaveSettingsRequest_ValuesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SaveSettingsRequest_ValuesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: SaveSettingsRequest_ValuesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SaveSettingsRequest_ValuesEntry>, I>>(base?: I): SaveSettingsRequest_ValuesEntry {
+    return SaveSettingsRequest_ValuesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SaveSettingsRequest_ValuesEntry>, I>>(
+    object: I,
+  ): SaveSettingsRequest_ValuesEntry {
+    const message = createBaseSaveSettingsRequest_ValuesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseSaveSettingsResponse(): SaveSettingsResponse {
+  return { changed: [], unchanged: [] };
+}
+
+export const SaveSettingsResponse: MessageFns<SaveSettingsResponse> = {
+  encode(message: SaveSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.changed) {
+      writer.uint32(10).string(v!);
+    }
+    for (const v of message.unchanged) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SaveSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSaveSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.changed.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.unchanged.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SaveSettingsResponse {
+    return {
+      changed: globalThis.Array.isArray(object?.changed) ? object.changed.map((e: any) => globalThis.String(e)) : [],
+      unchanged: globalThis.Array.isArray(object?.unchanged)
+        ? object.unchanged.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SaveSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.changed?.length) {
+      obj.changed = message.changed;
+    }
+    if (message.unchanged?.length) {
+      obj.unchanged = message.unchanged;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SaveSettingsResponse>, I>>(base?: I): SaveSettingsResponse {
+    return SaveSettingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SaveSettingsResponse>, I>>(object: I): SaveSettingsResponse {
+    const message = createBaseSaveSettingsResponse();
+    message.changed = object.changed?.map((e) => e) || [];
+    message.unchanged = object.unchanged?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseTestConnectionRequest(): TestConnectionRequest {
+  return { service: "", operatorId: "" };
+}
+
+export const TestConnectionRequest: MessageFns<TestConnectionRequest> = {
+  encode(message: TestConnectionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.service !== "") {
+      writer.uint32(10).string(message.service);
+    }
+    if (message.operatorId !== "") {
+      writer.uint32(18).string(message.operatorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestConnectionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestConnectionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.service = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.operatorId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestConnectionRequest {
+    return {
+      service: isSet(object.service) ? globalThis.String(object.service) : "",
+      operatorId: isSet(object.operatorId)
+        ? globalThis.String(object.operatorId)
+        : isSet(object.operator_id)
+        ? globalThis.String(object.operator_id)
+        : "",
+    };
+  },
+
+  toJSON(message: TestConnectionRequest): unknown {
+    const obj: any = {};
+    if (message.service !== "") {
+      obj.service = message.service;
+    }
+    if (message.operatorId !== "") {
+      obj.operatorId = message.operatorId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TestConnectionRequest>, I>>(base?: I): TestConnectionRequest {
+    return TestConnectionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TestConnectionRequest>, I>>(object: I): TestConnectionRequest {
+    const message = createBaseTestConnectionRequest();
+    message.service = object.service ?? "";
+    message.operatorId = object.operatorId ?? "";
+    return message;
+  },
+};
+
+function createBaseTestConnectionResponse(): TestConnectionResponse {
+  return { success: false, message: "" };
+}
+
+export const TestConnectionResponse: MessageFns<TestConnectionResponse> = {
+  encode(message: TestConnectionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.success !== false) {
+      writer.uint32(8).bool(message.success);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestConnectionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestConnectionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.success = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestConnectionResponse {
+    return {
+      success: isSet(object.success) ? globalThis.Boolean(object.success) : false,
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: TestConnectionResponse): unknown {
+    const obj: any = {};
+    if (message.success !== false) {
+      obj.success = message.success;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TestConnectionResponse>, I>>(base?: I): TestConnectionResponse {
+    return TestConnectionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TestConnectionResponse>, I>>(object: I): TestConnectionResponse {
+    const message = createBaseTestConnectionResponse();
+    message.success = object.success ?? false;
+    message.message = object.message ?? "";
     return message;
   },
 };
@@ -2290,6 +3692,53 @@ export const AnalyticsServiceService = {
     responseSerialize: (value: GetOverviewResponse): Buffer => Buffer.from(GetOverviewResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetOverviewResponse => GetOverviewResponse.decode(value),
   },
+  /** Operator settings (service keys and payment configuration): each key and its status. */
+  getKeyStatuses: {
+    path: "/flatlay.analytics.v1.AnalyticsService/GetKeyStatuses" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetKeyStatusesRequest): Buffer =>
+      Buffer.from(GetKeyStatusesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetKeyStatusesRequest => GetKeyStatusesRequest.decode(value),
+    responseSerialize: (value: GetKeyStatusesResponse): Buffer =>
+      Buffer.from(GetKeyStatusesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetKeyStatusesResponse => GetKeyStatusesResponse.decode(value),
+  },
+  /** The non-secret configuration and the settings, secrets masked to their last 4 characters. */
+  getSettingsConfig: {
+    path: "/flatlay.analytics.v1.AnalyticsService/GetSettingsConfig" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSettingsConfigRequest): Buffer =>
+      Buffer.from(GetSettingsConfigRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSettingsConfigRequest => GetSettingsConfigRequest.decode(value),
+    responseSerialize: (value: GetSettingsConfigResponse): Buffer =>
+      Buffer.from(GetSettingsConfigResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSettingsConfigResponse => GetSettingsConfigResponse.decode(value),
+  },
+  /** Saves settings (encrypting secrets), audits who changed which key and publishes SettingsChanged. */
+  saveSettings: {
+    path: "/flatlay.analytics.v1.AnalyticsService/SaveSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SaveSettingsRequest): Buffer => Buffer.from(SaveSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SaveSettingsRequest => SaveSettingsRequest.decode(value),
+    responseSerialize: (value: SaveSettingsResponse): Buffer =>
+      Buffer.from(SaveSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SaveSettingsResponse => SaveSettingsResponse.decode(value),
+  },
+  /** Calls the provider with the saved settings and records the outcome in the keys' statuses. */
+  testConnection: {
+    path: "/flatlay.analytics.v1.AnalyticsService/TestConnection" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TestConnectionRequest): Buffer =>
+      Buffer.from(TestConnectionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TestConnectionRequest => TestConnectionRequest.decode(value),
+    responseSerialize: (value: TestConnectionResponse): Buffer =>
+      Buffer.from(TestConnectionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TestConnectionResponse => TestConnectionResponse.decode(value),
+  },
 } as const;
 
 export interface AnalyticsServiceServer extends UntypedServiceImplementation {
@@ -2305,6 +3754,14 @@ export interface AnalyticsServiceServer extends UntypedServiceImplementation {
   getSignupTrend: handleUnaryCall<GetSignupTrendRequest, GetSignupTrendResponse>;
   /** Growth, retention, conversion, plan mix, anonymous purchases and how far behind the read models are. */
   getOverview: handleUnaryCall<GetOverviewRequest, GetOverviewResponse>;
+  /** Operator settings (service keys and payment configuration): each key and its status. */
+  getKeyStatuses: handleUnaryCall<GetKeyStatusesRequest, GetKeyStatusesResponse>;
+  /** The non-secret configuration and the settings, secrets masked to their last 4 characters. */
+  getSettingsConfig: handleUnaryCall<GetSettingsConfigRequest, GetSettingsConfigResponse>;
+  /** Saves settings (encrypting secrets), audits who changed which key and publishes SettingsChanged. */
+  saveSettings: handleUnaryCall<SaveSettingsRequest, SaveSettingsResponse>;
+  /** Calls the provider with the saved settings and records the outcome in the keys' statuses. */
+  testConnection: handleUnaryCall<TestConnectionRequest, TestConnectionResponse>;
 }
 
 export interface AnalyticsServiceClient extends Client {
@@ -2418,6 +3875,70 @@ export interface AnalyticsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetOverviewResponse) => void,
   ): ClientUnaryCall;
+  /** Operator settings (service keys and payment configuration): each key and its status. */
+  getKeyStatuses(
+    request: GetKeyStatusesRequest,
+    callback: (error: ServiceError | null, response: GetKeyStatusesResponse) => void,
+  ): ClientUnaryCall;
+  getKeyStatuses(
+    request: GetKeyStatusesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetKeyStatusesResponse) => void,
+  ): ClientUnaryCall;
+  getKeyStatuses(
+    request: GetKeyStatusesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetKeyStatusesResponse) => void,
+  ): ClientUnaryCall;
+  /** The non-secret configuration and the settings, secrets masked to their last 4 characters. */
+  getSettingsConfig(
+    request: GetSettingsConfigRequest,
+    callback: (error: ServiceError | null, response: GetSettingsConfigResponse) => void,
+  ): ClientUnaryCall;
+  getSettingsConfig(
+    request: GetSettingsConfigRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSettingsConfigResponse) => void,
+  ): ClientUnaryCall;
+  getSettingsConfig(
+    request: GetSettingsConfigRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSettingsConfigResponse) => void,
+  ): ClientUnaryCall;
+  /** Saves settings (encrypting secrets), audits who changed which key and publishes SettingsChanged. */
+  saveSettings(
+    request: SaveSettingsRequest,
+    callback: (error: ServiceError | null, response: SaveSettingsResponse) => void,
+  ): ClientUnaryCall;
+  saveSettings(
+    request: SaveSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SaveSettingsResponse) => void,
+  ): ClientUnaryCall;
+  saveSettings(
+    request: SaveSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SaveSettingsResponse) => void,
+  ): ClientUnaryCall;
+  /** Calls the provider with the saved settings and records the outcome in the keys' statuses. */
+  testConnection(
+    request: TestConnectionRequest,
+    callback: (error: ServiceError | null, response: TestConnectionResponse) => void,
+  ): ClientUnaryCall;
+  testConnection(
+    request: TestConnectionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TestConnectionResponse) => void,
+  ): ClientUnaryCall;
+  testConnection(
+    request: TestConnectionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TestConnectionResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const AnalyticsServiceClient = makeGenericClientConstructor(
@@ -2455,6 +3976,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -1,0 +1,75 @@
+// Operator price ids (analytics' SettingsChanged) win over the catalogue's, without a restart.
+// stripe_{plan}_price_id sets the monthly price of the catalogue plan whose id is {plan}
+// (the settings page holds one price per plan); pro and agency have no plan in the catalogue,
+// so their ids are kept and take effect only if such a plan is added (docs/decisions/0802).
+import { events, eventTypes, topics } from '@flatlay/proto';
+import { decodeEnvelope, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
+import type { Catalogue } from '../catalogue/catalogue.js';
+
+export const SETTINGS_CONSUMER = 'billing-settings';
+export const settingsTopic = topics.analyticsSettings;
+
+const PRICE_SETTING = /^stripe_([a-z][a-z0-9_]*)_price_id$/;
+
+/** The plan key a price setting overrides (stripe_lite_price_id -> lite_monthly), or undefined. */
+export const planKeyOfSetting = (key: string): string | undefined => {
+  const match = PRICE_SETTING.exec(key);
+  return match ? `${match[1]}_monthly` : undefined;
+};
+
+/** Keeps the catalogue's overrides equal to the price_overrides table. */
+export class PriceOverrides {
+  constructor(
+    private readonly pool: Pool,
+    private readonly catalogue: Catalogue,
+    private readonly logger: Logger,
+  ) {}
+
+  async reload(): Promise<void> {
+    const { rows } = await this.pool.query<{ setting_key: string; price_id: string | null }>(
+      'SELECT setting_key, price_id FROM price_overrides WHERE price_id IS NOT NULL',
+    );
+    const overrides = new Map<string, string>();
+    for (const r of rows) {
+      const planKey = planKeyOfSetting(r.setting_key);
+      if (planKey && r.price_id) overrides.set(planKey, r.price_id);
+    }
+    this.catalogue.setPriceOverrides(overrides);
+  }
+
+  /**
+   * Reloads every `intervalMs`: one replica consumes each event (the consumer group shares the
+   * topic), the others see its row here within the interval.
+   */
+  follow(intervalMs: number): () => Promise<void> {
+    const timer = setInterval(() => {
+      this.reload().catch((err) => this.logger.warn({ err }, 'could not reload price overrides'));
+    }, intervalMs);
+    timer.unref();
+    return async () => clearInterval(timer);
+  }
+
+  /** Applies one SettingsChanged delivery once (inbox), newest version winning per key. */
+  handler() {
+    const inbox = new PostgresInbox(this.pool);
+    return async (delivery: Delivery): Promise<void> => {
+      const envelope = decodeEnvelope(delivery.value);
+      if (envelope.type !== eventTypes.SettingsChanged) return;
+      const changed = events.SettingsChanged.decode(envelope.payload);
+      const prices = changed.settings.filter((s) => !s.secret && planKeyOfSetting(s.key));
+      if (prices.length === 0) return;
+      const at = envelope.occurredAt ?? new Date();
+      await inbox.handleOnce(SETTINGS_CONSUMER, envelope.eventId, async (tx) => {
+        for (const s of prices)
+          await tx.query(
+            `INSERT INTO price_overrides (setting_key, price_id, version, updated_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (setting_key) DO UPDATE SET price_id = $2, version = $3, updated_at = $4
+             WHERE price_overrides.version < $3`,
+            [s.key, s.cleared ? null : s.value, envelope.aggregateVersion, at],
+          );
+      });
+      await this.reload();
+      this.logger.info({ keys: prices.map((p) => p.key) }, 'price ids from the settings applied');
+    };
+  }
+}
