@@ -70,7 +70,7 @@ describe('operator settings', { timeout: 120_000 }, () => {
       } else res.end(JSON.stringify({ object: 'list', data: [{ id: 'image-1' }, { id: 'image-2' }] }));
     });
     await new Promise<void>((ok) => provider.listen(0, '127.0.0.1', ok));
-    const providerUrl = `http://127.0.0.1:${(provider.address() as { port: number }).port}`;
+    const providerUrl = `http://127.0.0.1:${(provider.address() as { port: number }).port}/v1`;
     stack = await startStack('settings-api', undefined, {
       analytics: {
         consumerGroup: `analytics-settings-test-${randomUUID().slice(0, 8)}`,

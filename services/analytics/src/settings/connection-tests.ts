@@ -1,6 +1,6 @@
 // The Test button: one real call to the provider with the saved settings. Stripe: the account's
 // balance (and each configured price); the generative provider: its model list
-// (OpenAI-compatible GET /v1/models). Failures answer 'Connection failed: <reason>'.
+// (OpenAI-compatible GET <GENERATIVE_API_URL>/models). Failures answer 'Connection failed: <reason>'.
 import type { SettingsConfig } from './settings-config.js';
 
 export interface ConnectionResult {
@@ -44,7 +44,8 @@ export async function testGenerativeProvider(
   const provider = config.GENERATIVE_PROVIDER;
   if (!apiKey) return failed(`${provider}_api_key is not set`);
   try {
-    const url = new URL('/v1/models', config.GENERATIVE_API_URL).toString();
+    // The same base address the image worker calls (`<url>/images/edits`): the models list is beside it.
+    const url = `${config.GENERATIVE_API_URL.replace(/\/+$/, '')}/models`;
     const { status, body } = await getJson(url, apiKey, config.SETTINGS_TEST_TIMEOUT_MS);
     if (status === 401 || status === 403)
       return failed(`${provider} refused the key: ${providerMessage(status, body)}`);

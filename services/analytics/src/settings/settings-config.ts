@@ -12,7 +12,7 @@ export const settingsEnvSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9]{0,31}$/, 'must be lowercase letters and digits, starting with a letter')
     .default('openai'),
-  GENERATIVE_API_URL: z.url().default('https://api.openai.com'),
+  GENERATIVE_API_URL: z.url().default('https://api.openai.com/v1'),
   // The payment provider's secret key and address, for the Stripe connection test (billing reads the same).
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_API_URL: env.optionalUrl(),
