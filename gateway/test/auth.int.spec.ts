@@ -716,7 +716,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       assert.equal(JSON.parse(Buffer.from(payload!, 'base64url').toString()).role, 'admin');
       // Past the guard: a path no route serves answers 404 (not 401/403), so the guard let the call through.
       assert.equal((await s.request('GET', '/admin/no-such-route', { token: res.body.access_token })).status, 404);
-      assert.equal((await s.request('GET', '/settings/keys/status', { token: res.body.access_token })).status, 404);
+      assert.equal((await s.request('GET', '/settings/no-such-route', { token: res.body.access_token })).status, 404);
     });
 
     it("401 'Invalid admin credentials' for a plain user and for a wrong password; 400 without fields", async () => {

@@ -44,7 +44,7 @@ describe('bearer tokens', { timeout: 240_000 }, () => {
     it('a valid admin token in a JSON or form body is ignored: 401, not past the admin guard', async () => {
       const json = await s.request('POST', '/admin/no-such-route', { json: { access_token: adminToken } });
       assert.deepEqual([json.status, json.body.message], [401, 'Not authenticated: Authentication required']);
-      const form = await s.request('POST', '/settings/keys', { form: { access_token: adminToken } });
+      const form = await s.request('POST', '/settings/no-such-route', { form: { access_token: adminToken } });
       assert.deepEqual([form.status, form.body.message], [401, 'Not authenticated: Authentication required']);
       // With the header the same request passes the guard (404: no route serves this path).
       assert.equal((await s.request('POST', '/admin/no-such-route', { token: adminToken, json: {} })).status, 404);
