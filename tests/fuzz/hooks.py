@@ -118,7 +118,9 @@ IMAGE_IDS = {
 # Checkouts need a product, plan or guest try that exists; random ids only ever reach 400 or 404.
 REAL_CHECKOUT = {
     "POST /payments/create-checkout-session": lambda: {"price_id": "price_main_pack", "product_type": "payment"},
-    "POST /checkout/session": lambda: {"type": "subscription", "plan": "studio_monthly"},
+    # Each role already holds a subscription (run.ts buys one, so cancel can answer 2xx); a second
+    # subscription is refused (409), so the positive case here is the call's token-pack form.
+    "POST /checkout/session": lambda: {"price_id": "price_main_pack", "product_type": "payment"},
     "POST /payments/create-anonymous-payment": lambda: {
         "enhancement_id": IMAGES["guestOpen"],
         "success_url": "/?payment=success",

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SignJWT } from 'jose';
 import { freePort } from '@flatlay/platform';
+import { pay } from '../../gateway/test/support/local-checkout.js';
 import { startNode } from '../../services/platform/test/process.js';
 import { waitFor } from '../../services/platform/test/support.js';
 
@@ -72,6 +73,22 @@ const FUZZ_PHOTO = join(repoRoot, 'services', 'image', 'test', 'fixtures', 'top_
  * already claimed (unlock-anonymous-with-tokens answers 200 as a free repeat; its anonymous status
  * is readable by anyone). Positive cases of those operations name these ids (tests/fuzz/hooks.py).
  */
+/**
+ * An active subscription bought on the local checkout page, so POST /subscription/cancel has
+ * something to cancel and can answer 2xx (a repeat cancel answers 200 too).
+ */
+async function subscribe(base: string, token: string): Promise<void> {
+  const res = await fetch(`${base}/api/checkout/session`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'subscription', plan: 'studio_monthly' }),
+  });
+  const body = (await res.json()) as { url?: string };
+  if (!res.ok || !body.url)
+    throw new Error(`checkout for the fuzz run's subscription: ${res.status} ${JSON.stringify(body)}`);
+  await pay(base, body.url);
+}
+
 async function fuzzImages(base: string, token: string) {
   const upload = async (path: string, fields: Record<string, string>, bearer?: string) => {
     const body = new FormData();
@@ -212,6 +229,7 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
       user: await fuzzImages(base, userToken),
       admin: await fuzzImages(base, adminToken),
     };
+    for (const token of [userToken, adminToken]) await subscribe(base, token);
 
     // Valid provider tokens for the hooks (each a new identity, so a new account or a repeat sign-in).
     const now = Math.floor(Date.now() / 1000);
