@@ -8,7 +8,8 @@ import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { generationWorkQueue, registry, serviceNames, serviceTopics, type ServiceName } from '@flatlay/platform';
@@ -795,6 +796,56 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
       });
     });
   }
+
+  it("mounts a component's own files (billing's catalogue) read-only at /etc/flatlay and rolls it when they change", () => {
+    const catalogue = join(chartDir, '..', '..', 'services', 'billing', 'catalogue.json');
+    const withCatalogue = (file: string) =>
+      helm([
+        'template',
+        RELEASE,
+        chartDir,
+        '--namespace',
+        NAMESPACE,
+        '--kube-version',
+        KUBE_VERSION,
+        '--set-file',
+        `components.billing.files.catalogue\\.json=${file}`,
+        '--set',
+        'components.billing.env.BILLING_CATALOGUE_FILE=/etc/flatlay/catalogue.json',
+      ]);
+    const { status, out } = withCatalogue(catalogue);
+    assert.equal(status, 0, out);
+    const objects = parseAllDocuments(out).map((d) => d.toJS() as K8s);
+    const files = objects.find((o) => o?.kind === 'ConfigMap' && o.metadata.name === `${RELEASE}-billing-files`);
+    assert.ok(files, 'a ConfigMap of billing files');
+    assert.equal(files.data['catalogue.json'], readFileSync(catalogue, 'utf8'));
+    const billing = objects.find((o) => o?.kind === 'Deployment' && o.metadata.name === `${RELEASE}-billing`);
+    const pod = billing.spec.template.spec;
+    assert.deepEqual(
+      pod.containers[0].volumeMounts.find((m: K8s) => m.name === 'files'),
+      { name: 'files', mountPath: '/etc/flatlay', readOnly: true },
+    );
+    assert.equal(pod.volumes.find((v: K8s) => v.name === 'files').configMap.name, `${RELEASE}-billing-files`);
+    assert.ok(
+      pod.containers[0].env.some(
+        (e: K8s) => e.name === 'BILLING_CATALOGUE_FILE' && e.value === '/etc/flatlay/catalogue.json',
+      ),
+      'billing is told where its catalogue is',
+    );
+    // No other component gets a files volume by default.
+    for (const o of objects.filter((d) => d?.kind === 'Deployment' && d !== billing))
+      assert.ok(!o.spec.template.spec.volumes.some((v: K8s) => v.name === 'files'), o.metadata.name);
+    // A changed file changes the Pod template, so an upgrade rolls billing.
+    const other = join(tmpdir(), `catalogue-${process.pid}.json`);
+    writeFileSync(other, `${readFileSync(catalogue, 'utf8')}\n`);
+    const changed = parseAllDocuments(withCatalogue(other).out)
+      .map((d) => d.toJS() as K8s)
+      .find((o) => o?.kind === 'Deployment' && o.metadata.name === `${RELEASE}-billing`);
+    assert.notEqual(
+      changed.spec.template.metadata.annotations['checksum/files'],
+      billing.spec.template.metadata.annotations['checksum/files'],
+    );
+  });
 
   it('declares exactly the registry topics, and every consumed topic exists', () => {
     const declared = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8'))
