@@ -117,6 +117,23 @@ describe('Transactional outbox and relay', { timeout: 120_000 }, () => {
     assert.deepEqual(bus.published.map(serviceOf), ['late', 'early']);
   });
 
+  it('is not held back by a transaction running in another database', async () => {
+    bus.published = [];
+    const elsewhere = await freshDatabase('outbox_elsewhere');
+    const other = await elsewhere.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_current_xact_id()'); // now it holds a transaction id
+      await withTransaction(pool, (tx) => enqueueOutbox(tx, [started(topic, 'meanwhile')]));
+      await relay().drain();
+      assert.deepEqual(bus.published.map(serviceOf), ['meanwhile']);
+    } finally {
+      await other.query('ROLLBACK');
+      other.release();
+      await elsewhere.end();
+    }
+  });
+
   it('writes events and their outbox messages atomically', async () => {
     bus.published = [];
     const store = new EventStore(pool);

@@ -45,10 +45,28 @@ export class OutboxRelay {
       const { rows: lock } = await tx.query('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
       if (!lock[0].ok) return 0; // another replica is relaying
       const from = await readCheckpoint(tx, name);
+      // Rows are read only below the horizon: the oldest transaction still running that could
+      // write to this outbox. The snapshot's xmin would be that horizon, but it counts running
+      // transactions of every database on the server, so one long transaction elsewhere would
+      // hold every relay back. Transactions positively known to run in another database (a
+      // backend never changes database) are left out; any other running one (including one that
+      // ended since the snapshot, or one whose database cannot be seen) still holds the horizon.
       const { rows } = await tx.query<OutboxRow>(
-        `SELECT position, transaction_id::text, topic, message_key, envelope, headers FROM outbox
+        `WITH snap AS (SELECT pg_current_snapshot() AS s),
+         elsewhere AS (
+           SELECT backend_xid::text::bigint AS xid32 FROM pg_stat_activity
+           WHERE backend_xid IS NOT NULL AND datname IS NOT NULL AND datname <> current_database()
+         ),
+         horizon AS (
+           SELECT COALESCE(
+             (SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) AS x
+              WHERE (x::text::bigint % 4294967296) NOT IN (SELECT xid32 FROM elsewhere)),
+             (SELECT pg_snapshot_xmax(s) FROM snap)
+           ) AS h
+         )
+         SELECT position, transaction_id::text, topic, message_key, envelope, headers FROM outbox
          WHERE (transaction_id, position) > ($1::xid8, $2::bigint)
-           AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+           AND transaction_id < (SELECT h FROM horizon)
          ORDER BY transaction_id, position LIMIT $3`,
         [from.transactionId, from.position, this.options.batchSize ?? 200],
       );
