@@ -927,6 +927,22 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
       );
     });
 
+    it("gives the settings key to analytics, which seals, and image-worker, which opens the operator's generative key", () => {
+      for (const vs of VALUE_SETS) {
+        const objs = render(vs);
+        const refOf = (comp: string) =>
+          ofKind(objs, 'Deployment')
+            .find((d) => componentOf(d) === comp)
+            ?.spec.template.spec.containers[0].env.find((e: K8s) => e.name === 'SETTINGS_ENCRYPTION_KEY')?.valueFrom
+            ?.secretKeyRef;
+        const sealing = { name: 'flatlay-analytics-settings', key: 'SETTINGS_ENCRYPTION_KEY' };
+        for (const comp of ['analytics', 'image-worker'].filter((c) => vs.enabled.includes(c)))
+          assert.deepEqual(refOf(comp), sealing, `${vs.name}: ${comp} reads the one settings key`);
+        // The image service keeps the key sealed, as SettingsChanged carries it: it never holds the settings key.
+        if (vs.enabled.includes('image')) assert.equal(refOf('image'), undefined, `${vs.name}: image`);
+      }
+    });
+
     for (const name of ['dev', 'prod-incluster']) {
       it(`${name}: one values file runs the data services in the cluster; only Stripe, the admin account (and production's S3 keys) come from outside`, () => {
         const objs = render(byName(name));

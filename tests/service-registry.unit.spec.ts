@@ -9,6 +9,8 @@ import { identityService } from '@flatlay/identity';
 import { imageService } from '@flatlay/image';
 import { ledgerService } from '@flatlay/ledger';
 import { consumedTopics as identityConsumes } from '../services/identity/src/consumers/subscription-consumer.js';
+import { consumedTopics as imageConsumes } from '../services/image/src/consumers/image-consumers.js';
+import { settingsTopic as imageSettingsTopic } from '../services/image/src/consumers/settings-consumer.js';
 import { consumedTopics as ledgerConsumes } from '../services/ledger/src/consumers/ledger-consumers.js';
 
 describe('service registry', () => {
@@ -18,9 +20,10 @@ describe('service registry', () => {
     for (const d of defs) assert.deepEqual(d.topics, serviceTopics(d.name), d.name);
   });
 
-  it('matches what the consumers of identity and the ledger read', () => {
+  it('matches what the consumers of identity, the ledger and image read', () => {
     assert.deepEqual([...identityConsumes].sort(), [...registry.identity.consumes!.topics].sort());
     assert.deepEqual([...ledgerConsumes].sort(), [...registry.ledger.consumes!.topics].sort());
+    assert.deepEqual([...imageConsumes, imageSettingsTopic].sort(), [...registry.image.consumes!.topics].sort());
   });
 
   it('lets the gateway call every service, the image service the ledger, and no one else anyone', () => {

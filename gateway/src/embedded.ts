@@ -86,11 +86,20 @@ try {
       ? {}
       : { JWT_KEY_FILE: process.env.JWT_KEY_FILE || join(dataDir, 'identity', 'jwt-signing-key.pem') }),
   });
+  // Operator secrets are sealed with a key generated once and kept with the data
+  // (SETTINGS_ENCRYPTION_KEY wins): analytics makes the file, the image service opens the
+  // generative key with it.
+  const settingsKey = process.env.SETTINGS_ENCRYPTION_KEY
+    ? {}
+    : {
+        SETTINGS_ENCRYPTION_KEY_FILE:
+          process.env.SETTINGS_ENCRYPTION_KEY_FILE || join(dataDir, 'analytics', 'settings-encryption.key'),
+      };
   // The image service (with one generation worker in this process unless IMAGE_IN_PROCESS_WORKER
   // is `0`) keeps its files under the data folder and asks for the ledger's address on its first
   // call, when every service is up.
   const image = createImageService({
-    config: { FLATLAY_DATA_DIR: dataDir },
+    config: { FLATLAY_DATA_DIR: dataDir, ...settingsKey },
     ledgerAddress: () => `127.0.0.1:${services.find((s) => s.name === 'ledger')!.port}`,
     inProcessWorker: config.IMAGE_IN_PROCESS_WORKER === '1',
   });
@@ -98,15 +107,7 @@ try {
   const billing = createBillingService({
     env: { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || `http://localhost:${config.PORT}` },
   });
-  // Operator secrets are sealed with a key generated once and kept with the data (SETTINGS_ENCRYPTION_KEY wins).
-  const analyticsService = createAnalyticsService({
-    settings: process.env.SETTINGS_ENCRYPTION_KEY
-      ? {}
-      : {
-          SETTINGS_ENCRYPTION_KEY_FILE:
-            process.env.SETTINGS_ENCRYPTION_KEY_FILE || join(dataDir, 'analytics', 'settings-encryption.key'),
-        },
-  });
+  const analyticsService = createAnalyticsService({ settings: settingsKey });
   // No start order: no service needs another's address at start (the gateway gets them all below).
   // Those that did start are stopped again if one fails.
   const started = await Promise.allSettled([ledgerService, identity, image, billing, analyticsService].map(start));

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { loadConfig, registry } from '@flatlay/platform';
+import { loadConfig, parseSettingsKey, registry } from '@flatlay/platform';
 import { blobEnvSchema } from './blobs/from-config.js';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -21,6 +21,18 @@ export const imageEnvSchema = blobEnvSchema.extend({
   GENERATION_SWEEP_INTERVAL_MS: positiveInt(5_000),
   GENERATION_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
   GENERATION_CONSUMER_GROUP: z.string().default('image-worker'),
+  // The operator settings (ADR 0802): the generative key is the setting {GENERATIVE_PROVIDER}_api_key
+  // (analytics names it by the same variable, under the same rule), sealed with the settings key:
+  // SETTINGS_ENCRYPTION_KEY, or the file analytics keeps it in (read, never made, here).
+  GENERATIVE_PROVIDER: z
+    .string()
+    .regex(/^[a-z][a-z0-9]{0,31}$/, 'must be lowercase letters and digits, starting with a letter')
+    .default('openai'),
+  SETTINGS_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => parseSettingsKey(v) !== undefined, 'must be 32 bytes: 64 hex characters or base64')
+    .optional(),
+  SETTINGS_ENCRYPTION_KEY_FILE: z.string().optional(),
 });
 
 export type ImageConfig = z.infer<typeof imageEnvSchema>;

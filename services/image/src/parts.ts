@@ -4,14 +4,14 @@ import type { BlobStore } from './blobs/index.js';
 import { grpcLedger, type LedgerPort } from './app/ledger-port.js';
 import { loadImageConfig, type ImageConfig } from './config.js';
 import { exponentialBackoff, type JobPolicy, type SignKey } from './domain/index.js';
-import type { GenerativeSettingsSource } from './generative/index.js';
+import type { GenerativeEnvName, GenerativeSettingsSource } from './generative/index.js';
 import type { EnhanceEngine } from './worker/generation-worker.js';
 import { urlSigner, urlSigningKey } from './urls/signed-url.js';
 
 /** What a composition root or a test may set instead of the environment's choice. */
 export interface ImageServiceOptions {
-  /** Settings that win over the environment (e.g. the embedded default's data folder). */
-  config?: Partial<Record<keyof ImageConfig, string>>;
+  /** Settings that win over the environment (e.g. the embedded default's data folder, GENERATIVE_*). */
+  config?: Partial<Record<keyof ImageConfig | GenerativeEnvName, string>>;
   /** Where the ledger answers; asked on first use (the embedded default learns it after start). */
   ledgerAddress?: () => string;
   ledger?: LedgerPort;
@@ -19,8 +19,9 @@ export interface ImageServiceOptions {
   /** The engine a worker uses (default: the threaded engine, loaded on the first job). */
   engine?: () => Promise<EnhanceEngine>;
   /**
-   * Where the worker reads the generative provider's settings (ADR 0103); default: GENERATIVE_* in
-   * the environment. The operator settings will be another source of the same interface.
+   * Where the worker reads the generative provider's settings (ADR 0103); default: the operator
+   * settings' key (SettingsChanged, kept by this service's consumer) over GENERATIVE_API_KEY, the
+   * rest from GENERATIVE_* (OperatorGenerativeSettings).
    */
   generativeSettings?: GenerativeSettingsSource;
   /** Run one generation worker inside the service process (the embedded default). */

@@ -7,8 +7,15 @@ import {
   type ServiceDefinition,
 } from '@flatlay/platform';
 import { Generations } from './app/generations.js';
+import { settingOf } from './app/operator-settings.js';
 import { consumedTopics, imageEventHandler } from './consumers/image-consumers.js';
-import { envGenerativeSettings, GenerativeProvider } from './generative/index.js';
+import { settingsEventHandler, settingsTopic } from './consumers/settings-consumer.js';
+import {
+  GenerativeProvider,
+  generativeEnvFrom,
+  OperatorGenerativeSettings,
+  settingsKeyFrom,
+} from './generative/index.js';
 import { imageGrpcService } from './grpc/image-grpc.js';
 import { imageParts, type ImageParts, type ImageServiceOptions } from './parts.js';
 import { GenerationWorker } from './worker/generation-worker.js';
@@ -17,6 +24,24 @@ export type { ImageServiceOptions } from './parts.js';
 
 // Migrations are SQL files; they are read from src/ in both the source and the built layout.
 const migrationsDir = fileURLToPath(new URL('../src/db/migrations', import.meta.url));
+
+/**
+ * The worker's generative settings (ADR 0103): the given source, else the operator's key as the
+ * settings consumer kept it in this database, over GENERATIVE_* (read and checked here, at start).
+ */
+function generativeSettings(ctx: ServiceContext, parts: ImageParts, options: ImageServiceOptions) {
+  const { config } = parts;
+  return (
+    options.generativeSettings ??
+    new OperatorGenerativeSettings({
+      env: generativeEnvFrom({ ...process.env, ...options.config }),
+      provider: config.GENERATIVE_PROVIDER,
+      read: (key) => settingOf(ctx.pool, key),
+      settingsKey: settingsKeyFrom(config),
+      logger: ctx.logger,
+    })
+  );
+}
 
 async function startWorker(
   ctx: ServiceContext,
@@ -31,10 +56,7 @@ async function startWorker(
     blobs: parts.blobs,
     ledger: parts.ledger,
     engine,
-    generative: new GenerativeProvider({
-      settings: options.generativeSettings ?? envGenerativeSettings(),
-      logger: ctx.logger,
-    }),
+    generative: new GenerativeProvider({ settings: generativeSettings(ctx, parts, options), logger: ctx.logger }),
     logger: ctx.logger,
     policy: parts.policy,
     concurrency: config.GENERATION_CONCURRENCY,
@@ -75,10 +97,23 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
     async start(ctx) {
       const p = parts(ctx);
       const stops: Array<() => Promise<void>> = [async () => p.ledger.close()];
+      const events = imageEventHandler({
+        pool: ctx.pool,
+        blobs: p.blobs,
+        generations: p.generations,
+        logger: ctx.logger,
+      });
+      // The operator's generative key, kept in this database, where every worker reads it at its
+      // next job (workers consume only the work queue: ADR 0103).
+      const settings = settingsEventHandler({
+        pool: ctx.pool,
+        logger: ctx.logger,
+        provider: p.config.GENERATIVE_PROVIDER,
+      });
       const subscription = await ctx.bus.subscribe({
         groupId: options.consumerGroup ?? registry.image.consumes!.group,
-        topics: consumedTopics,
-        handle: imageEventHandler({ pool: ctx.pool, blobs: p.blobs, generations: p.generations, logger: ctx.logger }),
+        topics: [...consumedTopics, settingsTopic],
+        handle: (delivery) => (delivery.topic === settingsTopic ? settings(delivery) : events(delivery)),
       });
       stops.push(() => subscription.close());
       if (options.inProcessWorker) stops.push(await startWorker(ctx, p, options, p.generations));
@@ -89,7 +124,8 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
 
 /**
  * The generation worker as its own process (the GPU pool): the image service's database and
- * queue, gRPC health only. It calls the ledger as the image service, to refund failed jobs.
+ * queue, gRPC health only. It calls the ledger as the image service, to refund failed jobs, and
+ * reads the operator's generative key where the image service keeps it (that database).
  */
 export function createGenerationWorkerService(options: ImageServiceOptions = {}): ServiceDefinition {
   return {

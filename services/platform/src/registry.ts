@@ -55,7 +55,8 @@ export const registry: { gateway: GatewayEntry } & { [N in ServiceName]: Service
     grpcPort: 50053,
     grpcPackage: 'flatlay.image.v1',
     publishes: [topics.imageGeneration, topics.imageGenerationRequested],
-    consumes: { group: 'image', topics: [topics.identityUser, topics.billingPayment] },
+    // analytics.settings.v1: the operator's generative key, kept for the workers too (ADR 0103).
+    consumes: { group: 'image', topics: [topics.identityUser, topics.billingPayment, topics.analyticsSettings] },
     calls: ['ledger'],
   },
   billing: {

@@ -42,9 +42,15 @@ export function openSetting(key: Buffer, name: string, sealed: Uint8Array): stri
 /**
  * The settings key: SETTINGS_ENCRYPTION_KEY when given; else the key file, generated (mode 0600)
  * when missing, as the embedded default does in its data folder; else undefined (secrets cannot
- * be stored, and saving one answers NOT_CONFIGURED).
+ * be stored, and saving one answers NOT_CONFIGURED). With `create: false` (a service that only
+ * opens secrets, such as the image service) a missing file is undefined too: the file is the
+ * keeper's (analytics') to make.
  */
-export async function loadSettingsKey(options: { key?: string; keyFile?: string }): Promise<Buffer | undefined> {
+export async function loadSettingsKey(options: {
+  key?: string;
+  keyFile?: string;
+  create?: boolean;
+}): Promise<Buffer | undefined> {
   if (options.key) {
     const key = parseSettingsKey(options.key);
     if (!key) throw new Error('SETTINGS_ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64');
@@ -58,6 +64,7 @@ export async function loadSettingsKey(options: { key?: string; keyFile?: string 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+  if (options.create === false) return undefined;
   const key = randomBytes(32);
   await mkdir(dirname(options.keyFile), { recursive: true });
   await writeFile(options.keyFile, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });

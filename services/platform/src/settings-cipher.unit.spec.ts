@@ -31,9 +31,12 @@ describe('settings cipher (AES-256-GCM)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'settings-key-'));
     try {
       const file = join(dir, 'analytics', 'settings-encryption.key');
+      assert.equal(await loadSettingsKey({ keyFile: file, create: false }), undefined, 'a reader never makes one');
+      await assert.rejects(stat(file), /ENOENT/);
       const first = await loadSettingsKey({ keyFile: file });
       assert.equal((await stat(file)).mode & 0o777, 0o600);
       assert.deepEqual(await loadSettingsKey({ keyFile: file }), first);
+      assert.deepEqual(await loadSettingsKey({ keyFile: file, create: false }), first);
       assert.deepEqual(parseSettingsKey(await readFile(file, 'utf8')), first);
       assert.deepEqual(await loadSettingsKey({ key: key.toString('hex'), keyFile: file }), key, 'the variable wins');
       assert.equal(await loadSettingsKey({}), undefined);

@@ -20,9 +20,9 @@ export interface GenerativeSettings {
 
 /**
  * Where the worker reads the generative settings, once per job, so a change (a new key, the
- * provider switched off) applies to the next job without a restart. Today the environment feeds
- * it (`envGenerativeSettings`); the operator settings (`{product}_api_key`, announced by a
- * SettingsChanged event) will feed another implementation of this one method.
+ * provider switched off) applies to the next job without a restart. The service's default is the
+ * operator settings (`operator-settings-source.ts`: the key from `{product}_api_key`, announced by
+ * SettingsChanged, the rest from the environment); `envGenerativeSettings` is the environment alone.
  */
 export interface GenerativeSettingsSource {
   current(): Promise<GenerativeSettings | undefined>;
@@ -59,22 +59,46 @@ export const generativeEnvSchema = z.object({
   GENERATIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
 });
 
-export function generativeSettingsFromEnv(env: Record<string, string | undefined>): GenerativeSettings | undefined {
+/** The GENERATIVE_* variables. */
+export type GenerativeEnvName = keyof typeof generativeEnvSchema.shape;
+
+/** The environment's part of the settings: everything but the key may only come from here. */
+export type GenerativeEnv = Omit<GenerativeSettings, 'apiKey'> & { apiKey: string | undefined };
+
+/** Reads (and checks) GENERATIVE_*; a malformed value throws, naming the variable. */
+export function generativeEnvFrom(env: Record<string, string | undefined>): GenerativeEnv {
   const parsed = generativeEnvSchema.safeParse(env);
   if (!parsed.success)
     throw new Error(
       `Invalid generative provider settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   const e = parsed.data;
-  if (!e.GENERATIVE_API_KEY || !e.GENERATIVE_PLANS.length) return undefined;
   return {
     baseUrl: e.GENERATIVE_API_URL.replace(/\/+$/, ''),
-    apiKey: e.GENERATIVE_API_KEY,
+    apiKey: e.GENERATIVE_API_KEY || undefined,
     model: e.GENERATIVE_MODEL,
     plans: e.GENERATIVE_PLANS,
     prompts: e.GENERATIVE_PROMPTS,
     timeoutMs: e.GENERATIVE_TIMEOUT_MS,
   };
+}
+
+/**
+ * The settings a job runs under: the operator's key when one is set (SettingsChanged), else the
+ * environment's; model, prompts, plans, address and timeout are the environment's (the operator
+ * settings have no such fields). Off (undefined) without a key or without a plan.
+ */
+export function chooseGenerativeSettings(
+  env: GenerativeEnv,
+  operatorKey: string | undefined,
+): GenerativeSettings | undefined {
+  const apiKey = operatorKey || env.apiKey;
+  if (!apiKey || env.plans.length === 0) return undefined;
+  return { ...env, apiKey };
+}
+
+export function generativeSettingsFromEnv(env: Record<string, string | undefined>): GenerativeSettings | undefined {
+  return chooseGenerativeSettings(generativeEnvFrom(env), undefined);
 }
 
 /** The environment as a source: read (and checked) once, at start. */
