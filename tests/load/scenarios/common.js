@@ -25,9 +25,17 @@ if (!BASE) fail('BASE (the product origin) is required');
 /**
  * The options of a scenario: `vus` connections in the load profile, `smoke.rate` iterations per
  * `smoke.timeUnit` in the smoke profile; `latency` the load profile's thresholds on the scenario's
- * request durations (e.g. ['p(99)<200']); `thresholds` more, on errors (both profiles).
+ * request durations (e.g. ['p(99)<200']) and `loadThresholds` its others (latencies of its own
+ * metrics); `thresholds` more, on errors (both profiles).
  */
-export function scenarioOptions({ vus, latency = [], thresholds = {}, smoke = {}, gracefulStop = '30s' }) {
+export function scenarioOptions({
+  vus,
+  latency = [],
+  loadThresholds = {},
+  thresholds = {},
+  smoke = {},
+  gracefulStop = '30s',
+}) {
   const load = {
     executor: 'constant-vus',
     vus: Number(__ENV.VUS || vus),
@@ -54,7 +62,7 @@ export function scenarioOptions({ vus, latency = [], thresholds = {}, smoke = {}
       'http_reqs{part:main}': ['count>0'],
       'http_req_failed{part:main}': ['rate==0'],
       checks: ['rate==1'],
-      ...(SMOKE ? {} : { 'http_req_duration{part:main}': latency }),
+      ...(SMOKE ? {} : { 'http_req_duration{part:main}': latency, ...loadThresholds }),
       ...thresholds,
     },
   };
@@ -78,9 +86,10 @@ export const json = (body, token) => ({
 
 export const bearer = (token, name) => ({ headers: { authorization: `Bearer ${token}` }, tags: name ? { name } : {} });
 
-/** A unique address per call (run id, VU, iteration, counter). */
+/** A unique address per call: run id, VU (0 in setup), iteration (none in setup), a counter. */
 let counter = 0;
-export const uniqueEmail = (run, prefix = 'load') => `${prefix}.${run}.${__VU}.${__ITER}.${counter++}@example.com`;
+export const uniqueEmail = (run, prefix = 'load') =>
+  `${prefix}.${run}.${__VU}.${typeof __ITER === 'number' ? __ITER : 's'}.${counter++}@example.com`;
 
 export const runId = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
 

@@ -8,7 +8,7 @@ import { BASE, PASSWORD, runId, scenarioOptions, timedSetup, uniqueEmail, writeS
 
 export const options = scenarioOptions({
   vus: 10,
-  latency: ['p(50)<2000', 'p(99)<5000'],
+  latency: ['p(50)<1000', 'p(99)<2000'],
   smoke: { rate: 1 },
 });
 
