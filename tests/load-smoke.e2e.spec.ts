@@ -19,7 +19,7 @@ describe('load suite smoke (k6, every scenario)', { timeout: 420_000 }, () => {
   beforeAll(async () => {
     assert.ok(existsSync(K6_BIN), `k6 is not at ${K6_BIN}: run \`node scripts/infra.mjs install\``);
     product = await startProduct({ env: { ...admin, ...LOAD_RATE_LIMITS, LOG_LEVEL: 'warn' } });
-  }, 300_000);
+  }, 360_000);
 
   afterAll(async () => {
     await product?.stop();
