@@ -11,6 +11,9 @@ export interface InfraEnv {
   S3_SECRET_ACCESS_KEY: string;
   CHROMIUM_PATH: string;
 }
+/** k6 of the load suite, linked into .infra/bin by `install()` (scripts/infra/k6.mjs). */
+export const K6_BIN: string;
+export function installK6(): Promise<string>;
 export function install(opts?: { quiet?: boolean }): Promise<void>;
 export function up(opts?: { quiet?: boolean }): Promise<InfraEnv>;
 export function down(opts?: { quiet?: boolean }): Promise<void>;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Local infrastructure for Flatlay's tests: real Postgres, Kafka (KRaft), Redis, stripe-mock and MinIO,
 // installed into the ignored cache folder `.infra/` and started on free loopback ports; plus the
-// Kubernetes tooling the chart test uses (helm, kubeconform in .infra/bin; no cluster).
+// Kubernetes tooling the chart test uses (helm, kubeconform in .infra/bin; no cluster), Schemathesis
+// and k6 (the load suite).
 //
 //   node scripts/infra.mjs install   fetch/build everything (idempotent, cached in .infra/)
 //   node scripts/infra.mjs up        install, start all services, write .infra/run/env.json
@@ -22,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { installApt } from './infra/apt.mjs';
 import { installHelm, installKubeconform, installStripeMock } from './infra/go-tools.mjs';
 import { health } from './infra/health.mjs';
+import { installK6 } from './infra/k6.mjs';
 import { installKafka, startKafka, stopKafka } from './infra/kafka.mjs';
 import { installMinio, startMinio, stopMinio } from './infra/minio.mjs';
 import { ENV_FILE, INFRA, ROOT, RUN, STATE_FILE, ensureGitignore } from './infra/layout.mjs';
@@ -55,6 +57,8 @@ export async function install(opts = {}) {
     installHelm(),
     installKubeconform(),
     installSchemathesis(),
+    // The load suite's k6 (tests/load-smoke.e2e.spec.ts in the e2e tier, `npm run load`).
+    installK6(),
   ]);
   const failed = results.filter((r) => r.status === 'rejected');
   if (failed.length) throw new Error(failed.map((r) => r.reason?.message ?? r.reason).join('\n\n'));

@@ -2,7 +2,8 @@
 // `npm run bench:api`: the API hot path against bare Express, in the same run, with k6.
 //
 // Starts bare Express (tests/load/bare-express.mjs, the limit) and the product as `npm start` runs
-// it (gateway/dist/embedded.js: every service, embedded Postgres, in-process bus), signs a user up,
+// it (gateway/dist/embedded.js: every service, embedded Postgres, in-process bus, on a data folder
+// of its own; tests/load/harness.mjs, shared with `npm run load`), signs a user up,
 // then runs k6 (tests/load/hot-path.js) against each: as many requests as 50 connections get
 // through in BENCH_SECONDS (default 10), and a fixed 500 requests/s for the p99. Prints the
 // figures, the ratios to bare Express and the targets of issue 15; exits 1 when a target is missed.
@@ -17,103 +18,40 @@
 //   BENCH_SHAPE=embedded      skip the distributed shape (or `distributed`: skip the embedded one)
 //   BENCH_PROFILE=1           run the product under `node --cpu-prof` (profile in reports/profile/)
 //   BENCH_ONLY=me,balance     only these product rows (healthz, unknown, me, balance)
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installK6 } from '../../scripts/infra/k6.mjs';
 import { build, ensureInstalled, repoRoot } from '../../scripts/lib/steps.mjs';
+import {
+  freePort,
+  loadDir,
+  runK6,
+  startBareExpress,
+  startProcess,
+  startProduct,
+  stopChildrenOnSignals,
+  stopProcess,
+} from './harness.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const shape = process.env.BENCH_SHAPE ?? 'both';
 const RATE = 500;
 const reports = join(repoRoot, 'reports');
 mkdirSync(reports, { recursive: true });
+stopChildrenOnSignals();
 
-const freePort = () =>
-  new Promise((ok, fail) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-    s.on('error', fail);
-  });
-
-/** Every process this run started, stopped if the run is interrupted. */
-const children = new Set();
-for (const signal of ['SIGINT', 'SIGTERM'])
-  process.on(signal, () => {
-    for (const c of children) c.kill('SIGKILL');
-    process.exit(130);
-  });
-
-/** Starts a process and resolves once a line of its output matches `ready`; its output goes to `logFile`. */
-function startProcess(label, args, env, ready, logFile) {
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env } });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  const log = [];
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${label} did not start in 120 s:\n${log.join('')}`)), 120_000);
-    const onData = (chunk) => {
-      const text = chunk.toString();
-      log.push(text);
-      const m = log.join('').match(ready);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout.off('data', onData);
-        ok({ child, match: m });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (c) => log.push(c.toString()));
-    if (logFile) {
-      writeFileSync(logFile, '');
-      const keep = (c) => appendFileSync(logFile, c);
-      child.stdout.on('data', keep);
-      child.stderr.on('data', keep);
-    }
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`${label} exited (${code}):\n${log.join('').slice(-3000)}`));
-    });
-  });
-}
-
-function stopProcess(child) {
-  return new Promise((ok) => {
-    if (child.exitCode !== null) return ok();
-    child.removeAllListeners('exit');
-    child.once('exit', () => ok());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
-  });
-}
-
-function k6Run(k6, env) {
-  const summary = join(reports, `k6-${process.pid}.json`);
-  return new Promise((ok, fail) => {
-    const child = spawn(k6, ['run', '--quiet', '--no-usage-report', join(repoRoot, 'tests', 'load', 'hot-path.js')], {
-      env: { ...process.env, ...env, SUMMARY: summary, DURATION: `${SECONDS}s`, K6_NO_USAGE_REPORT: 'true' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (c) => {
-      err += c.toString();
-    });
-    child.on('exit', (code) => {
-      try {
-        ok(JSON.parse(readFileSync(summary, 'utf8')));
-      } catch {
-        fail(new Error(`k6 failed (${code}): ${err.slice(-2000)}`));
-      } finally {
-        rmSync(summary, { force: true });
-      }
-    });
-  });
+/** One run of tests/load/hot-path.js; answers its figures (every run lasts BENCH_SECONDS). */
+async function k6Run(k6, env) {
+  const { code, summary, stderr } = await runK6(
+    k6,
+    join(loadDir, 'hot-path.js'),
+    { ...env, DURATION: `${SECONDS}s` },
+    { summaryDir: reports },
+  );
+  if (!summary) throw new Error(`k6 failed (${code}): ${stderr.slice(-2000)}`);
+  return summary;
 }
 
 async function api(base, method, path, { token, json } = {}) {
@@ -191,7 +129,7 @@ async function distributed() {
         [join(repoRoot, 'services', name, 'dist', 'main.js')],
         { ...common, GRPC_PORT: String(port) },
         new RegExp(`${name} service ready`),
-        join(reports, `bench-api-${name}.log`),
+        { logFile: join(reports, `bench-api-${name}.log`) },
       );
     started.push(...(await Promise.all([svc('identity', identityPort), svc('ledger', ledgerPort)])));
     const gateway = (label, port) =>
@@ -205,7 +143,7 @@ async function distributed() {
           LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
         },
         /gateway cache on/,
-        join(reports, `bench-api-${label}.log`),
+        { logFile: join(reports, `bench-api-${label}.log`) },
       );
     started.push(...(await Promise.all([gateway('gateway-a', aPort), gateway('gateway-b', bPort)])));
     const a = `http://127.0.0.1:${aPort}`;
@@ -310,29 +248,20 @@ const k6 = await installK6();
 ensureInstalled();
 build();
 
-const dataDir = mkdtempSync(join(tmpdir(), 'flatlay-bench-api-'));
-const productPort = await freePort();
 const profileDir = join(reports, 'profile');
 const nodeArgs = process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-console.log(`› starting bare Express and the product (npm start's embedded process, data in ${dataDir})`);
-const bare = await startProcess(
-  'bare Express',
-  [join(repoRoot, 'tests', 'load', 'bare-express.mjs')],
-  {},
-  /listening (\d+)/,
-);
-const bareBase = `http://127.0.0.1:${bare.match[1]}`;
+console.log("› starting bare Express and the product (npm start's embedded process, on a data folder of its own)");
+const bare = await startBareExpress();
+const bareBase = bare.base;
 const product =
   shape === 'distributed'
     ? undefined
-    : await startProcess(
-        'the product',
-        [...nodeArgs, join(repoRoot, 'gateway', 'dist', 'embedded.js')],
-        { PORT: String(productPort), HOST: '127.0.0.1', FLATLAY_DATA_DIR: dataDir, IMAGE_IN_PROCESS_WORKER: '0' },
-        /Flatlay is running at/,
-        join(reports, 'bench-api-product.log'),
-      );
-const base = `http://127.0.0.1:${productPort}`;
+    : await startProduct({
+        nodeArgs,
+        env: { IMAGE_IN_PROCESS_WORKER: '0' },
+        logFile: join(reports, 'bench-api-product.log'),
+      });
+const base = product?.base;
 
 const results = [];
 let failed = false;
@@ -450,16 +379,15 @@ try {
     );
     summary.embedded = limits;
   }
-  if (product) await stopProcess(product.child);
+  if (product) await product.stop();
   if (shape !== 'embedded') summary.distributed = await distributed();
   writeFileSync(
     join(reports, 'bench-api.json'),
     `${JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, ...summary, rows: results }, null, 2)}\n`,
   );
 } finally {
-  if (product) await stopProcess(product.child);
-  await stopProcess(bare.child);
-  rmSync(dataDir, { recursive: true, force: true });
+  if (product) await product.stop();
+  await bare.stop();
 }
 if (process.env.BENCH_PROFILE === '1') console.log(`\nCPU profile of the product: ${profileDir}`);
 console.log(failed ? '\nSome targets were missed.' : '\nEvery target was met.');
