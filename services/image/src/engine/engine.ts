@@ -22,6 +22,8 @@ export interface EngineConfig {
   maxPixels?: number;
   /** ONNX Runtime graph optimisation: 'all' (default, fastest) or 'extended' (about 200 MB leaner, about 10% slower). */
   optimization?: GraphOptimization;
+  /** Side the model runs at: ENGINE_INFERENCE_SIZE, else DEFAULT_INFERENCE_SIZE (768; multiples of 32, 256 to 1024). */
+  inferenceSize?: number;
 }
 
 export interface Engine {
@@ -49,7 +51,7 @@ export async function createEngine(config: EngineConfig = {}): Promise<Engine> {
 
 /**
  * The model's settings: the caller's, else the environment's (MODEL_PATH, ENGINE_CUDA,
- * ENGINE_MODEL_CACHE), read and checked once here and handed down, so nothing below reads the
+ * ENGINE_MODEL_CACHE, ENGINE_INFERENCE_SIZE), read and checked once here and handed down, so nothing below reads the
  * environment.
  */
 function modelSettings(config: EngineConfig): ModelSettings {
@@ -59,5 +61,6 @@ function modelSettings(config: EngineConfig): ModelSettings {
     cuda: env.ENGINE_CUDA,
     cacheDir: modelCacheDir(env.ENGINE_MODEL_CACHE),
     optimization: config.optimization,
+    inputSize: config.inferenceSize ?? env.ENGINE_INFERENCE_SIZE,
   };
 }

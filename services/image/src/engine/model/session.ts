@@ -1,24 +1,40 @@
 import { availableParallelism } from 'node:os';
 import * as ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
+import {
+  DEFAULT_INFERENCE_SIZE,
+  INFERENCE_SIZE_STEP,
+  isInferenceSize,
+  MAX_INFERENCE_SIZE,
+  MIN_INFERENCE_SIZE,
+} from './inference-size.js';
 import { defaultModelPath } from './isnet-assets.js';
 
 /** The model runtime behind a small interface, so stages can be tested with a fake. */
 export interface SegmentationModel {
+  /** Side of the square input the model runs at (the engine's inference size, or a fixed model's own). */
   readonly inputSize: number;
   /** input: NCHW float32 [1,3,S,S]; returns S*S probabilities in [0,1]. */
   run(input: Float32Array): Promise<Float32Array>;
   close(): Promise<void>;
 }
 
-const sessions = new Map<string, Promise<OnnxSegmentationModel>>();
+interface LoadedSession {
+  session: ort.InferenceSession;
+  inputName: string;
+  outputName: string;
+  /** Set when the model file fixes its input size (an operator's model exported at one size). */
+  fixedSize?: number;
+}
+
+const sessions = new Map<string, Promise<LoadedSession>>();
 
 class OnnxSegmentationModel implements SegmentationModel {
-  readonly inputSize = 1024;
   constructor(
     private readonly session: ort.InferenceSession,
     private readonly inputName: string,
     private readonly outputName: string,
+    readonly inputSize: number,
   ) {}
 
   async run(input: Float32Array): Promise<Float32Array> {
@@ -49,6 +65,12 @@ export interface ModelSettings {
   /** Folder of the assembled default model and its float32 CPU copy (default: .cache/models in the repository). */
   cacheDir?: string;
   optimization?: GraphOptimization;
+  /**
+   * Side of the square the model runs at (DEFAULT_INFERENCE_SIZE; a multiple of 32 from 256 to
+   * 1024). The default model's prepared files take any such size; an operator's model whose input
+   * is fixed runs at its own size.
+   */
+  inputSize?: number;
 }
 
 /** CUDA when this onnxruntime-node build carries it (or the settings ask for it), else CPU. */
@@ -59,7 +81,8 @@ function providers(cuda: ModelSettings['cuda']): string[] {
 }
 
 /**
- * One session per model file per process, created on first use and reused.
+ * One session per model file per process, created on first use and reused (at any inference size:
+ * the default model's prepared files have a free input size, free-input-size.ts).
  * Memory: ONNX Runtime's CPU arena is on and keeps the inference's tensors between runs (about
  * 15% faster: no page faults on fresh memory); memory patterns are off (they plan one block per
  * run and pushed the peak to 1.7 GB). Graph optimisation is 'all' (NCHWc layouts), about 10%
@@ -71,7 +94,15 @@ export function loadSegmentationModel({
   cuda,
   cacheDir,
   optimization = 'all',
+  inputSize = DEFAULT_INFERENCE_SIZE,
 }: ModelSettings = {}): Promise<SegmentationModel> {
+  if (!isInferenceSize(inputSize))
+    return Promise.reject(
+      new EngineError(
+        'INVALID_CONFIG',
+        `inference size must be a multiple of ${INFERENCE_SIZE_STEP} from ${MIN_INFERENCE_SIZE} to ${MAX_INFERENCE_SIZE}, not ${inputSize}`,
+      ),
+    );
   const wanted = providers(cuda);
   // An operator's model is used as given; the default one comes in float16 for CUDA and
   // widened to float32 for the CPU provider, which runs float16 weights through casts.
@@ -95,7 +126,11 @@ export function loadSegmentationModel({
           return ort.InferenceSession.create(fileFor(['cpu']), options(['cpu'])); // no usable CUDA: stay on CPU
         });
         const output = session.outputNames.includes('output') ? 'output' : (session.outputNames[0] ?? 'output');
-        return new OnnxSegmentationModel(session, session.inputNames[0] ?? 'input', output);
+        const loaded: LoadedSession = { session, inputName: session.inputNames[0] ?? 'input', outputName: output };
+        const meta = session.inputMetadata?.[0];
+        const side = meta?.isTensor ? meta.shape[2] : undefined;
+        if (typeof side === 'number' && side > 0) loaded.fixedSize = side;
+        return loaded;
       } catch (cause) {
         sessions.delete(key);
         throw new EngineError(
@@ -107,5 +142,5 @@ export function loadSegmentationModel({
     })();
     sessions.set(key, pending);
   }
-  return pending;
+  return pending.then((l) => new OnnxSegmentationModel(l.session, l.inputName, l.outputName, l.fixedSize ?? inputSize));
 }
