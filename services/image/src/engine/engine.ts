@@ -5,6 +5,7 @@ import { modelCacheDir } from './model/isnet-assets.js';
 import {
   loadSegmentationModel,
   type GraphOptimization,
+  type ModelRuntime,
   type ModelSettings,
   type SegmentationModel,
 } from './model/session.js';
@@ -24,11 +25,15 @@ export interface EngineConfig {
   optimization?: GraphOptimization;
   /** Side the model runs at: ENGINE_INFERENCE_SIZE, else DEFAULT_INFERENCE_SIZE (768; multiples of 32, 256 to 1024). */
   inferenceSize?: number;
+  /** Engines this process hosts on the same CPUs: ONNX Runtime's threads are divided among them (model/threads.ts). */
+  engines?: number;
 }
 
 export interface Engine {
   enhance(input: Buffer, options?: EnhanceOptions): Promise<EnhanceResult>;
   close(): Promise<void>;
+  /** The execution provider in use, the inference size and threads, and warnings (CUDA asked for, CPU used), for the host's log. */
+  readonly runtime?: ModelRuntime;
 }
 
 /** Load the model once; enhance any number of images with it. */
@@ -38,6 +43,7 @@ export async function createEngine(config: EngineConfig = {}): Promise<Engine> {
   const maxPixels = config.maxPixels ?? DEFAULT_MAX_PIXELS;
   let closed = false;
   return {
+    runtime: model.runtime,
     async enhance(input, options = {}) {
       if (closed) throw new EngineError('ENGINE_CLOSED', 'the engine was closed');
       return runPipeline(input, options, { model, maxPixels });
@@ -62,5 +68,6 @@ function modelSettings(config: EngineConfig): ModelSettings {
     cacheDir: modelCacheDir(env.ENGINE_MODEL_CACHE),
     optimization: config.optimization,
     inputSize: config.inferenceSize ?? env.ENGINE_INFERENCE_SIZE,
+    engines: config.engines,
   };
 }
