@@ -4,21 +4,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
 import sharp from 'sharp';
-import { defaultModelPath } from '../src/engine/model/isnet-assets.js';
+import { defaultModelPath, shippedModelPath } from '../src/engine/model/isnet-assets.js';
 import { FLOAT16, summarizeModel } from '../src/engine/model/onnx-wire.fixtures.js';
 import { loadSegmentationModel } from '../src/engine/model/session.js';
 import { toModelInput } from '../src/engine/stages/segment.js';
 
-/** The float32 copy of the shipped ISNet model against the shipped float16 file. */
+/** The prepared copies of the shipped ISNet model (float32 for CPU, float16 for CUDA) against the shipped file. */
 const photo = fileURLToPath(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
 
 describe('ISNet widened to float32 for CPU', () => {
   it('is the same network with float32 weights, no float16 left, and only the mask as output', () => {
-    const fp16 = defaultModelPath({ precision: 'fp16' });
+    const fp16 = shippedModelPath();
     const fp32 = defaultModelPath();
     assert.notEqual(fp32, fp16);
+    assert.notEqual(defaultModelPath({ precision: 'fp16' }), fp16, 'CUDA runs a prepared copy too');
     assert.match(path.basename(fp32), /^isnet-medium-[0-9a-f]{16}-fp32-w\d+\.onnx$/);
-    const ratio = statSync(fp32).size / statSync(fp16).size;
+    const ratio = statSync(fp32).size / statSync(defaultModelPath({ precision: 'fp16' })).size;
     // twice the bytes per weight, less the few weights only the dropped side outputs used
     assert.ok(ratio > 1.9 && ratio < 2.01, `fp32 file is ${ratio.toFixed(3)}x the fp16 file`);
 
@@ -29,7 +30,9 @@ describe('ISNet widened to float32 for CPU', () => {
     assert.equal([...after.elemTypes.values()].filter((t) => t === FLOAT16).length, 0);
     // the same graph less the side outputs: a subset of the tensors by name and shape, every
     // convolution of the encoder and decoder still there
-    const initializers = (m: typeof before) => m.tensors.filter((t) => t.where === 'graph.initializer');
+    // (less the few int64 constants the free input size adds: free-input-size.ts)
+    const initializers = (m: typeof before) =>
+      m.tensors.filter((t) => t.where === 'graph.initializer' && !t.name.startsWith('flatlay_free_size/'));
     const shapes = new Map(initializers(before).map((t) => [t.name, JSON.stringify(t.dims)]));
     for (const t of initializers(after)) assert.equal(JSON.stringify(t.dims), shapes.get(t.name), `tensor ${t.name}`);
     const kept = initializers(after).length,
@@ -44,8 +47,9 @@ describe('ISNet widened to float32 for CPU', () => {
   });
 
   it('segments a photo as the shipped model does', async () => {
-    const fp16 = await loadSegmentationModel({ modelPath: defaultModelPath({ precision: 'fp16' }) });
-    const fp32 = await loadSegmentationModel({ modelPath: defaultModelPath() });
+    const fp16 = await loadSegmentationModel({ modelPath: shippedModelPath() });
+    assert.equal(fp16.inputSize, 1024, 'a model with a fixed input runs at its own size');
+    const fp32 = await loadSegmentationModel({ modelPath: defaultModelPath(), inputSize: 1024 });
     const s = fp32.inputSize;
     const rgb = await sharp(photo).resize(s, s, { fit: 'fill' }).removeAlpha().raw().toBuffer();
     const input = toModelInput(rgb, s);
@@ -73,5 +77,33 @@ describe('ISNet widened to float32 for CPU', () => {
     assert.ok(inter / union >= 0.99, detail);
     // a wrong weight in one layer could keep the IoU; it would not keep the probabilities this close
     assert.ok(sumDiff / a.length <= 1e-3, detail);
+  });
+
+  it('runs at a smaller input size, and finds the same garment', async () => {
+    const at1024 = await loadSegmentationModel({ modelPath: defaultModelPath(), inputSize: 1024 });
+    const at768 = await loadSegmentationModel({ modelPath: defaultModelPath(), inputSize: 768 });
+    const fp16at640 = await loadSegmentationModel({
+      modelPath: defaultModelPath({ precision: 'fp16' }),
+      inputSize: 640,
+    });
+    assert.equal(at768.inputSize, 768);
+    const big = await at1024.run(
+      toModelInput(await sharp(photo).resize(1024, 1024, { fit: 'fill' }).raw().toBuffer(), 1024),
+    );
+    for (const model of [at768, fp16at640]) {
+      const s = model.inputSize;
+      const out = await model.run(toModelInput(await sharp(photo).resize(s, s, { fit: 'fill' }).raw().toBuffer(), s));
+      assert.equal(out.length, s * s);
+      let inter = 0,
+        union = 0;
+      for (let y = 0; y < s; y++)
+        for (let x = 0; x < s; x++) {
+          const a = out[y * s + x]! >= 0.5,
+            b = big[Math.floor(((y + 0.5) * 1024) / s) * 1024 + Math.floor(((x + 0.5) * 1024) / s)]! >= 0.5;
+          if (a && b) inter++;
+          if (a || b) union++;
+        }
+      assert.ok(inter / union >= 0.95, `IoU at ${s} against 1024: ${inter / union}`);
+    }
   });
 });

@@ -83,6 +83,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   await mkdir(v.out, { recursive: true });
   const engine = await createEngine(); // the model loads once, before the first image
+  // where it runs goes to stderr, so stdout stays one JSON line per input
+  if (engine.runtime) process.stderr.write(`${JSON.stringify({ engine: engine.runtime })}\n`);
+  for (const w of engine.runtime?.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
   let failures = 0;
   const used = new Set<string>();
   for (const input of inputs) {

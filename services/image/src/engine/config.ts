@@ -2,6 +2,12 @@ import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from '@flatlay/platform/config';
 import { z } from 'zod';
 import { EngineError } from './errors.js';
+import {
+  INFERENCE_SIZE_STEP,
+  isInferenceSize,
+  MAX_INFERENCE_SIZE,
+  MIN_INFERENCE_SIZE,
+} from './model/inference-size.js';
 
 /**
  * The engine's environment, read and checked once when an engine is created (createEngine), so a typo in a deployment
@@ -17,6 +23,13 @@ const schema = z.object({
     .enum(['0', '1'], { message: 'use 0 (CPU only) or 1 (ask for CUDA); leave unset for CUDA when the runtime has it' })
     .optional(),
   ENGINE_MODEL_CACHE: z.string().min(1).optional(),
+  ENGINE_INFERENCE_SIZE: z
+    .string()
+    .transform(Number)
+    .refine(isInferenceSize, {
+      message: `use a multiple of ${INFERENCE_SIZE_STEP} from ${MIN_INFERENCE_SIZE} to ${MAX_INFERENCE_SIZE}`,
+    })
+    .optional(),
 });
 
 export type EngineEnv = z.infer<typeof schema>;

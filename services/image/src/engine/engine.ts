@@ -5,6 +5,7 @@ import { modelCacheDir } from './model/isnet-assets.js';
 import {
   loadSegmentationModel,
   type GraphOptimization,
+  type ModelRuntime,
   type ModelSettings,
   type SegmentationModel,
 } from './model/session.js';
@@ -22,11 +23,17 @@ export interface EngineConfig {
   maxPixels?: number;
   /** ONNX Runtime graph optimisation: 'all' (default, fastest) or 'extended' (about 200 MB leaner, about 10% slower). */
   optimization?: GraphOptimization;
+  /** Side the model runs at: ENGINE_INFERENCE_SIZE, else DEFAULT_INFERENCE_SIZE (640; multiples of 32, 256 to 1024). */
+  inferenceSize?: number;
+  /** Engines this process hosts on the same CPUs: ONNX Runtime's threads are divided among them (model/threads.ts). */
+  engines?: number;
 }
 
 export interface Engine {
   enhance(input: Buffer, options?: EnhanceOptions): Promise<EnhanceResult>;
   close(): Promise<void>;
+  /** The execution provider in use, the inference size and threads, and warnings (CUDA asked for, CPU used), for the host's log. */
+  readonly runtime?: ModelRuntime;
 }
 
 /** Load the model once; enhance any number of images with it. */
@@ -36,6 +43,7 @@ export async function createEngine(config: EngineConfig = {}): Promise<Engine> {
   const maxPixels = config.maxPixels ?? DEFAULT_MAX_PIXELS;
   let closed = false;
   return {
+    runtime: model.runtime,
     async enhance(input, options = {}) {
       if (closed) throw new EngineError('ENGINE_CLOSED', 'the engine was closed');
       return runPipeline(input, options, { model, maxPixels });
@@ -49,7 +57,7 @@ export async function createEngine(config: EngineConfig = {}): Promise<Engine> {
 
 /**
  * The model's settings: the caller's, else the environment's (MODEL_PATH, ENGINE_CUDA,
- * ENGINE_MODEL_CACHE), read and checked once here and handed down, so nothing below reads the
+ * ENGINE_MODEL_CACHE, ENGINE_INFERENCE_SIZE), read and checked once here and handed down, so nothing below reads the
  * environment.
  */
 function modelSettings(config: EngineConfig): ModelSettings {
@@ -59,5 +67,7 @@ function modelSettings(config: EngineConfig): ModelSettings {
     cuda: env.ENGINE_CUDA,
     cacheDir: modelCacheDir(env.ENGINE_MODEL_CACHE),
     optimization: config.optimization,
+    inputSize: config.inferenceSize ?? env.ENGINE_INFERENCE_SIZE,
+    engines: config.engines,
   };
 }

@@ -24,7 +24,7 @@ try {
       (err: unknown) => send({ type: 'error', id: m.id, error: serializeError(err) }),
     );
   });
-  send({ type: 'ready' });
+  send({ type: 'ready', runtime: engine.runtime });
 } catch (err) {
   send({ type: 'failed', error: serializeError(err) });
   port.close();

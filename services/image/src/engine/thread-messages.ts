@@ -1,4 +1,5 @@
 import type { EngineConfig } from './engine.js';
+import type { ModelRuntime } from './model/session.js';
 import { EngineError, type EngineErrorCode } from './errors.js';
 import type { EnhanceOptions } from './options.js';
 import type { EnhanceResult } from './pipeline.js';
@@ -11,7 +12,7 @@ export type ToEngineThread =
   | { type: 'enhance'; id: number; input: Uint8Array; options: EnhanceOptions }
   | { type: 'close' };
 export type FromEngineThread =
-  | { type: 'ready' }
+  | { type: 'ready'; runtime?: ModelRuntime }
   | { type: 'failed'; error: SerializedError }
   | { type: 'result'; id: number; result: EnhanceResult }
   | { type: 'error'; id: number; error: SerializedError };

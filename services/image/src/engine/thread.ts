@@ -49,10 +49,13 @@ export async function createThreadedEngine(config: ThreadedEngineConfig = {}): P
     pending.clear();
   };
 
+  let runtime: ThreadedEngine['runtime'];
   await new Promise<void>((resolve, reject) => {
     const onMessage = (m: FromEngineThread) => {
-      if (m.type === 'ready') done(resolve);
-      else if (m.type === 'failed') done(() => reject(reviveError(m.error)));
+      if (m.type === 'ready') {
+        runtime = m.runtime;
+        done(resolve);
+      } else if (m.type === 'failed') done(() => reject(reviveError(m.error)));
     };
     const onError = (err: Error) => done(() => reject(err));
     const onExit = (code: number) =>
@@ -82,6 +85,7 @@ export async function createThreadedEngine(config: ThreadedEngineConfig = {}): P
 
   return {
     threadId: worker.threadId,
+    runtime,
     enhance(input: Buffer, options: EnhanceOptions = {}) {
       if (gone) return Promise.reject(gone);
       const id = nextId++;

@@ -27,7 +27,7 @@ import type { GenerativeProvider, JobResult } from '../generative/index.js';
 import { Slots } from './slots.js';
 
 /** What the worker needs of the engine (the threaded engine in production, a fake in tests). */
-export type EnhanceEngine = Pick<Engine, 'enhance' | 'close'>;
+export type EnhanceEngine = Pick<Engine, 'enhance' | 'close' | 'runtime'>;
 
 export interface WorkerOptions {
   pool: Pool;
@@ -230,7 +230,18 @@ export class GenerationWorker {
 
   /** The local engine, loaded on first use (and again after a failed load). */
   private async localEngine(): Promise<EnhanceEngine> {
-    this.engine ??= this.o.engine();
+    if (!this.engine) {
+      this.engine = this.o.engine();
+      void this.engine.then(
+        (e) => {
+          const runtime = e.runtime;
+          if (!runtime) return;
+          this.o.logger.info({ engine: runtime }, 'engine loaded');
+          for (const w of runtime.warnings) this.o.logger.warn({ engine: runtime }, w);
+        },
+        () => undefined, // reported where the job fails
+      );
+    }
     return this.engine.catch((error) => {
       this.engine = undefined; // try loading again on the next attempt
       throw error;

@@ -175,6 +175,46 @@ async function main() {
     medianColourError: median(pick('colourError')),
     medianSeconds: median(rows.map((r) => r.seconds)),
   };
+  // each metric's median beside its floor: the worst scene, named, so a regression in one scene shows
+  // (issue 16's floor: every scene at IoU >= 0.93, level error <= 2 deg, colour error <= 5)
+  const metrics: {
+    label: string;
+    key: keyof Row;
+    better: 'high' | 'low';
+    target: number;
+    floorTarget?: number;
+    digits: number;
+  }[] = [
+    { label: 'mask IoU', key: 'iou', better: 'high', target: 0.95, floorTarget: 0.93, digits: 3 },
+    { label: 'background purity', key: 'purity', better: 'high', target: 0.995, digits: 4 },
+    { label: 'centring error (% of width)', key: 'centringPct', better: 'low', target: 1.5, digits: 2 },
+    { label: 'level error (deg)', key: 'levelErr', better: 'low', target: 1.5, floorTarget: 2, digits: 2 },
+    { label: 'colour error (CIEDE2000)', key: 'colourError', better: 'low', target: 3, floorTarget: 5, digits: 2 },
+  ];
+  const floors = (['synthetic', 'casual'] as const).flatMap((set) =>
+    metrics.flatMap((m) => {
+      const scored = rows
+        .filter((r) => r.set === set && !r.error && typeof r[m.key] === 'number')
+        .map((r) => ({ name: r.name, value: r[m.key] as number }));
+      if (scored.length === 0) return [];
+      const worst = scored.reduce((a, b) => ((m.better === 'high' ? b.value < a.value : b.value > a.value) ? b : a));
+      const med = median(scored.map((x) => x.value));
+      const ok = (v: number, limit = m.target) => (m.better === 'high' ? v >= limit : v <= limit);
+      const floorMet = m.floorTarget === undefined ? undefined : ok(worst.value, m.floorTarget);
+      return [
+        {
+          set,
+          ...m,
+          scenes: scored.length,
+          median: med,
+          floor: worst.value,
+          worst: worst.name,
+          met: ok(med),
+          floorMet,
+        },
+      ];
+    }),
+  );
   const targets = [
     ['median IoU', summary.medianIoU, '>= 0.95', summary.medianIoU >= 0.95],
     ['median background purity', summary.medianPurity, '>= 0.995', summary.medianPurity >= 0.995],
@@ -199,7 +239,18 @@ async function main() {
     '|---|---|---|---|',
     ...targets.map(([n, v, t, ok]) => `| ${n} | ${fmt(v as number, 3)} | ${t} | ${ok ? 'yes' : 'NO'} |`),
     '',
-    `Also: min purity ${fmt(summary.minPurity, 4)}, max centring ${fmt(summary.maxCentringPct, 2)} %, max level error ${fmt(summary.maxLevelErr, 2)}°, median fill ${fmt(summary.medianFill, 2)}, median seconds per image ${fmt(summary.medianSeconds, 2)}, failures ${summary.failed}.`,
+    `Also: median fill ${fmt(summary.medianFill, 2)}, median seconds per image ${fmt(summary.medianSeconds, 2)}, failures ${summary.failed}.`,
+    '',
+    '## Medians and floors (the worst scene of each metric)',
+    '',
+    '| set | metric | scenes | median | floor | worst scene | median target | met | floor target | met |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...floors.map((f) => {
+      const cmp = f.better === 'high' ? '>=' : '<=';
+      const floorCells =
+        f.floorTarget === undefined ? '– | –' : `${cmp} ${f.floorTarget} | ${f.floorMet ? 'yes' : 'NO'}`;
+      return `| ${f.set} | ${f.label} | ${f.scenes} | ${fmt(f.median, f.digits)} | ${fmt(f.floor, f.digits)} | ${f.worst} | ${cmp} ${f.target} | ${f.met ? 'yes' : 'NO'} | ${floorCells} |`;
+    }),
     '',
     '## Per image',
     '',
@@ -208,9 +259,14 @@ async function main() {
     '',
   ].join('\n');
   await writeFile(path.join(outDir, 'report.md'), md);
-  await writeFile(path.join(outDir, 'report.json'), JSON.stringify({ summary, rows }, null, 2));
+  await writeFile(path.join(outDir, 'report.json'), JSON.stringify({ summary, floors, rows }, null, 2));
   await writeFile(path.join(outDir, 'contact-sheet.png'), await contactSheet(pairs));
-  process.stdout.write(`\n${JSON.stringify(summary)}\nreport: ${path.join(outDir, 'report.md')}\n`);
+  process.stdout.write(`\n${JSON.stringify(summary)}\n`);
+  for (const f of floors)
+    process.stdout.write(
+      `${f.set} ${f.label}: median ${fmt(f.median, f.digits)}, floor ${fmt(f.floor, f.digits)} (${f.worst})\n`,
+    );
+  process.stdout.write(`report: ${path.join(outDir, 'report.md')}\n`);
 }
 
 main().catch((err) => {

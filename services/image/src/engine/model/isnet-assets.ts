@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../errors.js';
+import { freeInputSize } from './free-input-size.js';
 import { keepOutputs } from './prune-outputs.js';
 import { widenToFloat32 } from './widen-fp16.js';
 
@@ -36,17 +37,19 @@ export function repoRoot(): string {
 }
 
 /**
- * 'fp16': the model as shipped (float16 weights; for CUDA, which runs float16 natively).
+ * 'fp16': the model's shipped float16 weights (for CUDA, which runs float16 natively).
  * 'fp32': the same network with float32 weights, for ONNX Runtime's CPU provider: it has few
  * float16 kernels, so it runs the shipped file through casts, about 12% slower per inference.
  */
 export type ModelPrecision = 'fp16' | 'fp32';
 
 /**
- * Bumped whenever the making of the CPU copy changes (widening, pruning), so a copy made by an
- * older version is never reused from the cache. 2: only the final mask is kept as an output.
+ * Bumped whenever the making of the prepared copies changes (widening, pruning, input size), so a
+ * copy made by an older version is never reused from the cache. 2: only the final mask is kept as
+ * an output. 3: the input size is free (free-input-size.ts), and the float16 file CUDA runs is a
+ * prepared copy too (pruned, free input size) instead of the shipped file.
  */
-export const CPU_MODEL_VERSION = 2;
+export const CPU_MODEL_VERSION = 3;
 
 /** The output the engine reads; ISNet's side outputs and feature maps are dropped from the CPU copy. */
 export const MASK_OUTPUT = 'output';
@@ -68,8 +71,9 @@ export interface DefaultModelOptions {
 
 /**
  * Returns the path of the default model file, building it on first use: the shipped chunks are
- * assembled into isnet-<name>-<id>.onnx, and that file is widened to float32 and pruned to the
- * final mask output into isnet-<name>-<id>-fp32-w<version>.onnx.
+ * assembled into isnet-<name>-<id>.onnx, and that file is rewritten to take any input size
+ * (free-input-size.ts), pruned to the final mask output and, for the CPU, widened to float32, into
+ * isnet-<name>-<id>-<fp16|fp32>-w<version>.onnx.
  */
 export function defaultModelPath({
   precision = 'fp32',
@@ -77,24 +81,26 @@ export function defaultModelPath({
   cacheDir = modelCacheDir(),
 }: DefaultModelOptions = {}): string {
   const shipped = shippedModelPath(key, cacheDir);
-  if (precision === 'fp16') return shipped;
-  const target = shipped.replace(/\.onnx$/, `-fp32-w${CPU_MODEL_VERSION}.onnx`);
+  const target = shipped.replace(/\.onnx$/, `-${precision}-w${CPU_MODEL_VERSION}.onnx`);
   if (existsSync(target)) return target;
-  let widened: Uint8Array;
+  let prepared: Uint8Array;
   try {
-    widened = keepOutputs(widenToFloat32(readFileSync(shipped)), [MASK_OUTPUT]);
+    const source = readFileSync(shipped);
+    const weights = precision === 'fp32' ? widenToFloat32(source) : source;
+    prepared = keepOutputs(freeInputSize(weights).model, [MASK_OUTPUT]);
   } catch (cause) {
     throw new EngineError(
       'MODEL_UNAVAILABLE',
-      `cannot make the float32 CPU copy of ${shipped}: ${(cause as Error).message}`,
+      `cannot make the ${precision} copy of ${shipped}: ${(cause as Error).message}`,
       { cause },
     );
   }
-  writeAtomically(target, widened);
+  writeAtomically(target, prepared);
   return target;
 }
 
-function shippedModelPath(key: string, cacheDir: string): string {
+/** The model file as shipped (assembled from the package's chunks), built on first use. */
+export function shippedModelPath(key = DEFAULT_MODEL_KEY, cacheDir = modelCacheDir()): string {
   const dist = isnetDistDir();
   const resources = JSON.parse(readFileSync(path.join(dist, 'resources.json'), 'utf8')) as Record<
     string,

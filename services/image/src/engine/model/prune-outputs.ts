@@ -1,5 +1,6 @@
-import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { Attr, Graph, Model, Node, Sparse, Tensor, ValueInfo } from './onnx-fields.js';
+import { body, entries as fieldsOf, fieldText, text } from './wire-entries.js';
 
 /**
  * Keeps only the named graph outputs of an ONNX model and drops every node, initializer and
@@ -95,31 +96,4 @@ function describe(e: Entry): Entry {
   return e;
 }
 
-/** Every field of a message, each with its full bytes (tag included). */
-function entries(message: Uint8Array): Entry[] {
-  const reader = new BinaryReader(message);
-  const out: Entry[] = [];
-  while (reader.pos < reader.len) {
-    const start = reader.pos;
-    const [no, wireType] = reader.tag();
-    reader.skip(wireType, no);
-    out.push({ no, bytes: message.subarray(start, reader.pos) });
-  }
-  return out;
-}
-
-/** The body of a length-delimited field given its full bytes. */
-function body(field: Uint8Array): Uint8Array {
-  const reader = new BinaryReader(field);
-  const [, wireType] = reader.tag();
-  if (wireType !== WireType.LengthDelimited) throw new Error('expected a message field');
-  return reader.bytes();
-}
-
-function fieldText(message: Uint8Array, no: number): string {
-  const f = entries(message).find((e) => e.no === no);
-  return f ? text(body(f.bytes)) : '';
-}
-
-const decoder = new TextDecoder();
-const text = (b: Uint8Array) => decoder.decode(b);
+const entries = (message: Uint8Array): Entry[] => fieldsOf(message);

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { SegmentationModel } from '../model/session.js';
 import type { Mask, RawImage } from '../types.js';
+import { refineEdges } from './refine-edges.js';
 
 /** Long side of the mask the cleanup and geometry stages work on. */
 export const MASK_LONG_SIDE = 1024;
@@ -19,7 +20,9 @@ export function toModelInput(rgb: Buffer, size: number): Float32Array {
 
 /**
  * The product's probability mask (0..255) at the working image's aspect ratio, long side
- * MASK_LONG_SIDE (or the image's own size when smaller).
+ * MASK_LONG_SIDE (or the image's own size when smaller). When the model ran at a smaller size
+ * than the mask (inference at 768 px), the upsampled mask's edges are refined against the photo
+ * at the mask's resolution (refine-edges.ts), so a smaller inference costs little edge quality.
  */
 export async function segment(image: RawImage, model: SegmentationModel): Promise<Mask> {
   const s = model.inputSize;
@@ -41,5 +44,18 @@ export async function segment(image: RawImage, model: SegmentationModel): Promis
     .toColourspace('b-w')
     .raw()
     .toBuffer();
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
+  const mask = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
+  const upsampling = Math.max(width, height) / s;
+  if (upsampling <= 1) return mask;
+  const luma = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: image.channels },
+  })
+    .resize(width, height, { fit: 'fill' })
+    .removeAlpha()
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+  return refineEdges(mask, new Uint8Array(luma.buffer, luma.byteOffset, luma.length), {
+    radius: Math.max(2, Math.round(2 * upsampling)),
+  });
 }

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'vitest';
+import { chooseProviders } from './session.js';
+
+const cpuOnly = [{ name: 'cpu', bundled: true }];
+const withCuda = (bundled: boolean) => [...cpuOnly, { name: 'cuda', bundled }];
+
+describe('execution provider choice', () => {
+  it('runs on CPU when told to, whatever the build carries', () => {
+    assert.deepEqual(chooseProviders('0', withCuda(true)), { providers: ['cpu'] });
+  });
+
+  it('takes CUDA when the build carries it, with CPU behind it', () => {
+    assert.deepEqual(chooseProviders(undefined, withCuda(true)).providers, ['cuda', 'cpu']);
+    assert.deepEqual(chooseProviders('1', withCuda(false)).providers, ['cuda', 'cpu'], 'asked for: tried');
+    assert.deepEqual(chooseProviders(undefined, withCuda(false)).providers, ['cpu'], 'not bundled, not asked: CPU');
+  });
+
+  it('falls back to CPU with a warning when CUDA is asked for and missing', () => {
+    const choice = chooseProviders('1', cpuOnly);
+    assert.deepEqual(choice.providers, ['cpu']);
+    assert.match(choice.warning ?? '', /ENGINE_CUDA=1 .* no CUDA execution provider: running on CPU/);
+    assert.equal(chooseProviders(undefined, cpuOnly).warning, undefined, 'not asked for: nothing to say');
+  });
+});
