@@ -5,6 +5,7 @@
 // /admin, /settings and /account; screenshots at 1440 px under reports/web-operator/.
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -31,6 +32,8 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
   let provider: Server;
   const providerSaw: string[] = [];
   let app: Awaited<ReturnType<typeof serveApp>>;
+  /** This run's build of the web app. */
+  let built: string | undefined;
   let browser: Browser;
   let page: Page;
   let adminToken: string;
@@ -53,7 +56,7 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
     );
 
   beforeAll(async () => {
-    buildWebApp();
+    built = buildWebApp();
     provider = createServer((req, res) => {
       providerSaw.push(String(req.headers.authorization));
       res.setHeader('content-type', 'application/json');
@@ -123,7 +126,7 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
       'the ledger grants the sign-up tokens',
       120_000,
     );
-    app = await serveApp(stack.base);
+    app = await serveApp(stack.base, built);
     browser = await launchBrowser();
     page = await newDesktopPage(browser);
   }, 420_000);
@@ -133,6 +136,7 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
     await app?.close();
     await stack?.stop();
     await new Promise((ok) => provider?.close(ok));
+    if (built) await rm(built, { recursive: true, force: true });
   });
 
   const search = async (text: string) => {
