@@ -1,9 +1,12 @@
 // The operator's journey in real headless Chromium against the built app and a started gateway
 // with real identity, ledger and analytics (Postgres, Kafka, Redis): sign in, find users by plan
-// and by e-mail, add credits, delete a user, walk the chart through its periods; axe-core on
-// /admin and /account; screenshots at 1440 px under reports/web-operator/.
+// and by e-mail, add credits, delete a user, walk the chart through its periods, save the
+// generative provider's key on /settings and test it against a provider served here; axe-core on
+// /admin, /settings and /account; screenshots at 1440 px under reports/web-operator/.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { events, eventTypes, topics } from '@flatlay/proto';
@@ -19,9 +22,18 @@ interface Row {
   subscription_plan: string;
 }
 
+/** The generative provider's key the provider served here accepts, and one it refuses. */
+const GOOD_KEY = `sk-e2e-${randomUUID().replaceAll('-', '')}-Good`;
+const WRONG_KEY = `sk-e2e-${randomUUID().replaceAll('-', '')}-Nope`;
+
 describe('the operator in the browser', { timeout: 420_000 }, () => {
   let stack: Stack;
+  /** An OpenAI-compatible model list (GET /v1/models) that knows GOOD_KEY, and the keys it was sent. */
+  let provider: Server;
+  const providerSaw: string[] = [];
   let app: Awaited<ReturnType<typeof serveApp>>;
+  /** This run's build of the web app. */
+  let built: string | undefined;
   let browser: Browser;
   let page: Page;
   let adminToken: string;
@@ -44,10 +56,35 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
     );
 
   beforeAll(async () => {
-    buildWebApp();
+    built = buildWebApp();
+    provider = createServer((req, res) => {
+      providerSaw.push(String(req.headers.authorization));
+      res.setHeader('content-type', 'application/json');
+      if (req.url !== '/v1/models') {
+        res.statusCode = 404;
+        res.end(JSON.stringify({ error: { message: 'no such path' } }));
+      } else if (req.headers.authorization !== `Bearer ${GOOD_KEY}`) {
+        res.statusCode = 401;
+        res.end(JSON.stringify({ error: { message: 'Incorrect API key provided' } }));
+      } else res.end(JSON.stringify({ object: 'list', data: [{ id: 'image-1' }, { id: 'image-2' }] }));
+    });
+    await new Promise<void>((ok) => provider.listen(0, '127.0.0.1', ok));
+    const providerPort = (provider.address() as { port: number }).port;
     // Billing too: /account asks for the subscription, and a missing service would be a 503, on
-    // which the web client ends the session (a real outage only).
-    stack = await startStack('web-operator-e2e', undefined, { analytics: true, billing: {} });
+    // which the web client ends the session (a real outage only). Analytics holds the operator
+    // settings: a key to seal secrets with (without one, saving a secret answers 501) and the
+    // provider served above; its own database and consumer group, so no other run shares them.
+    stack = await startStack('web-operator-e2e', undefined, {
+      analytics: {
+        consumerGroup: `web-operator-analytics-${randomUUID().slice(0, 8)}`,
+        settings: {
+          SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+          GENERATIVE_PROVIDER: 'openai',
+          GENERATIVE_API_URL: `http://127.0.0.1:${providerPort}/v1`,
+        },
+      },
+      billing: {},
+    });
     const login = await stack.request<TokenBody>('POST', '/admin/login', {
       form: { username: stack.admin.email, password: stack.admin.password },
     });
@@ -89,7 +126,7 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
       'the ledger grants the sign-up tokens',
       120_000,
     );
-    app = await serveApp(stack.base);
+    app = await serveApp(stack.base, built);
     browser = await launchBrowser();
     page = await newDesktopPage(browser);
   }, 420_000);
@@ -98,6 +135,8 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
     await browser?.close();
     await app?.close();
     await stack?.stop();
+    await new Promise((ok) => provider?.close(ok));
+    if (built) await rm(built, { recursive: true, force: true });
   });
 
   const search = async (text: string) => {
@@ -199,6 +238,58 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
   });
 
   it('has no serious or critical accessibility violation on /admin', async () => {
+    const violations = await seriousViolations(page);
+    assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  });
+
+  it("saves the generative provider's key on /settings, shows it masked, and its Test reports the outcome", async () => {
+    await page.goto(`${app.base}/settings`);
+    await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
+    await page.getByRole('tab', { name: 'API Keys', selected: true }).waitFor();
+    const field = page.getByLabel('Openai API Key', { exact: true });
+    const setting = page.locator('.settings__key', { has: field });
+    const badge = (status: string) => setting.locator('.key-status', { hasText: status });
+    const test = page.getByRole('button', { name: 'Test Openai API Key' });
+    await badge('inactive').waitFor();
+    assert.equal(await field.inputValue(), '');
+    assert.equal(await test.isDisabled(), true, 'Test is disabled for an empty field');
+
+    // A key the provider refuses: saved, shown masked to its last 4, and Test says why it failed.
+    const save = async (key: string) => {
+      await field.fill(key);
+      const bar = page.getByRole('region', { name: 'Unsaved changes' });
+      await bar.getByText('You have unsaved changes').waitFor();
+      await bar.getByRole('button', { name: 'Save Changes' }).click();
+      // Saved: the form reloads from the server, which shows the secret as ****<last 4>.
+      await waitFor(async () => (await field.inputValue()) === `****${key.slice(-4)}`, 'the saved key is masked');
+      await bar.waitFor({ state: 'detached' });
+      await setting.getByText('Saved and hidden; type a new value to replace it.').waitFor();
+    };
+    await save(WRONG_KEY);
+    await toastText('Settings saved').waitFor();
+    await badge('unknown').waitFor();
+    await test.click();
+    await toastText('Connection failed').waitFor();
+    await toastText('Connection failed: openai refused the key: HTTP 401 (Incorrect API key provided)').waitFor();
+    await badge('invalid').waitFor();
+    await screenshot(page, 'settings-test-failed-1440');
+
+    // The key it knows: saved in place of the other, masked, and Test connects.
+    await save(GOOD_KEY);
+    await badge('unknown').waitFor();
+    await test.click();
+    await toastText('Connection successful').waitFor();
+    await toastText('Connected to openai: 2 models available').waitFor();
+    await badge('active').waitFor();
+    assert.deepEqual(providerSaw, [`Bearer ${WRONG_KEY}`, `Bearer ${GOOD_KEY}`], 'each Test sent the saved key');
+
+    // The page never holds the key itself, also after a reload.
+    await page.reload();
+    await badge('active').waitFor();
+    assert.equal(await field.inputValue(), `****${GOOD_KEY.slice(-4)}`);
+    const html = await page.content();
+    assert.ok(!html.includes(GOOD_KEY) && !html.includes(WRONG_KEY), 'no key in the page');
+    await screenshot(page, 'settings-1440');
     const violations = await seriousViolations(page);
     assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   });

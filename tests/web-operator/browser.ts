@@ -2,22 +2,31 @@
 // started gateway (same origin, as the product serves it), open pages at 1440 px, check them
 // with axe-core and keep screenshots under reports/.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
-export const webDist = join(repoRoot, 'web', 'dist');
 export const artifactsDir = join(repoRoot, 'reports', 'web-operator');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Builds the web app once per run, so the browser sees this checkout's code. */
-export function buildWebApp(): void {
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: join(repoRoot, 'web'), stdio: 'inherit' });
-  if (!existsSync(join(webDist, 'index.html'))) throw new Error('the web build wrote no index.html');
+/**
+ * Builds the web app once per run, so the browser sees this checkout's code, into a folder of its
+ * own: web/dist is what the product serves in the other browser and e2e tests running meanwhile,
+ * and a build empties it first (a page there would then miss its chunks). Answers the folder.
+ */
+export function buildWebApp(): string {
+  const outDir = mkdtempSync(join(tmpdir(), 'flatlay-web-operator-'));
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], {
+    cwd: join(repoRoot, 'web'),
+    stdio: 'inherit',
+  });
+  if (!existsSync(join(outDir, 'index.html'))) throw new Error('the web build wrote no index.html');
+  return outDir;
 }
 
 const TYPES: Record<string, string> = {
@@ -30,8 +39,11 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-/** Serves web/dist (any other path is the SPA) and forwards /api and /files to the gateway. */
-export async function serveApp(gatewayBase: string): Promise<{ base: string; close: () => Promise<void> }> {
+/** Serves a built app (any other path is the SPA) and forwards /api and /files to the gateway. */
+export async function serveApp(
+  gatewayBase: string,
+  webDist: string,
+): Promise<{ base: string; close: () => Promise<void> }> {
   const gateway = new URL(gatewayBase);
   const server: Server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';

@@ -42,6 +42,11 @@ const NOT_FOR_THE_PRODUCT = [
   'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY',
   'DATABASE_URL',
+  // No Stripe: the product's own local payment provider serves checkout and the billing portal.
+  'STRIPE_SECRET_KEY',
+  'STRIPE_PUBLISHABLE_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_API_URL',
 ];
 
 export async function startProduct(): Promise<RunningProduct> {
@@ -54,6 +59,7 @@ export async function startProduct(): Promise<RunningProduct> {
   );
   const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-web-e2e-'));
   const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !NOT_FOR_THE_PRODUCT.includes(k)) env[k] = v;
   Object.assign(env, {
@@ -61,6 +67,9 @@ export async function startProduct(): Promise<RunningProduct> {
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
     FLATLAY_DATA_DIR: dataDir,
+    // The address the browser uses: the local checkout pages and every return address are on it
+    // (the embedded default's http://localhost:$PORT would be another origin, without the session).
+    PUBLIC_BASE_URL: url,
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn',
@@ -76,7 +85,6 @@ export async function startProduct(): Promise<RunningProduct> {
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<void>((ok) => child.on('exit', () => ok()));
-  const url = `http://127.0.0.1:${port}`;
   await waitFor(
     async () =>
       child.exitCode !== null ||

@@ -2,6 +2,7 @@ import { useTokenBalance, useTokenHistory } from '../api/queries';
 import { useAuth } from '../auth/auth-context';
 import { Spinner } from '../components/Spinner';
 import { useRefreshProfileOnVisit } from '../features/content/RefreshProfile';
+import { usePurchaseReturn } from '../features/dashboard/purchase-return';
 import { RecentImages } from '../features/dashboard/RecentImages';
 import { useUnlockReturn } from '../features/dashboard/unlock-return';
 import { EnhanceHero } from '../features/enhance/EnhanceHero';
@@ -15,6 +16,7 @@ function greetingName(p: { firstName: string | null; email: string } | null): st
 export default function DashboardPage() {
   useRefreshProfileOnVisit();
   useUnlockReturn();
+  usePurchaseReturn();
   const { profile } = useAuth();
   const balance = useTokenBalance({ enabled: true, onDashboard: true });
   const tokens = balance.data?.balance ?? profile?.tokenBalance ?? 0;
