@@ -427,6 +427,8 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
       token: admin.body.access_token,
     });
     assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
-    await waitFor(async () => (await customers()) === 0, 'the customer mapping dropped', 180_000);
+    // A ceiling, not a target: under the full suite the identity topic's backlog and a loaded machine can
+    // hold delivery for minutes (seen once at 180 s in a full run; the file alone takes seconds).
+    await waitFor(async () => (await customers()) === 0, 'the customer mapping dropped', 360_000);
   });
 });
