@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from '@flatlay/platform';
-import { mountRoutes } from './api/router.js';
+import { mountRoutes, unknownApiPaths } from './api/router.js';
 import type { GatewayCache } from './cache/index.js';
 import { serviceClients, type ServiceClients } from './clients.js';
 import { filesFromEnv } from './files/index.js';
 import { fileRoutes, type FileServing } from './files/serve.js';
 import { createAuthenticator } from './http/auth.js';
 import { defaultTrustProxy, type TrustProxy } from './http/client-address.js';
+import { apiCors } from './http/cors.js';
 import { apiNotFound, errorMapper } from './http/errors.js';
 import {
   type AuthRateLimitOptions,
@@ -18,10 +18,13 @@ import {
   countFailedSignIns,
   defaultAuthRateLimits,
 } from './http/rate-limit.js';
+import { fastJson } from './http/json.js';
 import { requestId } from './http/request-id.js';
+import { inSequence } from './http/sequence.js';
+import { staticHeaders } from './http/static-headers.js';
 import { traceRequests } from './http/tracing.js';
-import { guardAdminAreas } from './routes/admin-auth.js';
-import { healthRoutes, type ServiceAddress } from './routes/health.js';
+import { GUARDED_AREAS, guardAdminAreas } from './routes/admin-auth.js';
+import { healthCheck, type ServiceAddress } from './routes/health.js';
 import { localPaymentPages } from './routes/local-payment-pages.js';
 import { apiRoutes } from './routes/index.js';
 import { contentSecurityPolicy, type WebSettings, webSettingsFromEnv } from './web-settings.js';
@@ -63,28 +66,37 @@ export function createGatewayApp(options: GatewayOptions): Express {
   // No ETag on JSON answers: hashing every body costs more than a revalidation of an API answer
   // saves (static files keep theirs, from express.static).
   app.set('etag', false);
+  // With no ETag, res.json writes its answer directly (http/json.ts).
+  fastJson(app);
   app.set('trust proxy', options.trustProxy ?? defaultTrustProxy);
-  app.use(requestId);
-  app.use(traceRequests);
-  // The CSP allows the third-party origins of configured features only (Google sign-in, pixels).
-  const csp = contentSecurityPolicy(options.web ?? webSettingsFromEnv());
-  app.use(helmet({ contentSecurityPolicy: { directives: csp } }));
-  app.use(healthRoutes(options.services));
 
   const serviceClientsOf = options.clients ?? serviceClients(options.services);
   const clients = options.cache ? options.cache.wrap(serviceClientsOf) : serviceClientsOf;
   const auth = createAuthenticator(clients);
   const limit = authRateLimits(options.rateLimits ?? defaultAuthRateLimits);
   const files = options.files ?? filesFromEnv();
+  const routes = apiRoutes(clients, options.logger, files).routes;
+  const cors = apiCors(options.corsOrigins);
+
+  // The CSP allows the third-party origins of configured features only (Google sign-in, pixels).
+  // Helmet's headers depend on nothing in the request: worked out once, set by a loop.
+  const csp = contentSecurityPolicy(options.web ?? webSettingsFromEnv());
+  const securityHeaders = staticHeaders(helmet({ contentSecurityPolicy: { directives: csp } }));
+  // Every request: its id, its trace, the security headers, in one router layer; then an /api
+  // path that can match no operation is answered 404 at once, as the /api router would (with its
+  // CORS headers), without entering that router and trying every operation and 405 against it.
+  const unknownApi = unknownApiPaths(routes, GUARDED_AREAS, cors);
+  app.use(inSequence(requestId, traceRequests, securityHeaders, ...(unknownApi ? [unknownApi] : [])));
+  app.get('/healthz', healthCheck(options.services));
 
   const api = express.Router();
-  api.use(cors({ origin: options.corsOrigins, credentials: true }));
+  api.use(cors);
   // Every operation is declared once (routes/<area>.ts) and mounted with its full path on this
   // router, with its body limits, access, validation and 405s; the route inventory test reads
   // every (method, path) Express serves here. Answers are checked against the document in
   // tests and development only: it costs a parse per answer.
   const checkResponses = process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development';
-  mountRoutes(api, apiRoutes(clients, options.logger, files).routes, {
+  mountRoutes(api, routes, {
     auth,
     limit,
     checkResponses,

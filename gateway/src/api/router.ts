@@ -7,7 +7,7 @@ import { AppError } from '@flatlay/platform';
 import type { BlobStore } from '@flatlay/image/files';
 import { discardUploads, fileTooLarge, multipartReader } from '../files/uploads.js';
 import { type Authenticator, NO_TOKEN } from '../http/auth.js';
-import { errorBody, GatewayAuthRefusal } from '../http/errors.js';
+import { apiNotFoundAt, errorBody, GatewayAuthRefusal } from '../http/errors.js';
 import type { AuthRateLimit } from '../http/rate-limit.js';
 import { responsesOf } from './responses.js';
 import type { ApiRoute, BodySpec } from './route.js';
@@ -141,6 +141,39 @@ function responseCheck(r: ApiRoute): RequestHandler {
       );
     };
     next();
+  };
+}
+
+/**
+ * For the app, in front of the /api router: a request to an /api path that no operation can
+ * match is answered there and then, with the router's CORS headers (`cors`) and its 404
+ * (`apiNotFoundAt`), instead of entering the router to try every operation and 405 catch-all
+ * against it. Such a path's first segment below /api starts no operation's path and no area in
+ * `areas` (prefixes mounted on the router, such as the admin guard's). Paths are compared as
+ * Express compares them: without regard to case, percent-encoding as sent; /api itself is the
+ * router's `/`. Preflights (OPTIONS) go on to the router's CORS. Undefined when an operation's
+ * path starts with a parameter (any path might match it).
+ */
+export function unknownApiPaths(routes: ApiRoute[], areas: string[], cors: RequestHandler): RequestHandler | undefined {
+  const firstSegment = (path: string) => {
+    const end = path.indexOf('/', 1);
+    return (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
+  };
+  const known = new Set(areas.map(firstSegment));
+  for (const r of routes) {
+    const first = firstSegment(r.path);
+    if (/[:*{(]/.test(first)) return undefined;
+    known.add(first);
+  }
+  return (req, res, next) => {
+    if (req.method === 'OPTIONS') return next();
+    const path = req.path;
+    // Where Express's `app.use('/api', router)` takes it: /api, or /api/ and more, in any case.
+    if (path.length < 4 || (path.length > 4 && path[4] !== '/') || path.slice(0, 4).toLowerCase() !== '/api')
+      return next();
+    const below = path.length === 4 ? '/' : path.slice(4);
+    if (known.has(firstSegment(below))) return next();
+    cors(req, res, (error?: unknown) => (error ? next(error) : apiNotFoundAt(req, res, below)));
   };
 }
 

@@ -4,9 +4,10 @@
 // changes something drops what it may have made stale, here at once and on every other
 // instance through the broadcast, before its answer goes back to the route.
 import type { Metadata } from '@grpc/grpc-js';
+import { fromServiceError, LOCAL_ANSWER } from '@flatlay/platform';
 import type { ServiceClients } from '../clients.js';
 import type { Broadcast } from './invalidations.js';
-import type { Scope, UserFactsCache } from './user-facts.js';
+import type { Known, Scope, Stamp, UserFactsCache } from './user-facts.js';
 
 type Callback = (error: unknown, response?: unknown) => void;
 type Request = Record<string, unknown>;
@@ -17,6 +18,12 @@ type Hook = (
   done: Callback,
   callService: (cb: Callback) => void,
 ) => void;
+
+/** A read served from the cache: its hook, and its answer without any call when one is remembered. */
+interface CachedRead {
+  hook: Hook;
+  local: (request: Request) => unknown;
+}
 
 /** Identity methods that change nothing a cached fact depends on; every other one invalidates. */
 const IDENTITY_READS = new Set(['verifyToken', 'getProfile', 'getServiceStatus', 'login', 'register', 'adminLogin']);
@@ -59,33 +66,78 @@ export function cachedClients(clients: ServiceClients, cache: UserFactsCache, br
         changed(users, scope).then(() => done(error, response));
       });
 
-  const identityHooks = (name: string): Hook | undefined => {
+  /**
+   * Fills in flight, by fact: a request that misses joins the fill under way for the same fact
+   * when nothing was invalidated since it started (its answer is then as new as one this request
+   * would get), so a fact that runs out under load is asked for once, not once per request.
+   */
+  const inFlight = new Map<string, { stamp: Stamp; waiters: Callback[] }>();
+  /**
+   * A cached read: the remembered answer; in the last quarter of its TTL also one refresh in the
+   * background (this request's own call, not waited for); else one fill shared by the requests
+   * that miss at once. `refused` sees a fill's error (a background refresh has no one to tell).
+   */
+  const read = (
+    keyOf: (request: Request) => string,
+    known: (request: Request) => Known<unknown> | undefined,
+    store: (stamp: Stamp, request: Request, response: unknown) => void,
+    refused?: (request: Request, error: unknown) => void,
+  ): CachedRead => {
+    const hook: Hook = (request, _metadata, done, callService) => {
+      if (!cache.isLive) return callService(done);
+      const hit = known(request);
+      if (hit && !hit.refreshDue) return done(null, hit.value);
+      const key = keyOf(request);
+      const current = inFlight.get(key);
+      if (hit) {
+        done(null, hit.value);
+        if (current) return;
+      } else if (current && current.stamp === cache.stamp()) {
+        current.waiters.push(done);
+        return;
+      }
+      const fill = { stamp: cache.stamp(), waiters: hit ? [] : [done] };
+      inFlight.set(key, fill);
+      callService((error, response) => {
+        if (inFlight.get(key) === fill) inFlight.delete(key);
+        if (!error && response) store(fill.stamp, request, response);
+        else if (error) refused?.(request, error);
+        for (const waiter of fill.waiters) waiter(error, response);
+      });
+    };
+    // For `call`: the remembered answer when no call is needed at all (no metadata built).
+    const local = (request: Request) => {
+      if (!cache.isLive) return undefined;
+      const hit = known(request);
+      return hit && !hit.refreshDue ? hit.value : undefined;
+    };
+    return { hook, local };
+  };
+
+  const identityHooks = (name: string): Hook | CachedRead | undefined => {
     if (name === 'verifyToken')
-      return (request, _metadata, done, callService) => {
-        const token = String(request.token ?? '');
-        const known = cache.isLive ? cache.session(token) : undefined;
-        if (known) return done(null, known);
-        const stamp = cache.stamp();
-        callService((error, response) => {
-          const r = response as { userId?: string; expiresAt?: Date } | undefined;
-          if (!error && r?.userId) cache.rememberSession(stamp, token, r.userId, r, r.expiresAt?.getTime());
-          done(error, response);
-        });
-      };
+      return read(
+        (request) => `session:${String(request.token ?? '')}`,
+        (request) => cache.knownSession(String(request.token ?? '')),
+        (stamp, request, response) => {
+          const r = response as { userId?: string; expiresAt?: Date };
+          if (r.userId) cache.rememberSession(stamp, String(request.token ?? ''), r.userId, r, r.expiresAt?.getTime());
+        },
+        // Asked again, identity refused the token: forget it now rather than at its TTL.
+        (request, error) => {
+          if (fromServiceError(error).code === 'UNAUTHENTICATED') cache.forgetSession(String(request.token ?? ''));
+        },
+      );
     if (name === 'getProfile')
-      return (request, _metadata, done, callService) => {
-        const userId = String(request.userId ?? '');
-        const known = cache.isLive ? cache.profile(userId) : undefined;
-        if (known) return done(null, known);
-        const stamp = cache.stamp();
-        callService((error, response) => {
-          const periodEnd = (response as { user?: { subscriptionPeriodEnd?: Date } } | undefined)?.user
-            ?.subscriptionPeriodEnd;
+      return read(
+        (request) => `profile:${String(request.userId ?? '')}`,
+        (request) => cache.knownProfile(String(request.userId ?? '')),
+        (stamp, request, response) => {
+          const periodEnd = (response as { user?: { subscriptionPeriodEnd?: Date } }).user?.subscriptionPeriodEnd;
           const changesAt = periodEnd && periodEnd.getTime() > Date.now() ? periodEnd.getTime() : undefined;
-          if (!error && response) cache.rememberProfile(stamp, userId, response, changesAt);
-          done(error, response);
-        });
-      };
+          cache.rememberProfile(stamp, String(request.userId ?? ''), response, changesAt);
+        },
+      );
     if (IDENTITY_READS.has(name)) return undefined;
     // Logout, deletion, password or profile changes, external sign-ins (which may end a taken-over
     // account's sessions): the user named by the request or the answer, else everyone.
@@ -98,18 +150,13 @@ export function cachedClients(clients: ServiceClients, cache: UserFactsCache, br
     }, 'all');
   };
 
-  const ledgerHooks = (name: string): Hook | undefined => {
+  const ledgerHooks = (name: string): Hook | CachedRead | undefined => {
     if (name === 'getBalance')
-      return (request, _metadata, done, callService) => {
-        const userId = String(request.userId ?? '');
-        const known = cache.isLive ? cache.balance(userId) : undefined;
-        if (known) return done(null, known);
-        const stamp = cache.stamp();
-        callService((error, response) => {
-          if (!error && response) cache.rememberBalance(stamp, userId, response);
-          done(error, response);
-        });
-      };
+      return read(
+        (request) => `balance:${String(request.userId ?? '')}`,
+        (request) => cache.knownBalance(String(request.userId ?? '')),
+        (stamp, request, response) => cache.rememberBalance(stamp, String(request.userId ?? ''), response),
+      );
     if (READ_NAME.test(name)) return undefined;
     return afterWrite((request) => (text(request.userId) ? [text(request.userId)!] : 'everyone'), 'balance');
   };
@@ -142,7 +189,7 @@ export function cachedClients(clients: ServiceClients, cache: UserFactsCache, br
 }
 
 /** The client with its unary methods (request, metadata, options, callback) passed through their hooks. */
-function decorate<C extends object>(client: C, hookFor: (name: string) => Hook | undefined): C {
+function decorate<C extends object>(client: C, hookFor: (name: string) => Hook | CachedRead | undefined): C {
   const methods = new Map<string, unknown>();
   return new Proxy(client, {
     get(target, key) {
@@ -150,7 +197,8 @@ function decorate<C extends object>(client: C, hookFor: (name: string) => Hook |
       if (typeof value !== 'function' || typeof key !== 'string') return value;
       let method = methods.get(key);
       if (!method) {
-        const hook = hookFor(key);
+        const found = hookFor(key);
+        const hook = typeof found === 'function' ? found : found?.hook;
         const real = (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args);
         method = hook
           ? (...args: unknown[]) => {
@@ -160,6 +208,7 @@ function decorate<C extends object>(client: C, hookFor: (name: string) => Hook |
               hook(request, metadata, args[3] as Callback, (cb) => real(request, metadata, options, cb));
             }
           : real;
+        if (found && typeof found !== 'function') Object.defineProperty(method, LOCAL_ANSWER, { value: found.local });
         methods.set(key, method);
       }
       return method;

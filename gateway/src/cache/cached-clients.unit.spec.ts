@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Metadata } from '@grpc/grpc-js';
 import { describe, it } from 'vitest';
+import { AppError, call } from '@flatlay/platform';
 import type { ServiceClients } from '../clients.js';
 import { cachedClients } from './cached-clients.js';
 import type { Scope } from './user-facts.js';
@@ -15,7 +16,15 @@ function fakeClient(answers: Record<string, (request: Record<string, unknown>) =
   for (const [name, answer] of Object.entries(answers))
     client[name] = (request: Record<string, unknown>, _m: Metadata, _o: unknown, cb: Cb) => {
       calls.push(name);
-      setImmediate(() => cb(null, answer(request)));
+      setImmediate(() => {
+        let response: unknown;
+        try {
+          response = answer(request);
+        } catch (error) {
+          return cb(error);
+        }
+        cb(null, response);
+      });
     };
   return { client, calls };
 }
@@ -31,11 +40,15 @@ const invoke = (client: object, method: string, request: object, metadata = new 
     ),
   );
 
-function setup() {
-  const facts = new UserFactsCache({ ttlMs: 60_000 });
+function setup(now?: () => number) {
+  const facts = new UserFactsCache({ ttlMs: 60_000, now });
   facts.setLive(true);
+  let refused = false;
   const identity = fakeClient({
-    verifyToken: () => ({ userId: 'u1', role: 'user', tokenId: 'j1', expiresAt: new Date(Date.now() + 60_000) }),
+    verifyToken: () => {
+      if (refused) throw new AppError('UNAUTHENTICATED', 'Token revoked');
+      return { userId: 'u1', role: 'user', tokenId: 'j1', expiresAt: new Date(Date.now() + 3_600_000) };
+    },
     getProfile: (r) => ({ user: { id: r.userId } }),
     revokeToken: () => ({ revoked: true }),
     changePassword: () => ({}),
@@ -56,7 +69,10 @@ function setup() {
       sent.push([users, scope]);
     },
   );
-  return { facts, clients, identity, ledger, image, sent };
+  const refuseTokens = () => {
+    refused = true;
+  };
+  return { facts, clients, identity, ledger, image, sent, refuseTokens };
 }
 
 const token = `x.${Buffer.from(JSON.stringify({ sub: 'u1' })).toString('base64url')}.y`;
@@ -118,5 +134,57 @@ describe('cachedClients', () => {
     await invoke(clients.ledger(), 'getBalance', { userId: 'u1' });
     await invoke(clients.ledger(), 'getBalance', { userId: 'u1' });
     assert.deepEqual(ledger.calls, ['getBalance', 'getBalance']);
+  });
+
+  it('requests that miss at once share one call', async () => {
+    const { clients, ledger } = setup();
+    const answers = await Promise.all([1, 2, 3].map(() => invoke(clients.ledger(), 'getBalance', { userId: 'u1' })));
+    assert.deepEqual(answers, [{ balance: 5 }, { balance: 5 }, { balance: 5 }]);
+    assert.deepEqual(ledger.calls, ['getBalance']);
+  });
+
+  it('a miss after an invalidation does not join a call that started before it', async () => {
+    const { clients, ledger, facts } = setup();
+    const first = invoke(clients.ledger(), 'getBalance', { userId: 'u1' });
+    facts.invalidate('u1', 'balance');
+    const second = invoke(clients.ledger(), 'getBalance', { userId: 'u1' });
+    await Promise.all([first, second]);
+    assert.deepEqual(ledger.calls, ['getBalance', 'getBalance']);
+  });
+
+  it('in the last quarter of its TTL a fact is answered at once and refreshed once in the background', async () => {
+    let now = 1_000_000;
+    const { clients, ledger, facts } = setup(() => now);
+    await invoke(clients.ledger(), 'getBalance', { userId: 'u1' });
+    now += 50_000; // of 60 s
+    assert.equal(facts.knownBalance('u1')?.refreshDue, true);
+    const answers = await Promise.all([1, 2].map(() => invoke(clients.ledger(), 'getBalance', { userId: 'u1' })));
+    assert.deepEqual(answers, [{ balance: 5 }, { balance: 5 }]);
+    assert.deepEqual(ledger.calls, ['getBalance', 'getBalance'], 'one refresh for both');
+    await new Promise((ok) => setImmediate(ok)); // the refresh's answer (the fake answers on setImmediate)
+    assert.equal(facts.knownBalance('u1')?.refreshDue, false, 'renewed for a whole TTL');
+  });
+
+  it("a background refresh that identity refuses forgets the token at once (not at the TTL's end)", async () => {
+    let now = 1_000_000;
+    const { clients, identity, facts, refuseTokens } = setup(() => now);
+    await invoke(clients.identity(), 'verifyToken', { token });
+    now += 50_000;
+    refuseTokens();
+    assert.ok(await invoke(clients.identity(), 'verifyToken', { token }), 'answered from the cache meanwhile');
+    await new Promise((ok) => setImmediate(ok));
+    assert.equal(facts.session(token), undefined);
+    await assert.rejects(invoke(clients.identity(), 'verifyToken', { token }), /revoked/);
+    assert.deepEqual(identity.calls, ['verifyToken', 'verifyToken', 'verifyToken']);
+  });
+
+  it('call() takes a remembered answer without calling the service or building metadata', async () => {
+    const { clients, ledger } = setup();
+    const l = clients.ledger() as unknown as import('@grpc/grpc-js').Client & {
+      getBalance: Parameters<typeof call>[1];
+    };
+    assert.deepEqual(await call(l, l.getBalance, { userId: 'u1' }), { balance: 5 });
+    assert.deepEqual(await call(l, l.getBalance, { userId: 'u1' }), { balance: 5 });
+    assert.deepEqual(ledger.calls, ['getBalance']);
   });
 });

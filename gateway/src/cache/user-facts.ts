@@ -11,7 +11,22 @@ export type Scope = 'all' | 'balance';
 interface Entry<T> {
   value: T;
   until: number;
+  /**
+   * From when a read should also refresh it in the background (the last quarter of the TTL), so
+   * that under steady traffic it is renewed before it runs out and no request waits on a refill;
+   * never for a fact that ends earlier than its TTL (a token's expiry, a plan's period end).
+   */
+  refreshAt: number;
 }
+
+/** A remembered fact, and whether a read should refresh it in the background now. */
+export interface Known<T> {
+  value: T;
+  refreshDue: boolean;
+}
+
+/** The part of the TTL after which a read refreshes a fact in the background. */
+const REFRESH_AFTER = 0.75;
 
 interface UserFacts {
   sessions: Map<string, Entry<unknown>>;
@@ -73,52 +88,82 @@ export class UserFactsCache {
   }
 
   session<T>(token: string): T | undefined {
+    return this.knownSession<T>(token)?.value;
+  }
+
+  profile<T>(userId: string): T | undefined {
+    return this.fresh<T>(userId, 'profile')?.value;
+  }
+
+  balance<T>(userId: string): T | undefined {
+    return this.fresh<T>(userId, 'balance')?.value;
+  }
+
+  knownSession<T>(token: string): Known<T> | undefined {
     const userId = this.tokenOwner.get(token);
     if (userId === undefined) return undefined;
     const entry = this.users.get(userId)?.sessions.get(token);
     if (!entry) return undefined;
-    if (entry.until <= this.now()) {
+    const now = this.now();
+    if (entry.until <= now) {
       this.users.get(userId)?.sessions.delete(token);
       this.tokenOwner.delete(token);
       return undefined;
     }
-    return entry.value as T;
+    return { value: entry.value as T, refreshDue: entry.refreshAt <= now };
   }
 
-  profile<T>(userId: string): T | undefined {
-    return this.fresh(userId, 'profile') as T | undefined;
+  knownProfile<T>(userId: string): Known<T> | undefined {
+    return this.fresh<T>(userId, 'profile');
   }
 
-  balance<T>(userId: string): T | undefined {
-    return this.fresh(userId, 'balance') as T | undefined;
+  knownBalance<T>(userId: string): Known<T> | undefined {
+    return this.fresh<T>(userId, 'balance');
+  }
+
+  /** Forgets one verified token (identity refused it when asked again). */
+  forgetSession(token: string): void {
+    const userId = this.tokenOwner.get(token);
+    if (userId === undefined) return;
+    this.users.get(userId)?.sessions.delete(token);
+    this.tokenOwner.delete(token);
   }
 
   /** Remembers a verified token until it expires (or the TTL), unless invalidated since `stamp`. */
   rememberSession(stamp: Stamp, token: string, userId: string, value: unknown, expiresAt?: number): void {
     if (!this.mayStore(stamp, userId, 'all')) return;
+    const entry = this.entry(value, expiresAt);
+    if (!entry) return;
     const facts = this.factsOf(userId);
-    const until = Math.min(this.now() + this.options.ttlMs, expiresAt ?? Number.POSITIVE_INFINITY);
-    if (until <= this.now()) return;
     if (facts.sessions.size >= this.maxSessions && !facts.sessions.has(token)) {
       const oldest = facts.sessions.keys().next().value as string;
       facts.sessions.delete(oldest);
       this.tokenOwner.delete(oldest);
     }
-    facts.sessions.set(token, { value, until });
+    facts.sessions.set(token, entry);
     this.tokenOwner.set(token, userId);
   }
 
   /** Remembers a profile; `changesAt` is when it would read differently without any event (a plan's period end). */
   rememberProfile(stamp: Stamp, userId: string, value: unknown, changesAt?: number): void {
     if (!this.mayStore(stamp, userId, 'all')) return;
-    const until = Math.min(this.now() + this.options.ttlMs, changesAt ?? Number.POSITIVE_INFINITY);
-    if (until <= this.now()) return;
-    this.factsOf(userId).profile = { value, until };
+    const entry = this.entry(value, changesAt);
+    if (entry) this.factsOf(userId).profile = entry;
   }
 
   rememberBalance(stamp: Stamp, userId: string, value: unknown): void {
     if (!this.mayStore(stamp, userId, 'balance')) return;
-    this.factsOf(userId).balance = { value, until: this.now() + this.options.ttlMs };
+    this.factsOf(userId).balance = this.entry(value);
+  }
+
+  /** An entry kept for the TTL, or until `endsAt` when that comes first (then never refreshed ahead). */
+  private entry(value: unknown, endsAt?: number): Entry<unknown> | undefined {
+    const now = this.now();
+    const ttlEnd = now + this.options.ttlMs;
+    if (endsAt !== undefined && endsAt < ttlEnd) {
+      return endsAt > now ? { value, until: endsAt, refreshAt: Number.POSITIVE_INFINITY } : undefined;
+    }
+    return { value, until: ttlEnd, refreshAt: now + this.options.ttlMs * REFRESH_AFTER };
   }
 
   /** Forgets a user's facts (all of them, or the balance); fills in flight for that user are not stored. */
@@ -149,14 +194,15 @@ export class UserFactsCache {
     this.invalidatedAt.clear();
   }
 
-  private fresh(userId: string, fact: 'profile' | 'balance'): unknown {
+  private fresh<T>(userId: string, fact: 'profile' | 'balance'): Known<T> | undefined {
     const entry = this.users.get(userId)?.[fact];
     if (!entry) return undefined;
-    if (entry.until <= this.now()) {
+    const now = this.now();
+    if (entry.until <= now) {
       this.users.get(userId)![fact] = undefined;
       return undefined;
     }
-    return entry.value;
+    return { value: entry.value as T, refreshDue: entry.refreshAt <= now };
   }
 
   private mayStore(stamp: Stamp, userId: string, scope: Scope): boolean {

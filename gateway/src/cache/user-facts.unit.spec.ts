@@ -107,4 +107,22 @@ describe('UserFactsCache', () => {
     assert.ok(c.session('t2'));
     assert.ok(c.session('t3'));
   });
+
+  it('is due for refreshing in the last quarter of its TTL; a fact that ends before its TTL never is', () => {
+    const { c, advance, now } = cache(1_000);
+    c.rememberBalance(c.stamp(), 'u1', { balance: 1 });
+    c.rememberSession(c.stamp(), 'long', 'u1', {}, now() + 60_000);
+    c.rememberSession(c.stamp(), 'short', 'u1', {}, now() + 900);
+    c.rememberProfile(c.stamp(), 'u1', { user: {} }, now() + 900);
+    advance(700);
+    assert.equal(c.knownBalance('u1')?.refreshDue, false);
+    advance(100);
+    assert.equal(c.knownBalance('u1')?.refreshDue, true);
+    assert.equal(c.knownSession('long')?.refreshDue, true);
+    assert.equal(c.knownSession('short')?.refreshDue, false);
+    assert.equal(c.knownProfile('u1')?.refreshDue, false);
+    c.forgetSession('long');
+    assert.equal(c.session('long'), undefined);
+    assert.ok(c.session('short'));
+  });
 });

@@ -1,5 +1,6 @@
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { AppError, httpStatusOf, isAppError, type ErrorCode, type Logger } from '@flatlay/platform';
+import { sendJsonText } from './json.js';
 
 /**
  * A refusal by the gateway's own authentication or admin check: the only source of 401 and 403
@@ -67,7 +68,11 @@ function toAppError(error: unknown): AppError {
 }
 
 /** The body errorBody makes of NOT_FOUND, written directly: no Error (and its stack) per unknown path. */
-export const apiNotFound: RequestHandler = (req, res) => {
-  const message = `No API route for ${req.method} ${req.path}`;
-  res.status(404).json({ detail: message, message, code: 'NOT_FOUND' });
-};
+export const apiNotFound: RequestHandler = (req, res) => apiNotFoundAt(req, res, req.path);
+
+/** The same for `path` (the path below /api, as the /api router sees it), its JSON written by hand. */
+export function apiNotFoundAt(req: Request, res: Response, path: string): void {
+  const message = JSON.stringify(`No API route for ${req.method} ${path}`);
+  res.statusCode = 404;
+  sendJsonText(res, `{"detail":${message},"message":${message},"code":"NOT_FOUND"}`);
+}

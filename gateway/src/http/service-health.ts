@@ -5,10 +5,13 @@ export interface ServiceAddress {
   address: string;
 }
 
+type States = Array<[string, HealthState]>;
+
 /**
  * Each service's health as /healthz reports it, asked at most once per `maxAgeMs` whatever the
  * request rate (one check opens a connection to every service): probes and load balancers that
- * poll it share one answer, at most that old. Concurrent callers wait for the same round.
+ * poll it share one answer, at most that old. Concurrent callers wait for the same round;
+ * `fresh()` answers the last round's states at once while they are that new, else undefined.
  */
 export function serviceHealth(
   services: ServiceAddress[],
@@ -16,11 +19,13 @@ export function serviceHealth(
     maxAgeMs = 1_000,
     check = checkHealth,
   }: { maxAgeMs?: number; check?: (address: string) => Promise<HealthState> } = {},
-): () => Promise<Array<[string, HealthState]>> {
-  let last: { at: number; states: Array<[string, HealthState]> } | undefined;
-  let round: Promise<Array<[string, HealthState]>> | undefined;
-  return () => {
-    if (last && Date.now() - last.at < maxAgeMs) return Promise.resolve(last.states);
+): (() => Promise<States>) & { fresh(): States | undefined } {
+  let last: { at: number; states: States } | undefined;
+  let round: Promise<States> | undefined;
+  const fresh = () => (last && Date.now() - last.at < maxAgeMs ? last.states : undefined);
+  const health = () => {
+    const states = fresh();
+    if (states) return Promise.resolve(states);
     round ??= Promise.all(services.map(async (s) => [s.name, await check(s.address)] as [string, HealthState]))
       .then((states) => {
         last = { at: Date.now(), states };
@@ -31,4 +36,5 @@ export function serviceHealth(
       });
     return round;
   };
+  return Object.assign(health, { fresh });
 }

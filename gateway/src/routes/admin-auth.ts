@@ -74,6 +74,8 @@ export function adminAuthRoutes(clients: ServiceClients): ApiRoute[] {
  * Mounted after the declared operations, which carry their own access.
  */
 export function guardAdminAreas(api: Router, auth: Authenticator): void {
-  api.use('/admin', auth.requireAdmin);
-  api.use('/settings', auth.requireAdmin);
+  for (const area of GUARDED_AREAS) api.use(area, auth.requireAdmin);
 }
+
+/** The /api areas whose every path needs an admin token (guardAdminAreas). */
+export const GUARDED_AREAS = ['/admin', '/settings'];

@@ -11,6 +11,7 @@ export * from './bus/kafka-bus.js';
 export * from './bus/partitioner.js';
 export * from './events/event-store.js';
 export * from './events/outbox.js';
+export * from './events/outbox-wake.js';
 export * from './events/inbox.js';
 export * from './events/relay.js';
 export * from './events/envelope.js';

@@ -5,6 +5,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 
 let provider: NodeTracerProvider | undefined;
+let exporting = false;
 
 /**
  * Starts tracing once per process. Spans are exported over OTLP/HTTP only when
@@ -21,11 +22,21 @@ export function startTelemetry(serviceName: string, endpoint = process.env.OTEL_
     spanProcessors,
   });
   provider.register({ propagator: new W3CTraceContextPropagator() });
+  exporting = spanProcessors.length > 0;
+}
+
+/**
+ * Whether spans leave this process (an OTLP endpoint is set). When none does, a span's only
+ * use is its ids, and a caller may carry just those (see the gateway's traceRequests).
+ */
+export function tracesExported(): boolean {
+  return exporting;
 }
 
 export async function stopTelemetry(): Promise<void> {
   await provider?.shutdown();
   provider = undefined;
+  exporting = false;
 }
 
 export const tracer = (name = 'flatlay') => trace.getTracer(name);

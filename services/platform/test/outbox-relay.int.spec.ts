@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
+  createPool,
   EventStore,
   InProcessBus,
   KafkaBus,
@@ -164,6 +165,60 @@ describe('Transactional outbox and relay', { timeout: 120_000 }, () => {
     assert.equal(bus.published.length, 1);
     assert.match(bus.published[0]!.headers.traceparent ?? '', new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
     await stopTelemetry();
+  });
+
+  it('a running relay is woken by commits of its own process (no poll could deliver them here)', async () => {
+    const own = await freshDatabase('relay_woken');
+    const woken = new RecordingBus();
+    await woken.ensureTopics([{ name: topic, partitions: 2 }]);
+    const running = new OutboxRelay({ pool: own, bus: woken, name: 'woken-relay', pollMs: 3_600_000 });
+    running.start();
+    const published = () => woken.published.map(serviceOf);
+    try {
+      await withTransaction(own, (tx) => enqueueOutbox(tx, [started(topic, 'in-a-transaction')]));
+      await waitFor(() => published().includes('in-a-transaction'), 'a transaction commit wakes the relay');
+      await enqueueOutbox(own, [started(topic, 'autocommit')]);
+      await waitFor(() => published().includes('autocommit'), 'a statement on the pool wakes the relay');
+      await new EventStore(own).appendToStream('svc-woken', [{ type: 'Started', data: {} }], {
+        expectedVersion: 0,
+        outbox: [started(topic, 'appended')],
+      });
+      await waitFor(() => published().includes('appended'), "the event store's append wakes the relay");
+      assert.deepEqual(published(), ['in-a-transaction', 'autocommit', 'appended']);
+    } finally {
+      await running.stop();
+      await own.end();
+    }
+  });
+
+  it("a running relay finds another process's commits, and rows held behind a late one, by its idle check", async () => {
+    const own = await freshDatabase('relay_checks');
+    const otherProcess = createPool(
+      (own as unknown as { options: { connectionString: string } }).options.connectionString,
+    );
+    const checked = new RecordingBus();
+    await checked.ensureTopics([{ name: topic, partitions: 2 }]);
+    const running = new OutboxRelay({ pool: own, bus: checked, name: 'checking-relay', pollMs: 20 });
+    running.start();
+    const published = () => checked.published.map(serviceOf);
+    const late = await otherProcess.connect();
+    try {
+      await withTransaction(otherProcess, (tx) => enqueueOutbox(tx, [started(topic, 'elsewhere')]));
+      await waitFor(() => published().includes('elsewhere'), "another process's commit is found");
+      await late.query('BEGIN');
+      await enqueueOutbox(late, [started(topic, 'late')]);
+      await withTransaction(own, (tx) => enqueueOutbox(tx, [started(topic, 'early')]));
+      // The early commit woke the relay, whose pass had to leave it behind the running transaction.
+      await withTransaction(own, (tx) => enqueueOutbox(tx, [started(topic, 'marker')]));
+      await late.query('COMMIT');
+      await waitFor(() => published().includes('marker'), 'everything is published once the late one commits');
+      assert.deepEqual(published(), ['elsewhere', 'late', 'early', 'marker']);
+    } finally {
+      late.release();
+      await running.stop();
+      await otherProcess.end();
+      await own.end();
+    }
   });
 
   it('delivers through real Kafka to a consumer whose inbox absorbs the duplicate of a crashed relay', async () => {

@@ -1,5 +1,5 @@
 // Billing's tables, read and written inside the caller's transaction.
-import { outboxInsertSql, outboxParams, type OutboxMessage, type Queryable } from '@flatlay/platform';
+import { outboxInsertSql, outboxParams, outboxWritten, type OutboxMessage, type Queryable } from '@flatlay/platform';
 import type { BillingPeriod } from '../catalogue/catalogue.js';
 import type { PaymentKind, PaymentRecord } from '../domain/payment.js';
 import type { SubscriptionRecord } from '../domain/subscription.js';
@@ -199,6 +199,7 @@ export async function insertPaymentPublishing(
     ...paymentParams(p),
     ...outboxParams(messages),
   ]);
+  outboxWritten(db);
 }
 
 export async function markRefunded(db: Queryable, paymentId: string): Promise<void> {

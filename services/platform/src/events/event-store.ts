@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { withTransaction, type Queryable } from '../db/pool.js';
 import { outboxInsertSql, outboxParams, type OutboxMessage } from './outbox.js';
+import { outboxWritten } from './outbox-wake.js';
 
 /** A domain event as the decider sees it: a type name and plain data. */
 export interface DomainEvent<T extends string = string, D = unknown> {
@@ -145,6 +146,7 @@ export class EventStore {
         ...outboxParams(outbox),
       ],
     });
+    if (outbox.length) outboxWritten(tx);
     if (rows[0].moved !== 1) throw new VersionConflict(streamName, expectedVersion);
     return { nextExpectedVersion: next, eventIds };
   }
@@ -212,6 +214,7 @@ export class EventStore {
         outbox.map((o) => o.stream),
       ],
     });
+    if (outbox.length) outboxWritten(tx);
     const moved = new Set<string>(rows.map((r: { stream_name: string }) => r.stream_name));
     return moved;
   }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 import { injectTraceHeaders } from '../telemetry.js';
+import { outboxWritten } from './outbox-wake.js';
 
 export interface OutboxMessage {
   topic: string;
@@ -42,4 +43,5 @@ export function outboxParams(messages: OutboxMessage[]): unknown[] {
 export async function enqueueOutbox(tx: Queryable, messages: OutboxMessage[]): Promise<void> {
   if (messages.length === 0) return;
   await tx.query(outboxInsertSql(1), outboxParams(messages));
+  outboxWritten(tx);
 }

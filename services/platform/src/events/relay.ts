@@ -3,6 +3,7 @@ import { withTransaction } from '../db/pool.js';
 import type { Bus } from '../bus/bus.js';
 import type { Logger } from '../logger.js';
 import { START, type GlobalPosition } from './event-store.js';
+import { onOutboxCommitted } from './outbox-wake.js';
 
 export interface OutboxRelayOptions {
   pool: pg.Pool;
@@ -11,8 +12,18 @@ export interface OutboxRelayOptions {
   name: string;
   logger?: Logger;
   batchSize?: number;
-  /** How often to look for new rows when idle. */
+  /**
+   * How often to look for new rows when idle: a one-statement check (is anything committed past
+   * the checkpoint?), and a pass only when it finds something. Rows written in this process wake
+   * the relay at once (outboxWritten); the check finds those of other processes, and rows a pass
+   * left behind a transaction that was still running.
+   */
   pollMs?: number;
+  /**
+   * While checks keep finding nothing, each waits twice as long as the one before, up to this
+   * (ms): a relay idles at a few checks a second, and is back at `pollMs` once anything happens.
+   */
+  maxPollMs?: number;
 }
 
 interface OutboxRow {
@@ -34,6 +45,9 @@ export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  /** Set when rows committed while a pass or check was under way. */
+  private woken = false;
+  private stopWaking: (() => void) | undefined;
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
@@ -89,23 +103,81 @@ export class OutboxRelay {
     while ((await this.runOnce()) > 0);
   }
 
+  /**
+   * Relays until stopped: a pass whenever rows written in this process may have committed, again
+   * at once while passes publish, and otherwise a cheap check that starts a pass only when
+   * something committed past the checkpoint (another process's rows, rows a pass had to leave
+   * behind a running transaction, or a pass that found another replica relaying): every `pollMs`
+   * after anything happened, backing off to `maxPollMs` while nothing does.
+   */
   start(): void {
-    const loop = async () => {
+    const pollMs = this.options.pollMs ?? 100;
+    const maxPollMs = Math.max(pollMs, this.options.maxPollMs ?? 1_000);
+    let idleMs = pollMs;
+    const schedule = (next: 'pass' | 'check', delayMs: number) => {
       if (this.stopped) return;
-      let published = 0;
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.running = step(next);
+      }, delayMs);
+    };
+    const step = async (kind: 'pass' | 'check') => {
+      if (this.stopped) return;
+      this.woken = false;
+      let next: 'pass' | 'check' = 'check';
+      let quiet = false;
       try {
-        published = await this.runOnce();
+        if (kind === 'check' && !(await this.hasUnpublished())) quiet = true;
+        else next = (await this.runOnce()) > 0 ? 'pass' : 'check';
       } catch (error) {
         this.options.logger?.warn({ err: error }, 'outbox relay pass failed; will retry');
+        idleMs = pollMs;
+        return schedule('pass', pollMs);
+      } finally {
+        this.running = undefined;
       }
-      if (!this.stopped)
-        this.timer = setTimeout(() => (this.running = loop()), published > 0 ? 0 : (this.options.pollMs ?? 100));
+      if (next === 'pass' || this.woken) {
+        idleMs = pollMs;
+        return schedule('pass', 0);
+      }
+      // A check that found nothing waits longer each time; after a pass, or a check that found
+      // something (held behind a running transaction, or another replica relaying), the next is soon.
+      const delay = quiet ? idleMs : pollMs;
+      idleMs = quiet ? Math.min(idleMs * 2, maxPollMs) : pollMs;
+      schedule('check', delay);
     };
-    this.running = loop();
+    this.stopWaking = onOutboxCommitted(this.options.pool, () => {
+      if (this.stopped) return;
+      if (this.running) {
+        // A pass under way may have started before that commit: another one follows it.
+        this.woken = true;
+        return;
+      }
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      idleMs = pollMs;
+      this.running = step('pass');
+    });
+    this.running = step('pass');
+  }
+
+  /** One statement, no transaction: is any committed row past the checkpoint (published or not by this relay)? */
+  private async hasUnpublished(): Promise<boolean> {
+    const { rows } = await this.options.pool.query({
+      name: 'outbox-relay-pending',
+      text: `SELECT EXISTS (
+         SELECT 1 FROM outbox WHERE (transaction_id, position) > (
+           COALESCE((SELECT transaction_id FROM checkpoints WHERE reader = $1), '0'::xid8),
+           COALESCE((SELECT position FROM checkpoints WHERE reader = $1), 0::bigint))
+       ) AS pending`,
+      values: [this.options.name],
+    });
+    return rows[0].pending === true;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopWaking?.();
     if (this.timer) clearTimeout(this.timer);
     await this.running;
   }

@@ -36,6 +36,14 @@ type UnaryMethod<Req, Res> = (
 ) => unknown;
 
 /**
+ * A method may carry, under this key, a function that answers a request from what the caller
+ * already holds (the gateway's cache, ADR 0510), or undefined to make the call: `call` then
+ * skips building metadata and a deadline for a call it never makes.
+ */
+export const LOCAL_ANSWER = Symbol.for('flatlay.grpc.localAnswer');
+export type LocalAnswer<Req = never, Res = unknown> = (request: Req) => Res | undefined;
+
+/**
  * Calls a unary method with a deadline (every call has one), the trace context and any
  * identity metadata; a remote AppError comes back as the same AppError.
  */
@@ -45,6 +53,11 @@ export function call<Req, Res>(
   request: Req,
   options: { deadlineMs?: number; metadata?: Record<string, string> } = {},
 ): Promise<Res> {
+  const local = (method as { [LOCAL_ANSWER]?: LocalAnswer<Req, Res> })[LOCAL_ANSWER];
+  if (local) {
+    const answer = local(request);
+    if (answer !== undefined) return Promise.resolve(answer);
+  }
   const metadata = new Metadata();
   for (const [k, v] of Object.entries({ ...injectTraceHeaders({}), ...(options.metadata ?? {}) })) metadata.set(k, v);
   const deadline = new Date(Date.now() + (options.deadlineMs ?? 5_000));
