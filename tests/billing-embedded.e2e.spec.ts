@@ -12,6 +12,7 @@ import { freePort } from '@flatlay/platform';
 import { startNode, type ChildRun } from '../services/platform/test/process.js';
 import { waitFor } from '../services/platform/test/support.js';
 import { openForm, pay, submit } from '../gateway/test/support/local-checkout.js';
+import { embeddedEnv, untilHealthy } from './support/embedded-product.js';
 
 const photo = await readFile(new URL('../services/image/test/fixtures/top_floor_01.jpg', import.meta.url));
 
@@ -68,31 +69,16 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
     dataDir = await mkdtemp(join(tmpdir(), 'flatlay-billing-e2e-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    product = startNode(['gateway/dist/embedded.js'], {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      FLATLAY_DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      REDIS_URL: '',
-      // The embedded default keeps files in its data folder, not in the test infrastructure's bucket.
-      S3_BUCKET: '',
-      S3_ENDPOINT: '',
-      STRIPE_SECRET_KEY: '',
-      // The address the product is reached at: checkout pages and return addresses are on it.
-      PUBLIC_BASE_URL: base,
-      LOG_LEVEL: 'warn',
-    });
-    await waitFor(
-      async () =>
-        product.child.exitCode !== null ||
-        (await fetch(`${base}/healthz`).then(
-          (r) => r.status === 200,
-          () => false,
-        )),
-      'healthy',
-      180_000,
+    product = startNode(
+      ['gateway/dist/embedded.js'],
+      embeddedEnv(port, dataDir, {
+        STRIPE_SECRET_KEY: '',
+        // The address the product is reached at: checkout pages and return addresses are on it.
+        PUBLIC_BASE_URL: base,
+        LOG_LEVEL: 'warn',
+      }),
     );
+    await untilHealthy(base, product.child);
     assert.equal(product.child.exitCode, null, product.output());
   }, 240_000);
 

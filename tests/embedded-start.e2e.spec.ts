@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { freePort } from '@flatlay/platform';
 import { startNode } from '../services/platform/test/process.js';
-import { waitFor } from '../services/platform/test/support.js';
+import { embeddedEnv, untilHealthy } from './support/embedded-product.js';
 
 const postgresProcesses = (dataDir: string) => {
   try {
@@ -23,30 +23,9 @@ describe('embedded default', { timeout: 240_000 }, () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-data-'));
     const run = async (extra: Record<string, string> = {}) => {
       const port = await freePort();
-      const proc = startNode(['gateway/dist/embedded.js'], {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        FLATLAY_DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        KAFKA_BROKERS: '',
-        REDIS_URL: '',
-        // The embedded default keeps files in its data folder, not in the test infrastructure's bucket.
-        S3_BUCKET: '',
-        S3_ENDPOINT: '',
-        LOG_LEVEL: 'info',
-        ...extra,
-      });
+      const proc = startNode(['gateway/dist/embedded.js'], embeddedEnv(port, dataDir, { LOG_LEVEL: 'info', ...extra }));
       const url = `http://127.0.0.1:${port}`;
-      await waitFor(
-        async () =>
-          proc.child.exitCode !== null ||
-          (await fetch(`${url}/healthz`).then(
-            (r) => r.status === 200,
-            () => false,
-          )),
-        'healthy',
-        180_000,
-      );
+      await untilHealthy(url, proc.child, 'healthy');
       assert.equal(proc.child.exitCode, null, proc.output());
       return { proc, url };
     };

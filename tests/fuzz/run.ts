@@ -17,7 +17,7 @@ import { SignJWT } from 'jose';
 import { freePort } from '@flatlay/platform';
 import { pay } from '../../gateway/test/support/local-checkout.js';
 import { startNode } from '../../services/platform/test/process.js';
-import { waitFor } from '../../services/platform/test/support.js';
+import { embeddedEnv, untilHealthy } from '../support/embedded-product.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 /** The pinned Schemathesis of scripts/infra/schemathesis.mjs (`node scripts/infra.mjs install`). */
@@ -160,35 +160,29 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
     const port = await freePort();
     const admin = { email: 'fuzz.admin@example.com', password: 'fuzz admin password' };
     const many = '1000000';
-    const product = startNode([join(repoRoot, 'gateway', 'dist', 'embedded.js')], {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      FLATLAY_DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      REDIS_URL: '',
-      // The embedded default keeps files in its data folder, not in the test infrastructure's bucket.
-      S3_BUCKET: '',
-      S3_ENDPOINT: '',
-      LOG_LEVEL: 'error',
-      // Answers are checked against the document in the gateway too (a mismatch is a 500 naming it).
-      NODE_ENV: 'test',
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      // For this run only: the fuzzer signs in thousands of times from one address and e-mail.
-      AUTH_RATE_LIMIT_PER_IP: many,
-      AUTH_RATE_LIMIT_PER_EMAIL: many,
-      AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP: many,
-      GOOGLE_CLIENT_ID,
-      GOOGLE_CERTS_URL: `http://127.0.0.1:${(certs.address() as { port: number }).port}/oauth2/v1/certs`,
-      SUPABASE_JWT_SECRET: supabaseSecret,
-      LOCAL_WEBHOOK_SECRET: webhookSecret,
-      // No generation worker: this run checks the API contract, not job processing (the gateway's
-      // and image service's integration tests do). With a worker every accepted generate ran the
-      // real engine on the same cores while Schemathesis ran (368 s instead of ~85 s); without one
-      // jobs stay queued or processing, which every status answer documents.
-      IMAGE_IN_PROCESS_WORKER: '0',
-    });
+    const product = startNode(
+      [join(repoRoot, 'gateway', 'dist', 'embedded.js')],
+      embeddedEnv(port, dataDir, {
+        LOG_LEVEL: 'error',
+        // Answers are checked against the document in the gateway too (a mismatch is a 500 naming it).
+        NODE_ENV: 'test',
+        ADMIN_EMAIL: admin.email,
+        ADMIN_PASSWORD: admin.password,
+        // For this run only: the fuzzer signs in thousands of times from one address and e-mail.
+        AUTH_RATE_LIMIT_PER_IP: many,
+        AUTH_RATE_LIMIT_PER_EMAIL: many,
+        AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP: many,
+        GOOGLE_CLIENT_ID,
+        GOOGLE_CERTS_URL: `http://127.0.0.1:${(certs.address() as { port: number }).port}/oauth2/v1/certs`,
+        SUPABASE_JWT_SECRET: supabaseSecret,
+        LOCAL_WEBHOOK_SECRET: webhookSecret,
+        // No generation worker: this run checks the API contract, not job processing (the gateway's
+        // and image service's integration tests do). With a worker every accepted generate ran the
+        // real engine on the same cores while Schemathesis ran (368 s instead of ~85 s); without one
+        // jobs stay queued or processing, which every status answer documents.
+        IMAGE_IN_PROCESS_WORKER: '0',
+      }),
+    );
     stops.push(async () => {
       if (product.child.exitCode === null) {
         product.child.kill('SIGINT');
@@ -196,16 +190,7 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
       }
     });
     const base = `http://127.0.0.1:${port}`;
-    await waitFor(
-      async () =>
-        product.child.exitCode !== null ||
-        (await fetch(`${base}/healthz`).then(
-          (r) => r.status === 200,
-          () => false,
-        )),
-      'the product to be healthy',
-      180_000,
-    );
+    await untilHealthy(base, product.child);
     if (product.child.exitCode !== null) throw new Error(`the product exited:\n${product.output()}`);
 
     const post = async (path: string, body: string, type: string) => {

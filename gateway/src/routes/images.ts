@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { AppError, call, type Logger } from '@flatlay/platform';
+import type { image } from '@flatlay/proto';
 import { MAX_UPLOAD_BYTES } from '@flatlay/image/files';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
@@ -93,6 +94,18 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
     if (known !== undefined) return known;
     const l = clients.ledger();
     return (await call(l, l.getBalance, { userId: callerOf(req).userId }, { metadata: callerMetadata(req) })).balance;
+  };
+  type UnlockOutcome = Pick<image.UnlockWithTokensResponse, 'tokensUsed' | 'newBalance' | 'image'>;
+  /** The answer of both unlocks: the image as it now is, and the caller's balance after it. */
+  const unlocked = async (req: Request, r: UnlockOutcome) => {
+    const img = imageJson(r.image);
+    return {
+      success: true,
+      tokens_used: Number(r.tokensUsed),
+      new_balance: await balanceOf(req, r.newBalance === undefined ? undefined : Number(r.newBalance)),
+      image_url: img.image_url,
+      image: img,
+    };
   };
   const create = async (req: Request, file: StoredUpload, type: string, email: string) => {
     const c = images();
@@ -297,14 +310,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
         ).catch((error: unknown) => {
           throw unlockWords(error);
         });
-        const img = imageJson(r.image);
-        res.json({
-          success: true,
-          tokens_used: Number(r.tokensUsed),
-          new_balance: await balanceOf(req, r.newBalance === undefined ? undefined : Number(r.newBalance)),
-          image_url: img.image_url,
-          image: img,
-        });
+        res.json(await unlocked(req, r));
       },
     }),
 
@@ -377,14 +383,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
         ).catch((error: unknown) => {
           throw unlockWords(error);
         });
-        const img = imageJson(r.image);
-        res.json({
-          success: true,
-          tokens_used: Number(r.tokensUsed),
-          new_balance: await balanceOf(req, r.newBalance === undefined ? undefined : Number(r.newBalance)),
-          image_url: img.image_url,
-          image: img,
-        });
+        res.json(await unlocked(req, r));
       },
     }),
   ];

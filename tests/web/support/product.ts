@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { ensureDatabase, freePort } from '@flatlay/platform';
-import { requireEnv, waitFor } from '../../../services/platform/test/support.js';
+import { requireEnv } from '../../../services/platform/test/support.js';
+import { untilHealthy } from '../../support/embedded-product.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
 /** Screenshots and other artifacts of the browser tests (reports/ is kept out of git). */
@@ -85,16 +86,7 @@ export async function startProduct(): Promise<RunningProduct> {
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<void>((ok) => child.on('exit', () => ok()));
-  await waitFor(
-    async () =>
-      child.exitCode !== null ||
-      (await fetch(`${url}/healthz`).then(
-        (r) => r.status === 200,
-        () => false,
-      )),
-    'the product to be healthy',
-    180_000,
-  );
+  await untilHealthy(url, child);
   if (child.exitCode !== null) throw new Error(`the product exited early:\n${output}`);
 
   let adminToken: string | undefined;
