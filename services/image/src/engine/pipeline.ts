@@ -129,9 +129,10 @@ export async function runPipeline(
     if (!clean) throw new EngineError('NO_PRODUCT_FOUND', 'no product could be told apart from the background');
     mask = clean.binary;
     mark('mask');
-    const level = levelDecision(clean.binary, recipe.level);
+    const frame = frameCheck(clean.binary);
+    const level = levelDecision(clean.binary, recipe.level, !frame.pass);
     rotationDeg = level.deg;
-    unsure.push(frameCheck(clean.binary));
+    unsure.push(frame);
     if (recipe.level !== 'none') unsure.push({ rule: LEVEL_RULE, pass: level.sure, detail: level.detail });
     cutRegion = productRegion(clean.alpha, img.width, img.height) ?? cutRegion;
     const rotated = await rotateCutout(await cutOut(img, clean.alpha, cutRegion), rotationDeg);

@@ -40,6 +40,11 @@ export interface LevelEvidence {
   symmetry: { deg: number; score: number } | null;
   /** Correction that brings the principal axis to the nearest of horizontal/vertical. */
   principal: { deg: number; elongation: number };
+  /**
+   * The product runs into the photo's edge (frame-contact.ts). Both estimates then see the same
+   * truncated shape, so the long axis agreeing with a weak mirror axis confirms nothing.
+   */
+  cutByFrame?: boolean;
 }
 
 export interface LevelDecision {
@@ -82,16 +87,14 @@ export function decideLevel(e: LevelEvidence): LevelDecision {
     if (nearLimit(s.deg)) return unsure(s.deg, `the mirror axis is at the ${MAX_CORRECTION_DEG}° limit`);
     if (s.score >= SURE_MIRROR_SCORE)
       return { deg: s.deg, sure: true, detail: `levelled by mirror symmetry (score ${s.score.toFixed(2)})` };
-    if (pcaUsable && Math.abs(p.deg - s.deg) <= AGREEMENT_DEG)
+    if (pcaUsable && !e.cutByFrame && Math.abs(p.deg - s.deg) <= AGREEMENT_DEG)
       return {
         deg: s.deg,
         sure: true,
         detail: `levelled by mirror symmetry (score ${s.score.toFixed(2)}), the long axis agrees`,
       };
-    return unsure(
-      s.deg,
-      `mirror score ${s.score.toFixed(2)} is under ${SURE_MIRROR_SCORE} and the long axis does not confirm it`,
-    );
+    const noSecond = e.cutByFrame ? 'the product is cut by the frame' : 'the long axis does not confirm it';
+    return unsure(s.deg, `mirror score ${s.score.toFixed(2)} is under ${SURE_MIRROR_SCORE} and ${noSecond}`);
   }
   // no usable mirror axis: the long axis alone, for a shape that should have had one, is a guess
   if (pcaUsable && Math.abs(p.deg) > 0)

@@ -34,6 +34,14 @@ describe('level confidence', () => {
       principal: { deg: 11, elongation: 1.6 },
     });
     assert.deepEqual([far.deg, far.sure], [0, false], '3° apart is no confirmation');
+    const cut = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 8, score: 0.9 },
+      principal: { deg: 9.5, elongation: 1.6 },
+      cutByFrame: true,
+    });
+    assert.deepEqual([cut.deg, cut.sure], [0, false], 'a shape cut by the frame cannot confirm itself');
+    assert.match(cut.detail, /cut by the frame/);
   });
 
   it('does not take an angle at the search limit, however symmetric', () => {

@@ -195,12 +195,13 @@ export function symmetryCorrection(m: Mask): { deg: number; score: number } {
 }
 
 /** How far to rotate the product (degrees, clockwise) so that it stands level, and whether that is sure. */
-export function levelDecision(m: Mask, strategy: LevelStrategy): LevelDecision {
+export function levelDecision(m: Mask, strategy: LevelStrategy, cutByFrame = false): LevelDecision {
   if (strategy === 'none') return decideLevel({ strategy, symmetry: null, principal: { deg: 0, elongation: 1 } });
   const pca = principalCorrection(m);
   const principal = { deg: round(pca.deg), elongation: pca.elongation };
   const sym = needsSymmetry(strategy, principal) ? symmetryCorrection(m) : null;
-  const decision = decideLevel({ strategy, symmetry: sym && { deg: round(sym.deg), score: sym.score }, principal });
+  const symmetry = sym && { deg: round(sym.deg), score: sym.score };
+  const decision = decideLevel({ strategy, symmetry, principal, cutByFrame });
   return { ...decision, deg: round(decision.deg) };
 }
 
