@@ -39,6 +39,24 @@ describe('engine (stand-in model)', () => {
     assert.ok(Math.abs(axis - r.width / 2) <= 0.015 * r.width, `axis ${axis} of ${r.width}`);
   });
 
+  it('says in checks when the product runs off the frame, and that a clean rotation was confirmed', async () => {
+    const engine = await createEngine({ model: new ThresholdModel() });
+    const inside = await engine.enhance(await drawnPhoto(500, 500, tshirt(250, 250, 260, -9)), { type: 'tops' });
+    assert.deepEqual(
+      inside.checks.map((c) => [c.rule, c.pass]),
+      [
+        ['product inside the frame', true],
+        ['level confirmed', true],
+      ],
+    );
+    // the same shirt moved right until a sleeve runs off the photo's right edge
+    const cut = await engine.enhance(await drawnPhoto(500, 500, tshirt(380, 250, 260, 0)), { type: 'tops' });
+    const frame = cut.checks.find((c) => c.rule === 'product inside the frame')!;
+    assert.equal(frame.pass, false);
+    assert.match(frame.detail, /right/);
+    await engine.close();
+  });
+
   it('delivers full, thumbnail and a small preview; pure white background', async () => {
     const engine = await createEngine({ model: new ThresholdModel() });
     const r = await engine.enhance(await drawnPhoto(300, 300, rotatedRect(150, 150, 120, 160, 0)), {

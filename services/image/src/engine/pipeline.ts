@@ -12,7 +12,8 @@ import { planCrop, planCutout, type Layout } from './stages/layout.js';
 import { cleanMask, keepProductComponents } from './stages/mask-cleanup.js';
 import { boundingBox, scaleBox, threshold } from './stages/mask-ops.js';
 import { segment } from './stages/segment.js';
-import { levelCorrection } from './stages/straighten.js';
+import { frameCheck } from './stages/frame-contact.js';
+import { levelDecision } from './stages/straighten.js';
 import { estimateGains } from './stages/white-balance.js';
 import type { Box, Mask, OutputFormat, RawImage } from './types.js';
 
@@ -47,6 +48,9 @@ export interface PipelineContext {
 }
 
 const DEFAULT_SIZE = 2048;
+
+/** The check that says whether the product's rotation was confirmed (stages/level-confidence.ts). */
+export const LEVEL_RULE = 'level confirmed';
 
 async function sceneSample(img: RawImage): Promise<RawImage> {
   const { data, info } = await sharp(img.data, {
@@ -107,6 +111,8 @@ export async function runPipeline(
   let rotationDeg = 0;
   let mask: Mask | null = null;
   let cutRegion: Box = { left: 0, top: 0, right: img.width, bottom: img.height };
+  // where the engine is unsure of its own answer it says so (cut-outs only; close-ups are not turned)
+  const unsure: CheckResult[] = [];
   if (recipe.mode === 'crop') {
     const kept = keepProductComponents(threshold(prob, 128));
     mask = kept?.mask ?? null;
@@ -123,7 +129,11 @@ export async function runPipeline(
     if (!clean) throw new EngineError('NO_PRODUCT_FOUND', 'no product could be told apart from the background');
     mask = clean.binary;
     mark('mask');
-    rotationDeg = levelCorrection(clean.binary, recipe.level);
+    const frame = frameCheck(clean.binary);
+    const level = levelDecision(clean.binary, recipe.level, !frame.pass);
+    rotationDeg = level.deg;
+    unsure.push(frame);
+    if (recipe.level !== 'none') unsure.push({ rule: LEVEL_RULE, pass: level.sure, detail: level.detail });
     cutRegion = productRegion(clean.alpha, img.width, img.height) ?? cutRegion;
     const rotated = await rotateCutout(await cutOut(img, clean.alpha, cutRegion), rotationDeg);
     const m = measure(await alphaMask(rotated), rotated.width, rotated.height, recipe);
@@ -148,18 +158,21 @@ export async function runPipeline(
   const delivery = await deliver(canvas, o.format, transparent);
   mark('deliver');
 
-  let checks: CheckResult[] = [];
+  let checks: CheckResult[] = unsure;
   if (preset) {
     const { data, info } = await sharp(delivery.full).raw().toBuffer({ resolveWithObject: true });
-    checks = preset.check({
-      width: canvas.width,
-      height: canvas.height,
-      format: o.format,
-      transparent,
-      background: o.background,
-      productBox: layout.productBox,
-      pixels: { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 },
-    });
+    checks = [
+      ...unsure,
+      ...preset.check({
+        width: canvas.width,
+        height: canvas.height,
+        format: o.format,
+        transparent,
+        background: o.background,
+        productBox: layout.productBox,
+        pixels: { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 },
+      }),
+    ];
     mark('checks');
   }
   return {

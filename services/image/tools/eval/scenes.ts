@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { erode } from '../../src/engine/stages/mask-ops.js';
 
 /** Synthetic scenes with known answers, built from a clean garment and its mask. */
 
@@ -15,19 +16,46 @@ export function rng(seed: number): () => number {
   };
 }
 
+/**
+ * Casual failure cases as synthetic stand-ins with known masks (the dataset has no hand-made masks
+ * for them): 'frame-cut', the garment placed so a fifth of it runs off the photo's left edge (a
+ * sleeve off the frame); 'camouflage', the floor's own texture blended into the garment (80%), so
+ * product and floor look alike; 'hand-held', a skin-toned arm and hand from the bottom edge over
+ * the product's edge (drawn, shaded as a cylinder), which is not part of the product's mask.
+ */
+export type SceneVariant = 'plain' | 'frame-cut' | 'camouflage' | 'hand-held';
+
 export interface Scene {
   name: string;
+  variant: SceneVariant;
   input: Buffer; // JPEG, as a phone would deliver it
   gtMask: { data: Uint8Array; width: number; height: number }; // scene coordinates
   rotationDeg: number; // applied clockwise
   cast: [number, number, number];
   cleanRgb: { data: Buffer; width: number; height: number };
   cleanMask: Uint8Array;
+  /**
+   * The product as it really looks in the scene before the colour cast, for the colour error where
+   * the clean garment is not that (blended with the floor, partly covered, partly off the frame):
+   * scene pixels and the product's mask, eroded, in scene coordinates. Absent for plain scenes.
+   */
+  reference?: { data: Buffer; channels: 3; mask: Uint8Array; width: number; height: number };
 }
+
+/** Blend share of the floor's texture in a camouflage scene's garment. */
+const CAMOUFLAGE = 0.8;
+/** Share of the garment's width placed off the frame in a frame-cut scene. */
+const OFF_FRAME = 0.2;
 
 const SCENE = 1200;
 
-export async function makeScene(dataset: string, garment: string, background: string, seed: number): Promise<Scene> {
+export async function makeScene(
+  dataset: string,
+  garment: string,
+  background: string,
+  seed: number,
+  variant: SceneVariant = 'plain',
+): Promise<Scene> {
   const rand = rng(seed);
   const file = path.join(dataset, 'clean', garment);
   const stem = garment.replace(/\.[^.]+$/, '');
@@ -64,40 +92,122 @@ export async function makeScene(dataset: string, garment: string, background: st
     .rotate(rotationDeg, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .png()
     .toBuffer({ resolveWithObject: true });
-  const gw = rgba.info.width,
-    gh = rgba.info.height;
-  const left = Math.round((SCENE - gw) * (0.2 + 0.6 * rand()));
+  let gw = rgba.info.width;
+  const gh = rgba.info.height;
+  let left = Math.round((SCENE - gw) * (0.2 + 0.6 * rand()));
   const top = Math.round((SCENE - gh) * (0.2 + 0.6 * rand()));
+  let placed = rgba.data;
+  if (variant === 'frame-cut') {
+    // the photo's left edge cuts the garment: keep the part that lies inside the frame
+    const alpha = await sharp(rgba.data).extractChannel(3).raw().toBuffer();
+    let gl = gw,
+      gr = 0; // the garment's own extent (the clean photo has margins around it)
+    for (let p = 0; p < alpha.length; p++)
+      if (alpha[p]! >= 128) {
+        gl = Math.min(gl, p % gw);
+        gr = Math.max(gr, p % gw);
+      }
+    const off = Math.round(gl + OFF_FRAME * (gr - gl));
+    placed = await sharp(rgba.data)
+      .extract({ left: off, top: 0, width: gw - off, height: gh })
+      .png()
+      .toBuffer();
+    gw -= off;
+    left = 0;
+  }
   const bg = await sharp(path.join(dataset, 'backgrounds', background))
     .resize(SCENE, SCENE, { fit: 'cover' })
     .removeAlpha()
     .toBuffer();
   const scene = await sharp(bg)
-    .composite([{ input: rgba.data, left, top }])
+    .composite([{ input: placed, left, top }])
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const cast: [number, number, number] = [0.9 + rand() * 0.2, 1, 0.9 + rand() * 0.2];
-  const input = await sharp(scene.data, { raw: { width: SCENE, height: SCENE, channels: 3 } })
-    .linear(cast, [0, 0, 0])
-    .jpeg({ quality: 92 })
-    .toBuffer();
   const gt = await sharp({
     create: { width: SCENE, height: SCENE, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } },
   })
-    .composite([{ input: await sharp(rgba.data).extractChannel(3).toColourspace('b-w').png().toBuffer(), left, top }])
+    .composite([{ input: await sharp(placed).extractChannel(3).toColourspace('b-w').png().toBuffer(), left, top }])
     .extractChannel(0)
     .raw()
     .toBuffer();
   const gtMask = new Uint8Array(gt.length);
   for (let i = 0; i < gt.length; i++) gtMask[i] = gt[i]! >= 128 ? 255 : 0;
+  if (variant === 'camouflage') {
+    const floor = await sharp(bg).raw().toBuffer();
+    for (let p = 0; p < gt.length; p++) {
+      const k = (CAMOUFLAGE * gt[p]!) / 255;
+      for (let c = 0; c < 3; c++)
+        scene.data[p * 3 + c] = Math.round((1 - k) * scene.data[p * 3 + c]! + k * floor[p * 3 + c]!);
+    }
+  }
+  if (variant === 'hand-held') drawHand(scene.data, gtMask, rand);
+  const cast: [number, number, number] = [0.9 + rand() * 0.2, 1, 0.9 + rand() * 0.2];
+  const input = await sharp(scene.data, { raw: { width: SCENE, height: SCENE, channels: 3 } })
+    .linear(cast, [0, 0, 0])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  const suffix = variant === 'plain' ? '' : `+${variant}`;
   return {
-    name: `${stem}@${background.replace(/\.[^.]+$/, '')}`,
+    name: `${stem}@${background.replace(/\.[^.]+$/, '')}${suffix}`,
+    variant,
     input,
     gtMask: { data: gtMask, width: SCENE, height: SCENE },
     rotationDeg,
     cast,
     cleanRgb: { data: rgbImg.data, width: w, height: h },
     cleanMask: mask,
+    reference:
+      variant === 'plain'
+        ? undefined
+        : {
+            data: scene.data,
+            channels: 3,
+            mask: erode({ data: gtMask, width: SCENE, height: SCENE }, 3).data,
+            width: SCENE,
+            height: SCENE,
+          },
   };
+}
+
+/**
+ * A forearm and hand holding the product: from the bottom edge of the photo up to the product's
+ * lower edge, the palm over that edge. Skin tone shaded as a cylinder (darker at the sides) with a
+ * little grain. The product's true mask loses what the hand covers.
+ */
+function drawHand(rgb: Buffer, product: Uint8Array, rand: () => number): void {
+  let minX = SCENE,
+    maxX = -1;
+  for (let p = 0; p < product.length; p++)
+    if (product[p]) {
+      const x = p % SCENE;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+    }
+  // the palm straddles the product's lower edge, three quarters of the way across
+  const hx = Math.round(minX + 0.75 * (maxX - minX));
+  let hy = 0;
+  for (let y = 0; y < SCENE; y++) if (product[y * SCENE + hx]) hy = y;
+  const palm = 0.055 * SCENE,
+    arm = 0.04 * SCENE; // half widths
+  const tilt = ((rand() * 20 - 10) * Math.PI) / 180; // the arm leans up to 10° from vertical
+  const dx = Math.sin(tilt),
+    dy = Math.cos(tilt); // direction from the palm down to the frame's bottom edge
+  const skin = [222, 170, 138];
+  for (let y = 0; y < SCENE; y++)
+    for (let x = 0; x < SCENE; x++) {
+      const rx = x + 0.5 - hx,
+        ry = y + 0.5 - hy;
+      const along = rx * dx + ry * dy,
+        across = rx * dy - ry * dx;
+      const inPalm = (along / (1.25 * palm)) ** 2 + (across / palm) ** 2 <= 1;
+      const inArm = along >= 0 && Math.abs(across) <= arm;
+      if (!inPalm && !inArm) continue;
+      const half = inPalm && along < palm ? palm : arm;
+      const shade = 0.7 + 0.3 * Math.cos((Math.min(1, Math.abs(across) / half) * Math.PI) / 2);
+      const p = y * SCENE + x;
+      const grain = (rand() - 0.5) * 8;
+      for (let c = 0; c < 3; c++) rgb[p * 3 + c] = Math.max(0, Math.min(255, Math.round(skin[c]! * shade + grain)));
+      product[p] = 0;
+    }
 }

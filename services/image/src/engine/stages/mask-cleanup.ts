@@ -114,7 +114,9 @@ export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
 
 /**
  * A hanger's hook and neck stand above the garment as rows far narrower than the garment:
- * clear top rows whose extent is under 30% of the widest row, within the top fifth.
+ * clear top rows whose extent is under 30% of the widest row, when the garment widens again
+ * within the top fifth. A part that stays that narrow through the whole top fifth is the
+ * garment's own (a hoodie's hood, a high collar): a hook is short beside the garment it holds.
  */
 export function trimNarrowTop(m: Mask): void {
   const extents: number[] = [];
@@ -139,7 +141,10 @@ export function trimNarrowTop(m: Mask): void {
   }
   if (top < 0) return;
   const limit = top + 0.2 * (bottom - top);
-  for (let y = top; y < limit && extents[y]! < 0.3 * widest; y++) m.data.fill(0, y * m.width, (y + 1) * m.width);
+  let end = top;
+  while (end < limit && extents[end]! < 0.3 * widest) end++;
+  if (end >= limit) return;
+  m.data.fill(0, top * m.width, end * m.width);
 }
 
 /**

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import { maskFrom, rotatedRect } from '../testing/fixtures.js';
-import { cleanMask, fillHoles, keepProductComponents, removeHangerHooks, trimUnsureRegions } from './mask-cleanup.js';
+import {
+  cleanMask,
+  fillHoles,
+  keepProductComponents,
+  removeHangerHooks,
+  trimNarrowTop,
+  trimUnsureRegions,
+} from './mask-cleanup.js';
 import { threshold } from './mask-ops.js';
 import { area, boundingBox, components } from './mask-ops.js';
 
@@ -70,6 +77,23 @@ describe('mask cleanup', () => {
     assert.equal(at(clipsToo, 80, 104), 0, 'left clip gone');
     assert.equal(at(clipsToo, 220, 104), 0, 'right clip gone');
     assert.equal(boundingBox(clipsToo)!.top, 120, 'waistband intact');
+  });
+
+  it('keeps the hood of a hoodie: narrow through the whole top fifth, unlike a hook', () => {
+    // body 200 x 160 from y = 140; hood 50 wide (25% of the body) rising 60 px above it, a
+    // quarter of the garment's height: the narrow rows reach past the top fifth (44 px)
+    const body = rotatedRect(150, 220, 200, 160, 0),
+      hood = rotatedRect(150, 115, 50, 60, 0);
+    const m = maskFrom(300, 320, (x, y) => body(x, y) || hood(x, y));
+    const kept = { data: m.data.slice(), width: m.width, height: m.height };
+    trimNarrowTop(kept);
+    assert.deepEqual(kept.data, m.data, 'hood kept');
+    // the same garment with a hook 20 px tall (under a fifth of the height): the hook goes
+    const hook = rotatedRect(150, 130, 30, 20, 0);
+    const hooked = maskFrom(300, 320, (x, y) => body(x, y) || hook(x, y));
+    trimNarrowTop(hooked);
+    assert.equal(at(hooked, 150, 125), 0, 'hook gone');
+    assert.equal(boundingBox(hooked)!.top, 140, 'garment top intact');
   });
 
   it('keeps the straps of a camisole (thin, but off-centre)', () => {

@@ -1,14 +1,19 @@
 import type { Mask } from '../types.js';
+import {
+  decideLevel,
+  type LevelDecision,
+  type LevelStrategy,
+  MAX_CORRECTION_DEG,
+  needsSymmetry,
+} from './level-confidence.js';
 import { boundingBox, rowRuns } from './mask-ops.js';
+
+export { MAX_CORRECTION_DEG, type LevelDecision, type LevelStrategy } from './level-confidence.js';
 
 /**
  * Levelling and the axis of symmetry, computed on masks (pure, no I/O).
  * Angles are in degrees, positive = clockwise on screen (sharp's rotate convention).
  */
-
-export const MAX_CORRECTION_DEG = 20;
-
-export type LevelStrategy = 'symmetry' | 'principal' | 'none';
 
 /** Nearest-neighbour downscale so searches stay cheap. */
 export function shrinkMask(m: Mask, longSide: number): Mask {
@@ -189,16 +194,20 @@ export function symmetryCorrection(m: Mask): { deg: number; score: number } {
   return fine.score - upright < 0.01 + 0.001 * Math.abs(fine.deg) ? { deg: 0, score: upright } : fine;
 }
 
-/** How far to rotate the product (degrees, clockwise) so that it stands level. */
-export function levelCorrection(m: Mask, strategy: LevelStrategy): number {
-  if (strategy === 'none') return 0;
+/** How far to rotate the product (degrees, clockwise) so that it stands level, and whether that is sure. */
+export function levelDecision(m: Mask, strategy: LevelStrategy, cutByFrame = false): LevelDecision {
+  if (strategy === 'none') return decideLevel({ strategy, symmetry: null, principal: { deg: 0, elongation: 1 } });
   const pca = principalCorrection(m);
-  const pcaUsable = pca.elongation >= 1.25 && Math.abs(pca.deg) <= MAX_CORRECTION_DEG;
-  if (strategy === 'principal' && pcaUsable) return round(pca.deg);
-  const sym = symmetryCorrection(m);
-  if (sym.score >= 0.8) return round(sym.deg);
-  if (pcaUsable) return round(pca.deg);
-  return 0;
+  const principal = { deg: round(pca.deg), elongation: pca.elongation };
+  const sym = needsSymmetry(strategy, principal) ? symmetryCorrection(m) : null;
+  const symmetry = sym && { deg: round(sym.deg), score: sym.score };
+  const decision = decideLevel({ strategy, symmetry, principal, cutByFrame });
+  return { ...decision, deg: round(decision.deg) };
+}
+
+/** How far to rotate the product (degrees, clockwise) so that it stands level (0 when unsure). */
+export function levelCorrection(m: Mask, strategy: LevelStrategy): number {
+  return levelDecision(m, strategy).deg;
 }
 
 function round(d: number): number {

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'vitest';
+import { decideLevel, needsSymmetry } from './level-confidence.js';
+
+const round = { deg: 0, elongation: 1.05 }; // a shape with no long axis
+
+describe('level confidence', () => {
+  it('turns a clearly symmetric product by its mirror axis', () => {
+    const d = decideLevel({ strategy: 'symmetry', symmetry: { deg: -6.75, score: 0.98 }, principal: round });
+    assert.deepEqual([d.deg, d.sure], [-6.75, true]);
+  });
+
+  it('leaves a weakly symmetric product as shot when nothing confirms the angle (a bag seen three-quarter)', () => {
+    // the eval's backpack: mirror score 0.93 at -15.25°, the long axis at -20.8° (past the limit)
+    const d = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: -15.25, score: 0.929 },
+      principal: { deg: -20.79, elongation: 1.42 },
+    });
+    assert.deepEqual([d.deg, d.sure], [0, false]);
+    assert.match(d.detail, /-15\.3° was not applied: mirror score 0\.93/);
+  });
+
+  it('trusts a weak mirror axis that the long axis confirms', () => {
+    const d = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 8, score: 0.9 },
+      principal: { deg: 9.5, elongation: 1.6 },
+    });
+    assert.deepEqual([d.deg, d.sure], [8, true]);
+    const far = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 8, score: 0.9 },
+      principal: { deg: 11, elongation: 1.6 },
+    });
+    assert.deepEqual([far.deg, far.sure], [0, false], '3° apart is no confirmation');
+    const cut = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 8, score: 0.9 },
+      principal: { deg: 9.5, elongation: 1.6 },
+      cutByFrame: true,
+    });
+    assert.deepEqual([cut.deg, cut.sure], [0, false], 'a shape cut by the frame cannot confirm itself');
+    assert.match(cut.detail, /cut by the frame/);
+  });
+
+  it('does not take an angle at the search limit, however symmetric', () => {
+    const d = decideLevel({ strategy: 'symmetry', symmetry: { deg: 19.5, score: 0.99 }, principal: round });
+    assert.deepEqual([d.deg, d.sure], [0, false]);
+    const p = decideLevel({ strategy: 'principal', symmetry: null, principal: { deg: -19.8, elongation: 3 } });
+    assert.deepEqual([p.deg, p.sure], [0, false]);
+  });
+
+  it('does not turn a symmetric-type product by its long axis alone', () => {
+    const d = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 3, score: 0.7 },
+      principal: { deg: 12, elongation: 1.5 },
+    });
+    assert.deepEqual([d.deg, d.sure], [0, false]);
+  });
+
+  it('levels a profile by its long axis, and is sure of an upright or axis-less product', () => {
+    const shoe = decideLevel({ strategy: 'principal', symmetry: null, principal: { deg: 7, elongation: 2.6 } });
+    assert.deepEqual([shoe.deg, shoe.sure], [7, true]);
+    const upright = decideLevel({ strategy: 'symmetry', symmetry: { deg: 0, score: 0.9 }, principal: round });
+    assert.deepEqual([upright.deg, upright.sure], [0, true]);
+    const blob = decideLevel({ strategy: 'principal', symmetry: { deg: 0, score: 0.5 }, principal: round });
+    assert.deepEqual([blob.deg, blob.sure], [0, true]);
+    assert.equal(decideLevel({ strategy: 'none', symmetry: null, principal: round }).sure, true);
+  });
+
+  it('asks for the symmetry search only where it is used', () => {
+    assert.equal(needsSymmetry('symmetry', { deg: 3, elongation: 3 }), true);
+    assert.equal(needsSymmetry('principal', { deg: 3, elongation: 3 }), false);
+    assert.equal(needsSymmetry('principal', round), true);
+    assert.equal(needsSymmetry('none', round), false);
+  });
+});
