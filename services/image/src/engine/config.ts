@@ -30,6 +30,7 @@ const schema = z.object({
       message: `use a multiple of ${INFERENCE_SIZE_STEP} from ${MIN_INFERENCE_SIZE} to ${MAX_INFERENCE_SIZE}`,
     })
     .optional(),
+  ENGINE_CROP_FIRST: z.enum(['0', '1'], { message: 'use 1 (crop first) or 0 (segment the whole frame)' }).optional(),
 });
 
 export type EngineEnv = z.infer<typeof schema>;

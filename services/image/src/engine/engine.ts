@@ -25,6 +25,8 @@ export interface EngineConfig {
   optimization?: GraphOptimization;
   /** Side the model runs at: ENGINE_INFERENCE_SIZE, else DEFAULT_INFERENCE_SIZE (640; multiples of 32, 256 to 1024). */
   inferenceSize?: number;
+  /** Crop first (stages/crop-first.ts): ENGINE_CROP_FIRST=1, else off. */
+  cropFirst?: boolean;
   /** Engines this process hosts on the same CPUs: ONNX Runtime's threads are divided among them (model/threads.ts). */
   engines?: number;
 }
@@ -41,12 +43,13 @@ export async function createEngine(config: EngineConfig = {}): Promise<Engine> {
   sharp.cache({ memory: 32, files: 0, items: 16 }); // keep libvips' operation cache small
   const model = config.model ?? (await loadSegmentationModel(modelSettings(config)));
   const maxPixels = config.maxPixels ?? DEFAULT_MAX_PIXELS;
+  const cropFirst = config.cropFirst ?? engineEnv().ENGINE_CROP_FIRST === '1';
   let closed = false;
   return {
     runtime: model.runtime,
     async enhance(input, options = {}) {
       if (closed) throw new EngineError('ENGINE_CLOSED', 'the engine was closed');
-      return runPipeline(input, options, { model, maxPixels });
+      return runPipeline(input, options, { model, maxPixels, cropFirst });
     },
     async close() {
       closed = true;

@@ -11,6 +11,7 @@ import { composeCanvas, finishLayer } from './stages/canvas.js';
 import { planCrop, planCutout, type Layout } from './stages/layout.js';
 import { cleanMask, keepProductComponents } from './stages/mask-cleanup.js';
 import { boundingBox, scaleBox, threshold } from './stages/mask-ops.js';
+import { segmentCropFirst } from './stages/crop-first.js';
 import { segment } from './stages/segment.js';
 import { frameCheck } from './stages/frame-contact.js';
 import { levelDecision } from './stages/straighten.js';
@@ -34,6 +35,8 @@ export interface EnhanceResult {
     workingHeight: number;
     /** Region of the working image cut out before straightening (the whole image for close-ups). */
     cutRegion: Box;
+    /** The window the full segmentation pass ran on when crop-first found one (working-image coordinates). */
+    segmentWindow: Box | null;
     rotationDeg: number;
     gains: [number, number, number];
     layout: Layout;
@@ -45,6 +48,8 @@ export interface EnhanceResult {
 export interface PipelineContext {
   model: SegmentationModel;
   maxPixels: number;
+  /** Find the product's box in a cheap first pass and segment that box (stages/crop-first.ts). */
+  cropFirst?: boolean;
 }
 
 const DEFAULT_SIZE = 2048;
@@ -88,19 +93,27 @@ export async function runPipeline(
   const img = decoded.image;
   mark('decode');
   let inferenceMs = 0;
-  const timedModel: SegmentationModel = {
-    inputSize: ctx.model.inputSize,
+  const timed = (model: SegmentationModel): SegmentationModel => ({
+    inputSize: model.inputSize,
     run: async (x) => {
       const t = performance.now();
       try {
-        return await ctx.model.run(x);
+        return await model.run(x);
       } finally {
         inferenceMs += performance.now() - t;
       }
     },
-    close: () => ctx.model.close(),
-  };
-  const prob = await segment(img, timedModel);
+    atSize: (s) => {
+      const other = model.atSize?.(s);
+      return other && timed(other);
+    },
+    close: () => model.close(),
+  });
+  const timedModel = timed(ctx.model);
+  let segmentWindow: Box | null = null;
+  let prob: Mask;
+  if (ctx.cropFirst) ({ mask: prob, window: segmentWindow } = await segmentCropFirst(img, timedModel));
+  else prob = await segment(img, timedModel);
   mark('segment');
   // report the model's own time apart from the segment stage's pre- and post-processing
   timings.inference = Math.round(inferenceMs * 10) / 10;
@@ -187,6 +200,7 @@ export async function runPipeline(
       workingWidth: img.width,
       workingHeight: img.height,
       cutRegion,
+      segmentWindow,
       rotationDeg,
       gains,
       layout,

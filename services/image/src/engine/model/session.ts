@@ -30,6 +30,11 @@ export interface SegmentationModel {
   readonly runtime?: ModelRuntime;
   /** input: NCHW float32 [1,3,S,S]; returns S*S probabilities in [0,1]. */
   run(input: Float32Array): Promise<Float32Array>;
+  /**
+   * The same model run at another side (same session and threads), for a cheap first pass;
+   * undefined (or absent) where the model's input size is fixed.
+   */
+  atSize?(size: number): SegmentationModel | undefined;
   close(): Promise<void>;
 }
 
@@ -51,8 +56,8 @@ class OnnxSegmentationModel implements SegmentationModel {
   constructor(
     private readonly loaded: LoadedSession,
     readonly inputSize: number,
-    intraOpThreads: number,
-    warnings: string[],
+    private readonly intraOpThreads: number,
+    private readonly warnings: string[],
   ) {
     this.runtime = {
       executionProvider: loaded.executionProvider,
@@ -74,6 +79,11 @@ class OnnxSegmentationModel implements SegmentationModel {
     const data = result.data as Float32Array;
     tensor.dispose?.();
     return data;
+  }
+
+  atSize(size: number): SegmentationModel | undefined {
+    if (this.loaded.fixedSize !== undefined) return undefined;
+    return new OnnxSegmentationModel(this.loaded, size, this.intraOpThreads, this.warnings);
   }
 
   async close(): Promise<void> {

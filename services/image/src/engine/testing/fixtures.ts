@@ -6,7 +6,7 @@ import type { Mask } from '../types.js';
 
 /** "Segments" whatever is darker than light grey: good enough for drawn test scenes. */
 export class ThresholdModel implements SegmentationModel {
-  readonly inputSize = 256;
+  readonly inputSize: number = 256;
   calls = 0;
   async run(input: Float32Array): Promise<Float32Array> {
     this.calls++;
@@ -19,6 +19,28 @@ export class ThresholdModel implements SegmentationModel {
     return out;
   }
   async close(): Promise<void> {}
+}
+
+/** ThresholdModel at any side, as the default model's free input size allows; `sides` logs each run's side. */
+export class FreeSizeThresholdModel extends ThresholdModel {
+  override readonly inputSize: number;
+  constructor(
+    side: number,
+    readonly sides: number[] = [],
+  ) {
+    super();
+    this.inputSize = side;
+  }
+  override async run(input: Float32Array): Promise<Float32Array> {
+    this.sides.push(this.inputSize);
+    const plane = this.inputSize * this.inputSize;
+    const out = new Float32Array(plane);
+    for (let i = 0; i < plane; i++) out[i] = (input[i]! + input[i + plane]! + input[i + 2 * plane]!) / 3 < 0.25 ? 1 : 0;
+    return out;
+  }
+  atSize(side: number): FreeSizeThresholdModel {
+    return new FreeSizeThresholdModel(side, this.sides);
+  }
 }
 
 export function maskFrom(width: number, height: number, inside: (x: number, y: number) => boolean): Mask {
