@@ -11,6 +11,41 @@ import {
   type TopicSpec,
 } from './bus.js';
 
+/** Within a long batch, commit after this many handled messages, or this long after the last commit. */
+const COMMIT_EVERY = 100;
+const COMMIT_MS = 1_000;
+
+/** The next offset to commit for one partition's batch: handled messages since the last commit. */
+export class CommitWindow {
+  private next: number | undefined;
+  private count = 0;
+  private since = Date.now();
+
+  constructor(
+    private readonly every = COMMIT_EVERY,
+    private readonly ms = COMMIT_MS,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.since = now();
+  }
+
+  /** Records a handled message (the offset after it); true when it is time to commit. */
+  add(nextOffset: number): boolean {
+    this.next = nextOffset;
+    this.count++;
+    return this.count >= this.every || this.now() - this.since >= this.ms;
+  }
+
+  /** The offset to commit, if anything was handled since the last take. */
+  take(): string | undefined {
+    const next = this.next;
+    this.next = undefined;
+    this.count = 0;
+    this.since = this.now();
+    return next === undefined ? undefined : String(next);
+  }
+}
+
 export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
@@ -28,7 +63,7 @@ export interface KafkaSasl {
 
 /**
  * The bus on Kafka. Producers wait for all in-sync replicas (acks -1) and are idempotent;
- * consumers commit a message's offset only after its handler (and so its transaction) has
+ * consumers commit an offset only past messages whose handlers (and so their transactions) have
  * finished, so a consumer that dies mid-handler leaves the message to the next owner.
  */
 export class KafkaBus implements Bus {
@@ -153,31 +188,55 @@ export class KafkaBus implements Bus {
     await consumer.subscribe({ topics: options.topics, fromBeginning: options.from !== 'end' });
     await consumer.run({
       autoCommit: false,
+      eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 8,
-      eachMessage: async ({ topic, partition, message, heartbeat }) => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = v.toString();
-        const delivery = {
-          topic,
-          partition,
-          offset: Number(message.offset),
-          key: message.key?.toString() ?? '',
-          value: message.value ?? Buffer.alloc(0),
-          headers,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        const { topic, partition } = batch;
+        // Offsets are committed a batch at a time (and every COMMIT_EVERY messages or COMMIT_MS
+        // within a long one), only ever past messages whose handlers finished: one commit per
+        // message made a consumer catching up on a backlog spend most of its time in commit
+        // round trips. A consumer that dies offers the uncommitted tail again, which the
+        // handlers' inboxes absorb (delivery is at least once either way).
+        const handled = new CommitWindow();
+        // A commit the coordinator refuses (the partition moved to another member, the consumer is
+        // leaving) only leaves those messages to be offered again.
+        const commit = async () => {
+          const offset = handled.take();
+          if (offset !== undefined) await consumer.commitOffsets([{ topic, partition, offset }]).catch(() => undefined);
         };
-        // Retry in place: the partition waits, so a later message never overtakes a failed one.
-        for (;;) {
-          try {
-            await abandonOnAbort(handleInSpan(options.groupId, delivery, options.handle), killed.signal);
-            break;
-          } catch (error) {
-            if (error instanceof SubscriptionClosed) throw error; // dies without committing
-            await heartbeat().catch(() => undefined);
-            await sleep(options.retryDelayMs ?? 500, killed.signal);
-            if (killed.signal.aborted) throw new SubscriptionClosed();
+        try {
+          for (const message of batch.messages) {
+            if (!isRunning() || isStale()) break;
+            const headers: Record<string, string> = {};
+            for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = v.toString();
+            const delivery = {
+              topic,
+              partition,
+              offset: Number(message.offset),
+              key: message.key?.toString() ?? '',
+              value: message.value ?? Buffer.alloc(0),
+              headers,
+            };
+            // Retry in place: the partition waits, so a later message never overtakes a failed one.
+            for (;;) {
+              try {
+                await abandonOnAbort(handleInSpan(options.groupId, delivery, options.handle), killed.signal);
+                break;
+              } catch (error) {
+                if (error instanceof SubscriptionClosed) throw error; // dies without committing
+                await heartbeat().catch(() => undefined);
+                await sleep(options.retryDelayMs ?? 500, killed.signal);
+                if (killed.signal.aborted) throw new SubscriptionClosed();
+              }
+            }
+            resolveOffset(message.offset); // the next fetch of this partition starts after it
+            if (handled.add(Number(message.offset) + 1)) await commit();
+            await heartbeat();
           }
+        } finally {
+          // what was handled before a close, a rebalance, a handler abandoned, or the batch's end
+          await commit();
         }
-        await consumer.commitOffsets([{ topic, partition, offset: String(Number(message.offset) + 1) }]);
       },
     });
     return {
