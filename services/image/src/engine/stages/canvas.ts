@@ -21,6 +21,15 @@ function gaussianTaps(sigma: number): Float32Array {
   return taps;
 }
 
+/** The blur along a row at x, its window clamped at the row's ends. */
+function clampedSum(taps: Float32Array, luma: Float32Array, row: number, x: number, width: number): number {
+  const radius = (taps.length - 1) / 2;
+  let acc = 0;
+  for (let i = -radius; i <= radius; i++)
+    acc += taps[i + radius]! * luma[row + Math.min(width - 1, Math.max(0, x + i))]!;
+  return acc;
+}
+
 /** Largest change sharpening may make to a pixel: enough for crisp seams, too little for halos. */
 const MAX_SHARPEN_STEP = 24;
 
@@ -40,27 +49,31 @@ export function finishLayer(layer: Layer, gains: [number, number, number], sharp
   for (let p = 0, k = 0; p < n; p++, k += channels)
     luma[p] = 0.299 * out[k]! + 0.587 * out[k + 1]! + 0.114 * out[k + 2]!;
   const taps = gaussianTaps(0.5 + 0.5 * sharpen);
-  const radius = (taps.length - 1) / 2;
+  const span = taps.length,
+    radius = (span - 1) / 2;
   const across = new Float32Array(n);
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    for (let x = 0; x < width; x++) {
+    // the window is clamped at the layer's edges: only the first and last `radius` columns need it
+    for (let x = 0; x < Math.min(radius, width); x++) across[row + x] = clampedSum(taps, luma, row, x, width);
+    for (let x = radius; x < width - radius; x++) {
       let acc = 0;
-      for (let i = -radius; i <= radius; i++)
-        acc += taps[i + radius]! * luma[row + Math.min(width - 1, Math.max(0, x + i))]!;
+      for (let t = 0, q = row + x - radius; t < span; t++, q++) acc += taps[t]! * luma[q]!;
       across[row + x] = acc;
     }
+    for (let x = Math.max(radius, width - radius); x < width; x++)
+      across[row + x] = clampedSum(taps, luma, row, x, width);
   }
   const amount = 0.35 + 0.4 * sharpen;
   const px = new Uint8ClampedArray(out.buffer, out.byteOffset, out.length); // writes clamp to 0..255 and round
+  const rows = new Int32Array(span); // start of each row the vertical window reads, clamped
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
+    for (let i = -radius; i <= radius; i++) rows[i + radius] = Math.min(height - 1, Math.max(0, y + i)) * width;
+    for (let x = 0, p = y * width, k = p * channels; x < width; x++, p++, k += channels) {
+      if (channels === 4 && out[k + 3] === 0) continue; // never seen: composed or encoded as transparent
       let blurred = 0;
-      for (let i = -radius; i <= radius; i++)
-        blurred += taps[i + radius]! * across[Math.min(height - 1, Math.max(0, y + i)) * width + x]!;
-      const p = y * width + x;
+      for (let t = 0; t < span; t++) blurred += taps[t]! * across[rows[t]! + x]!;
       const step = Math.max(-MAX_SHARPEN_STEP, Math.min(MAX_SHARPEN_STEP, amount * (luma[p]! - blurred)));
-      const k = p * channels;
       px[k] = px[k]! + step;
       px[k + 1] = px[k + 1]! + step;
       px[k + 2] = px[k + 2]! + step;

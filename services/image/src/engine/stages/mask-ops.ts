@@ -166,39 +166,51 @@ export function components(m: Mask, select: Selection = {}): Components {
  * in the window from prefix sums, so the cost does not grow with r; the vertical pass walks rows
  * (column sums kept per row) to stay cache-friendly. Outside the mask counts as "unset" for
  * dilation and is ignored for erosion, so the image border does not eat into the product.
+ * Only the set pixels' bounding box grown by r is visited (beyond it both answers are "unset"):
+ * a product covers a fraction of the photo, and these filters run several times per image.
  */
 function squareFilter(m: Mask, r: number, max: boolean): Mask {
   if (r <= 0) return { ...m, data: m.data.slice() };
   const { width: w, height: h, data } = m;
-  const across = new Uint8Array(w * h);
-  const prefix = new Int32Array(w + 1);
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    for (let x = 0; x < w; x++) prefix[x + 1] = prefix[x]! + (data[row + x]! > 0 ? 1 : 0);
-    for (let x = 0; x < w; x++) {
+  const out = new Uint8Array(w * h);
+  const set = boundingBox(m);
+  if (!set) return { data: out, width: w, height: h };
+  // a window clipped at this region's edge is clipped at the image's edge too, or holds unset pixels
+  const x0 = Math.max(0, set.left - r),
+    x1 = Math.min(w, set.right + r),
+    y0 = Math.max(0, set.top - r),
+    y1 = Math.min(h, set.bottom + r);
+  const rw = x1 - x0;
+  const across = new Uint8Array(rw * (y1 - y0));
+  const prefix = new Int32Array(rw + 1);
+  for (let y = y0; y < y1; y++) {
+    const row = y * w + x0,
+      at = (y - y0) * rw;
+    for (let x = 0; x < rw; x++) prefix[x + 1] = prefix[x]! + (data[row + x]! > 0 ? 1 : 0);
+    for (let x = 0; x < rw; x++) {
       const lo = Math.max(x - r, 0),
-        hi = Math.min(x + r + 1, w);
-      const set = prefix[hi]! - prefix[lo]!;
-      across[row + x] = (max ? set > 0 : set === hi - lo) ? 255 : 0;
+        hi = Math.min(x + r + 1, rw);
+      const n = prefix[hi]! - prefix[lo]!;
+      across[at + x] = (max ? n > 0 : n === hi - lo) ? 1 : 0;
     }
   }
-  const columns = new Int32Array((h + 1) * w);
-  for (let y = 0; y < h; y++) {
-    const row = y * w,
-      next = row + w;
-    for (let x = 0; x < w; x++) columns[next + x] = columns[row + x]! + (across[row + x]! > 0 ? 1 : 0);
+  const rh = y1 - y0;
+  const columns = new Int32Array((rh + 1) * rw);
+  for (let y = 0; y < rh; y++) {
+    const row = y * rw,
+      next = row + rw;
+    for (let x = 0; x < rw; x++) columns[next + x] = columns[row + x]! + across[row + x]!;
   }
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
+  for (let y = 0; y < rh; y++) {
     const lo = Math.max(y - r, 0),
-      hi = Math.min(y + r + 1, h);
-    const a = lo * w,
-      b = hi * w,
+      hi = Math.min(y + r + 1, rh);
+    const a = lo * rw,
+      b = hi * rw,
       span = hi - lo,
-      row = y * w;
-    for (let x = 0; x < w; x++) {
-      const set = columns[b + x]! - columns[a + x]!;
-      out[row + x] = (max ? set > 0 : set === span) ? 255 : 0;
+      row = (y + y0) * w + x0;
+    for (let x = 0; x < rw; x++) {
+      const n = columns[b + x]! - columns[a + x]!;
+      out[row + x] = (max ? n > 0 : n === span) ? 255 : 0;
     }
   }
   return { data: out, width: w, height: h };
