@@ -102,6 +102,11 @@ export async function runPipeline(
   timings.inference = Math.round(inferenceMs * 10) / 10;
   timings.segment = Math.round((timings.segment! - inferenceMs) * 10) / 10;
 
+  // the white balance's small copy of the scene: libvips makes it on its own thread while the
+  // mask stages below keep this one busy (not during inference, which uses every core)
+  const scene = sceneSample(img);
+  scene.catch(() => {}); // awaited below; a failure must not surface as an unhandled rejection first
+
   let layers: Layer[];
   let layout: Layout;
   let rotationDeg = 0;
@@ -134,7 +139,7 @@ export async function runPipeline(
     mark('compose');
   }
 
-  const gains = estimateGains(await sceneSample(img));
+  const gains = estimateGains(await scene);
   const finished = layers.map((l) => finishLayer(l, gains, recipe.sharpen));
   const canvas = await composeCanvas(finished, layout.canvasWidth, layout.canvasHeight, {
     background: o.background,

@@ -32,7 +32,7 @@ const raw = (data: Buffer, width: number, height: number, channels: number) =>
 /**
  * The product's probability mask (0..255) at the working image's aspect ratio, long side
  * MASK_LONG_SIDE (or the image's own size when smaller). When the model ran at a smaller size
- * than the mask (inference at 640 px), the upsampled mask's edges are refined against the photo
+ * than the mask (inference at 576 px), the upsampled mask's edges are refined against the photo
  * at the mask's resolution (refine-edges.ts), so a smaller inference costs little edge quality.
  */
 export async function segment(image: RawImage, model: SegmentationModel): Promise<Mask> {
