@@ -128,9 +128,12 @@ export async function runPipeline(
     if (!clean) throw new EngineError('NO_PRODUCT_FOUND', 'no product could be told apart from the background');
     mask = clean.binary;
     mark('mask');
-    rotationDeg = levelCorrection(clean.binary, recipe.level);
     cutRegion = productRegion(clean.alpha, img.width, img.height) ?? cutRegion;
-    const rotated = await rotateCutout(await cutOut(img, clean.alpha, cutRegion), rotationDeg);
+    // libvips cuts the product out on its own thread while the level is worked out here
+    const cut = cutOut(img, clean.alpha, cutRegion);
+    cut.catch(() => {}); // awaited below; a failure must not surface as an unhandled rejection first
+    rotationDeg = levelCorrection(clean.binary, recipe.level);
+    const rotated = await rotateCutout(await cut, rotationDeg);
     const m = measure(await alphaMask(rotated), rotated.width, rotated.height, recipe);
     if (!m) throw new EngineError('NO_PRODUCT_FOUND', 'the product vanished after straightening');
     mark('straighten');
