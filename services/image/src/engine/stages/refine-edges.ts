@@ -64,32 +64,39 @@ export function refineEdges(prob: Mask, luma: Uint8Array, { radius: r, eps = 1e-
       sIp[at + x] = sIp[up + x]! + rIp;
     }
   }
-  const A = new Float64Array(rw * rh),
-    B = new Float64Array(rw * rh);
+  // the line fits, straight into their own summed-area tables (raster order is the tables' order)
+  const sA = new Float64Array(size),
+    sB = new Float64Array(size);
   for (let y = 0; y < rh; y++) {
     const top = Math.max(0, y - r) * W,
       bottom = Math.min(rh, y + r + 1) * W,
-      rows = Math.min(rh, y + r + 1) - Math.max(0, y - r);
+      rows = Math.min(rh, y + r + 1) - Math.max(0, y - r),
+      up = y * W + 1,
+      at = up + W,
+      src = (y + y0) * w + x0;
+    let rowA = 0,
+      rowB = 0;
     for (let x = 0; x < rw; x++) {
-      if (!near.data[(y + y0) * w + x0 + x]) continue;
-      const left = Math.max(0, x - r),
-        right = Math.min(rw, x + r + 1);
-      const nw = top + left,
-        ne = top + right,
-        sw = bottom + left,
-        se = bottom + right;
-      const count = rows * (right - left);
-      const mI = ((sI[se]! - sI[ne]! - sI[sw]! + sI[nw]!) | 0) / (255 * count),
-        mp = ((sp[se]! - sp[ne]! - sp[sw]! + sp[nw]!) | 0) / (255 * count),
-        mII = ((sII[se]! - sII[ne]! - sII[sw]! + sII[nw]!) | 0) / (65025 * count),
-        mIp = ((sIp[se]! - sIp[ne]! - sIp[sw]! + sIp[nw]!) | 0) / (65025 * count);
-      const a = (mIp - mI * mp) / (mII - mI * mI + eps);
-      A[y * rw + x] = a;
-      B[y * rw + x] = mp - a * mI;
+      if (near.data[src + x]) {
+        const left = Math.max(0, x - r),
+          right = Math.min(rw, x + r + 1);
+        const nw = top + left,
+          ne = top + right,
+          sw = bottom + left,
+          se = bottom + right;
+        const count = rows * (right - left);
+        const mI = ((sI[se]! - sI[ne]! - sI[sw]! + sI[nw]!) | 0) / (255 * count),
+          mp = ((sp[se]! - sp[ne]! - sp[sw]! + sp[nw]!) | 0) / (255 * count),
+          mII = ((sII[se]! - sII[ne]! - sII[sw]! + sII[nw]!) | 0) / (65025 * count),
+          mIp = ((sIp[se]! - sIp[ne]! - sIp[sw]! + sIp[nw]!) | 0) / (65025 * count);
+        const a = (mIp - mI * mp) / (mII - mI * mI + eps);
+        rowA += a;
+        rowB += mp - a * mI;
+      }
+      sA[at + x] = sA[up + x]! + rowA;
+      sB[at + x] = sB[up + x]! + rowB;
     }
   }
-  const sA = summedArea(A, rw, rh),
-    sB = summedArea(B, rw, rh);
   for (let y = b.top; y < b.bottom; y++) {
     const ry = y - y0,
       top = Math.max(0, ry - r) * W,
@@ -117,18 +124,4 @@ function unsurePixels(prob: Mask): Mask {
   const unsure = new Uint8Array(w * h);
   for (let i = 0; i < data.length; i++) unsure[i] = data[i]! > 5 && data[i]! < 250 ? 255 : 0;
   return { data: unsure, width: w, height: h };
-}
-
-/** Summed-area table, (w + 1) x (h + 1) with a zero first row and column. */
-export function summedArea(src: Float64Array, w: number, h: number): Float64Array {
-  const W = w + 1;
-  const sat = new Float64Array(W * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let row = 0;
-    for (let x = 0, k = y * w, up = y * W + 1; x < w; x++) {
-      row += src[k + x]!;
-      sat[up + W + x] = sat[up + x]! + row;
-    }
-  }
-  return sat;
 }
