@@ -1,7 +1,7 @@
 import sharp, { type OverlayOptions } from 'sharp';
 import { BACKGROUND_RGB, type Background, type RawImage } from '../types.js';
 import type { Layer } from './cut-out.js';
-import { applyGains } from './white-balance.js';
+import { applyGains, gainTables } from './white-balance.js';
 
 export interface CanvasOptions {
   background: Background;
@@ -41,13 +41,23 @@ const MAX_SHARPEN_STEP = 24;
  * which converts every pixel to Lab and back.
  */
 export function finishLayer(layer: Layer, gains: [number, number, number], sharpen: number): Layer {
-  const balanced = applyGains(layer.image, gains);
-  if (sharpen <= 0) return { ...layer, image: balanced };
-  const { data: out, width, height, channels } = balanced;
+  if (sharpen <= 0) return { ...layer, image: applyGains(layer.image, gains) };
+  const { data: src, width, height, channels } = layer.image;
+  // the gains and the luminance in one pass over the pixels
+  const [lr, lg, lb] = gainTables(gains);
+  const out = Buffer.allocUnsafe(src.length);
   const n = width * height;
   const luma = new Float32Array(n);
-  for (let p = 0, k = 0; p < n; p++, k += channels)
-    luma[p] = 0.299 * out[k]! + 0.587 * out[k + 1]! + 0.114 * out[k + 2]!;
+  for (let p = 0, k = 0; p < n; p++, k += channels) {
+    const r = lr[src[k]!]!,
+      g = lg[src[k + 1]!]!,
+      b = lb[src[k + 2]!]!;
+    out[k] = r;
+    out[k + 1] = g;
+    out[k + 2] = b;
+    if (channels === 4) out[k + 3] = src[k + 3]!;
+    luma[p] = 0.299 * r + 0.587 * g + 0.114 * b;
+  }
   const taps = gaussianTaps(0.5 + 0.5 * sharpen);
   const span = taps.length,
     radius = (span - 1) / 2;
