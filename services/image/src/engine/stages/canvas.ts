@@ -30,6 +30,29 @@ function clampedSum(taps: Float32Array, luma: Float32Array, row: number, x: numb
   return acc;
 }
 
+/**
+ * Row y's sharpening: luminance minus its blur, scaled and limited, added to R, G and B alike.
+ * Pixels with alpha 0 are skipped: they are never seen (composed or encoded as transparent).
+ */
+function addDetail(
+  px: Uint8ClampedArray,
+  luma: Float32Array,
+  blurred: Float64Array,
+  y: number,
+  width: number,
+  channels: number,
+  sharpen: number,
+): void {
+  const amount = 0.35 + 0.4 * sharpen;
+  for (let x = 0, p = y * width, k = p * channels; x < width; x++, p++, k += channels) {
+    if (channels === 4 && px[k + 3] === 0) continue;
+    const step = Math.max(-MAX_SHARPEN_STEP, Math.min(MAX_SHARPEN_STEP, amount * (luma[p]! - blurred[x]!)));
+    px[k] = px[k]! + step;
+    px[k + 1] = px[k + 1]! + step;
+    px[k + 2] = px[k + 2]! + step;
+  }
+}
+
 /** Largest change sharpening may make to a pixel: enough for crisp seams, too little for halos. */
 const MAX_SHARPEN_STEP = 24;
 
@@ -59,34 +82,69 @@ export function finishLayer(layer: Layer, gains: [number, number, number], sharp
     luma[p] = 0.299 * r + 0.587 * g + 0.114 * b;
   }
   const taps = gaussianTaps(0.5 + 0.5 * sharpen);
-  const span = taps.length,
-    radius = (span - 1) / 2;
   const across = new Float32Array(n);
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    // the window is clamped at the layer's edges: only the first and last `radius` columns need it
-    for (let x = 0; x < Math.min(radius, width); x++) across[row + x] = clampedSum(taps, luma, row, x, width);
-    for (let x = radius; x < width - radius; x++) {
-      let acc = 0;
-      for (let t = 0, q = row + x - radius; t < span; t++, q++) acc += taps[t]! * luma[q]!;
-      across[row + x] = acc;
-    }
-    for (let x = Math.max(radius, width - radius); x < width; x++)
-      across[row + x] = clampedSum(taps, luma, row, x, width);
-  }
-  const amount = 0.35 + 0.4 * sharpen;
+  const blurredRow = new Float64Array(width);
   const px = new Uint8ClampedArray(out.buffer, out.byteOffset, out.length); // writes clamp to 0..255 and round
-  const rows = new Int32Array(span); // start of each row the vertical window reads, clamped
-  for (let y = 0; y < height; y++) {
-    for (let i = -radius; i <= radius; i++) rows[i + radius] = Math.min(height - 1, Math.max(0, y + i)) * width;
-    for (let x = 0, p = y * width, k = p * channels; x < width; x++, p++, k += channels) {
-      if (channels === 4 && out[k + 3] === 0) continue; // never seen: composed or encoded as transparent
-      let blurred = 0;
-      for (let t = 0; t < span; t++) blurred += taps[t]! * across[rows[t]! + x]!;
-      const step = Math.max(-MAX_SHARPEN_STEP, Math.min(MAX_SHARPEN_STEP, amount * (luma[p]! - blurred)));
-      px[k] = px[k]! + step;
-      px[k + 1] = px[k + 1]! + step;
-      px[k + 2] = px[k + 2]! + step;
+  if (taps.length <= 7) {
+    // Every recipe's blur (radius 2 or 3) as seven taps written out, zeros padding the outer
+    // ones: adding 0 x luma leaves each sum exactly as it was, and the unrolled loops run about
+    // twice as fast as loops over the taps.
+    const seven = new Float64Array(7);
+    seven.set(taps, (7 - taps.length) / 2);
+    const [t0, t1, t2, t3, t4, t5, t6] = seven as unknown as number[];
+    for (let y = 0; y < height; y++) {
+      const row = y * width;
+      for (let x = 0; x < width; x++) {
+        const q = row + x;
+        if (x < 3 || x >= width - 3) {
+          across[q] = clampedSum(taps, luma, row, x, width); // the window is clamped at the layer's edges
+          continue;
+        }
+        let acc = 0;
+        acc += t0! * luma[q - 3]!;
+        acc += t1! * luma[q - 2]!;
+        acc += t2! * luma[q - 1]!;
+        acc += t3! * luma[q]!;
+        acc += t4! * luma[q + 1]!;
+        acc += t5! * luma[q + 2]!;
+        acc += t6! * luma[q + 3]!;
+        across[q] = acc;
+      }
+    }
+    for (let y = 0; y < height; y++) {
+      const at = (dy: number) => Math.min(height - 1, Math.max(0, y + dy)) * width;
+      const r0 = at(-3),
+        r1 = at(-2),
+        r2 = at(-1),
+        r3 = at(0),
+        r4 = at(1),
+        r5 = at(2),
+        r6 = at(3);
+      for (let x = 0; x < width; x++) {
+        let acc = 0;
+        acc += t0! * across[r0 + x]!;
+        acc += t1! * across[r1 + x]!;
+        acc += t2! * across[r2 + x]!;
+        acc += t3! * across[r3 + x]!;
+        acc += t4! * across[r4 + x]!;
+        acc += t5! * across[r5 + x]!;
+        acc += t6! * across[r6 + x]!;
+        blurredRow[x] = acc;
+      }
+      addDetail(px, luma, blurredRow, y, width, channels, sharpen);
+    }
+  } else {
+    const radius = (taps.length - 1) / 2;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) across[y * width + x] = clampedSum(taps, luma, y * width, x, width);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        let acc = 0;
+        for (let i = -radius; i <= radius; i++)
+          acc += taps[i + radius]! * across[Math.min(height - 1, Math.max(0, y + i)) * width + x]!;
+        blurredRow[x] = acc;
+      }
+      addDetail(px, luma, blurredRow, y, width, channels, sharpen);
     }
   }
   return { ...layer, image: { data: out, width, height, channels } };
