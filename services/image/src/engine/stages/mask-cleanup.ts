@@ -1,5 +1,5 @@
 import type { Mask } from '../types.js';
-import { and, area, boundingBox, components, dilate, emptyMask, erode, threshold } from './mask-ops.js';
+import { and, boundingBox, components, dilate, emptyMask, erode, threshold } from './mask-ops.js';
 
 export interface CleanupOptions {
   /** Remove thin structures sticking out above the product: hanger hooks, and clips too. */
@@ -159,9 +159,17 @@ export const SURE = 217;
  * itself (white on white, sheer fabric), and the mask is left as it is rather than cut down.
  */
 export function trimUnsureRegions(prob: Mask, bin: Mask): Mask {
-  const sure = threshold(prob, SURE);
-  const sureArea = area(sure),
-    all = area(bin);
+  // the sure pixels and both areas in one pass
+  const sure = emptyMask(prob.width, prob.height);
+  let sureArea = 0,
+    all = 0;
+  for (let i = 0; i < prob.data.length; i++) {
+    if (prob.data[i]! >= SURE) {
+      sure.data[i] = 255;
+      sureArea++;
+    }
+    if (bin.data[i]! > 0) all++;
+  }
   if (all === 0 || sureArea < 0.7 * all) return bin;
   const band = dilate(sure, Math.max(2, Math.round(0.004 * Math.max(prob.width, prob.height))));
   return and(bin, band);

@@ -18,11 +18,14 @@ export function toModelInput(rgb: Buffer, size: number): Float32Array {
   return out;
 }
 
-/** Luminance (Rec. 601 weights on the 8-bit values) of packed RGB or RGBA pixels: the guide for edge refinement. */
+/**
+ * Luminance (Rec. 601 weights on the 8-bit values, in 1/256ths, rounded) of packed RGB or RGBA
+ * pixels: the guide for edge refinement.
+ */
 export function luminance(rgb: Uint8Array, channels: number): Uint8Array {
   const out = new Uint8Array(rgb.length / channels);
   for (let p = 0, k = 0; p < out.length; p++, k += channels)
-    out[p] = Math.round(0.299 * rgb[k]! + 0.587 * rgb[k + 1]! + 0.114 * rgb[k + 2]!);
+    out[p] = (77 * rgb[k]! + 150 * rgb[k + 1]! + 29 * rgb[k + 2]! + 128) >> 8;
   return out;
 }
 
