@@ -16,13 +16,14 @@ import { median } from './eval/metrics.js';
  * npm run bench:engine -- DATASET: per-stage times and peak memory for 3, 12 and 24 MP photos to a 2048 px
  * result at the engine's inference size (ENGINE_INFERENCE_SIZE, else the default), against the bare
  * model inference at 1024 (the size ISNet was exported at, and the engine's size before issue 16)
- * and at the engine's size, all in the same run. RUNS=n sets repetitions (default 3).
+ * and at the engine's size, all in the same run. RUNS=n sets repetitions (default 3); SIZES=12 (or
+ * 3,12) measures only those inputs (the 24 MP peak-RSS verdict then reads "undefined").
  */
 
 const root = repoRoot();
 const dataset = datasetFolder(process.argv[2], 'bench:engine');
 const RUNS = Number(process.env.RUNS ?? 3);
-const SIZES = [3, 12, 24];
+const SIZES = (process.env.SIZES ?? '3,12,24').split(',').map(Number);
 
 /**
  * A camera-like JPEG of `mp` megapixels: a casual photo upscaled, with sensor-like grain added.

@@ -23,7 +23,7 @@ export interface EngineConfig {
   maxPixels?: number;
   /** ONNX Runtime graph optimisation: 'all' (default, fastest) or 'extended' (about 200 MB leaner, about 10% slower). */
   optimization?: GraphOptimization;
-  /** Side the model runs at: ENGINE_INFERENCE_SIZE, else DEFAULT_INFERENCE_SIZE (640; multiples of 32, 256 to 1024). */
+  /** Side the model runs at: ENGINE_INFERENCE_SIZE, else DEFAULT_INFERENCE_SIZE (576; multiples of 32, 256 to 1024). */
   inferenceSize?: number;
   /** Crop first (stages/crop-first.ts): ENGINE_CROP_FIRST=1, else off. */
   cropFirst?: boolean;

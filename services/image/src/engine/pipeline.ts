@@ -119,6 +119,11 @@ export async function runPipeline(
   timings.inference = Math.round(inferenceMs * 10) / 10;
   timings.segment = Math.round((timings.segment! - inferenceMs) * 10) / 10;
 
+  // the white balance's small copy of the scene: libvips makes it on its own thread while the
+  // mask stages below keep this one busy (not during inference, which uses every core)
+  const scene = sceneSample(img);
+  scene.catch(() => {}); // awaited below; a failure must not surface as an unhandled rejection first
+
   let layers: Layer[];
   let layout: Layout;
   let rotationDeg = 0;
@@ -142,13 +147,16 @@ export async function runPipeline(
     if (!clean) throw new EngineError('NO_PRODUCT_FOUND', 'no product could be told apart from the background');
     mask = clean.binary;
     mark('mask');
+    cutRegion = productRegion(clean.alpha, img.width, img.height) ?? cutRegion;
+    // libvips cuts the product out on its own thread while the level is worked out here
+    const cut = cutOut(img, clean.alpha, cutRegion);
+    cut.catch(() => {}); // awaited below; a failure must not surface as an unhandled rejection first
     const frame = frameCheck(clean.binary);
     const level = levelDecision(clean.binary, recipe.level, !frame.pass);
     rotationDeg = level.deg;
     unsure.push(frame);
     if (recipe.level !== 'none') unsure.push({ rule: LEVEL_RULE, pass: level.sure, detail: level.detail });
-    cutRegion = productRegion(clean.alpha, img.width, img.height) ?? cutRegion;
-    const rotated = await rotateCutout(await cutOut(img, clean.alpha, cutRegion), rotationDeg);
+    const rotated = await rotateCutout(await cut, rotationDeg);
     const m = measure(await alphaMask(rotated), rotated.width, rotated.height, recipe);
     if (!m) throw new EngineError('NO_PRODUCT_FOUND', 'the product vanished after straightening');
     mark('straighten');
@@ -157,7 +165,7 @@ export async function runPipeline(
     mark('compose');
   }
 
-  const gains = estimateGains(await sceneSample(img));
+  const gains = estimateGains(await scene);
   const finished = layers.map((l) => finishLayer(l, gains, recipe.sharpen));
   const canvas = await composeCanvas(finished, layout.canvasWidth, layout.canvasHeight, {
     background: o.background,

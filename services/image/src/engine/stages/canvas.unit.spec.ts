@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import type { Layer } from './cut-out.js';
 import { composeCanvas, finishLayer } from './canvas.js';
+import { applyGains } from './white-balance.js';
 
 function layer(
   width: number,
@@ -73,4 +75,73 @@ describe('canvas', () => {
     assert.deepEqual(px(5 + 15, 7 + 3), [10, 20, 30], 'opaque part of the layer');
     assert.deepEqual(px(49, 39), [236, 236, 234]);
   });
+
+  it('sharpens every visible pixel exactly as the plain clamped-window version does', () => {
+    const layers = fc
+      .record({
+        width: fc.integer({ min: 1, max: 12 }),
+        height: fc.integer({ min: 1, max: 12 }),
+        channels: fc.constantFrom(3 as const, 4 as const),
+      })
+      .chain(({ width, height, channels }) =>
+        fc
+          .uint8Array({ minLength: width * height * channels, maxLength: width * height * channels })
+          .map((d) => ({ data: Buffer.from(d), width, height, channels })),
+      );
+    fc.assert(
+      fc.property(layers, fc.constantFrom(0.6, 0.8, 1, 1.2, 2.2), (image, sharpen) => {
+        const gains: [number, number, number] = [1.05, 1, 0.95];
+        const fast = finishLayer({ image, left: 0, top: 0 }, gains, sharpen).image.data;
+        const slow = referenceSharpen(
+          applyGains(image, gains).data,
+          image.width,
+          image.height,
+          image.channels,
+          sharpen,
+        );
+        for (let k = 0; k < slow.length; k += image.channels) {
+          if (image.channels === 4 && image.data[k + 3] === 0) continue; // transparent: never seen
+          assert.deepEqual(
+            Array.from(fast.subarray(k, k + image.channels)),
+            Array.from(slow.subarray(k, k + image.channels)),
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
+
+/** The unsharp mask with every window clamped pixel by pixel: slow and plainly right. */
+function referenceSharpen(data: Buffer, width: number, height: number, channels: number, sharpen: number): Uint8Array {
+  const out = Buffer.from(data);
+  const sigma = 0.5 + 0.5 * sharpen,
+    radius = Math.max(1, Math.ceil(2 * sigma));
+  const taps = new Float32Array(2 * radius + 1);
+  let sum = 0;
+  for (let i = -radius; i <= radius; i++) sum += taps[i + radius] = Math.exp(-(i * i) / (2 * sigma * sigma));
+  for (let i = 0; i < taps.length; i++) taps[i]! /= sum;
+  const n = width * height;
+  const luma = new Float32Array(n);
+  for (let p = 0; p < n; p++)
+    luma[p] = 0.299 * out[p * channels]! + 0.587 * out[p * channels + 1]! + 0.114 * out[p * channels + 2]!;
+  const at = (x: number, y: number) =>
+    Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x));
+  const across = new Float32Array(n);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      let acc = 0;
+      for (let i = -radius; i <= radius; i++) acc += taps[i + radius]! * luma[at(x + i, y)]!;
+      across[y * width + x] = acc;
+    }
+  const px = new Uint8ClampedArray(out.buffer, out.byteOffset, out.length);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      let blurred = 0;
+      for (let i = -radius; i <= radius; i++) blurred += taps[i + radius]! * across[at(x, y + i)]!;
+      const p = y * width + x;
+      const step = Math.max(-24, Math.min(24, (0.35 + 0.4 * sharpen) * (luma[p]! - blurred)));
+      for (let c = 0; c < 3; c++) px[p * channels + c] = px[p * channels + c]! + step;
+    }
+  return out;
+}

@@ -40,19 +40,30 @@ export interface Delivery {
   preview: Buffer;
 }
 
-/** Full result, thumbnail (same format), and a locked preview: small, blurred, watermarked JPEG. */
-export async function deliver(img: RawImage, format: OutputFormat, transparent: boolean): Promise<Delivery> {
-  const [full, thumb, small] = await Promise.all([
-    encode(img, format, transparent),
-    shrink(img, THUMBNAIL_LONG_SIDE),
-    shrink(img, PREVIEW_LONG_SIDE),
-  ]);
-  const thumbnail = await encode(thumb, format, transparent);
-  const preview = await raw(small)
+/** The locked preview: the preview-size image flattened on white, blurred and watermarked, as a JPEG. */
+function lockedPreview(small: RawImage): Promise<Buffer> {
+  return raw(small)
     .flatten({ background: '#ffffff' })
     .blur(Math.max(2, small.width / 90))
     .composite([{ input: watermark(small.width, small.height), left: 0, top: 0 }])
     .jpeg({ quality: 60 })
     .toBuffer();
+}
+
+/**
+ * Full result, thumbnail (same format), and a locked preview: small, blurred, watermarked JPEG.
+ * The thumbnail is shrunk from the preview's size (a 16x smaller read than the full canvas), and
+ * both are made on libvips' threads while the full result is encoded.
+ */
+export async function deliver(img: RawImage, format: OutputFormat, transparent: boolean): Promise<Delivery> {
+  const [full, [thumbnail, preview]] = await Promise.all([
+    encode(img, format, transparent),
+    shrink(img, PREVIEW_LONG_SIDE).then((small) =>
+      Promise.all([
+        shrink(small, THUMBNAIL_LONG_SIDE).then((thumb) => encode(thumb, format, transparent)),
+        lockedPreview(small),
+      ]),
+    ),
+  ]);
   return { full, thumbnail, preview };
 }

@@ -1,5 +1,5 @@
 import type { Mask } from '../types.js';
-import { and, area, components, dilate, emptyMask, erode, threshold } from './mask-ops.js';
+import { and, boundingBox, components, dilate, emptyMask, erode, threshold } from './mask-ops.js';
 
 export interface CleanupOptions {
   /** Remove thin structures sticking out above the product: hanger hooks, and clips too. */
@@ -75,29 +75,16 @@ export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
   if (!box) return bin;
   const r = Math.max(2, Math.round(0.03 * Math.max(box.w, box.h)));
   const opened = dilate(erode(bin, r), r);
-  let bodyTop = bin.height;
-  for (let p = 0; p < opened.data.length; p++)
-    if (opened.data[p]! > 0) {
-      bodyTop = Math.floor(p / bin.width);
-      break;
-    }
+  const body = boundingBox(opened);
+  const bodyTop = body?.top ?? bin.height;
   // hooks hang from the middle (and a clip hanger's bar crosses it); straps sit off-centre
-  let bodyLeft = bin.width,
-    bodyRight = -1;
-  for (let p = 0; p < opened.data.length; p++) {
-    if (opened.data[p]! === 0) continue;
-    const x = p % bin.width;
-    if (x < bodyLeft) bodyLeft = x;
-    if (x > bodyRight) bodyRight = x;
-  }
+  const bodyLeft = body?.left ?? bin.width,
+    bodyRight = body ? body.right - 1 : -1;
   const centre = (bodyLeft + bodyRight) / 2,
     halfBand = 0.15 * (bodyRight - bodyLeft);
   const removed = emptyMask(bin.width, bin.height);
-  const band = bodyTop + 2 * r;
-  for (let p = 0; p < bin.data.length; p++) {
-    const y = Math.floor(p / bin.width);
-    if (y < band && bin.data[p]! > 0 && opened.data[p] === 0) removed.data[p] = 255;
-  }
+  const band = Math.min(bin.height, bodyTop + 2 * r) * bin.width;
+  for (let p = 0; p < band; p++) if (bin.data[p]! > 0 && opened.data[p] === 0) removed.data[p] = 255;
   const cc = components(removed);
   const out = { data: bin.data.slice(), width: bin.width, height: bin.height };
   for (let p = 0; p < out.data.length; p++) {
@@ -177,9 +164,17 @@ export const SURE = 217;
  * itself (white on white, sheer fabric), and the mask is left as it is rather than cut down.
  */
 export function trimUnsureRegions(prob: Mask, bin: Mask): Mask {
-  const sure = threshold(prob, SURE);
-  const sureArea = area(sure),
-    all = area(bin);
+  // the sure pixels and both areas in one pass
+  const sure = emptyMask(prob.width, prob.height);
+  let sureArea = 0,
+    all = 0;
+  for (let i = 0; i < prob.data.length; i++) {
+    if (prob.data[i]! >= SURE) {
+      sure.data[i] = 255;
+      sureArea++;
+    }
+    if (bin.data[i]! > 0) all++;
+  }
   if (all === 0 || sureArea < 0.7 * all) return bin;
   const band = dilate(sure, Math.max(2, Math.round(0.004 * Math.max(prob.width, prob.height))));
   return and(bin, band);

@@ -162,44 +162,63 @@ export function components(m: Mask, select: Selection = {}): Components {
 }
 
 /**
- * Separable square max (dilate) or min (erode) filter of radius r. Each pass counts the set pixels
- * in the window from prefix sums, so the cost does not grow with r; the vertical pass walks rows
- * (column sums kept per row) to stay cache-friendly. Outside the mask counts as "unset" for
- * dilation and is ignored for erosion, so the image border does not eat into the product.
+ * Separable square max (dilate) or min (erode) filter of radius r, at a cost that does not grow
+ * with r: across, each row's runs of set pixels are widened or narrowed by r; down, one running
+ * count of set pixels per column is carried from row to row (memory read row by row).
+ * Outside the mask counts as "unset" for dilation and is ignored for erosion, so the image border
+ * does not eat into the product. Only the set pixels' bounding box grown by r is visited (beyond
+ * it both answers are "unset"): a product covers a fraction of the photo, and these filters run
+ * several times per image.
  */
 function squareFilter(m: Mask, r: number, max: boolean): Mask {
   if (r <= 0) return { ...m, data: m.data.slice() };
   const { width: w, height: h, data } = m;
-  const across = new Uint8Array(w * h);
-  const prefix = new Int32Array(w + 1);
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    for (let x = 0; x < w; x++) prefix[x + 1] = prefix[x]! + (data[row + x]! > 0 ? 1 : 0);
-    for (let x = 0; x < w; x++) {
-      const lo = Math.max(x - r, 0),
-        hi = Math.min(x + r + 1, w);
-      const set = prefix[hi]! - prefix[lo]!;
-      across[row + x] = (max ? set > 0 : set === hi - lo) ? 255 : 0;
-    }
-  }
-  const columns = new Int32Array((h + 1) * w);
-  for (let y = 0; y < h; y++) {
-    const row = y * w,
-      next = row + w;
-    for (let x = 0; x < w; x++) columns[next + x] = columns[row + x]! + (across[row + x]! > 0 ? 1 : 0);
-  }
   const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const lo = Math.max(y - r, 0),
-      hi = Math.min(y + r + 1, h);
-    const a = lo * w,
-      b = hi * w,
-      span = hi - lo,
-      row = y * w;
-    for (let x = 0; x < w; x++) {
-      const set = columns[b + x]! - columns[a + x]!;
-      out[row + x] = (max ? set > 0 : set === span) ? 255 : 0;
+  const set = boundingBox(m);
+  if (!set) return { data: out, width: w, height: h };
+  // a window clipped at this region's edge is clipped at the image's edge too, or holds unset pixels
+  const x0 = Math.max(0, set.left - r),
+    x1 = Math.min(w, set.right + r),
+    y0 = Math.max(0, set.top - r),
+    y1 = Math.min(h, set.bottom + r);
+  const rw = x1 - x0,
+    rh = y1 - y0;
+  const across = new Uint8Array(rw * rh); // 1 where the horizontal pass answers "set"
+  for (let y = 0; y < rh; y++) {
+    const src = (y + y0) * w + x0,
+      at = y * rw;
+    // runs of set pixels, each widened (dilate) or narrowed (erode) by r; a run that starts or ends
+    // at the region's edge starts or ends at the image's edge (the region holds r unset pixels
+    // beyond the shape everywhere else), where erosion does not narrow it
+    for (let x = 0; x < rw; ) {
+      while (x < rw && data[src + x] === 0) x++;
+      if (x >= rw) break;
+      const a = x;
+      while (x < rw && data[src + x] !== 0) x++;
+      const from = max ? Math.max(0, a - r) : a === 0 ? 0 : a + r,
+        to = max ? Math.min(rw, x + r) : x === rw ? rw : x - r;
+      if (to > from) across.fill(1, at + from, at + to);
     }
+  }
+  const counts = new Int32Array(rw);
+  for (let y = 0; y < Math.min(r, rh); y++) for (let x = 0, at = y * rw; x < rw; x++) counts[x]! += across[at + x]!;
+  for (let y = 0; y < rh; y++) {
+    const enter = (y + r) * rw,
+      leave = (y - r - 1) * rw,
+      row = (y + y0) * w + x0,
+      span = Math.min(y + r + 1, rh) - Math.max(y - r, 0);
+    if (y + r < rh && y - r - 1 >= 0) {
+      // the window fully inside the region, as for most rows: one pass
+      for (let x = 0; x < rw; x++) {
+        const n = counts[x]! + across[enter + x]! - across[leave + x]!;
+        counts[x] = n;
+        out[row + x] = (max ? n > 0 : n === span) ? 255 : 0;
+      }
+      continue;
+    }
+    if (y + r < rh) for (let x = 0; x < rw; x++) counts[x]! += across[enter + x]!;
+    if (y - r - 1 >= 0) for (let x = 0; x < rw; x++) counts[x]! -= across[leave + x]!;
+    for (let x = 0; x < rw; x++) out[row + x] = (max ? counts[x]! > 0 : counts[x] === span) ? 255 : 0;
   }
   return { data: out, width: w, height: h };
 }

@@ -99,6 +99,26 @@ describe('mask operations', () => {
     );
   });
 
+  it('erodes and dilates a small shape away from the borders as brute force does', () => {
+    // a few set pixels in a larger frame: the filters visit only the shape's box grown by r
+    const sparse = fc
+      .record({ width: fc.integer({ min: 1, max: 40 }), height: fc.integer({ min: 1, max: 40 }) })
+      .chain(({ width, height }) =>
+        fc.array(fc.nat(width * height - 1), { maxLength: 12 }).map((set) => ({
+          width,
+          height,
+          data: Uint8Array.from({ length: width * height }, (_, i) => (set.includes(i) ? 255 : 0)),
+        })),
+      );
+    fc.assert(
+      fc.property(sparse, fc.integer({ min: 1, max: 6 }), (m, r) => {
+        assert.deepEqual(Array.from(dilate(m, r).data), referenceMorph(m, r, true));
+        assert.deepEqual(Array.from(erode(m, r).data), referenceMorph(m, r, false));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('finds the same components as a pixel flood fill, in the same order', () => {
     fc.assert(
       fc.property(masks, fc.constantFrom(1, 128, 200), fc.boolean(), (m, level, invert) => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { boxMean, refineEdges } from './refine-edges.js';
+import fc from 'fast-check';
+import { refineEdges, STRIP_ROWS } from './refine-edges.js';
 
 /** A bright square (the product, 20..44) on a dark floor, 64x64, and a mask blurred and shifted 2 px left. */
 function scene() {
@@ -48,10 +49,66 @@ describe('refineEdges', () => {
     assert.deepEqual(refineEdges({ data: sure, width: w, height: h }, textured, { radius: 3 }).data, sure);
   });
 
-  it('box means clip at the borders', () => {
-    const ones = new Float32Array(25).fill(1);
-    assert.ok(boxMean(ones, 5, 5, 2).every((v) => Math.abs(v - 1) < 1e-6));
-    const ramp = Float32Array.from({ length: 5 }, (_, i) => i);
-    assert.deepEqual(Array.from(boxMean(ramp, 5, 1, 1)), [0.5, 1, 2, 3, 3.5]);
+  it("gives the whole-frame guided filter's answer, computed only around the edge band", () => {
+    const images = fc
+      // up to three strips (STRIP_ROWS) tall, so the seams between strips are crossed
+      .record({ width: fc.integer({ min: 1, max: 24 }), height: fc.integer({ min: 1, max: 3 * STRIP_ROWS }) })
+      .chain(({ width, height }) =>
+        fc.record({
+          width: fc.constant(width),
+          height: fc.constant(height),
+          // mostly sure (0 or 255) with a few unsure pixels, as a model's mask is
+          prob: fc
+            .uint8Array({ minLength: width * height, maxLength: width * height })
+            .map((d) => d.map((v) => (v < 100 ? 0 : v < 240 ? 255 : (v * 7) % 256))),
+          luma: fc.uint8Array({ minLength: width * height, maxLength: width * height }),
+        }),
+      );
+    fc.assert(
+      fc.property(images, fc.integer({ min: 1, max: 4 }), ({ width, height, prob, luma }, radius) => {
+        const fast = refineEdges({ data: prob, width, height }, luma, { radius });
+        const slow = referenceGuidedFilter(prob, luma, width, height, radius, 1e-3);
+        for (let i = 0; i < slow.length; i++) assert.ok(Math.abs(fast.data[i]! - slow[i]!) <= 1, `pixel ${i}`);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
+
+/** The filter over the whole frame, every box mean by brute force: slow and plainly right. */
+function referenceGuidedFilter(prob: Uint8Array, luma: Uint8Array, w: number, h: number, r: number, eps: number) {
+  const mean = (f: (i: number) => number) =>
+    Float64Array.from({ length: w * h }, (_, i) => {
+      const x = i % w,
+        y = Math.floor(i / w);
+      let s = 0,
+        n = 0;
+      for (let yy = Math.max(0, y - r); yy <= Math.min(h - 1, y + r); yy++)
+        for (let xx = Math.max(0, x - r); xx <= Math.min(w - 1, x + r); xx++, n++) s += f(yy * w + xx);
+      return s / n;
+    });
+  const I = (i: number) => luma[i]! / 255,
+    p = (i: number) => prob[i]! / 255;
+  const mI = mean(I),
+    mp = mean(p),
+    mII = mean((i) => I(i) * I(i)),
+    mIp = mean((i) => I(i) * p(i));
+  const a = Float64Array.from(
+    { length: w * h },
+    (_, i) => (mIp[i]! - mI[i]! * mp[i]!) / (mII[i]! - mI[i]! * mI[i]! + eps),
+  );
+  const b = Float64Array.from({ length: w * h }, (_, i) => mp[i]! - a[i]! * mI[i]!);
+  const mA = mean((i) => a[i]!),
+    mB = mean((i) => b[i]!);
+  const unsure = (i: number) => prob[i]! > 5 && prob[i]! < 250;
+  return Uint8Array.from({ length: w * h }, (_, i) => {
+    const x = i % w,
+      y = Math.floor(i / w);
+    let near = false;
+    for (let yy = Math.max(0, y - r); yy <= Math.min(h - 1, y + r); yy++)
+      for (let xx = Math.max(0, x - r); xx <= Math.min(w - 1, x + r); xx++) near ||= unsure(yy * w + xx);
+    if (!near) return prob[i]!;
+    const q = mA[i]! * I(i) + mB[i]!;
+    return q <= 0 ? 0 : q >= 1 ? 255 : Math.round(q * 255);
+  });
+}

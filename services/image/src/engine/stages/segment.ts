@@ -19,43 +19,53 @@ export function toModelInput(rgb: Buffer, size: number): Float32Array {
 }
 
 /**
+ * Luminance (Rec. 601 weights on the 8-bit values, in 1/256ths, rounded) of packed RGB or RGBA
+ * pixels: the guide for edge refinement.
+ */
+export function luminance(rgb: Uint8Array, channels: number): Uint8Array {
+  const out = new Uint8Array(rgb.length / channels);
+  for (let p = 0, k = 0; p < out.length; p++, k += channels)
+    out[p] = (77 * rgb[k]! + 150 * rgb[k + 1]! + 29 * rgb[k + 2]! + 128) >> 8;
+  return out;
+}
+
+const raw = (data: Buffer, width: number, height: number, channels: number) =>
+  sharp(data, { raw: { width, height, channels: channels as 1 | 3 | 4 } });
+
+/**
  * The product's probability mask (0..255) at the working image's aspect ratio, long side
  * MASK_LONG_SIDE (or the image's own size when smaller). When the model ran at a smaller size
- * than the mask (inference at 768 px), the upsampled mask's edges are refined against the photo
+ * than the mask (inference at 576 px), the upsampled mask's edges are refined against the photo
  * at the mask's resolution (refine-edges.ts), so a smaller inference costs little edge quality.
  */
 export async function segment(image: RawImage, model: SegmentationModel): Promise<Mask> {
   const s = model.inputSize;
-  const squashed = await sharp(image.data, {
-    raw: { width: image.width, height: image.height, channels: image.channels },
-  })
-    .resize(s, s, { fit: 'fill' })
-    .removeAlpha()
-    .raw()
-    .toBuffer();
-  const probs = await model.run(toModelInput(squashed, s));
-  const plane = Buffer.alloc(s * s);
-  for (let i = 0; i < plane.length; i++) plane[i] = Math.max(0, Math.min(255, Math.round(probs[i]! * 255)));
   const scale = Math.min(1, MASK_LONG_SIDE / Math.max(image.width, image.height));
   const width = Math.max(1, Math.round(image.width * scale));
   const height = Math.max(1, Math.round(image.height * scale));
-  const data = await sharp(plane, { raw: { width: s, height: s, channels: 1 } })
+  const upsampling = Math.max(width, height) / s;
+  const photo = raw(image.data, image.width, image.height, image.channels);
+  let squashed: Buffer;
+  let luma: Uint8Array | undefined;
+  if (upsampling <= 1) {
+    squashed = await photo.resize(s, s, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+  } else {
+    // The working photo (2560 px) is read once, down to the mask's size; the model's square and the
+    // luminance the edges are refined against both come from that copy, which is 6x smaller.
+    const small = await photo.resize(width, height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+    const pending = raw(small, width, height, 3).resize(s, s, { fit: 'fill' }).raw().toBuffer();
+    luma = luminance(small, 3); // while libvips squashes the model's input on its own thread
+    squashed = await pending;
+  }
+  const probs = await model.run(toModelInput(squashed, s));
+  const plane = Buffer.alloc(s * s);
+  for (let i = 0; i < plane.length; i++) plane[i] = Math.max(0, Math.min(255, Math.round(probs[i]! * 255)));
+  const data = await raw(plane, s, s, 1)
     .resize(width, height, { fit: 'fill', kernel: 'linear' })
     .toColourspace('b-w')
     .raw()
     .toBuffer();
   const mask = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
-  const upsampling = Math.max(width, height) / s;
-  if (upsampling <= 1) return mask;
-  const luma = await sharp(image.data, {
-    raw: { width: image.width, height: image.height, channels: image.channels },
-  })
-    .resize(width, height, { fit: 'fill' })
-    .removeAlpha()
-    .toColourspace('b-w')
-    .raw()
-    .toBuffer();
-  return refineEdges(mask, new Uint8Array(luma.buffer, luma.byteOffset, luma.length), {
-    radius: Math.max(2, Math.round(2 * upsampling)),
-  });
+  if (!luma) return mask;
+  return refineEdges(mask, luma, { radius: Math.max(2, Math.round(2 * upsampling)) });
 }

@@ -43,13 +43,18 @@ export function estimateGains(rgb: RawImage): [number, number, number] {
   return normalise([sums[0] / n, sums[1] / n, sums[2] / n]);
 }
 
-/** Apply per-channel gains in place (8-bit RGB or RGBA; alpha untouched). */
-export function applyGains(img: RawImage, gains: [number, number, number]): RawImage {
-  const lut = gains.map((g) => {
+/** Each channel's 8-bit value after its gain, as a lookup table per channel. */
+export function gainTables(gains: [number, number, number]): [Uint8Array, Uint8Array, Uint8Array] {
+  return gains.map((g) => {
     const t = new Uint8Array(256);
     for (let v = 0; v < 256; v++) t[v] = Math.min(255, Math.round(v * g));
     return t;
   }) as [Uint8Array, Uint8Array, Uint8Array];
+}
+
+/** Apply per-channel gains in place (8-bit RGB or RGBA; alpha untouched). */
+export function applyGains(img: RawImage, gains: [number, number, number]): RawImage {
+  const lut = gainTables(gains);
   const out = Buffer.from(img.data);
   for (let i = 0; i < out.length; i += img.channels) {
     out[i] = lut[0][out[i]!]!;
