@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
 import { createEngine } from '../src/engine/index.js';
 import { engineEnv } from '../src/engine/config.js';
 import { DEFAULT_INFERENCE_SIZE } from '../src/engine/model/inference-size.js';
 import { defaultModelPath, modelCacheDir, repoRoot } from '../src/engine/model/isnet-assets.js';
 import { withWorkerMalloc } from '../src/engine/process-env.js';
 import { loadSegmentationModel } from '../src/engine/model/session.js';
+import { cameraPhoto } from './camera-photo.js';
 import { datasetFolder } from './dataset.js';
 import { median } from './eval/metrics.js';
 
@@ -25,31 +25,7 @@ const dataset = datasetFolder(process.argv[2], 'bench:engine');
 const RUNS = Number(process.env.RUNS ?? 3);
 const SIZES = (process.env.SIZES ?? '3,12,24').split(',').map(Number);
 
-/**
- * A camera-like JPEG of `mp` megapixels: a casual photo upscaled, with sensor-like grain added.
- * An upscaled photo alone is unnaturally smooth and decodes about a third faster than a real
- * 12 MP camera JPEG; the grain (a fixed pseudo-random sequence, so every run sees the same file)
- * brings the file to a camera's 2-4 bits per pixel.
- */
-async function photoOf(mp: number): Promise<Buffer> {
-  const src = await readFile(path.join(dataset, 'casual', 'top_floor_02.jpg'));
-  const meta = await sharp(src).metadata();
-  const aspect = meta.width! / meta.height!;
-  const h = Math.round(Math.sqrt((mp * 1e6) / aspect));
-  const w = Math.round(h * aspect);
-  const { data } = await sharp(src).resize(w, h, { kernel: 'cubic' }).raw().toBuffer({ resolveWithObject: true });
-  const grainy = new Uint8ClampedArray(data.buffer, data.byteOffset, data.length);
-  let seed = 0x9e3779b9;
-  for (let i = 0; i < grainy.length; i++) {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5; // xorshift32
-    grainy[i] = grainy[i]! + ((seed & 31) - 15.5); // uniform grain of ±16 levels: about 2.2 bits per pixel at q90
-  }
-  return sharp(data, { raw: { width: w, height: h, channels: 3 } })
-    .jpeg({ quality: 90 })
-    .toBuffer();
-}
+const photoOf = (mp: number) => cameraPhoto(dataset, mp);
 
 const maxRssMb = () => process.resourceUsage().maxRSS / 1024;
 
