@@ -1,5 +1,6 @@
 import type { Mask } from '../types.js';
-import { and, boundingBox, components, dilate, emptyMask, erode, threshold } from './mask-ops.js';
+import type { Components } from './mask-ops.js';
+import { and, boundingBox, components, dilate, emptyMask, erode, paintComponents, threshold } from './mask-ops.js';
 
 export interface CleanupOptions {
   /** Remove thin structures sticking out above the product: hanger hooks, and clips too. */
@@ -34,7 +35,7 @@ export function keepProductComponents(bin: Mask, keepRatio = 0.08): { mask: Mask
       parts++;
     }
   const out = emptyMask(bin.width, bin.height);
-  for (let p = 0; p < out.data.length; p++) if (keep[cc.labels[p]!]) out.data[p] = 255;
+  paintComponents(cc, keep, out.data, out.width, 255);
   return { mask: out, parts };
 }
 
@@ -44,10 +45,11 @@ export function keepProductComponents(bin: Mask, keepRatio = 0.08): { mask: Mask
  */
 export function fillHoles(bin: Mask, prob?: Mask): Mask {
   const cc = components(bin, { invert: true });
-  let objectArea = 0;
-  for (let i = 0; i < bin.data.length; i++) if (bin.data[i]! > 0) objectArea++;
+  // the components cover every unset pixel, so the object is the rest
+  let objectArea = bin.data.length;
+  for (let i = 1; i <= cc.count; i++) objectArea -= cc.areas[i]!;
   const sums = new Float64Array(cc.count + 1);
-  if (prob) for (let p = 0; p < bin.data.length; p++) sums[cc.labels[p]!]! += prob.data[p]!;
+  if (prob) sumPerComponent(cc, prob, sums);
   const fill = new Uint8Array(cc.count + 1);
   for (let i = 1; i <= cc.count; i++) {
     if (cc.touchesBorder[i]) continue;
@@ -55,8 +57,23 @@ export function fillHoles(bin: Mask, prob?: Mask): Mask {
     if (cc.areas[i]! < 0.02 * objectArea || meanProb > 0.25) fill[i] = 1;
   }
   const out = { data: bin.data.slice(), width: bin.width, height: bin.height };
-  for (let p = 0; p < out.data.length; p++) if (fill[cc.labels[p]!]) out.data[p] = 255;
+  paintComponents(cc, fill, out.data, out.width, 255);
   return out;
+}
+
+/** Add up `values` over each component's pixels into sums[label]. */
+function sumPerComponent(cc: Components, values: Mask, sums: Float64Array): void {
+  const w = values.width,
+    v = values.data;
+  for (let y = 0; y < cc.runs.length; y++) {
+    const r = cc.runs[y]!,
+      l = cc.runLabels[y]!;
+    for (let i = 0; i < r.length; i += 2) {
+      let s = 0;
+      for (let p = y * w + r[i]!, end = y * w + r[i + 1]!; p < end; p++) s += v[p]!;
+      sums[l[i / 2]!]! += s;
+    }
+  }
 }
 
 /**
@@ -86,15 +103,15 @@ export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
   const band = Math.min(bin.height, bodyTop + 2 * r) * bin.width;
   for (let p = 0; p < band; p++) if (bin.data[p]! > 0 && opened.data[p] === 0) removed.data[p] = 255;
   const cc = components(removed);
-  const out = { data: bin.data.slice(), width: bin.width, height: bin.height };
-  for (let p = 0; p < out.data.length; p++) {
-    const l = cc.labels[p]!;
-    if (l === 0) continue;
+  const hook = new Uint8Array(cc.count + 1);
+  for (let l = 1; l <= cc.count; l++) {
     const b = cc.boxes[l]!;
     // a hook, clip or bar: a thin piece rising above the body (rounded-off corners do not)
     const overMiddle = b.left <= centre + halfBand && b.right >= centre - halfBand;
-    if (b.top < bodyTop - r / 2 && (overMiddle || clipsToo)) out.data[p] = 0;
+    if (b.top < bodyTop - r / 2 && (overMiddle || clipsToo)) hook[l] = 1;
   }
+  const out = { data: bin.data.slice(), width: bin.width, height: bin.height };
+  paintComponents(cc, hook, out.data, out.width, 0);
   trimNarrowTop(out);
   return keepProductComponents(out)?.mask ?? bin;
 }

@@ -51,7 +51,12 @@ export function scaleBox(b: Box, sx: number, sy: number, width: number, height: 
 }
 
 export interface Components {
-  labels: Int32Array; // 0 = none, 1..count
+  /** Each row's runs of selected pixels, [start, end) pairs left to right (as rowRuns). */
+  runs: Int32Array[];
+  /** The label of each run: runLabels[y][i] belongs to runs[y][2i..2i+1]. */
+  runLabels: Int32Array[];
+  /** Label per pixel (0 = none, 1..count), made on first use: most callers need only the runs. */
+  readonly labels: Int32Array;
   count: number;
   areas: number[]; // index = label
   boxes: Box[]; // index = label
@@ -130,13 +135,15 @@ export function components(m: Mask, select: Selection = {}): Components {
     }
   }
   const labelOfRoot = new Int32Array(total);
-  const labels = new Int32Array(w * h);
+  const runLabel = new Int32Array(total);
+  const runLabels: Int32Array[] = [];
   const areas = [0];
   const boxes: Box[] = [{ left: 0, top: 0, right: 0, bottom: 0 }];
   const touches = [false];
   let count = 0;
   for (let y = 0; y < h; y++) {
     const r = runs[y]!;
+    runLabels.push(runLabel.subarray(firstRun[y]!, firstRun[y + 1]!));
     for (let i = 0; i < r.length; i += 2) {
       const id = firstRun[y]! + i / 2,
         root = find(id);
@@ -147,9 +154,9 @@ export function components(m: Mask, select: Selection = {}): Components {
         boxes.push({ left: w, top: y, right: 0, bottom: y + 1 });
         touches.push(false);
       }
+      runLabel[id] = label;
       const a = r[i]!,
         b = r[i + 1]!;
-      labels.fill(label, y * w + a, y * w + b);
       areas[label]! += b - a;
       const box = boxes[label]!;
       if (a < box.left) box.left = a;
@@ -158,7 +165,48 @@ export function components(m: Mask, select: Selection = {}): Components {
       if (a === 0 || b === w || y === 0 || y === h - 1) touches[label] = true;
     }
   }
-  return { labels, count, areas, boxes, touchesBorder: touches };
+  let labels: Int32Array | null = null;
+  return {
+    runs,
+    runLabels,
+    get labels() {
+      labels ??= labelsOfRuns(runs, runLabels, w, h);
+      return labels;
+    },
+    count,
+    areas,
+    boxes,
+    touchesBorder: touches,
+  };
+}
+
+function labelsOfRuns(runs: Int32Array[], runLabels: Int32Array[], w: number, h: number): Int32Array {
+  const labels = new Int32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const r = runs[y]!,
+      l = runLabels[y]!;
+    for (let i = 0; i < r.length; i += 2) labels.fill(l[i / 2]!, y * w + r[i]!, y * w + r[i + 1]!);
+  }
+  return labels;
+}
+
+/**
+ * Set to `value` every pixel of `out` (a mask's data, row stride `width`) that belongs to a
+ * component marked in `which` (indexed by label). Run by run, not pixel by pixel.
+ */
+export function paintComponents(
+  cc: Components,
+  which: Uint8Array,
+  out: Uint8Array,
+  width: number,
+  value: number,
+): void {
+  for (let y = 0; y < cc.runs.length; y++) {
+    const r = cc.runs[y]!,
+      l = cc.runLabels[y]!;
+    for (let i = 0; i < r.length; i += 2)
+      if (which[l[i / 2]!]) out.fill(value, y * width + r[i]!, y * width + r[i + 1]!);
+  }
 }
 
 /**

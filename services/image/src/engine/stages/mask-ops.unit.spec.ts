@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import type { Box, Mask } from '../types.js';
-import { components, dilate, erode, rowRuns } from './mask-ops.js';
+import { components, dilate, erode, paintComponents, rowRuns } from './mask-ops.js';
 import { mirrorScore } from './straighten.js';
 
 /** Pixel-by-pixel flood fill: slow and obviously right, the oracle for the run-based version. */
@@ -124,7 +124,26 @@ describe('mask operations', () => {
       fc.property(masks, fc.constantFrom(1, 128, 200), fc.boolean(), (m, level, invert) => {
         const fast = components(m, { level, invert });
         const slow = referenceComponents(m, (v) => v >= level !== invert);
-        assert.deepEqual({ ...fast, labels: Array.from(fast.labels) }, { ...slow, labels: Array.from(slow.labels) });
+        const { count, areas, boxes, touchesBorder } = fast;
+        assert.deepEqual(
+          { count, areas, boxes, touchesBorder, labels: Array.from(fast.labels) },
+          { ...slow, labels: Array.from(slow.labels) },
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('paints chosen components run by run as a pixel-by-pixel paint over the labels does', () => {
+    fc.assert(
+      fc.property(masks, fc.boolean(), fc.uint8Array({ minLength: 64, maxLength: 64 }), (m, invert, pick) => {
+        const cc = components(m, { invert });
+        const which = Uint8Array.from({ length: cc.count + 1 }, (_, l) => (l > 0 ? pick[l % 64]! & 1 : 0));
+        const slow = referenceComponents(m, (v) => v >= 1 !== invert);
+        const expected = Uint8Array.from(m.data, (v, p) => (which[slow.labels[p]!] ? 77 : v));
+        const painted = m.data.slice();
+        paintComponents(cc, which, painted, m.width, 77);
+        assert.deepEqual(Array.from(painted), Array.from(expected));
       }),
       { numRuns: 300 },
     );

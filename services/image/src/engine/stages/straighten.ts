@@ -42,12 +42,22 @@ export function rotateMask(m: Mask, deg: number): Mask {
     cy = m.height / 2,
     ox = w / 2,
     oy = h / 2;
+  // each column's products made once, not once per row: the same operands in the same order, so
+  // every source position is bit for bit what dx * c + dy * s + cx gives
+  const colC = new Float64Array(w),
+    colS = new Float64Array(w);
+  for (let x = 0; x < w; x++) {
+    const dx = x + 0.5 - ox;
+    colC[x] = dx * c;
+    colS[x] = -dx * s;
+  }
   for (let y = 0; y < h; y++) {
-    const dy = y + 0.5 - oy;
+    const dy = y + 0.5 - oy,
+      dyS = dy * s,
+      dyC = dy * c;
     for (let x = 0; x < w; x++) {
-      const dx = x + 0.5 - ox;
-      const sx = Math.floor(dx * c + dy * s + cx),
-        sy = Math.floor(-dx * s + dy * c + cy);
+      const sx = Math.floor(colC[x]! + dyS + cx),
+        sy = Math.floor(colS[x]! + dyC + cy);
       if (sx >= 0 && sy >= 0 && sx < m.width && sy < m.height) out[y * w + x] = m.data[sy * m.width + sx]!;
     }
   }
@@ -65,6 +75,11 @@ export interface Moments {
 }
 
 export function moments(m: Mask): Moments {
+  return momentsOfRuns(rowRuns(m, { level: 128 }), m.width, m.height);
+}
+
+/** The same moments from a mask's row runs (pixels >= 128), for callers that have them already. */
+function momentsOfRuns(rows: Int32Array[], width: number, height: number): Moments {
   // sums over row runs in closed form: a run [a, b) on row y adds b - a pixels, sum x, sum x^2
   let n = 0,
     sx = 0,
@@ -74,7 +89,6 @@ export function moments(m: Mask): Moments {
     sxy = 0;
   const sumTo = (k: number) => (k * (k + 1)) / 2,
     sqTo = (k: number) => (k * (k + 1) * (2 * k + 1)) / 6;
-  const rows = rowRuns(m, { level: 128 });
   for (let y = 0; y < rows.length; y++) {
     const r = rows[y]!;
     for (let i = 0; i < r.length; i += 2) {
@@ -90,7 +104,7 @@ export function moments(m: Mask): Moments {
       sxy += y * xs;
     }
   }
-  if (n === 0) return { area: 0, cx: m.width / 2, cy: m.height / 2, axisDeg: 0, elongation: 1 };
+  if (n === 0) return { area: 0, cx: width / 2, cy: height / 2, axisDeg: 0, elongation: 1 };
   const cx = sx / n,
     cy = sy / n;
   const cxx = sxx - n * cx * cx,
@@ -168,7 +182,8 @@ export function symmetryAxis(m: Mask): { x: number; score: number } {
 
 function symmetryAt(small: Mask, deg: number): number {
   const r = rotateMask(small, deg);
-  return mirrorScore(r, moments(r).cx + 0.5);
+  const runs = rowRuns(r, { level: 128 }); // one set of runs for both the centre and the score
+  return mirrorScoreOfRuns(runs, momentsOfRuns(runs, r.width, r.height).cx + 0.5);
 }
 
 /** The rotation within ±MAX_CORRECTION_DEG that makes the shape most mirror-symmetric. */
