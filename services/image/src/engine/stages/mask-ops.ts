@@ -23,16 +23,19 @@ export function boundingBox(m: Mask, level = 1): Box | null {
     top = m.height,
     right = -1,
     bottom = -1;
+  const { width: w, data } = m;
   for (let y = 0; y < m.height; y++) {
-    const row = y * m.width;
-    for (let x = 0; x < m.width; x++) {
-      if (m.data[row + x]! >= level) {
-        if (x < left) left = x;
-        if (x > right) right = x;
-        if (y < top) top = y;
-        if (y > bottom) bottom = y;
-      }
-    }
+    const row = y * w;
+    // each row read from its ends inwards: a product's rows stop at its first and last pixel
+    let a = 0;
+    while (a < w && data[row + a]! < level) a++;
+    if (a === w) continue;
+    let b = w - 1;
+    while (data[row + b]! < level) b--;
+    if (a < left) left = a;
+    if (b > right) right = b;
+    if (top > y) top = y;
+    bottom = y;
   }
   return right < 0 ? null : { left, top, right: right + 1, bottom: bottom + 1 };
 }

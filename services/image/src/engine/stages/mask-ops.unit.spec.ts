@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import type { Box, Mask } from '../types.js';
-import { components, dilate, erode, paintComponents, rowRuns } from './mask-ops.js';
+import { boundingBox, components, dilate, erode, paintComponents, rowRuns } from './mask-ops.js';
 import { mirrorScore } from './straighten.js';
 
 /** Pixel-by-pixel flood fill: slow and obviously right, the oracle for the run-based version. */
@@ -129,6 +129,24 @@ describe('mask operations', () => {
           { count, areas, boxes, touchesBorder, labels: Array.from(fast.labels) },
           { ...slow, labels: Array.from(slow.labels) },
         );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('bounds the pixels at or above a level as a scan of every pixel does', () => {
+    fc.assert(
+      fc.property(masks, fc.constantFrom(0, 1, 128, 255), (m, level) => {
+        let box: Box | null = null;
+        for (let y = 0; y < m.height; y++)
+          for (let x = 0; x < m.width; x++) {
+            if (m.data[y * m.width + x]! < level) continue;
+            box = box ?? { left: x, top: y, right: x + 1, bottom: y + 1 };
+            box.left = Math.min(box.left, x);
+            box.right = Math.max(box.right, x + 1);
+            box.bottom = y + 1;
+          }
+        assert.deepEqual(boundingBox(m, level), box);
       }),
       { numRuns: 300 },
     );

@@ -56,9 +56,11 @@ export function rotateMask(m: Mask, deg: number): Mask {
       dyS = dy * s,
       dyC = dy * c;
     for (let x = 0; x < w; x++) {
-      const sx = Math.floor(colC[x]! + dyS + cx),
-        sy = Math.floor(colS[x]! + dyC + cy);
-      if (sx >= 0 && sy >= 0 && sx < m.width && sy < m.height) out[y * w + x] = m.data[sy * m.width + sx]!;
+      const fx = colC[x]! + dyS + cx,
+        fy = colS[x]! + dyC + cy;
+      // a negative position lies outside the mask; for the rest truncation is the floor
+      if (fx < 0 || fy < 0 || fx >= m.width || fy >= m.height) continue;
+      out[y * w + x] = m.data[(fy | 0) * m.width + (fx | 0)]!;
     }
   }
   return { data: out, width: w, height: h };
