@@ -5,27 +5,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { signWebhook } from '@flatlay/billing';
 import { waitFor } from '../../services/platform/test/support.js';
-import type { EnhanceEngine } from '../../services/image/src/worker/generation-worker.js';
 import { openForm, pay, submit } from './support/local-checkout.js';
 import { startStack, type Stack, type TokenBody, type TransactionsBody, type UserBody } from './support/stack.js';
+import { instantEngine } from '../../services/image/test/support/instant-engine.js';
 
 const photo = await readFile(new URL('../../services/image/test/fixtures/top_floor_01.jpg', import.meta.url));
 const WEBHOOK_SECRET = `whsec_test_${randomUUID().replaceAll('-', '')}`;
 const PRODUCT_NOT_AVAILABLE = 'Product not available. Please refresh and try again.';
-
-const fakeEngine: EnhanceEngine = {
-  async enhance() {
-    const full = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#ffffff' } })
-      .jpeg()
-      .toBuffer();
-    return { full, preview: full, thumbnail: full, width: 80, height: 60, format: 'jpeg' } as never;
-  },
-  async close() {},
-};
 
 interface Products {
   subscriptions: Array<{ id: string; pricing: { monthly: { price_id: string | null; amount: number } } }>;
@@ -69,7 +58,7 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
 
   beforeAll(async () => {
     s = await startStack('billing-gateway-test', undefined, {
-      image: { engine: fakeEngine },
+      image: { engine: instantEngine },
       billing: { env: { LOCAL_WEBHOOK_SECRET: WEBHOOK_SECRET } },
     });
   }, 180_000);

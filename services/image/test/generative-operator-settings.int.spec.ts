@@ -10,7 +10,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { events, eventTypes, image, ledger, topics } from '@flatlay/proto';
 import {
@@ -31,22 +30,11 @@ import { requireEnv, waitFor } from '../../platform/test/support.js';
 import { FolderBlobStore } from '../src/blobs/index.js';
 import { SETTINGS_CONSUMER } from '../src/consumers/settings-consumer.js';
 import { createGenerationWorkerService, createImageService } from '../src/service.js';
-import type { EnhanceEngine } from '../src/worker/generation-worker.js';
 import { type FakeImageEditApi, startFakeImageEditApi } from './support/fake-image-edit-api.js';
+import { instantEngine } from './support/instant-engine.js';
 
 const silent = createLogger('image-settings-test', (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
 const photo = readFile(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
-
-/** The local engine's part: a small real JPEG at once (the provider's answer is 1024 px wide). */
-const fakeEngine: EnhanceEngine = {
-  async enhance() {
-    const full = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#ffffff' } })
-      .jpeg()
-      .toBuffer();
-    return { full, preview: full, thumbnail: full, width: 80, height: 60, format: 'jpeg' } as never;
-  },
-  async close() {},
-};
 
 describe("the generative provider takes the operator's key from the settings", { timeout: 180_000 }, () => {
   const run = randomUUID().slice(0, 8);
@@ -84,7 +72,7 @@ describe("the generative provider takes the operator's key from the settings", {
       createGenerationWorkerService({
         blobs,
         ledgerAddress,
-        engine: async () => fakeEngine,
+        engine: async () => instantEngine,
         workerGroup: `image-worker-settings-test-${run}`,
         config: config(),
       }),

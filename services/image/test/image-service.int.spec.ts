@@ -30,20 +30,11 @@ import { urlSigningKey, verifyUrl } from '../src/urls/signed-url.js';
 import { GenerationWorker, type EnhanceEngine } from '../src/worker/generation-worker.js';
 import { envGenerativeSettings, GenerativeProvider } from '../src/generative/index.js';
 import { startFakeImageEditApi } from './support/fake-image-edit-api.js';
+import { instantEngine } from './support/instant-engine.js';
 
 const silent = createLogger('image-test', (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
 const photo = readFile(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
 
-/** Stands in for the model-backed engine: a small real JPEG result and preview, at once. */
-const fakeEngine: EnhanceEngine = {
-  async enhance() {
-    const full = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#ffffff' } })
-      .jpeg()
-      .toBuffer();
-    return { full, preview: full, thumbnail: full, width: 80, height: 60, format: 'jpeg' } as never;
-  },
-  async close() {},
-};
 const brokenEngine: EnhanceEngine = {
   async enhance() {
     throw new Error('the GPU fell off the bus');
@@ -173,7 +164,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
     // No worker runs yet: the charge is already on the account.
     assert.equal(await balanceOf(userId), 100);
 
-    const worker = await startWorker(fakeEngine);
+    const worker = await startWorker(instantEngine);
     try {
       await settled(userId, created.imageId);
     } finally {
@@ -192,7 +183,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
     const userId = await newUser(50);
     const created = await generate({ userId });
     assert.deepEqual([created.locked, created.tokensUsed, created.newBalance], [true, 0, 50]);
-    const worker = await startWorker(fakeEngine);
+    const worker = await startWorker(instantEngine);
     try {
       await settled(userId, created.imageId);
     } finally {
@@ -246,7 +237,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
     assert.equal((await call(images, images.listImages, { userId: stranger, page: 1, limit: 12 })).images.length, 0);
     assert.equal(await balanceOf(stranger), 200);
     // Let a worker finish it so no queued job is left for the tests after this one.
-    const worker = await startWorker(fakeEngine);
+    const worker = await startWorker(instantEngine);
     try {
       await settled(owner, imageId);
     } finally {
@@ -273,7 +264,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
     );
     const created = await generate({ userId }, 'side_view');
     assert.equal(created.tokensUsed, 100);
-    const worker = await startWorker(fakeEngine);
+    const worker = await startWorker(instantEngine);
     try {
       await settled(userId, created.imageId);
     } finally {
@@ -312,7 +303,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
       const other = await newUser();
       const byProvider = await generate({ userId: subscriber }, 'tops');
       const byEngine = await generate({ userId: other }, 'tops');
-      const worker = await startWorker(fakeEngine, generative);
+      const worker = await startWorker(instantEngine, generative);
       try {
         await settled(subscriber, byProvider.imageId);
         await settled(other, byEngine.imageId);
@@ -381,7 +372,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
          lease_expires_at = now() - interval '1 second', version = version + 1 WHERE image_id = $1`,
       [imageId],
     );
-    const worker = await startWorker(fakeEngine);
+    const worker = await startWorker(instantEngine);
     try {
       await settled(userId, imageId);
     } finally {
@@ -400,7 +391,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
     const guest = await generate({ anonymousEmail: 'guest@example.com' });
     assert.deepEqual([guest.locked, guest.tokensUsed, guest.newBalance], [true, 0, undefined]);
     const paidTry = await generate({ anonymousEmail: 'other@example.com' });
-    const worker = await startWorker(fakeEngine);
+    const worker = await startWorker(instantEngine);
     try {
       for (const id of [guest.imageId, paidTry.imageId])
         await waitFor(
@@ -437,7 +428,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
   it("deletes a deleted user's rows, originals, results and previews", async () => {
     const userId = await newUser();
     const { imageId } = await generate({ userId });
-    const worker = await startWorker(fakeEngine);
+    const worker = await startWorker(instantEngine);
     try {
       await settled(userId, imageId);
     } finally {

@@ -7,7 +7,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { events, eventTypes, image, ledger, topics } from '@flatlay/proto';
 import {
@@ -24,19 +23,10 @@ import { ledgerService } from '@flatlay/ledger';
 import { requireEnv, waitFor } from '../../platform/test/support.js';
 import { type BlobStore, FolderBlobStore, S3BlobStore } from '../src/blobs/index.js';
 import { createImageService } from '../src/service.js';
-import type { EnhanceEngine } from '../src/worker/generation-worker.js';
+import { instantEngine } from './support/instant-engine.js';
 
 const silent = createLogger('image-test', 'silent');
 const photo = await readFile(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
-const fakeEngine: EnhanceEngine = {
-  async enhance() {
-    const full = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#ffffff' } })
-      .jpeg()
-      .toBuffer();
-    return { full, preview: full, thumbnail: full, width: 80, height: 60, format: 'jpeg' } as never;
-  },
-  async close() {},
-};
 
 async function s3Store(): Promise<S3BlobStore> {
   const names = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
@@ -101,7 +91,7 @@ describe.each(stores)('UserDeleted with %s', { timeout: 120_000 }, (_name, makeS
       createImageService({
         blobs: store.blobs,
         ledgerAddress: () => `127.0.0.1:${ledgerSvc.port}`,
-        engine: async () => fakeEngine,
+        engine: async () => instantEngine,
         inProcessWorker: true,
         config: { GENERATION_SWEEP_INTERVAL_MS: '100' },
       }),

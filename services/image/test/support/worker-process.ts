@@ -4,10 +4,10 @@
 // test engine chosen by TEST_ENGINE, so a test can kill it mid-job and start it again:
 //   hang      prints `engine started` when a job reaches the engine, and never finishes it;
 //   complete  answers a small real JPEG result and preview at once.
-import sharp from 'sharp';
 import { createBus, createLogger, startService, stopOnSignals } from '@flatlay/platform';
 import { createGenerationWorkerService } from '../../src/service.js';
 import type { EnhanceEngine } from '../../src/worker/generation-worker.js';
+import { instantEngine } from './instant-engine.js';
 
 const engines: Record<string, EnhanceEngine> = {
   hang: {
@@ -17,15 +17,7 @@ const engines: Record<string, EnhanceEngine> = {
     },
     async close() {},
   },
-  complete: {
-    async enhance() {
-      const full = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#ffffff' } })
-        .jpeg()
-        .toBuffer();
-      return { full, preview: full, thumbnail: full, width: 80, height: 60, format: 'jpeg' } as never;
-    },
-    async close() {},
-  },
+  complete: instantEngine,
 };
 
 const engine = engines[process.env.TEST_ENGINE ?? ''];
