@@ -3,7 +3,7 @@ import type { SegmentationModel } from '../model/session.js';
 import type { Box, Mask, RawImage } from '../types.js';
 import { keepProductComponents } from './mask-cleanup.js';
 import { boundingBox, threshold } from './mask-ops.js';
-import { MASK_LONG_SIDE, segment, toModelInput } from './segment.js';
+import { maskSize, probabilityPlane, segment } from './segment.js';
 
 /**
  * Crop first: most casual photos show the product in part of the frame, so a cheap first pass at
@@ -67,9 +67,7 @@ async function firstPass(image: RawImage, model: SegmentationModel): Promise<Mas
     .removeAlpha()
     .raw()
     .toBuffer();
-  const probs = await model.run(toModelInput(squashed, s));
-  const data = new Uint8Array(s * s);
-  for (let i = 0; i < data.length; i++) data[i] = Math.max(0, Math.min(255, Math.round(probs[i]! * 255)));
+  const data = await probabilityPlane(squashed, model);
   return { data, width: s, height: s };
 }
 
@@ -117,9 +115,7 @@ export function cutsProduct(part: Mask, window: Box, imageWidth: number, imageHe
 
 /** The window's mask placed on an empty mask of the whole frame, at segment()'s resolution. */
 async function pasteIntoFrame(part: Mask, window: Box, imageWidth: number, imageHeight: number): Promise<Mask> {
-  const scale = Math.min(1, MASK_LONG_SIDE / Math.max(imageWidth, imageHeight));
-  const width = Math.max(1, Math.round(imageWidth * scale)),
-    height = Math.max(1, Math.round(imageHeight * scale));
+  const { scale, width, height } = maskSize(imageWidth, imageHeight);
   const left = Math.min(width - 1, Math.round(window.left * scale)),
     top = Math.min(height - 1, Math.round(window.top * scale));
   const pw = Math.max(1, Math.min(width - left, Math.round((window.right - window.left) * scale))),

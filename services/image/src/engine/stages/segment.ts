@@ -32,6 +32,25 @@ export function luminance(rgb: Uint8Array, channels: number): Uint8Array {
 const raw = (data: Buffer, width: number, height: number, channels: number) =>
   sharp(data, { raw: { width, height, channels: channels as 1 | 3 | 4 } });
 
+/** The size of an image's mask: the image's aspect, long side MASK_LONG_SIDE (or the image's own when smaller). */
+export function maskSize(imageWidth: number, imageHeight: number): { scale: number; width: number; height: number } {
+  const scale = Math.min(1, MASK_LONG_SIDE / Math.max(imageWidth, imageHeight));
+  return {
+    scale,
+    width: Math.max(1, Math.round(imageWidth * scale)),
+    height: Math.max(1, Math.round(imageHeight * scale)),
+  };
+}
+
+/** The model's answer for a photo squashed to its square input (RGB), as probabilities 0..255. */
+export async function probabilityPlane(squashed: Buffer, model: SegmentationModel): Promise<Buffer> {
+  const s = model.inputSize;
+  const probs = await model.run(toModelInput(squashed, s));
+  const plane = Buffer.alloc(s * s);
+  for (let i = 0; i < plane.length; i++) plane[i] = Math.max(0, Math.min(255, Math.round(probs[i]! * 255)));
+  return plane;
+}
+
 /**
  * The product's probability mask (0..255) at the working image's aspect ratio, long side
  * MASK_LONG_SIDE (or the image's own size when smaller). When the model ran at a smaller size
@@ -40,9 +59,7 @@ const raw = (data: Buffer, width: number, height: number, channels: number) =>
  */
 export async function segment(image: RawImage, model: SegmentationModel): Promise<Mask> {
   const s = model.inputSize;
-  const scale = Math.min(1, MASK_LONG_SIDE / Math.max(image.width, image.height));
-  const width = Math.max(1, Math.round(image.width * scale));
-  const height = Math.max(1, Math.round(image.height * scale));
+  const { width, height } = maskSize(image.width, image.height);
   const upsampling = Math.max(width, height) / s;
   const photo = raw(image.data, image.width, image.height, image.channels);
   let squashed: Buffer;
@@ -57,9 +74,7 @@ export async function segment(image: RawImage, model: SegmentationModel): Promis
     luma = luminance(small, 3); // while libvips squashes the model's input on its own thread
     squashed = await pending;
   }
-  const probs = await model.run(toModelInput(squashed, s));
-  const plane = Buffer.alloc(s * s);
-  for (let i = 0; i < plane.length; i++) plane[i] = Math.max(0, Math.min(255, Math.round(probs[i]! * 255)));
+  const plane = await probabilityPlane(squashed, model);
   const data = await raw(plane, s, s, 1)
     .resize(width, height, { fit: 'fill', kernel: 'linear' })
     .toColourspace('b-w')
