@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { createThreadedEngine, type ThreadedEngine } from '../src/engine/thread.js';
 import { threadsForEngines } from '../src/engine/model/threads.js';
-import { withWorkerMalloc } from '../src/engine/process-env.js';
 import { cameraPhoto } from './camera-photo.js';
+import { runAsBenchChild } from './bench-child.js';
 import { datasetFolder } from './dataset.js';
 import { median } from './eval/metrics.js';
 
@@ -82,14 +81,5 @@ async function main() {
   if (!ok) process.exitCode = 1;
 }
 
-// glibc reads its malloc settings at process start: measure with the worker's (process-env.ts)
-if (process.env.BENCH_CHILD === '1')
-  main().catch((err: unknown) => {
-    process.stderr.write(`${(err as Error)?.stack ?? err}\n`);
-    process.exit(1);
-  });
-else
-  spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...withWorkerMalloc(process.env), BENCH_CHILD: '1' },
-  }).on('exit', (code) => process.exit(code ?? 1));
+// glibc reads its malloc settings at process start: measure with the worker's (bench-child.ts)
+runAsBenchChild(main);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -6,9 +5,9 @@ import { createEngine } from '../src/engine/index.js';
 import { engineEnv } from '../src/engine/config.js';
 import { DEFAULT_INFERENCE_SIZE } from '../src/engine/model/inference-size.js';
 import { defaultModelPath, modelCacheDir, repoRoot } from '../src/engine/model/isnet-assets.js';
-import { withWorkerMalloc } from '../src/engine/process-env.js';
 import { loadSegmentationModel } from '../src/engine/model/session.js';
 import { cameraPhoto } from './camera-photo.js';
+import { runAsBenchChild } from './bench-child.js';
 import { datasetFolder } from './dataset.js';
 import { median } from './eval/metrics.js';
 
@@ -189,20 +188,12 @@ async function main() {
 }
 
 /**
- * The measuring runs in a child process, for two reasons. glibc reads its malloc settings at
- * process start, and the bench measures the worker's (process-env.ts: MALLOC_ARENA_MAX=2,
+ * The measuring runs in a child process (bench-child.ts), for two reasons. glibc reads its malloc
+ * settings at process start, and the bench measures the worker's (process-env.ts: MALLOC_ARENA_MAX=2,
  * MALLOC_MMAP_THRESHOLD_=131072; BENCH_AS_IS=1 leaves the environment as it is). And the one-time
  * making of the model files (assembling, widening to float32) happens here first, so it does not
  * count in the child's peak.
  */
-if (process.env.BENCH_CHILD !== '1') {
+runAsBenchChild(main, () => {
   if (!process.env.MODEL_PATH) defaultModelPath({ cacheDir: modelCacheDir(engineEnv().ENGINE_MODEL_CACHE) });
-  const env = { ...(process.env.BENCH_AS_IS === '1' ? process.env : withWorkerMalloc(process.env)), BENCH_CHILD: '1' };
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else {
-  main().catch((err) => {
-    process.stderr.write(`${err?.stack ?? err}\n`);
-    process.exit(1);
-  });
-}
+});
