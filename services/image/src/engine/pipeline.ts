@@ -165,7 +165,7 @@ export async function runPipeline(
     mark('compose');
   }
 
-  const gains = estimateGains(await scene);
+  const gains = estimateGains(await scene, mask);
   const finished = layers.map((l) => finishLayer(l, gains, recipe.sharpen));
   const canvas = await composeCanvas(finished, layout.canvasWidth, layout.canvasHeight, {
     background: o.background,

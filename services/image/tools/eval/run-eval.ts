@@ -10,9 +10,12 @@ import { iou, maskInOutput, median, outputMetrics, resizeMask } from './metrics.
 import { makeScene, type SceneVariant } from './scenes.js';
 
 /**
- * npm run eval -- DATASET [--only=NAME,NAME] [--sets=synthetic,failure,casual]: quality report over
- * the garments dataset (synthetic scenes, synthetic failure scenes, casual photos). --only keeps
- * the scenes and photos whose name contains one of the given strings (a quick look at one scene).
+ * npm run eval -- DATASET [--only=NAME,NAME] [--sets=synthetic,failure,casual] [--held-out=K]:
+ * quality report over the garments dataset (synthetic scenes, synthetic failure scenes, casual
+ * photos). --only keeps the scenes and photos whose name contains one of the given strings (a
+ * quick look at one scene). --held-out=K (1, 2, ...) draws the synthetic scenes afresh: each garment
+ * on the K-th next floor, with its own seed for the cast, angle and placement, so a change tuned on
+ * the standard scenes (K = 0) can be checked on scenes it has never seen.
  */
 const root = repoRoot();
 const args = process.argv.slice(2);
@@ -24,6 +27,8 @@ const option = (name: string) =>
     .filter(Boolean);
 const only = option('only');
 const sets = option('sets') ?? ['synthetic', 'failure', 'casual'];
+const heldOut = Number(option('held-out')?.[0] ?? 0);
+if (!Number.isInteger(heldOut) || heldOut < 0) throw new Error('--held-out takes a whole number: 1, 2, ...');
 const wanted = (name: string) => !only || only.some((o) => name.includes(o));
 const dataset = datasetFolder(
   args.find((a) => !a.startsWith('--')),
@@ -100,8 +105,8 @@ async function main() {
     ...cleans.map((garment, i) => ({
       set: 'synthetic' as const,
       garment,
-      background: backgrounds[i % backgrounds.length]!,
-      seed: 1000 + i,
+      background: backgrounds[(i + heldOut) % backgrounds.length]!,
+      seed: 1000 + 100 * heldOut + i,
       variant: 'plain' as const,
     })),
     ...FAILURE_SCENES.map((f, i) => ({ set: 'failure' as const, ...f, seed: 2000 + i })),
@@ -309,6 +314,10 @@ async function main() {
     '# Engine quality report',
     '',
     `Dataset: ${dataset}. ${new Date().toISOString()}`,
+    '',
+    heldOut
+      ? `Held-out synthetic scenes, draw ${heldOut} (--held-out): not the standard scenes the engine was tuned on.`
+      : 'Standard synthetic scenes (draw 0).',
     '',
     '## Targets (synthetic scenes)',
     '',
