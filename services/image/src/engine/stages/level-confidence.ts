@@ -50,7 +50,10 @@ export interface LevelEvidence {
 export interface LevelDecision {
   /** Rotation to apply, degrees clockwise (0 when unsure). */
   deg: number;
-  /** False when a rotation was called for but could not be confirmed (and was not applied). */
+  /**
+   * False when the product's level could not be confirmed: a rotation was called for without sound
+   * evidence (and was not applied), or a weak mirror axis called the product upright.
+   */
   sure: boolean;
   /** Why, in words, for the result's checks. */
   detail: string;
@@ -83,18 +86,19 @@ export function decideLevel(e: LevelEvidence): LevelDecision {
   }
   const s = e.symmetry;
   if (s && s.score >= USABLE_MIRROR_SCORE) {
-    if (s.deg === 0) return { deg: 0, sure: true, detail: `upright (mirror score ${s.score.toFixed(2)})` };
-    if (nearLimit(s.deg)) return unsure(s.deg, `the mirror axis is at the ${MAX_CORRECTION_DEG}° limit`);
-    if (s.score >= SURE_MIRROR_SCORE)
-      return { deg: s.deg, sure: true, detail: `levelled by mirror symmetry (score ${s.score.toFixed(2)})` };
-    if (pcaUsable && !e.cutByFrame && Math.abs(p.deg - s.deg) <= AGREEMENT_DEG)
-      return {
-        deg: s.deg,
-        sure: true,
-        detail: `levelled by mirror symmetry (score ${s.score.toFixed(2)}), the long axis agrees`,
-      };
-    const noSecond = e.cutByFrame ? 'the product is cut by the frame' : 'the long axis does not confirm it';
-    return unsure(s.deg, `mirror score ${s.score.toFixed(2)} is under ${SURE_MIRROR_SCORE} and ${noSecond}`);
+    if (s.deg !== 0 && nearLimit(s.deg)) return unsure(s.deg, `the mirror axis is at the ${MAX_CORRECTION_DEG}° limit`);
+    const score = s.score.toFixed(2);
+    const agrees = pcaUsable && !e.cutByFrame && Math.abs(p.deg - s.deg) <= AGREEMENT_DEG;
+    if (s.score < SURE_MIRROR_SCORE && !agrees) {
+      const noSecond = e.cutByFrame ? 'the product is cut by the frame' : 'the long axis does not confirm it';
+      const why = `mirror score ${score} is under ${SURE_MIRROR_SCORE} and ${noSecond}`;
+      // a weak axis that calls the product upright is no more proof of level than one that would turn it
+      if (s.deg === 0) return { deg: 0, sure: false, detail: `left as shot, its level unconfirmed: ${why}` };
+      return unsure(s.deg, why);
+    }
+    const how = s.score >= SURE_MIRROR_SCORE ? `mirror score ${score}` : `mirror score ${score}, the long axis agrees`;
+    if (s.deg === 0) return { deg: 0, sure: true, detail: `upright (${how})` };
+    return { deg: s.deg, sure: true, detail: `levelled by mirror symmetry (${how})` };
   }
   // no usable mirror axis: the long axis alone, for a shape that should have had one, is a guess
   if (pcaUsable && Math.abs(p.deg) > 0)

@@ -63,11 +63,24 @@ describe('level confidence', () => {
   it('levels a profile by its long axis, and is sure of an upright or axis-less product', () => {
     const shoe = decideLevel({ strategy: 'principal', symmetry: null, principal: { deg: 7, elongation: 2.6 } });
     assert.deepEqual([shoe.deg, shoe.sure], [7, true]);
-    const upright = decideLevel({ strategy: 'symmetry', symmetry: { deg: 0, score: 0.9 }, principal: round });
+    const upright = decideLevel({ strategy: 'symmetry', symmetry: { deg: 0, score: 0.96 }, principal: round });
     assert.deepEqual([upright.deg, upright.sure], [0, true]);
+    const uprightByBoth = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 0, score: 0.9 },
+      principal: { deg: 1, elongation: 1.6 },
+    });
+    assert.deepEqual([uprightByBoth.deg, uprightByBoth.sure], [0, true]);
     const blob = decideLevel({ strategy: 'principal', symmetry: { deg: 0, score: 0.5 }, principal: round });
     assert.deepEqual([blob.deg, blob.sure], [0, true]);
     assert.equal(decideLevel({ strategy: 'none', symmetry: null, principal: round }).sure, true);
+  });
+
+  it('does not call a product level on a weak mirror axis that finds it upright', () => {
+    // a backpack seen three-quarter, 8.6° askew: its best (weak) mirror axis happens to be upright
+    const bag = decideLevel({ strategy: 'symmetry', symmetry: { deg: 0, score: 0.93 }, principal: round });
+    assert.deepEqual([bag.deg, bag.sure], [0, false]);
+    assert.match(bag.detail, /left as shot, its level unconfirmed: mirror score 0\.93 is under 0\.94/);
   });
 
   it('asks for the symmetry search only where it is used', () => {
