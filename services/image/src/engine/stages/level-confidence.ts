@@ -91,7 +91,7 @@ export function decideLevel(e: LevelEvidence): LevelDecision {
     const agrees = pcaUsable && !e.cutByFrame && Math.abs(p.deg - s.deg) <= AGREEMENT_DEG;
     if (s.score < SURE_MIRROR_SCORE && !agrees) {
       const noSecond = e.cutByFrame ? 'the product is cut by the frame' : 'the long axis does not confirm it';
-      const why = `mirror score ${score} is under ${SURE_MIRROR_SCORE} and ${noSecond}`;
+      const why = `mirror score ${s.score.toFixed(3)} is under ${SURE_MIRROR_SCORE} and ${noSecond}`;
       // a weak axis that calls the product upright is no more proof of level than one that would turn it
       if (s.deg === 0) return { deg: 0, sure: false, detail: `left as shot, its level unconfirmed: ${why}` };
       return unsure(s.deg, why);
