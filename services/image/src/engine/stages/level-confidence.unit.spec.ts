@@ -18,7 +18,7 @@ describe('level confidence', () => {
       principal: { deg: -20.79, elongation: 1.42 },
     });
     assert.deepEqual([d.deg, d.sure], [0, false]);
-    assert.match(d.detail, /-15\.3° was not applied: mirror score 0\.93/);
+    assert.match(d.detail, /-15\.3° was not applied: mirror score 0\.929/);
   });
 
   it('trusts a weak mirror axis that the long axis confirms', () => {
@@ -80,7 +80,7 @@ describe('level confidence', () => {
     // a backpack seen three-quarter, 8.6° askew: its best (weak) mirror axis happens to be upright
     const bag = decideLevel({ strategy: 'symmetry', symmetry: { deg: 0, score: 0.93 }, principal: round });
     assert.deepEqual([bag.deg, bag.sure], [0, false]);
-    assert.match(bag.detail, /left as shot, its level unconfirmed: mirror score 0\.93 is under 0\.94/);
+    assert.match(bag.detail, /left as shot, its level unconfirmed: mirror score 0\.930 is under 0\.94/);
   });
 
   it('asks for the symmetry search only where it is used', () => {
