@@ -132,6 +132,25 @@ describe('mask cleanup', () => {
     assert.equal(at(out, 163, 120), 0);
   });
 
+  it("keeps a half-sure part the product encloses: a jacket's lining between its fronts", () => {
+    // a jacket: sure cloth on the left, right and top of a half-sure lining that opens at the hem
+    const prob = { data: new Uint8Array(200 * 200), width: 200, height: 200 };
+    for (let y = 20; y < 180; y++)
+      for (let x = 40; x < 160; x++) {
+        const lining = x >= 80 && x < 120 && y >= 60;
+        prob.data[y * 200 + x] = lining ? 160 : 255;
+      }
+    const out = trimUnsureRegions(prob, threshold(prob, 128));
+    assert.equal(at(out, 100, 120), 255, 'the lining stays');
+    assert.equal(at(out, 100, 178), 255, 'down to the hem');
+    // the same lining with the cloth on one side only is a fold of bedding beside a garment
+    for (let y = 20; y < 180; y++) for (let x = 120; x < 160; x++) prob.data[y * 200 + x] = 0;
+    for (let y = 20; y < 60; y++) for (let x = 80; x < 120; x++) prob.data[y * 200 + x] = 0;
+    for (let y = 20; y < 180; y++) for (let x = 0; x < 40; x++) prob.data[y * 200 + x] = 255; // still mostly sure
+    const beside = trimUnsureRegions(prob, threshold(prob, 128));
+    assert.equal(at(beside, 100, 120), 0, 'a part bordered by the product along one side only goes');
+  });
+
   it('leaves a mask alone when the model is unsure of the product itself (white on white)', () => {
     const prob = maskFrom(100, 100, rotatedRect(50, 50, 60, 60, 0));
     for (let p = 0; p < prob.data.length; p++) if (prob.data[p]) prob.data[p] = p % 3 === 0 ? 255 : 170;
