@@ -86,7 +86,7 @@ export function decideLevel(e: LevelEvidence): LevelDecision {
   }
   const s = e.symmetry;
   if (s && s.score >= USABLE_MIRROR_SCORE) {
-    if (s.deg !== 0 && nearLimit(s.deg)) return unsure(s.deg, `the mirror axis is at the ${MAX_CORRECTION_DEG}° limit`);
+    if (nearLimit(s.deg)) return unsure(s.deg, `the mirror axis is at the ${MAX_CORRECTION_DEG}° limit`);
     const score = s.score.toFixed(2);
     const agrees = pcaUsable && !e.cutByFrame && Math.abs(p.deg - s.deg) <= AGREEMENT_DEG;
     if (s.score < SURE_MIRROR_SCORE && !agrees) {

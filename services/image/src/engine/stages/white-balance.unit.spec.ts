@@ -3,6 +3,7 @@ import { describe, it } from 'vitest';
 import type { Mask, RawImage } from '../types.js';
 import {
   applyGains,
+  awayFromOutline,
   BOUNDARY,
   CORRECTION,
   estimateCorrection,
@@ -98,10 +99,7 @@ describe('white balance', () => {
     const scene = { data, width: w, height: h, channels: 3 as const };
     const regions = sampleRegions(scene, product);
     const blind = greyEdgeGains(scene)!,
-      seeing = greyEdgeGains(
-        scene,
-        regions.map((r) => (r === BOUNDARY ? 0 : 1)),
-      )!;
+      seeing = greyEdgeGains(scene, awayFromOutline(regions))!;
     const cast = (g: number[]) => Math.max(...g.map((v) => Math.abs(Math.log(v))));
     assert.ok(cast(blind) > 0.05, `the outline's edges read as a light: ${blind}`);
     assert.ok(cast(seeing) < 0.01, `without them the floor's edges say neutral: ${seeing}`);
@@ -127,10 +125,7 @@ describe('white balance', () => {
     const concrete = sceneOn([170 * warm[0]!, 170, 170 * warm[2]!]);
     const floorCast = (g: number[]) => Math.abs(Math.log((170 * warm[0]! * g[0]!) / (170 * warm[2]! * g[2]!)));
     const regions = sampleRegions(concrete, product);
-    const edgesOnly = greyEdgeGains(
-      concrete,
-      regions.map((r) => (r === BOUNDARY ? 0 : 1)),
-    )!;
+    const edgesOnly = greyEdgeGains(concrete, awayFromOutline(regions))!;
     const g = estimateCorrection(concrete, product);
     assert.ok(floorCast(edgesOnly) > 0.05, `the red product's folds pull the edges: ${edgesOnly}`);
     assert.ok(floorCast(g) < 0.03, `the grey floor sets the light right: ${g}`);
