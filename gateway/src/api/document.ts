@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { createDocument, type oas31 } from 'zod-openapi';
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { responsesOf } from './responses.js';
+import { idempotencyKeyHeader } from './idempotency-key.js';
 import { openApiPath, type ApiRoute, type BodySpec } from './route.js';
 
 /**
@@ -70,7 +71,15 @@ function operation(r: ApiRoute): ZodOpenApiOperationObject {
     // Who may call it, as declared (the fuzz run expects 2xx only for the roles this admits).
     'x-flatlay-access': r.access,
     ...(sec ? { security: sec } : {}),
-    ...(params || query ? { requestParams: { ...(params ? { path: params } : {}), ...(query ? { query } : {}) } } : {}),
+    ...(params || query || r.idempotencyKey
+      ? {
+          requestParams: {
+            ...(params ? { path: params } : {}),
+            ...(query ? { query } : {}),
+            ...(r.idempotencyKey ? { header: idempotencyKeyHeader } : {}),
+          },
+        }
+      : {}),
     ...(body
       ? { requestBody: { required: !body.optional, content: { [body.type]: { schema: bodySchema(body) } } } }
       : {}),

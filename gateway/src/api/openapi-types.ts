@@ -1889,7 +1889,10 @@ export interface operations {
     postImagesGenerate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choosing, new for each action (a UUID): the same request sent again with the same key charges or credits once and answers as the first did */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2007,7 +2010,10 @@ export interface operations {
     postImagesBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choosing, new for each action (a UUID): the same request sent again with the same key charges or credits once and answers as the first did */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2269,7 +2275,10 @@ export interface operations {
     postImagesUnlockWithTokensId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choosing, new for each action (a UUID): the same request sent again with the same key charges or credits once and answers as the first did */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The image (or enhancement) id */
                 id: string;
@@ -2362,7 +2371,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description This enhancement failed; there is nothing to unlock */
+            /** @description The image is still processing (tokens are taken only for a finished result), or it failed: "This enhancement failed; there is nothing to unlock" */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2370,8 +2379,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "This enhancement failed; there is nothing to unlock",
-                     *       "message": "This enhancement failed; there is nothing to unlock",
+                     *       "detail": "Your image is still being made. You can unlock it as soon as it is ready.",
+                     *       "message": "Your image is still being made. You can unlock it as soon as it is ready.",
                      *       "code": "CONFLICT"
                      *     }
                      */
@@ -2383,7 +2392,10 @@ export interface operations {
     postImagesAnonymousGenerate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choosing, new for each action (a UUID): the same request sent again with the same key charges or credits once and answers as the first did */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2548,7 +2560,10 @@ export interface operations {
     postImagesUnlockAnonymousWithTokensId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choosing, new for each action (a UUID): the same request sent again with the same key charges or credits once and answers as the first did */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The image (or enhancement) id */
                 id: string;
@@ -2641,7 +2656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description This enhancement failed; there is nothing to unlock */
+            /** @description The image is still processing (tokens are taken only for a finished result), or it failed: "This enhancement failed; there is nothing to unlock" */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2649,8 +2664,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "This enhancement failed; there is nothing to unlock",
-                     *       "message": "This enhancement failed; there is nothing to unlock",
+                     *       "detail": "Your image is still being made. You can unlock it as soon as it is ready.",
+                     *       "message": "Your image is still being made. You can unlock it as soon as it is ready.",
                      *       "code": "CONFLICT"
                      *     }
                      */
@@ -3337,7 +3352,10 @@ export interface operations {
     postAdminTokensAdjust: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choosing, new for each action (a UUID): the same request sent again with the same key charges or credits once and answers as the first did */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

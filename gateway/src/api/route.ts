@@ -82,6 +82,11 @@ export interface RouteSpec<P extends Shape | undefined, Q extends Shape | undefi
   tags: string[];
   access: Access;
   rateLimit?: RateLimitClass;
+  /**
+   * The operation charges or credits: it takes an `Idempotency-Key` header (as Stripe's API does),
+   * and a request repeated with the same key charges or credits once (ADR 0104).
+   */
+  idempotencyKey?: true;
   request?: RequestSpec<P, Q, B>;
   /** Every status the operation can answer besides those the router adds (see `standardResponses`). */
   responses: Record<number, ResponseSpec>;
@@ -97,6 +102,7 @@ export interface ApiRoute {
   tags: string[];
   access: Access;
   rateLimit?: RateLimitClass;
+  idempotencyKey?: true;
   request: { params?: Shape; query?: Shape; body?: BodySpec };
   responses: Record<number, ResponseSpec>;
   handle(req: Request, res: Response, input: { params: unknown; query: unknown; body: unknown }): Promise<void> | void;

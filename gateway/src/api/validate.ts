@@ -3,6 +3,7 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { AppError } from '@flatlay/platform';
+import { checkIdempotencyKeyHeader } from './idempotency-key.js';
 import type { ApiRoute, BodyMediaType } from './route.js';
 
 const HINTS: Record<BodyMediaType, string> = {
@@ -46,6 +47,7 @@ export function compileValidator(r: ApiRoute): (req: Request) => ValidInput {
     return { part, schema };
   });
   return (req) => {
+    if (r.idempotencyKey) checkIdempotencyKeyHeader(req);
     const out: Record<string, unknown> = { params: {}, query: {}, body: {} };
     for (const { part, schema } of parts) {
       if (!schema) continue;

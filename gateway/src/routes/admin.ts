@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { AppError, call } from '@flatlay/platform';
+import { AppError, call, keyedUuid } from '@flatlay/platform';
 import type { analytics } from '@flatlay/proto';
+import { idempotencyKeyOf } from '../api/idempotency-key.js';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
 import { emailField } from '../api/schemas.js';
@@ -281,6 +282,7 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
       path: '/admin/tokens/adjust',
       tags,
       access: 'admin',
+      idempotencyKey: true,
       summary: "Adds or deducts tokens on a user's account (a deduct stops at 0)",
       request: {
         body: {
@@ -322,7 +324,11 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
           l.adjust,
           {
             userId: user.id,
-            adjustmentId: randomUUID(),
+            // With a key, a retried adjustment is the same adjustment: the ledger applies it once
+            // (a repeat answers applied 0 and the balance as it stands).
+            adjustmentId: idempotencyKeyOf(req)
+              ? keyedUuid(`adjustment:${callerOf(req).userId}:${user.id}\n${idempotencyKeyOf(req)}`)
+              : randomUUID(),
             operatorId: callerOf(req).userId,
             reason: 'Adjusted by an administrator',
             direction: body.action,

@@ -8,6 +8,7 @@ import { route, type ApiRoute } from '../api/route.js';
 import { emailField } from '../api/schemas.js';
 import type { ServiceClients } from '../clients.js';
 import { keepUpload, MULTIPART_OVERHEAD_BYTES, type StoredUpload, uploadField } from '../files/uploads.js';
+import { idempotencyKeyOf } from '../api/idempotency-key.js';
 import { callerMetadata, callerOf } from '../http/auth.js';
 import {
   AnonymousStatusBody,
@@ -63,7 +64,11 @@ const notFound = refusal('NOT_FOUND', NOT_FOUND, "No such image, or not the call
 const unlockRefusals = {
   402: refusal('INSUFFICIENT_TOKENS', NOT_ENOUGH_TO_UNLOCK, 'Fewer than 100 tokens (and no unlimited plan)'),
   404: notFound,
-  409: refusal('CONFLICT', 'This enhancement failed; there is nothing to unlock'),
+  409: refusal(
+    'CONFLICT',
+    'Your image is still being made. You can unlock it as soon as it is ready.',
+    'The image is still processing (tokens are taken only for a finished result), or it failed: "This enhancement failed; there is nothing to unlock"',
+  ),
 };
 
 const UnlockBody = z.object({
@@ -107,7 +112,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       image: img,
     };
   };
-  const create = async (req: Request, file: StoredUpload, type: string, email: string) => {
+  const create = async (req: Request, file: StoredUpload, type: string, email: string, key: string) => {
     const c = images();
     const created = await call(
       c,
@@ -120,10 +125,12 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
         contentType: file.contentType,
         sizeBytes: file.size,
         options: undefined,
+        idempotencyKey: key,
       },
       { metadata: callerMetadata(req), deadlineMs: WRITE_DEADLINE_MS },
     );
-    keepUpload(req, file.key);
+    // A replay answers the first request's image: this request's upload is not used.
+    if (!created.replayed) keepUpload(req, file.key);
     return created;
   };
 
@@ -132,6 +139,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       method: 'post',
       path: '/images/generate',
       tags,
+      idempotencyKey: true,
       access: 'user',
       summary: 'Upload a photo and start its enhancement (100 tokens; locked when the caller has fewer)',
       description:
@@ -157,7 +165,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
         ...uploadRefusals,
       },
       async handle(req, res, { body }) {
-        res.json(generationJson(await create(req, body.file, body.enhancement_type, '')));
+        res.json(generationJson(await create(req, body.file, body.enhancement_type, '', idempotencyKeyOf(req))));
       },
     }),
 
@@ -165,6 +173,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       method: 'post',
       path: '/images/batch',
       tags,
+      idempotencyKey: true,
       access: 'user',
       summary: 'Upload up to 20 photos at once: one image per file, each charged and processed like a single generate',
       description:
@@ -198,7 +207,10 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       },
       async handle(req, res, { body }) {
         const made = [];
-        for (const file of body.files) made.push(generationJson(await create(req, file, body.enhancement_type, '')));
+        // One key for the batch; each file's image is keyed by it and the file's place in the batch.
+        const key = idempotencyKeyOf(req);
+        for (const [i, file] of body.files.entries())
+          made.push(generationJson(await create(req, file, body.enhancement_type, '', key && `${key}:${i}`)));
         res.json({
           success: true,
           images: made,
@@ -296,6 +308,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       method: 'post',
       path: '/images/unlock-with-tokens/:id',
       tags,
+      idempotencyKey: true,
       access: 'user',
       summary: 'Unlock a locked result for 100 tokens (free on an unlimited plan); a repeat is free',
       request: { params: idParams },
@@ -318,6 +331,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       method: 'post',
       path: '/images/anonymous/generate',
       tags,
+      idempotencyKey: true,
       access: 'none',
       summary: "A guest's try: upload a photo with an e-mail address; the result is locked until paid",
       request: {
@@ -339,7 +353,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
         ...uploadRefusals,
       },
       async handle(req, res, { body }) {
-        const created = await create(req, body.file, body.enhancement_type, body.email.trim());
+        const created = await create(req, body.file, body.enhancement_type, body.email.trim(), idempotencyKeyOf(req));
         res.json({ success: true, enhancement_id: created.imageId });
       },
     }),
@@ -365,6 +379,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       method: 'post',
       path: '/images/unlock-anonymous-with-tokens/:id',
       tags,
+      idempotencyKey: true,
       access: 'user',
       summary: "Claim a guest's try into the caller's gallery, unlocked, for 100 tokens; a repeat is free",
       request: { params: idParams },

@@ -6,6 +6,7 @@ import { route, type ApiRoute } from '../api/route.js';
 import { serviceClients, type ServiceClients } from '../clients.js';
 import { adminAuthRoutes } from './admin-auth.js';
 import { adminRoutes } from './admin.js';
+import { adminRefundRoutes } from './admin-refunds.js';
 import { authRoutes } from './auth.js';
 import type { FileServing } from '../files/serve.js';
 import { imageEventRoutes } from './image-events.js';
@@ -48,6 +49,7 @@ export function apiRoutes(
     ...imageEventRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),
     ...adminAuthRoutes(clients),
     ...adminRoutes(clients),
+    ...adminRefundRoutes(clients),
     ...webConfigRoutes(),
     ...paymentRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32) }),
     ...subscriptionRoutes(clients),

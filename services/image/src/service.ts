@@ -6,6 +6,7 @@ import {
   type ServiceContext,
   type ServiceDefinition,
 } from '@flatlay/platform';
+import { startChargeSweeper } from './app/charge-sweeper.js';
 import { Generations } from './app/generations.js';
 import { settingOf } from './app/operator-settings.js';
 import { consumedTopics, imageEventHandler } from './consumers/image-consumers.js';
@@ -116,7 +117,24 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
         handle: (delivery) => (delivery.topic === settingsTopic ? settings(delivery) : events(delivery)),
       });
       stops.push(() => subscription.close());
-      if (options.inProcessWorker) stops.push(await startWorker(ctx, p, options, p.generations));
+      let offer: ((imageId: string) => void) | undefined;
+      if (options.inProcessWorker) {
+        stops.push(await startWorker(ctx, p, options, p.generations));
+        offer = (imageId) => p.generations.offerQueued(imageId);
+      }
+      stops.push(
+        startChargeSweeper({
+          pool: ctx.pool,
+          ledger: p.ledger,
+          policy: p.policy,
+          logger: ctx.logger,
+          intervalMs: p.config.GENERATION_SWEEP_INTERVAL_MS,
+          graceMs: p.config.GENERATION_SWEEP_GRACE_MS,
+          clock: options.clock,
+          onQueued: offer,
+          unlocked: (tx, image, userId, via, charged) => p.generations.unlocked(tx, image, userId, via, charged),
+        }),
+      );
       return stops;
     },
   };

@@ -137,6 +137,7 @@ describe("the generative provider takes the operator's key from the settings", {
       contentType: 'image/jpeg',
       sizeBytes: bytes.length,
       options: undefined,
+      idempotencyKey: '',
     });
     await waitFor(
       async () =>

@@ -143,6 +143,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
       enhancementType,
       ...(await upload()),
       options: undefined,
+      idempotencyKey: '',
     });
   const statusOf = async (userId: string, imageId: string) =>
     (await call(images, images.getStatus, { userId, imageId })).image!;

@@ -133,6 +133,7 @@ describe.each(stores)('UserDeleted with %s', { timeout: 120_000 }, (_name, makeS
       contentType: 'image/jpeg',
       sizeBytes: photo.length,
       options: undefined,
+      idempotencyKey: '',
     });
     await waitFor(
       async () => (await call(images, images.getStatus, { userId, imageId })).image?.status === 'completed',

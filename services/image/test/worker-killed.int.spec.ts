@@ -151,6 +151,7 @@ describe('a worker process killed mid-job', { timeout: 180_000 }, () => {
       contentType: 'image/jpeg',
       sizeBytes: bytes.length,
       options: undefined,
+      idempotencyKey: '',
     });
     assert.equal(created.tokensUsed, 100);
 

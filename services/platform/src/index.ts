@@ -23,3 +23,4 @@ export * from './service/bus-config.js';
 export * from './service/standalone.js';
 export * from './registry.js';
 export * from './settings-cipher.js';
+export * from './keyed-id.js';

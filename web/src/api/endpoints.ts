@@ -1,6 +1,7 @@
 // One small function per /api call the visitor and customer side makes. The operations the
 // OpenAPI document declares go through the typed client (./client: paths, bodies and answers
 // checked against the generated types); the others through the raw helper until declared.
+import { newActionKey } from './action-key';
 import { answerOf, api, signInApi } from './client';
 import { apiRequest } from './http';
 import type { AnonymousEnhancement, ImagePage, ImageStatusAnswer, Products } from './types';
@@ -40,7 +41,11 @@ export const createCheckoutSession = (body: {
   price_id: string;
   product_type: CheckoutProductType;
   promo_code?: string;
-}) => apiRequest<{ url?: string; message?: string }>('/api/payments/create-checkout-session', { json: body });
+}) =>
+  apiRequest<{ url?: string; message?: string }>('/api/payments/create-checkout-session', {
+    json: body,
+    idempotencyKey: newActionKey(),
+  });
 
 export const fetchImages = (page: number, signal?: AbortSignal): Promise<ImagePage> =>
   answerOf(api.GET('/images/', { params: { query: { page, limit: 12 } }, signal }));
@@ -49,10 +54,16 @@ export const fetchImageStatus = (id: string) =>
   apiRequest<ImageStatusAnswer>(`/api/images/status/${encodeURIComponent(id)}`);
 // Not in the document yet: moves to the typed client once its route is declared.
 export const unlockImageByPayment = (id: string) =>
-  apiRequest<{ checkout_url?: string }>(`/api/images/unlock/${encodeURIComponent(id)}`, { method: 'POST' });
+  apiRequest<{ checkout_url?: string }>(`/api/images/unlock/${encodeURIComponent(id)}`, {
+    method: 'POST',
+    idempotencyKey: newActionKey(),
+  });
 // Not in the document yet: moves to the typed client once its route is declared.
 export const unlockImageWithTokens = (id: string) =>
-  apiRequest<unknown>(`/api/images/unlock-with-tokens/${encodeURIComponent(id)}`, { method: 'POST' });
+  apiRequest<unknown>(`/api/images/unlock-with-tokens/${encodeURIComponent(id)}`, {
+    method: 'POST',
+    idempotencyKey: newActionKey(),
+  });
 
 // Not in the document yet: moves to the typed client once its route is declared.
 export const fetchAnonymousStatus = (id: string) =>
@@ -70,10 +81,14 @@ export const unlockAnonymousEnhancement = (id: string) =>
   );
 // Not in the document yet: moves to the typed client once its route is declared.
 export const createAnonymousPayment = (body: { enhancement_id: string; success_url: string; cancel_url: string }) =>
-  apiRequest<{ checkout_url?: string }>('/api/payments/create-anonymous-payment', { json: body, auth: false });
+  apiRequest<{ checkout_url?: string }>('/api/payments/create-anonymous-payment', {
+    json: body,
+    auth: false,
+    idempotencyKey: newActionKey(),
+  });
 // Not in the document yet: moves to the typed client once its route is declared.
 export const unlockAnonymousWithTokens = (id: string) =>
   apiRequest<{ success?: boolean; tokens_used?: number; new_balance?: number; image_url?: string }>(
     `/api/images/unlock-anonymous-with-tokens/${encodeURIComponent(id)}`,
-    { method: 'POST' },
+    { method: 'POST', idempotencyKey: newActionKey() },
   );

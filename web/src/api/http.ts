@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_HEADER } from './action-key';
 import { readAuthToken } from '../lib/storage';
 import { errorTextOf } from './error-text';
 
@@ -43,6 +44,8 @@ export interface RequestOptions {
   /** A token to send instead of the stored one (the Supabase exchange). */
   bearer?: string;
   signal?: AbortSignal;
+  /** The action's Idempotency-Key (./action-key), on calls that charge or credit. */
+  idempotencyKey?: string;
 }
 
 export function authHeaders(bearer?: string | null): Record<string, string> {
@@ -98,6 +101,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const headers = new Headers();
   applyRequestRules(headers, options);
   if (options.json !== undefined) headers.set('Content-Type', 'application/json');
+  if (options.idempotencyKey) headers.set(IDEMPOTENCY_HEADER, options.idempotencyKey);
   const res = await fetch(path, {
     ...requestDefaults,
     method: options.method ?? (options.json !== undefined ? 'POST' : 'GET'),

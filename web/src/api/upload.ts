@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_HEADER, newActionKey } from './action-key';
 import { authHeaders } from './http';
 
 export interface UploadAnswer {
@@ -13,7 +14,7 @@ export interface UploadAnswer {
 export function uploadForm(
   url: string,
   form: FormData,
-  options: { withToken: boolean; onProgress?: (percent: number) => void },
+  options: { withToken: boolean; onProgress?: (percent: number) => void; idempotencyKey?: string },
 ): Promise<UploadAnswer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -21,6 +22,8 @@ export function uploadForm(
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
     if (options.withToken) for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+    // One upload is one action: a generation charges once even if this request arrives twice.
+    xhr.setRequestHeader(IDEMPOTENCY_HEADER, options.idempotencyKey ?? newActionKey());
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) options.onProgress?.(Math.round((e.loaded / e.total) * 100));
     };

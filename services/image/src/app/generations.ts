@@ -6,11 +6,15 @@ import {
   checkEnhancementType,
   checkUpload,
   imageView,
+  newChargingJob,
   newJob,
+  type JobPolicy,
   pageRequest,
   pagination,
   type SignKey,
 } from '../domain/index.js';
+import { recordUnlock, settleCharge, settleUnlock } from './charges.js';
+import { checkIdempotencyKey, idempotentImageId } from './idempotency.js';
 import { generationRequested, imageUnlocked } from './image-events.js';
 import {
   claimGuestImage,
@@ -19,6 +23,8 @@ import {
   insertImage,
   listImages,
   type GenerationOptions,
+  type NewImage,
+  type StoredImage,
   unlockImage,
 } from './image-store.js';
 import { insertJob } from './job-store.js';
@@ -30,6 +36,7 @@ export interface GenerationsDeps {
   pool: Pool;
   blobs: BlobStore;
   ledger: LedgerPort;
+  policy: JobPolicy;
   /** Signs a blob key into an expiring URL the gateway serves. */
   sign: SignKey;
   logger: Logger;
@@ -44,9 +51,23 @@ export interface CreateGeneration {
   contentType: string;
   sizeBytes: number;
   options?: Partial<GenerationOptions>;
+  /** The client's Idempotency-Key; '' or absent: none. */
+  idempotencyKey?: string;
 }
 
 const notFound = () => new AppError('NOT_FOUND', 'Image not found');
+
+export const STILL_PROCESSING = 'Your image is still being made. You can unlock it as soon as it is ready.';
+export const FAILED_NOTHING_TO_UNLOCK = 'This enhancement failed; there is nothing to unlock';
+
+/**
+ * Tokens are taken for an unlock only once the result exists (ADR 0104): an image that is still
+ * processing may yet fail, and an unlock charged before would then be owed back.
+ */
+function refuseUnlessReady(status: string): void {
+  if (status === 'failed') throw new AppError('CONFLICT', FAILED_NOTHING_TO_UNLOCK);
+  if (status !== 'completed') throw new AppError('CONFLICT', STILL_PROCESSING);
+}
 const required = (value: string, field: string) => {
   if (!value) throw new AppError('INVALID_ARGUMENT', `${field} is required`);
   return value;
@@ -66,13 +87,26 @@ export class Generations {
     this.queuedListener = listener;
   }
 
+  /** Tells the in-process worker of a job queued elsewhere in this process (the charge sweeper). */
+  offerQueued(imageId: string): void {
+    this.queuedListener?.(imageId);
+  }
+
   private view = (image: Parameters<typeof imageView>[0]) => imageView(image, this.deps.sign);
 
   async create(req: CreateGeneration) {
-    const { pool, blobs, ledger } = this.deps;
+    const { pool, blobs } = this.deps;
     const userId = req.userId || null;
     if (!userId && !req.anonymousEmail.includes('@'))
       throw new AppError('INVALID_ARGUMENT', 'Please enter a valid email address.');
+    const guestEmail = userId ? null : req.anonymousEmail.trim().toLowerCase();
+    const key = checkIdempotencyKey(req.idempotencyKey);
+    const imageId = key ? idempotentImageId(userId ? `user:${userId}` : `guest:${guestEmail}`, key) : randomUUID();
+    // A repeated request (the same key): the first one's image, settled if a crash left it charging.
+    if (key) {
+      const earlier = await this.replay(imageId);
+      if (earlier) return earlier;
+    }
     const upload = checkUpload(req.blobKey, req.contentType, req.sizeBytes);
     if (!upload.ok) throw new AppError(upload.code, upload.message);
     const stored = await blobs.head(req.blobKey);
@@ -82,56 +116,84 @@ export class Generations {
       throw new AppError(verdict.reason === 'unknown' ? 'INVALID_ARGUMENT' : 'PERMISSION_DENIED', verdict.message);
     const options = checkOutputOptions(req.options);
 
-    const imageId = randomUUID();
-    // The charge comes before the job is queued: whoever has the tokens (or an unlimited plan)
-    // pays now and gets an unlocked result; with too few, the result is made but locked.
-    let charged = 0;
-    let balance: number | undefined;
-    let locked = true;
-    if (userId) {
-      try {
-        ({ charged, balance } = await ledger.spend(userId, imageId, 'enhancement'));
-        locked = false;
-      } catch (error) {
-        if (!(error instanceof AppError) || error.code !== 'INSUFFICIENT_TOKENS') throw error;
-        balance = typeof error.details.balance === 'number' ? error.details.balance : undefined;
-      }
-    }
     const at = this.clock();
     const image = {
       imageId,
       userId,
-      guestEmail: userId ? null : req.anonymousEmail.trim().toLowerCase(),
+      guestEmail,
       enhancementType: verdict.type,
       options,
       originalKey: req.blobKey,
       originalType: req.contentType,
       originalBytes: stored.size,
-      isLocked: locked,
-      chargedTokens: charged,
+      // Locked and uncharged until the charge is settled (a guest's try stays so until paid).
+      isLocked: true,
+      chargedTokens: 0,
       createdAt: at,
     };
-    try {
-      await withTransaction(pool, async (tx) => {
-        await insertImage(tx, image);
-        await insertJob(tx, imageId, newJob(at), at);
+    // The image and its job first (ADR 0104): a signed-in user's job waits 'charging', so a crash
+    // before, during or after the ledger's spend still leaves a job the charge sweeper settles.
+    const inserted = await withTransaction(pool, async (tx) => {
+      if (!(await insertImage(tx, image))) return false;
+      await insertJob(tx, imageId, userId ? newChargingJob(at) : newJob(at), at);
+      if (!userId)
         await enqueueOutbox(tx, [
-          generationRequested({ ...image, contentType: req.contentType, locked, tokensCharged: charged }, at),
+          generationRequested({ ...image, contentType: req.contentType, locked: true, tokensCharged: 0 }, at),
         ]);
-      });
-    } catch (error) {
-      // Nothing was queued: give the charge back (keyed by image id, so at most once).
-      if (userId && !locked)
-        await ledger
-          .refund(userId, imageId)
-          .catch((err) =>
-            this.deps.logger.error({ err, imageId }, 'could not refund a generation that was never queued'),
-          );
-      throw error;
-    }
-    this.queuedListener?.(imageId);
+      return true;
+    });
+    // The same key raced in twice: the other request made the image.
+    if (!inserted) return (await this.replay(imageId)) ?? this.conflict();
+    if (!userId) return this.accepted(image, { charged: 0, balance: undefined, locked: true });
+
+    const outcome = await settleCharge(this.chargeDeps(), imageId, this.clock());
+    if (outcome.kind === 'refused') throw new AppError('CONFLICT', outcome.message);
+    if (outcome.kind === 'settled-before') return (await this.replay(imageId)) ?? this.conflict();
+    return this.accepted({ ...image, isLocked: outcome.locked, chargedTokens: outcome.charged }, outcome);
+  }
+
+  private chargeDeps() {
+    const { pool, ledger, policy, logger } = this.deps;
+    return { pool, ledger, policy, logger };
+  }
+
+  private accepted(image: NewImage, charge: { charged: number; balance: number | undefined; locked: boolean }) {
+    this.queuedListener?.(image.imageId);
     const view = this.view({ ...image, status: 'processing', resultKey: null, previewKey: null });
-    return { image: view, imageId, status: view.status, locked, tokensUsed: charged, newBalance: balance };
+    return {
+      image: view,
+      imageId: image.imageId,
+      status: view.status,
+      locked: charge.locked,
+      tokensUsed: charge.charged,
+      newBalance: charge.balance,
+      replayed: false,
+    };
+  }
+
+  /** The answer to a repeated request: the image as it stands, its charge settled first if need be. */
+  private async replay(imageId: string) {
+    let image = await findImage(this.deps.pool, imageId);
+    if (!image) return undefined;
+    if (image.userId) {
+      const outcome = await settleCharge(this.chargeDeps(), imageId, this.clock());
+      if (outcome.kind === 'queued') this.queuedListener?.(imageId);
+      image = (await findImage(this.deps.pool, imageId)) ?? image;
+    }
+    const view = this.view(image);
+    return {
+      image: view,
+      imageId,
+      status: view.status,
+      locked: image.isLocked,
+      tokensUsed: image.chargedTokens,
+      newBalance: undefined,
+      replayed: true,
+    };
+  }
+
+  private conflict(): never {
+    throw new AppError('CONFLICT', 'This request is being handled; try again in a moment');
   }
 
   async status(userId: string, imageId: string) {
@@ -154,51 +216,59 @@ export class Generations {
 
   /** 100 tokens for a locked image (free inside an unlimited plan); a repeat changes nothing. */
   async unlockWithTokens(userId: string, imageId: string) {
-    const { pool, ledger } = this.deps;
-    const image = await findOwnedImage(pool, imageId, required(userId, 'userId'));
+    const image = await findOwnedImage(this.deps.pool, imageId, required(userId, 'userId'));
     if (!image) throw notFound();
-    if (image.status === 'failed')
-      throw new AppError('CONFLICT', 'This enhancement failed; there is nothing to unlock');
     if (!image.isLocked) return { success: true, tokensUsed: 0, newBalance: undefined, image: this.view(image) };
-    const { charged, balance } = await ledger.spend(userId, imageId, 'unlock');
-    const at = this.clock();
-    await withTransaction(pool, async (tx) => {
-      if (await unlockImage(tx, imageId, 'tokens', at))
-        await enqueueOutbox(tx, [
-          imageUnlocked({ imageId, userId, via: 'tokens', tokensSpent: charged, paymentId: '' }, at),
-        ]);
-    });
-    return {
-      success: true,
-      tokensUsed: charged,
-      newBalance: balance,
-      image: this.view({ ...image, isLocked: false }),
-    };
+    refuseUnlessReady(image.status);
+    const done = await this.unlockByTokens(userId, imageId, 'tokens');
+    return { success: true, tokensUsed: done.charged, newBalance: done.balance, image: this.view(done.image) };
   }
 
   /** A guest's result into the caller's gallery, unlocked, for 100 tokens; once per user. */
   async claimAnonymous(userId: string, enhancementId: string) {
-    const { pool, ledger } = this.deps;
     required(userId, 'userId');
-    // The row stays locked while the ledger charges, so two users claiming one try cannot both pay.
-    return withTransaction(pool, async (tx) => {
-      const image = await findImage(tx, enhancementId, true);
-      if (!image?.guestEmail || (image.userId && image.userId !== userId)) throw notFound();
-      if (image.userId === userId) {
-        const view = this.view(image);
-        return { success: true, tokensUsed: 0, newBalance: undefined, imageUrl: view.imageUrl, image: view };
-      }
-      if (image.status === 'failed')
-        throw new AppError('CONFLICT', 'This enhancement failed; there is nothing to unlock');
-      const { charged, balance } = await ledger.spend(userId, image.imageId, 'unlock');
-      const at = this.clock();
-      await claimGuestImage(tx, image.imageId, userId, at);
+    const image = await findImage(this.deps.pool, enhancementId);
+    if (!image?.guestEmail || (image.userId && image.userId !== userId)) throw notFound();
+    if (image.userId === userId) {
+      const view = this.view(image);
+      return { success: true, tokensUsed: 0, newBalance: undefined, imageUrl: view.imageUrl, image: view };
+    }
+    refuseUnlessReady(image.status);
+    const done = await this.unlockByTokens(userId, image.imageId, 'claim');
+    const view = this.view(done.image);
+    return { success: true, tokensUsed: done.charged, newBalance: done.balance, imageUrl: view.imageUrl, image: view };
+  }
+
+  /**
+   * An unlock paid with tokens, recorded before the ledger's spend (ADR 0104): a crash between the
+   * spend and the unlock leaves the record, and the charge sweeper finishes it. Of two users
+   * claiming one guest's try, the first to record it goes on; the other finds it taken (404).
+   */
+  private async unlockByTokens(userId: string, imageId: string, via: 'tokens' | 'claim') {
+    if (!(await recordUnlock(this.deps.pool, imageId, userId, this.clock()))) {
+      const now = await findImage(this.deps.pool, imageId);
+      if (now && now.userId === userId && !now.isLocked) return { charged: 0, balance: undefined, image: now };
+      throw notFound();
+    }
+    const outcome = await settleUnlock(this.deps, imageId, userId, (tx, image, charged) =>
+      this.unlocked(tx, image, userId, via, charged),
+    );
+    const image = (await findImage(this.deps.pool, imageId)) ?? outcome.image;
+    if (!image || image.userId !== userId) throw notFound();
+    return { charged: outcome.charged, balance: outcome.balance, image };
+  }
+
+  /** Inside the transaction that finishes an unlock paid with tokens. */
+  async unlocked(tx: Queryable, image: StoredImage, userId: string, via: 'tokens' | 'claim', charged: number) {
+    const at = this.clock();
+    const changed =
+      via === 'claim'
+        ? await claimGuestImage(tx, image.imageId, userId, at)
+        : await unlockImage(tx, image.imageId, 'tokens', at);
+    if (changed)
       await enqueueOutbox(tx, [
-        imageUnlocked({ imageId: image.imageId, userId, via: 'claim', tokensSpent: charged, paymentId: '' }, at),
+        imageUnlocked({ imageId: image.imageId, userId, via, tokensSpent: charged, paymentId: '' }, at),
       ]);
-      const view = this.view({ ...image, userId, isLocked: false });
-      return { success: true, tokensUsed: charged, newBalance: balance, imageUrl: view.imageUrl, image: view };
-    });
   }
 
   async anonymousStatus(enhancementId: string) {

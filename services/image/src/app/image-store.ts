@@ -18,13 +18,17 @@ export interface StoredImage extends ImageRecord {
   options: GenerationOptions;
   originalType: string;
   chargedTokens: number;
-  refund: 'due' | 'done' | null;
+  refund: 'due' | 'done' | 'not_possible' | null;
+  /** Who is unlocking it with tokens right now (ADR 0104): recorded before the ledger's spend. */
+  unlockPendingUser: string | null;
 }
 
-export type NewImage = Omit<StoredImage, 'status' | 'resultKey' | 'previewKey' | 'refund'> & { originalBytes: number };
+export type NewImage = Omit<StoredImage, 'status' | 'resultKey' | 'previewKey' | 'refund' | 'unlockPendingUser'> & {
+  originalBytes: number;
+};
 
 const COLUMNS = `image_id, user_id, guest_email, enhancement_type, options, original_key, original_type, status,
-  is_locked, charged_tokens, result_key, preview_key, refund, created_at`;
+  is_locked, charged_tokens, result_key, preview_key, refund, unlock_pending_user, created_at`;
 
 interface Row {
   image_id: string;
@@ -39,7 +43,8 @@ interface Row {
   charged_tokens: string;
   result_key: string | null;
   preview_key: string | null;
-  refund: 'due' | 'done' | null;
+  refund: 'due' | 'done' | 'not_possible' | null;
+  unlock_pending_user: string | null;
   created_at: Date;
 }
 
@@ -57,6 +62,7 @@ const fromRow = (r: Row): StoredImage => ({
   resultKey: r.result_key,
   previewKey: r.preview_key,
   refund: r.refund,
+  unlockPendingUser: r.unlock_pending_user,
   createdAt: r.created_at,
 });
 
@@ -64,11 +70,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Image ids are UUIDs; anything else names no image (and must not reach a uuid column). */
 export const isImageId = (id: string) => UUID.test(id);
 
-export async function insertImage(q: Queryable, image: NewImage): Promise<void> {
-  await q.query(
+/** Records a new image; false when one with this id exists (an idempotency key sent twice at once). */
+export async function insertImage(q: Queryable, image: NewImage): Promise<boolean> {
+  const r = await q.query(
     `INSERT INTO images (image_id, user_id, guest_email, enhancement_type, options, original_key, original_type,
        original_bytes, status, is_locked, charged_tokens, unlocked_via, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'processing', $9, $10, $11, $12, $12)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'processing', $9, $10, $11, $12, $12)
+     ON CONFLICT (image_id) DO NOTHING`,
     [
       image.imageId,
       image.userId,
@@ -84,6 +92,7 @@ export async function insertImage(q: Queryable, image: NewImage): Promise<void> 
       image.createdAt,
     ],
   );
+  return r.rowCount === 1;
 }
 
 export async function findImage(q: Queryable, imageId: string, forUpdate = false): Promise<StoredImage | undefined> {
@@ -165,6 +174,36 @@ export async function failImage(q: Queryable, imageId: string, code: string, rea
 
 export async function markRefunded(q: Queryable, imageId: string): Promise<void> {
   await q.query(`UPDATE images SET refund = 'done' WHERE image_id = $1`, [imageId]);
+}
+
+/** A refund the ledger refused for good: kept with the reason for the operator, not retried. */
+export async function markRefundNotPossible(q: Queryable, imageId: string, reason: string): Promise<void> {
+  await q.query(`UPDATE images SET refund = 'not_possible', refund_note = $2 WHERE image_id = $1`, [
+    imageId,
+    reason.slice(0, 500),
+  ]);
+}
+
+/** Refunds the ledger refused for good, newest first (the admin API lists them). */
+export async function refundsNotPossible(q: Queryable, limit = 100) {
+  const { rows } = await q.query<{
+    image_id: string;
+    user_id: string | null;
+    charged_tokens: string;
+    refund_note: string | null;
+    updated_at: Date;
+  }>(
+    `SELECT image_id, user_id, charged_tokens, refund_note, updated_at FROM images
+     WHERE refund = 'not_possible' ORDER BY updated_at DESC LIMIT $1`,
+    [limit],
+  );
+  return rows.map((r) => ({
+    imageId: r.image_id,
+    userId: r.user_id ?? '',
+    tokens: Number(r.charged_tokens),
+    reason: r.refund_note ?? '',
+    at: r.updated_at,
+  }));
 }
 
 export async function refundsDue(q: Queryable, limit = 50): Promise<Array<{ imageId: string; userId: string }>> {

@@ -2,8 +2,12 @@
 // after a pause, or failed for good. A worker that dies leaves its lease to expire, and the next
 // worker to claim the job runs it again; the attempt count travels with the job, so a photo that
 // kills every worker still ends failed (and refunded) after the allowed attempts.
+//
+// A signed-in user's job starts 'charging': the job is recorded before the ledger is asked to
+// spend, so a crash between the two leaves a job that the charge sweeper settles (ADR 0104).
+// No worker claims a job until its charge is settled.
 
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+export type JobStatus = 'charging' | 'queued' | 'running' | 'succeeded' | 'failed';
 
 export interface JobState {
   status: JobStatus;
@@ -24,6 +28,10 @@ export interface JobPolicy {
 }
 
 export type JobCommand =
+  /** The charge was settled (spent, or left locked for too few tokens): the job may run. */
+  | { type: 'ChargeSettled'; at: Date }
+  /** The ledger refused the charge for good (a closed account): nothing was taken, nothing runs. */
+  | { type: 'ChargeRefused'; at: Date; code: string; message: string }
   | { type: 'Claim'; worker: string; at: Date }
   | { type: 'Renew'; worker: string; attempt: number; at: Date }
   | { type: 'Complete'; worker: string; attempt: number; at: Date }
@@ -39,18 +47,20 @@ export type JobCommand =
     };
 
 export type JobDecision =
+  | { type: 'Queued'; notBefore: Date }
   | { type: 'Claimed'; attempt: number; leaseExpiresAt: Date }
   | { type: 'LeaseRenewed'; leaseExpiresAt: Date }
   | { type: 'Completed' }
   | { type: 'RetryScheduled'; notBefore: Date; code: string; message: string }
   | { type: 'Failed'; code: string; message: string }
   /** Nothing to do: finished already, another worker's live lease, or a retry not due yet. */
-  | { type: 'NotClaimable'; reason: 'finished' | 'leased' | 'not_due' }
+  | { type: 'NotClaimable'; reason: 'finished' | 'leased' | 'not_due' | 'charging' }
   /** This worker's lease expired and another worker took the job over; its result is dropped. */
   | { type: 'Superseded' };
 
 export const ATTEMPTS_EXHAUSTED = 'ATTEMPTS_EXHAUSTED';
 
+/** A job with nothing to settle first (a guest's try: no charge). */
 export const newJob = (at: Date): JobState => ({
   status: 'queued',
   attempts: 0,
@@ -58,6 +68,9 @@ export const newJob = (at: Date): JobState => ({
   leaseExpiresAt: null,
   notBefore: at,
 });
+
+/** A signed-in user's job, recorded before its charge (ADR 0104). */
+export const newChargingJob = (at: Date): JobState => ({ ...newJob(at), status: 'charging' });
 
 /** Exponential backoff from `baseMs`, doubling per failed attempt, at most `maxMs`. */
 export const exponentialBackoff =
@@ -70,7 +83,15 @@ const holds = (state: JobState, worker: string, attempt: number) =>
 
 export function decide(command: JobCommand, state: JobState, policy: JobPolicy): JobDecision {
   switch (command.type) {
+    case 'ChargeSettled':
+      // Settled once: a second settler (the request and the sweeper racing) finds it queued.
+      if (state.status !== 'charging') return { type: 'Superseded' };
+      return { type: 'Queued', notBefore: command.at };
+    case 'ChargeRefused':
+      if (state.status !== 'charging') return { type: 'Superseded' };
+      return { type: 'Failed', code: command.code, message: command.message };
     case 'Claim': {
+      if (state.status === 'charging') return { type: 'NotClaimable', reason: 'charging' };
       if (state.status === 'succeeded' || state.status === 'failed')
         return { type: 'NotClaimable', reason: 'finished' };
       if (state.status === 'running' && state.leaseExpiresAt && state.leaseExpiresAt > command.at)
@@ -117,6 +138,8 @@ export function decide(command: JobCommand, state: JobState, policy: JobPolicy):
 /** The state after a decision taken by `worker` (claims and renewals name it). */
 export function evolve(state: JobState, decision: JobDecision, worker: string): JobState {
   switch (decision.type) {
+    case 'Queued':
+      return { ...state, status: 'queued', notBefore: decision.notBefore };
     case 'Claimed':
       return {
         ...state,

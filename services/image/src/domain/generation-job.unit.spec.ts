@@ -5,6 +5,7 @@ import {
   decide,
   evolve,
   exponentialBackoff,
+  newChargingJob,
   newJob,
   type JobCommand,
   type JobPolicy,
@@ -21,7 +22,7 @@ function run(commands: JobCommand[], state: JobState = newJob(t0)) {
   for (const c of commands) {
     const d = decide(c, state, policy);
     decisions.push(d);
-    state = evolve(state, d, c.worker);
+    state = evolve(state, d, 'worker' in c ? c.worker : '');
   }
   return { decisions, state };
 }
@@ -109,6 +110,43 @@ describe('generation job', () => {
       decisions.map((d) => d.type),
       ['Claimed', 'Claimed', 'Claimed', 'Failed'],
     );
+    assert.equal(state.status, 'failed');
+  });
+
+  it('is not claimed while its charge is unsettled, then runs once settled', () => {
+    const { decisions, state } = run(
+      [claim('w1', 0), { type: 'ChargeSettled', at: at(5) }, claim('w1', 10)],
+      newChargingJob(t0),
+    );
+    assert.deepEqual(
+      decisions.map((d) => d.type),
+      ['NotClaimable', 'Queued', 'Claimed'],
+    );
+    assert.deepEqual(decisions[0], { type: 'NotClaimable', reason: 'charging' });
+    assert.equal(state.status, 'running');
+  });
+
+  it('is settled once: a second settler (the request and the sweeper racing) changes nothing', () => {
+    const { decisions } = run(
+      [
+        { type: 'ChargeSettled', at: at(1) },
+        { type: 'ChargeSettled', at: at(2) },
+        { type: 'ChargeRefused', at: at(3), code: 'CHARGE_REFUSED', message: 'closed' },
+      ],
+      newChargingJob(t0),
+    );
+    assert.deepEqual(
+      decisions.map((d) => d.type),
+      ['Queued', 'Superseded', 'Superseded'],
+    );
+  });
+
+  it('fails without running when the ledger refuses its charge for good', () => {
+    const { decisions, state } = run(
+      [{ type: 'ChargeRefused', at: at(1), code: 'CHARGE_REFUSED', message: 'This token account is closed' }],
+      newChargingJob(t0),
+    );
+    assert.deepEqual(decisions[0], { type: 'Failed', code: 'CHARGE_REFUSED', message: 'This token account is closed' });
     assert.equal(state.status, 'failed');
   });
 });

@@ -18,7 +18,16 @@ import { decide, evolve, type JobCommand, type JobDecision, type JobPolicy } fro
 import type { Engine } from '../engine/engine.js';
 import { isEngineError } from '../engine/errors.js';
 import { generationCompleted, generationFailed } from '../app/image-events.js';
-import { completeImage, failImage, findImage, imageFolder, markRefunded, refundsDue } from '../app/image-store.js';
+import { isFinalRefusal } from '../app/charges.js';
+import {
+  completeImage,
+  failImage,
+  findImage,
+  imageFolder,
+  markRefunded,
+  markRefundNotPossible,
+  refundsDue,
+} from '../app/image-store.js';
 import { dueJobs, loadJob, saveJob } from '../app/job-store.js';
 import type { LedgerPort } from '../app/ledger-port.js';
 import { planOf } from '../app/user-plans.js';
@@ -123,12 +132,10 @@ export class GenerationWorker {
   }
 
   private async sweep(): Promise<void> {
-    const { pool, ledger, logger } = this.o;
-    for (const due of await refundsDue(pool)) {
-      await ledger.refund(due.userId, due.imageId);
-      await markRefunded(pool, due.imageId);
-      logger.info({ imageId: due.imageId }, 'refunded a failed generation');
-    }
+    const { pool } = this.o;
+    // Each refund on its own: one that throws must not keep the sweep from the others, nor from
+    // taking over the jobs of dead workers below.
+    for (const due of await refundsDue(pool)) await this.refund(due.userId, due.imageId);
     for (const imageId of await dueJobs(pool, this.clock(), this.o.sweepGraceMs, this.o.concurrency)) {
       if (this.stopped || !this.slots.tryAcquire()) return;
       this.track(imageId);
@@ -220,12 +227,30 @@ export class GenerationWorker {
       ]);
       return { decision, refund: refundDue && image.userId ? image.userId : undefined };
     });
-    if (failed.refund) {
-      // Keyed by image id on the ledger: a refund sent twice (this, then a sweep) gives back once.
-      await this.o.ledger.refund(failed.refund, imageId);
-      await markRefunded(this.o.pool, imageId);
-    }
+    // Keyed by image id on the ledger: a refund sent twice (this, then a sweep) gives back once.
+    if (failed.refund) await this.refund(failed.refund, imageId);
     return failed.decision;
+  }
+
+  /**
+   * Gives back a failed generation's charge. Not reached now (the ledger down): the image stays
+   * 'due' and the next sweep tries again. Refused for good (the account was closed): the image
+   * ends 'not_possible' with the reason, which the operator sees, instead of failing every sweep.
+   */
+  private async refund(userId: string, imageId: string): Promise<void> {
+    const { pool, ledger, logger } = this.o;
+    try {
+      await ledger.refund(userId, imageId);
+      await markRefunded(pool, imageId);
+      logger.info({ imageId }, 'refunded a failed generation');
+    } catch (err) {
+      if (isFinalRefusal(err)) {
+        await markRefundNotPossible(pool, imageId, err.message);
+        logger.error({ err, imageId, userId }, 'a failed generation cannot be refunded');
+      } else {
+        logger.warn({ err, imageId }, 'could not refund a failed generation yet; the sweep tries again');
+      }
+    }
   }
 
   /** The local engine, loaded on first use (and again after a failed load). */

@@ -252,7 +252,9 @@ function refusalToAppError(refusal: TokenAccountRefusal): AppError {
         details,
       );
     case 'ACCOUNT_CLOSED':
-      return new AppError('CONFLICT', 'This token account is closed', details);
+      // `reason` tells callers this refusal is final (a refund owed to a closed account can never
+      // be paid), unlike a CONFLICT of a busy account, which is worth trying again.
+      return new AppError('CONFLICT', 'This token account is closed', { ...details, reason: 'account_closed' });
     case 'SPEND_NOT_FOUND':
     case 'PAYMENT_NOT_FOUND':
       return new AppError('NOT_FOUND', refusal.message, details);

@@ -41,11 +41,14 @@ export function ledgerGrpcService(
             ? ({ type: 'SpendForImage', data: { imageId, at } } as const)
             : undefined;
       if (!command) throw new AppError('INVALID_ARGUMENT', 'purpose must be ENHANCEMENT or UNLOCK');
-      const { balance, events } = await accounts.execute(userId, command);
+      const { balance, events, state } = await accounts.execute(userId, command);
       const spent = events.find((e) => e.type === 'TokensSpent');
+      // A repeat (the same image id) changes nothing; for an enhancement it answers what the first
+      // spend took, so a caller settling a charge after a crash learns the truth (ADR 0104).
+      const repeatCharge = command.type === 'SpendForImage' ? (state.imageSpends.get(imageId) ?? 0) : 0;
       return {
         balance,
-        charged: sumOf(events, 'TokensSpent'),
+        charged: events.length > 0 ? sumOf(events, 'TokensSpent') : repeatCharge,
         unlimitedPlan: spent?.type === 'TokensSpent' ? spent.data.unlimitedPlan : false,
       };
     }),

@@ -2,6 +2,7 @@
 // documented /api/admin operations go through a typed client; the settings calls, not declared
 // yet, through `adminRequest`. Both read answers with the app's one set of rules (./http), except
 // that a 401/403 here ends the admin session only: the customer's session is left alone.
+import { actionKeyHeader } from '../../api/action-key';
 import createClient, { type Middleware } from 'openapi-fetch';
 import { ApiError, readAnswer, requestDefaults } from '../../api/http';
 import type { JsonAnswer, paths, Schema } from '../../api/schema';
@@ -101,7 +102,7 @@ export const fetchTrend = (period: TrendPeriod, signal?: AbortSignal) =>
   dataOf(adminApi.GET('/admin/stats/trend', { params: { query: { period } }, signal }));
 
 export const adjustTokens = (body: { user_email: string; tokens: number; action: 'add' | 'deduct' }) =>
-  dataOf(adminApi.POST('/admin/tokens/adjust', { body }));
+  dataOf(adminApi.POST('/admin/tokens/adjust', { body, params: { header: actionKeyHeader() } }));
 
 export const deleteUser = (email: string) =>
   dataOf(adminApi.DELETE('/admin/user/delete', { params: { query: { email } } }));

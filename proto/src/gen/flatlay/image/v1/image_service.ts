@@ -66,7 +66,14 @@ export interface CreateGenerationRequest {
   blobKey: string;
   contentType: string;
   sizeBytes: number;
-  options: OutputOptions | undefined;
+  options:
+    | OutputOptions
+    | undefined;
+  /**
+   * The client's Idempotency-Key (scoped here by the caller): a request repeated with the same key
+   * makes no second image and no second charge, and answers the first one's image.
+   */
+  idempotencyKey: string;
 }
 
 /**
@@ -97,7 +104,11 @@ export interface CreateGenerationResponse {
   /** Tokens taken now (0 when locked, on an unlimited plan, or for a guest). */
   tokensUsed: number;
   /** The balance after the charge; absent for a guest, and when no charge was tried. */
-  newBalance?: number | undefined;
+  newBalance?:
+    | number
+    | undefined;
+  /** True when the idempotency key named an image made before: the upload of this request is not used. */
+  replayed: boolean;
 }
 
 export interface GetStatusRequest {
@@ -182,6 +193,25 @@ export interface MarkPaidRequest {
 export interface MarkPaidResponse {
   /** False when this image was already unlocked (nothing changed). */
   unlocked: boolean;
+}
+
+export interface ListUnpaidRefundsRequest {
+  /** At most this many (1 to 500; 0: 100). */
+  limit: number;
+}
+
+export interface UnpaidRefund {
+  imageId: string;
+  userId: string;
+  /** Tokens the generation took and could not give back. */
+  tokens: number;
+  /** Why the ledger refused the refund. */
+  reason: string;
+  at: Date | undefined;
+}
+
+export interface ListUnpaidRefundsResponse {
+  refunds: UnpaidRefund[];
 }
 
 function createBaseGetServiceStatusRequest(): GetServiceStatusRequest {
@@ -519,6 +549,7 @@ function createBaseCreateGenerationRequest(): CreateGenerationRequest {
     contentType: "",
     sizeBytes: 0,
     options: undefined,
+    idempotencyKey: "",
   };
 }
 
@@ -544,6 +575,9 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
     }
     if (message.options !== undefined) {
       OutputOptions.encode(message.options, writer.uint32(58).fork()).join();
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(66).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -617,6 +651,14 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
             message.options = OutputOptions.decode(reader, reader.uint32());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -662,6 +704,11 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
         ? globalThis.Number(object.size_bytes)
         : 0,
       options: isSet(object.options) ? OutputOptions.fromJSON(object.options) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
     };
   },
 
@@ -688,6 +735,9 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
     if (message.options !== undefined) {
       obj.options = OutputOptions.toJSON(message.options);
     }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
     return obj;
   },
 
@@ -705,6 +755,7 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
     message.options = (object.options !== undefined && object.options !== null)
       ? OutputOptions.fromPartial(object.options)
       : undefined;
+    message.idempotencyKey = object.idempotencyKey ?? "";
     return message;
   },
 };
@@ -928,7 +979,15 @@ export const Image: MessageFns<Image> = {
 };
 
 function createBaseCreateGenerationResponse(): CreateGenerationResponse {
-  return { image: undefined, imageId: "", status: "", locked: false, tokensUsed: 0, newBalance: undefined };
+  return {
+    image: undefined,
+    imageId: "",
+    status: "",
+    locked: false,
+    tokensUsed: 0,
+    newBalance: undefined,
+    replayed: false,
+  };
 }
 
 export const CreateGenerationResponse: MessageFns<CreateGenerationResponse> = {
@@ -950,6 +1009,9 @@ export const CreateGenerationResponse: MessageFns<CreateGenerationResponse> = {
     }
     if (message.newBalance !== undefined) {
       writer.uint32(48).int64(message.newBalance);
+    }
+    if (message.replayed !== false) {
+      writer.uint32(56).bool(message.replayed);
     }
     return writer;
   },
@@ -1015,6 +1077,14 @@ export const CreateGenerationResponse: MessageFns<CreateGenerationResponse> = {
             message.newBalance = longToNumber(reader.int64());
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1047,6 +1117,7 @@ export const CreateGenerationResponse: MessageFns<CreateGenerationResponse> = {
         : isSet(object.new_balance)
         ? globalThis.Number(object.new_balance)
         : undefined,
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
     };
   },
 
@@ -1070,6 +1141,9 @@ export const CreateGenerationResponse: MessageFns<CreateGenerationResponse> = {
     if (message.newBalance !== undefined) {
       obj.newBalance = Math.round(message.newBalance);
     }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
     return obj;
   },
 
@@ -1084,6 +1158,7 @@ export const CreateGenerationResponse: MessageFns<CreateGenerationResponse> = {
     message.locked = object.locked ?? false;
     message.tokensUsed = object.tokensUsed ?? 0;
     message.newBalance = object.newBalance ?? undefined;
+    message.replayed = object.replayed ?? false;
     return message;
   },
 };
@@ -2459,6 +2534,285 @@ export const MarkPaidResponse: MessageFns<MarkPaidResponse> = {
   },
 };
 
+function createBaseListUnpaidRefundsRequest(): ListUnpaidRefundsRequest {
+  return { limit: 0 };
+}
+
+export const ListUnpaidRefundsRequest: MessageFns<ListUnpaidRefundsRequest> = {
+  encode(message: ListUnpaidRefundsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.limit !== 0) {
+      writer.uint32(8).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUnpaidRefundsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUnpaidRefundsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUnpaidRefundsRequest {
+    return { limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0 };
+  },
+
+  toJSON(message: ListUnpaidRefundsRequest): unknown {
+    const obj: any = {};
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUnpaidRefundsRequest>, I>>(base?: I): ListUnpaidRefundsRequest {
+    return ListUnpaidRefundsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUnpaidRefundsRequest>, I>>(object: I): ListUnpaidRefundsRequest {
+    const message = createBaseListUnpaidRefundsRequest();
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseUnpaidRefund(): UnpaidRefund {
+  return { imageId: "", userId: "", tokens: 0, reason: "", at: undefined };
+}
+
+export const UnpaidRefund: MessageFns<UnpaidRefund> = {
+  encode(message: UnpaidRefund, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.imageId !== "") {
+      writer.uint32(10).string(message.imageId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.tokens !== 0) {
+      writer.uint32(24).int64(message.tokens);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnpaidRefund {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnpaidRefund();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.imageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.tokens = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnpaidRefund {
+    return {
+      imageId: isSet(object.imageId)
+        ? globalThis.String(object.imageId)
+        : isSet(object.image_id)
+        ? globalThis.String(object.image_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      tokens: isSet(object.tokens) ? globalThis.Number(object.tokens) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+    };
+  },
+
+  toJSON(message: UnpaidRefund): unknown {
+    const obj: any = {};
+    if (message.imageId !== "") {
+      obj.imageId = message.imageId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.tokens !== 0) {
+      obj.tokens = Math.round(message.tokens);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnpaidRefund>, I>>(base?: I): UnpaidRefund {
+    return UnpaidRefund.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnpaidRefund>, I>>(object: I): UnpaidRefund {
+    const message = createBaseUnpaidRefund();
+    message.imageId = object.imageId ?? "";
+    message.userId = object.userId ?? "";
+    message.tokens = object.tokens ?? 0;
+    message.reason = object.reason ?? "";
+    message.at = object.at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListUnpaidRefundsResponse(): ListUnpaidRefundsResponse {
+  return { refunds: [] };
+}
+
+export const ListUnpaidRefundsResponse: MessageFns<ListUnpaidRefundsResponse> = {
+  encode(message: ListUnpaidRefundsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.refunds) {
+      UnpaidRefund.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUnpaidRefundsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUnpaidRefundsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.refunds.push(UnpaidRefund.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUnpaidRefundsResponse {
+    return {
+      refunds: globalThis.Array.isArray(object?.refunds)
+        ? object.refunds.map((e: any) => UnpaidRefund.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListUnpaidRefundsResponse): unknown {
+    const obj: any = {};
+    if (message.refunds?.length) {
+      obj.refunds = message.refunds.map((e) => UnpaidRefund.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUnpaidRefundsResponse>, I>>(base?: I): ListUnpaidRefundsResponse {
+    return ListUnpaidRefundsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUnpaidRefundsResponse>, I>>(object: I): ListUnpaidRefundsResponse {
+    const message = createBaseListUnpaidRefundsResponse();
+    message.refunds = object.refunds?.map((e) => UnpaidRefund.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Uploads, generation jobs, locked results and unlocks. Every call that names an image is
  * checked against its owner: someone else's image answers NOT_FOUND, as a missing one does.
@@ -2571,6 +2925,21 @@ export const ImageServiceService = {
     responseSerialize: (value: MarkPaidResponse): Buffer => Buffer.from(MarkPaidResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): MarkPaidResponse => MarkPaidResponse.decode(value),
   },
+  /**
+   * Failed generations whose refund the ledger refused for good (a closed account), newest first:
+   * what the operator must settle by hand (ADR 0104).
+   */
+  listUnpaidRefunds: {
+    path: "/flatlay.image.v1.ImageService/ListUnpaidRefunds" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListUnpaidRefundsRequest): Buffer =>
+      Buffer.from(ListUnpaidRefundsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListUnpaidRefundsRequest => ListUnpaidRefundsRequest.decode(value),
+    responseSerialize: (value: ListUnpaidRefundsResponse): Buffer =>
+      Buffer.from(ListUnpaidRefundsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListUnpaidRefundsResponse => ListUnpaidRefundsResponse.decode(value),
+  },
 } as const;
 
 export interface ImageServiceServer extends UntypedServiceImplementation {
@@ -2600,6 +2969,11 @@ export interface ImageServiceServer extends UntypedServiceImplementation {
    * AnonymousEnhancementPaid, which the service consumes itself); once per image.
    */
   markPaid: handleUnaryCall<MarkPaidRequest, MarkPaidResponse>;
+  /**
+   * Failed generations whose refund the ledger refused for good (a closed account), newest first:
+   * what the operator must settle by hand (ADR 0104).
+   */
+  listUnpaidRefunds: handleUnaryCall<ListUnpaidRefundsRequest, ListUnpaidRefundsResponse>;
 }
 
 export interface ImageServiceClient extends Client {
@@ -2740,6 +3114,25 @@ export interface ImageServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: MarkPaidResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Failed generations whose refund the ledger refused for good (a closed account), newest first:
+   * what the operator must settle by hand (ADR 0104).
+   */
+  listUnpaidRefunds(
+    request: ListUnpaidRefundsRequest,
+    callback: (error: ServiceError | null, response: ListUnpaidRefundsResponse) => void,
+  ): ClientUnaryCall;
+  listUnpaidRefunds(
+    request: ListUnpaidRefundsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListUnpaidRefundsResponse) => void,
+  ): ClientUnaryCall;
+  listUnpaidRefunds(
+    request: ListUnpaidRefundsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListUnpaidRefundsResponse) => void,
   ): ClientUnaryCall;
 }
 
