@@ -463,4 +463,57 @@ describe('the image API through the gateway', { timeout: 180_000 }, () => {
       controller.abort();
     }
   });
+
+  it('ends a stream as soon as its session ends: a logout, or the account deleted by the admin', async () => {
+    const controller = new AbortController();
+    const ticketOf = async (token: string) =>
+      (await stack.request<{ ticket: string }>('POST', '/images/events/ticket', { token })).body.ticket;
+    const eventsUrl = (ticket: string) =>
+      `${stack.base}/api/images/events?seconds=3600&ticket=${encodeURIComponent(ticket)}`;
+    /** Opens a stream (for an hour) and reads it until `ready`. */
+    const open = async (token: string) => {
+      const res = await fetch(eventsUrl(await ticketOf(token)), { signal: controller.signal });
+      assert.equal(res.status, 200);
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      /** Reads until the text matches (true), or the stream ends (false). */
+      const until = async (pattern: RegExp) => {
+        while (!pattern.test(text)) {
+          const { value, done } = await reader.read();
+          if (done) return false;
+          text += value;
+        }
+        return true;
+      };
+      assert.ok(await until(/event: ready/));
+      return { until };
+    };
+    try {
+      const user = await stack.newUser('events-end');
+      const second = await stack.request<{ access_token: string }>('POST', '/auth/login', {
+        json: { email: user.email, password: user.password },
+      });
+      const first = await open(user.token);
+      const other = await open(second.body.access_token);
+      const early = await ticketOf(user.token);
+
+      assert.equal((await stack.request('POST', '/auth/logout', { token: user.token })).status, 200);
+      assert.equal(await first.until(/(?!)/), false, "the logged-out session's stream ends");
+      assert.equal((await fetch(eventsUrl(early))).status, 401, 'a ticket of the ended session opens nothing');
+      // The user's other session goes on: its stream still delivers.
+      const { id } = await generate(second.body.access_token);
+      assert.ok(await other.until(new RegExp(`event: image\nid: ${id}\n`)), 'the other session streams on');
+
+      const admin = await stack.request<{ access_token: string }>('POST', '/admin/login', {
+        form: { username: stack.admin.email, password: stack.admin.password },
+      });
+      const deleted = await stack.request('DELETE', `/admin/user/delete?email=${encodeURIComponent(user.email)}`, {
+        token: admin.body.access_token,
+      });
+      assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+      assert.equal(await other.until(/(?!)/), false, "a deleted account's streams end");
+    } finally {
+      controller.abort();
+    }
+  });
 });
