@@ -24,6 +24,7 @@ import { createIdentityService } from '@flatlay/identity';
 import { createImageService } from '@flatlay/image';
 import { ledgerService } from '@flatlay/ledger';
 import { createGatewayApp } from './app.js';
+import { embeddedReturnOrigins } from './embedded-origins.js';
 import { filesFromEnv } from './files/index.js';
 import { cacheEnvSchema, rateLimitEnvSchema, rateLimitsFrom } from './config.js';
 import { startGatewayCache, type GatewayCache } from './cache/index.js';
@@ -103,9 +104,16 @@ try {
     ledgerAddress: () => `127.0.0.1:${services.find((s) => s.name === 'ledger')!.port}`,
     inProcessWorker: config.IMAGE_IN_PROCESS_WORKER === '1',
   });
-  // Checkout return pages and the local payment provider's pages are on this product's own address.
+  // Checkout return pages and the local payment provider's pages are on this product's own address;
+  // a client's return addresses may also be on any loopback name of this port or a CORS origin.
   const billing = createBillingService({
-    env: { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || `http://localhost:${config.PORT}` },
+    env: {
+      PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || `http://localhost:${config.PORT}`,
+      RETURN_URL_ORIGINS: [
+        ...embeddedReturnOrigins(config.PORT, config.CORS_ORIGINS),
+        ...(process.env.RETURN_URL_ORIGINS ? [process.env.RETURN_URL_ORIGINS] : []),
+      ].join(','),
+    },
   });
   const analyticsService = createAnalyticsService({ settings: settingsKey });
   // No start order: no service needs another's address at start (the gateway gets them all below).

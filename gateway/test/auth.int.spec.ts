@@ -30,6 +30,8 @@ import {
 
 const UNVERIFIED_LINK =
   'An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.';
+const SUPABASE_LINK_REFUSED =
+  'An account with this email already exists. Sign in the way you signed up (with your email and password, or with Google).';
 const SESSION_ENDED = 'Not authenticated: the session has ended. Please sign in again.';
 const dbOf = (name: string) =>
   new pg.Pool({ connectionString: requireEnv('DATABASE_URL').replace(/\/[^/]*$/, `/flatlay_${name}`), max: 2 });
@@ -543,36 +545,57 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       );
       const me = await s.request<UserBody>('GET', '/auth/me', { token: res.body.access_token });
       assert.equal(me.body.id, res.body.user.id);
+      // Its address is not counted as verified, whatever user_metadata says (the user can edit it).
+      assert.deepEqual(
+        (await identityDb.query('SELECT email_verified FROM users WHERE id = $1', [res.body.user.id])).rows[0],
+        { email_verified: false },
+      );
       const again = await s.request<SessionBody>('POST', '/auth/supabase', {
-        token: await s.supabaseToken({ sub, email }),
+        token: await s.supabaseToken({ sub, email, user_metadata: { email_verified: true } }),
         json: {},
       });
       assert.equal(again.body.user.id, res.body.user.id);
+      // The linked account signs in again without any takeover: its first session goes on.
+      assert.equal((await s.request('GET', '/auth/me', { token: res.body.access_token })).status, 200);
     });
 
-    it('a token without a confirmed address cannot link to an existing account (409, with what to do) and changes nothing', async () => {
-      const user = await s.newUser('sbunconfirmed');
-      const sub = randomUUID();
-      const before = (
-        await identityDb.query('SELECT password_hash, email_verified, updated_at FROM users WHERE id = $1', [user.id])
-      ).rows[0];
-      const res = await s.request('POST', '/auth/supabase', {
-        token: await s.supabaseToken({ sub, email: user.email, user_metadata: { email_verified: false } }),
-        json: {},
-      });
-      assert.deepEqual([res.status, res.body.message], [409, UNVERIFIED_LINK]);
+    it('never takes over a password account, whatever the token claims about the address (409, with what to do)', async () => {
+      // The attack: a Supabase user sets user_metadata.email_verified (supabase.auth.updateUser)
+      // for someone else's address; the token is signed by Supabase as any other.
+      const user = await s.newUser('sbtakeover');
+      const columns = 'password_hash, email_verified, sessions_valid_after, updated_at';
+      const before = (await identityDb.query(`SELECT ${columns} FROM users WHERE id = $1`, [user.id])).rows[0];
+      for (const claims of [
+        { user_metadata: { email_verified: true, email: user.email, sub: randomUUID() } },
+        { email_confirmed_at: new Date().toISOString(), user_metadata: { email_verified: true } },
+        { user_metadata: { email_verified: false } },
+      ]) {
+        const sub = randomUUID();
+        const token = await s.supabaseToken({
+          sub,
+          email: user.email,
+          phone: '',
+          session_id: randomUUID(),
+          is_anonymous: false,
+          app_metadata: { provider: 'email', providers: ['email'] },
+          ...claims,
+        });
+        const res = await s.request('POST', '/auth/supabase', { token, json: {} });
+        assert.deepEqual([res.status, res.body.code, res.body.message], [409, 'CONFLICT', SUPABASE_LINK_REFUSED]);
+        assert.equal(
+          (
+            await identityDb.query("SELECT 1 FROM external_identities WHERE provider = 'supabase' AND subject = $1", [
+              sub,
+            ])
+          ).rowCount,
+          0,
+          'not linked',
+        );
+      }
       assert.deepEqual(
-        (await identityDb.query('SELECT password_hash, email_verified, updated_at FROM users WHERE id = $1', [user.id]))
-          .rows[0],
+        (await identityDb.query(`SELECT ${columns} FROM users WHERE id = $1`, [user.id])).rows[0],
         before,
-      );
-      assert.equal(
-        (
-          await identityDb.query("SELECT 1 FROM external_identities WHERE provider = 'supabase' AND subject = $1", [
-            sub,
-          ])
-        ).rowCount,
-        0,
+        'password, verification and sessions untouched',
       );
       assert.equal((await s.request('GET', '/auth/me', { token: user.token })).status, 200, 'the session goes on');
       assert.equal(
@@ -580,31 +603,15 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
         200,
         'the password still works',
       );
-    });
-
-    it('a token with email_confirmed_at links to the existing account and takes it over', async () => {
-      const user = await s.newUser('sbconfirmed');
-      const sub = randomUUID();
-      const token = await s.supabaseToken({ sub, email: user.email, email_confirmed_at: new Date().toISOString() });
-      const res = await s.request<SessionBody>('POST', '/auth/supabase', { token, json: {} });
-      assert.equal(res.status, 200);
-      assert.equal(res.body.user.id, user.id);
-      assert.equal(
-        (
-          await identityDb.query(
-            "SELECT user_id FROM external_identities WHERE provider = 'supabase' AND subject = $1",
-            [sub],
-          )
-        ).rows[0]?.user_id,
-        user.id,
-      );
-      assert.deepEqual(
-        [
-          (await s.request('GET', '/auth/me', { token: user.token })).body.message,
-          (await s.request('GET', '/auth/me', { token: res.body.access_token })).status,
-        ],
-        [SESSION_ENDED, 200],
-      );
+      const admin = await s.request('POST', '/auth/supabase', {
+        token: await s.supabaseToken({
+          sub: randomUUID(),
+          email: s.admin.email,
+          user_metadata: { email_verified: true },
+        }),
+        json: {},
+      });
+      assert.deepEqual([admin.status, admin.body.message], [409, SUPABASE_LINK_REFUSED], 'the operator too, never 403');
     });
 
     it('401 without a token, with a wrongly signed or expired one, or with a body naming another user', async () => {

@@ -311,15 +311,33 @@ describe('the image API through the gateway', { timeout: 180_000 }, () => {
     assert.equal((await file(done.processed_url!)).status, 200);
     const signer = urlSigner(stack.image!.urlKey);
     const expired = signer.sign(url.pathname, new Date(Date.now() - 2 * 3600_000));
-    const res = await file(expired);
-    assert.equal(res.status, 403);
-    assert.match(((await res.json()) as { message: string }).message, /invalid or has expired/);
+    // Each refusal says why, and what to do.
+    const refusal = async (path: string) => {
+      const res = await file(path);
+      const body = (await res.json()) as { message: string; context?: { reason?: string } };
+      return [res.status, body.context?.reason, body.message];
+    };
     const later = new URL(expired, 'http://x').searchParams.get('expires')!;
+    assert.deepEqual(await refusal(expired), [
+      403,
+      'expired',
+      `This link expired at ${new Date(Number(later) * 1000).toISOString()}. Reload the page to get a new one.`,
+    ]);
+    const mismatch = [
+      403,
+      'bad_signature',
+      "This link's signature does not match it: the link was changed or cut short, or made for another file. Reload the page to get a new one.",
+    ];
     const moved = `${url.pathname}?expires=${Number(later) + 7200}&signature=${new URL(expired, 'http://x').searchParams.get('signature')}`;
-    assert.equal((await file(moved)).status, 403, 'the expiry is signed too');
+    assert.deepEqual(await refusal(moved), mismatch, 'the expiry is signed too');
     const otherPath = `${url.pathname.replace(id, randomUUID())}${url.search}`;
-    assert.equal((await file(otherPath)).status, 403);
-    assert.equal((await file(`${url.pathname.replace('result.jpg', 'preview.jpg')}${url.search}`)).status, 403);
+    assert.deepEqual(await refusal(otherPath), mismatch);
+    assert.deepEqual(await refusal(`${url.pathname.replace('result.jpg', 'preview.jpg')}${url.search}`), mismatch);
+    assert.deepEqual(await refusal(url.pathname), [
+      403,
+      'malformed',
+      'This link is incomplete: file links carry an expiry and a signature, and this one is missing them. Reload the page to get a new one.',
+    ]);
   });
 
   it("a guest's try: generate, pending_payment with the preview only, claimed once for 100 tokens", async () => {
@@ -441,6 +459,59 @@ describe('the image API through the gateway', { timeout: 180_000 }, () => {
       const done = events.find((e) => e.id === id && e.status === 'completed')!;
       assert.equal(done.is_locked, false);
       assert.ok(done.processed_url);
+    } finally {
+      controller.abort();
+    }
+  });
+
+  it('ends a stream as soon as its session ends: a logout, or the account deleted by the admin', async () => {
+    const controller = new AbortController();
+    const ticketOf = async (token: string) =>
+      (await stack.request<{ ticket: string }>('POST', '/images/events/ticket', { token })).body.ticket;
+    const eventsUrl = (ticket: string) =>
+      `${stack.base}/api/images/events?seconds=3600&ticket=${encodeURIComponent(ticket)}`;
+    /** Opens a stream (for an hour) and reads it until `ready`. */
+    const open = async (token: string) => {
+      const res = await fetch(eventsUrl(await ticketOf(token)), { signal: controller.signal });
+      assert.equal(res.status, 200);
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      /** Reads until the text matches (true), or the stream ends (false). */
+      const until = async (pattern: RegExp) => {
+        while (!pattern.test(text)) {
+          const { value, done } = await reader.read();
+          if (done) return false;
+          text += value;
+        }
+        return true;
+      };
+      assert.ok(await until(/event: ready/));
+      return { until };
+    };
+    try {
+      const user = await stack.newUser('events-end');
+      const second = await stack.request<{ access_token: string }>('POST', '/auth/login', {
+        json: { email: user.email, password: user.password },
+      });
+      const first = await open(user.token);
+      const other = await open(second.body.access_token);
+      const early = await ticketOf(user.token);
+
+      assert.equal((await stack.request('POST', '/auth/logout', { token: user.token })).status, 200);
+      assert.equal(await first.until(/(?!)/), false, "the logged-out session's stream ends");
+      assert.equal((await fetch(eventsUrl(early))).status, 401, 'a ticket of the ended session opens nothing');
+      // The user's other session goes on: its stream still delivers.
+      const { id } = await generate(second.body.access_token);
+      assert.ok(await other.until(new RegExp(`event: image\nid: ${id}\n`)), 'the other session streams on');
+
+      const admin = await stack.request<{ access_token: string }>('POST', '/admin/login', {
+        form: { username: stack.admin.email, password: stack.admin.password },
+      });
+      const deleted = await stack.request('DELETE', `/admin/user/delete?email=${encodeURIComponent(user.email)}`, {
+        token: admin.body.access_token,
+      });
+      assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+      assert.equal(await other.until(/(?!)/), false, "a deleted account's streams end");
     } finally {
       controller.abort();
     }

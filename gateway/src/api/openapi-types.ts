@@ -321,7 +321,7 @@ export interface paths {
         };
         /**
          * Status changes of the caller's images, as Server-Sent Events
-         * @description Opened with a ticket from POST /images/events/ticket (EventSource cannot send a bearer header, and an access token in a URL would end up in logs). Each change of an image (status, lock) arrives as an `image` event whose data is the image as GET /images/ lists it. The server ends the stream after `seconds`; ask for a new ticket to reconnect.
+         * @description Opened with a ticket from POST /images/events/ticket (EventSource cannot send a bearer header, and an access token in a URL would end up in logs). Each change of an image (status, lock) arrives as an `image` event whose data is the image as GET /images/ lists it. The server ends the stream after `seconds`, and as soon as the session that asked for the ticket ends (logout, deletion of the account, a session cut); ask for a new ticket to reconnect.
          */
         get: operations["getImagesEvents"];
         put?: never;

@@ -52,7 +52,13 @@ export function createBillingApp(
     catalogue,
     provider,
     localProvider,
-    checkouts: new Checkouts({ pool, catalogue, provider, publicBaseUrl: config.PUBLIC_BASE_URL }),
+    checkouts: new Checkouts({
+      pool,
+      catalogue,
+      provider,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      returnOrigins: config.RETURN_URL_ORIGINS ?? [],
+    }),
     subscriptions: new Subscriptions(pool, provider, config.PUBLIC_BASE_URL),
     webhooks,
   };

@@ -16,6 +16,13 @@ export const billingEnvSchema = z.object({
   STRIPE_API_URL: env.optionalUrl(),
   // The product's public address: checkout return pages and the local provider's pages live there.
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
+  // Other origins a client's return addresses may be on (the product reached at another name:
+  // the embedded default lists its loopback names and CORS_ORIGINS); each an http(s) origin.
+  RETURN_URL_ORIGINS: env
+    .csv()
+    .pipe(z.array(z.url({ protocol: /^https?$/, error: 'each must be an http(s) origin' })))
+    .transform((urls) => urls.map((u) => new URL(u).origin))
+    .optional(),
   BILLING_CATALOGUE_FILE: z.string().optional(),
   // Signs the local provider's webhook events; unset: a secret generated for the process.
   LOCAL_WEBHOOK_SECRET: z.string().min(16).optional(),

@@ -13,6 +13,8 @@ export interface CheckoutDeps {
   provider: PaymentProvider;
   /** The product's public address, e.g. https://flatlay.example. */
   publicBaseUrl: string;
+  /** Other origins the product is reached at, where a client's return addresses may be too. */
+  returnOrigins?: string[];
 }
 
 export interface StartCheckout {
@@ -31,16 +33,21 @@ const required = (value: string | undefined, message: string) => {
 
 export class Checkouts {
   private readonly base: URL;
+  private readonly origins: Set<string>;
 
   constructor(private readonly deps: CheckoutDeps) {
     this.base = new URL(deps.publicBaseUrl);
+    this.origins = new Set([this.base.origin, ...(deps.returnOrigins ?? []).map((o) => new URL(o).origin)]);
   }
 
   private url(path: string): string {
     return new URL(path, this.base).toString();
   }
 
-  /** A URL on the product's own origin, or INVALID_ARGUMENT: checkout never sends a buyer elsewhere. */
+  /**
+   * A URL on one of the product's own origins (PUBLIC_BASE_URL's, or one in RETURN_URL_ORIGINS),
+   * or INVALID_ARGUMENT: checkout never sends a buyer elsewhere.
+   */
   private ownUrl(value: string, field: string): URL {
     let url: URL;
     try {
@@ -49,7 +56,7 @@ export class Checkouts {
     } catch {
       throw new AppError('INVALID_ARGUMENT', `${field} must be an address on this site`);
     }
-    if (url.origin !== this.base.origin)
+    if (!this.origins.has(url.origin))
       throw new AppError('INVALID_ARGUMENT', `${field} must be an address on this site`);
     return url;
   }

@@ -18,7 +18,7 @@ class RaceLost extends Error {}
 
 /**
  * The account a Google or Supabase sign-in lands on: found by the linked identity, linked by a
- * verified address, or created; taken over when a verified address reaches an account whose
+ * verified address (Google only), or created; taken over when a verified address reaches an account whose
  * address was never verified (see decideExternalSignIn). The decision is made on locked rows and
  * everything it changes (link, takeover, profile, events) commits in one transaction.
  */

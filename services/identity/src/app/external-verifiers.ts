@@ -91,29 +91,14 @@ export class SupabaseVerifier implements ExternalVerifier {
       provider: 'supabase',
       subject: str(payload.sub),
       email: str(payload.email),
-      emailVerified: supabaseEmailConfirmed(payload),
+      // Never trusted, whatever the token says: `user_metadata.email_verified` is the signed-in
+      // user's to edit (supabase.auth.updateUser), and a project may let people in before they
+      // confirm their address. The decider treats a Supabase sign-in as proving no address.
+      emailVerified: false,
       firstName: '',
       lastName: '',
       fullName: str(meta.full_name) || str(meta.name),
       avatarUrl: str(meta.avatar_url) || str(meta.picture),
     };
   }
-}
-
-/**
- * Whether a Supabase token vouches for its address. Projects may let people sign in before they
- * confirm it, so an address alone proves nothing: it counts only when Supabase recorded the
- * confirmation (`email_confirmed_at`) or the upstream provider verified it
- * (`user_metadata.email_verified`).
- */
-export function supabaseEmailConfirmed(payload: Record<string, unknown>): boolean {
-  if (!str(payload.email)) return false;
-  const confirmedAt = payload.email_confirmed_at;
-  if (
-    (typeof confirmedAt === 'string' && confirmedAt.trim() !== '') ||
-    (typeof confirmedAt === 'number' && confirmedAt > 0)
-  )
-    return true;
-  const meta = payload.user_metadata;
-  return typeof meta === 'object' && meta !== null && (meta as Record<string, unknown>).email_verified === true;
 }

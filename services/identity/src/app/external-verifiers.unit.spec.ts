@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import { SignJWT } from 'jose';
 import type { AppError } from '@flatlay/platform';
-import { GoogleVerifier, supabaseEmailConfirmed, SupabaseVerifier } from './external-verifiers.js';
+import { GoogleVerifier, SupabaseVerifier } from './external-verifiers.js';
 
 const SECRET = 'supabase-unit-secret-of-enough-length';
 const supabaseToken = (claims: Record<string, unknown>) =>
@@ -14,32 +14,20 @@ const supabaseToken = (claims: Record<string, unknown>) =>
     .sign(new TextEncoder().encode(SECRET));
 
 describe('Supabase tokens', () => {
-  it('vouch for the address only when Supabase recorded its confirmation or the upstream provider verified it', () => {
-    assert.equal(supabaseEmailConfirmed({ email: 'ada@example.com' }), false);
-    assert.equal(supabaseEmailConfirmed({ email: 'ada@example.com', email_confirmed_at: '' }), false);
-    assert.equal(
-      supabaseEmailConfirmed({ email: 'ada@example.com', user_metadata: { email_verified: 'true' } }),
-      false,
-    );
-    assert.equal(
-      supabaseEmailConfirmed({ email: 'ada@example.com', email_confirmed_at: '2026-01-01T00:00:00Z' }),
-      true,
-    );
-    assert.equal(supabaseEmailConfirmed({ email: 'ada@example.com', user_metadata: { email_verified: true } }), true);
-    assert.equal(supabaseEmailConfirmed({ email: '', email_confirmed_at: '2026-01-01T00:00:00Z' }), false);
-  });
-
-  it('an address in a checked token is not verified by its mere presence', async () => {
+  it("never vouch for the address: user_metadata.email_verified is the user's to edit", async () => {
     const verifier = new SupabaseVerifier(SECRET);
-    assert.equal((await verifier.verify(await supabaseToken({ email: 'ada@example.com' }))).emailVerified, false);
-    assert.equal(
-      (
-        await verifier.verify(
-          await supabaseToken({ email: 'ada@example.com', email_confirmed_at: '2026-01-01T00:00:00Z' }),
-        )
-      ).emailVerified,
-      true,
-    );
+    for (const claims of [
+      { email: 'ada@example.com' },
+      { email: 'ada@example.com', user_metadata: { email_verified: true } },
+      { email: 'ada@example.com', email_confirmed_at: '2026-01-01T00:00:00Z' },
+      { email: 'ada@example.com', role: 'authenticated', app_metadata: { provider: 'email', providers: ['email'] } },
+    ]) {
+      const profile = await verifier.verify(await supabaseToken(claims));
+      assert.deepEqual(
+        [profile.provider, profile.email, profile.emailVerified],
+        ['supabase', 'ada@example.com', false],
+      );
+    }
   });
 });
 

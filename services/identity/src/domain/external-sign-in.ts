@@ -5,7 +5,10 @@ export interface ExternalClaims {
   subject: string;
   /** Normalised (trimmed, lower case); '' when the token carries none. */
   email: string;
-  /** Whether the provider vouches that the person controls the address. */
+  /**
+   * Whether the provider vouches that the person controls the address. Counted only from a
+   * provider whose word on it can be trusted (see vouchesForAddress).
+   */
   emailVerified: boolean;
 }
 
@@ -27,12 +30,27 @@ export type ExternalSignInDecision =
 export const UNVERIFIED_LINK_REFUSED =
   'An account with this email already exists. Confirm your email address with your sign-in provider first, or sign in with your password.';
 
+export const SUPABASE_LINK_REFUSED =
+  'An account with this email already exists. Sign in the way you signed up (with your email and password, or with Google).';
+
+/**
+ * Whether the claims prove that the person controls the address. Google sets `email_verified`
+ * itself. Nothing in a Supabase access token does: its `user_metadata` (email_verified included)
+ * is the signed-in user's to edit, and a project may let people in before they confirm their
+ * address, so a Supabase sign-in never proves an address, whatever its token says.
+ */
+export const vouchesForAddress = (claims: ExternalClaims): boolean =>
+  claims.provider === 'google' && claims.emailVerified && claims.email !== '';
+
 /**
  * - An identity already linked signs in to its account.
  * - Otherwise an account with the same e-mail is linked, but only when the provider verified
  *   the address (else anyone could claim an account by naming its e-mail), and never an
  *   operator's account (admins sign in with their password only).
- * - Otherwise a new account is created; its address counts as verified when the provider says so.
+ * - A Supabase sign-in never reaches an existing account by its e-mail (its tokens prove no
+ *   address, see vouchesForAddress): the address's owner is told to sign in the way they signed
+ *   up (409, a business refusal: never 401/403, on which web clients drop the session).
+ * - Otherwise a new account is created; its address counts as verified when the provider vouches for it.
  *
  * Whenever a verified address reaches an account whose address was never verified, that is a
  * takeover: whoever set the account's password or linked it before may not be the address's
@@ -51,15 +69,16 @@ export function decideExternalSignIn(
   }
   if (!claims.email)
     return { kind: 'refuse', code: 'UNAUTHENTICATED', message: 'The sign-in token carries no email address' };
-  if (!byEmail) return { kind: 'create', emailVerified: claims.emailVerified };
+  if (!byEmail) return { kind: 'create', emailVerified: vouchesForAddress(claims) };
+  if (claims.provider === 'supabase') return { kind: 'refuse', code: 'CONFLICT', message: SUPABASE_LINK_REFUSED };
   if (byEmail.role === 'admin') return adminRefusal;
-  if (!claims.emailVerified) return { kind: 'refuse', code: 'CONFLICT', message: UNVERIFIED_LINK_REFUSED };
+  if (!vouchesForAddress(claims)) return { kind: 'refuse', code: 'CONFLICT', message: UNVERIFIED_LINK_REFUSED };
   return { kind: 'link', userId: byEmail.id, takeover: !byEmail.emailVerified };
 }
 
 /** The claims prove the account's own address, which the account had not proven yet. */
 export const provesAddressOf = (claims: ExternalClaims, account: KnownAccount): boolean =>
-  claims.emailVerified && !account.emailVerified && claims.email !== '' && claims.email === account.email.toLowerCase();
+  vouchesForAddress(claims) && !account.emailVerified && claims.email === account.email.toLowerCase();
 
 const adminRefusal: ExternalSignInDecision = {
   kind: 'refuse',

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { decideExternalSignIn, UNVERIFIED_LINK_REFUSED, type ExternalClaims } from './external-sign-in.js';
+import {
+  decideExternalSignIn,
+  SUPABASE_LINK_REFUSED,
+  UNVERIFIED_LINK_REFUSED,
+  type ExternalClaims,
+} from './external-sign-in.js';
 
 const claims: ExternalClaims = { provider: 'google', subject: 'g-1', email: 'ada@example.com', emailVerified: true };
 const user = { id: 'u1', email: 'ada@example.com', role: 'user', emailVerified: true } as const;
@@ -56,6 +61,23 @@ describe('external sign-in linking rules', () => {
       emailVerified: false,
     });
     assert.deepEqual(decideExternalSignIn(claims, undefined, undefined), { kind: 'create', emailVerified: true });
+  });
+
+  it('a Supabase sign-in never reaches an existing account by its e-mail, even when it claims a verified address', () => {
+    // Supabase's user_metadata.email_verified is editable by the signed-in user: whatever a
+    // verifier made of it, the decider does not trust it.
+    const supabase: ExternalClaims = { provider: 'supabase', subject: 'sb-1', email: user.email, emailVerified: true };
+    const refused = { kind: 'refuse', code: 'CONFLICT', message: SUPABASE_LINK_REFUSED };
+    for (const owner of [user, unverifiedUser, admin])
+      assert.deepEqual(decideExternalSignIn(supabase, undefined, owner), refused, `owner ${owner.id}`);
+    // The account already linked to that Supabase user signs in, never taken over.
+    assert.deepEqual(decideExternalSignIn(supabase, unverifiedUser, undefined), {
+      kind: 'sign-in',
+      userId: 'u1',
+      takeover: false,
+    });
+    // A new account: its address does not count as verified.
+    assert.deepEqual(decideExternalSignIn(supabase, undefined, undefined), { kind: 'create', emailVerified: false });
   });
 
   it('never signs in to or links an administrator account', () => {
