@@ -24,7 +24,7 @@ const photo = await sharp(await readFile(new URL('../services/image/test/fixture
   .toBuffer();
 /** A JPEG's first bytes and then noise: accepted as a JPEG upload, refused by the engine (the job fails). */
 const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(4_000, 0x5a)]);
-const USERS = 6;
+const USERS = 4;
 const SIGN_UP_GRANT = 200;
 
 interface ImageJson {
@@ -60,6 +60,7 @@ describe('a crash in the middle of charges', { timeout: 420_000 }, () => {
           GENERATION_SWEEP_INTERVAL_MS: '500',
           GENERATION_SWEEP_GRACE_MS: '2000',
           GENERATION_RETRY_BASE_MS: '200',
+          GENERATION_CONCURRENCY: '2',
         }),
       );
       cleanup.push(async () => {

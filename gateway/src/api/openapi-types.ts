@@ -474,6 +474,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/refunds/unpaid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Refunds of failed generations that could not be paid (the account was closed), newest first */
+        get: operations["getAdminRefundsUnpaid"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/config": {
         parameters: {
             query?: never;
@@ -3598,6 +3615,89 @@ export interface operations {
                      *       "detail": "User not found",
                      *       "message": "User not found",
                      *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminRefundsUnpaid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unpaid refunds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        refunds: {
+                            /** Format: uuid */
+                            image_id: string;
+                            /** @description The owner (their account may be closed) */
+                            user_id: string;
+                            /** @description Tokens the failed generation took and could not give back */
+                            tokens: number;
+                            /** @description Why the ledger refused the refund */
+                            reason: string;
+                            /** @description When the refund was given up (ISO 8601) */
+                            at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

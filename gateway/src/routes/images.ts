@@ -27,6 +27,8 @@ const NOT_FOUND = 'Image not found';
 export const BATCH_FILES = 20;
 const LIMIT_RULE = 'limit must be an integer between 1 and 50';
 const PAGE_RULE = 'page must be an integer of 1 or more';
+/** Failures after which a generation may still have been recorded (the service did not say no). */
+const OUTCOME_UNKNOWN = new Set(['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'INTERNAL']);
 /** The service charges through the ledger before it answers: more than a plain read. */
 const WRITE_DEADLINE_MS = 15_000;
 
@@ -128,7 +130,12 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
         idempotencyKey: key,
       },
       { metadata: callerMetadata(req), deadlineMs: WRITE_DEADLINE_MS },
-    );
+    ).catch((error: unknown) => {
+      // No answer (a deadline, an outage): the image may have been recorded, and the image
+      // service then settles its charge and makes it from this upload (ADR 0104), so it stays.
+      if (!(error instanceof AppError) || OUTCOME_UNKNOWN.has(error.code)) keepUpload(req, file.key);
+      throw error;
+    });
     // A replay answers the first request's image: this request's upload is not used.
     if (!created.replayed) keepUpload(req, file.key);
     return created;

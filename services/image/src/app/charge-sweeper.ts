@@ -27,39 +27,40 @@ export interface ChargeSweeperOptions extends ChargeDeps {
  * (the ledger still unreachable) is left for the next round and never holds up the others. Unlocks
  * paid with tokens that a crash left between the spend and the unlock are finished the same way.
  */
-export function startChargeSweeper(o: ChargeSweeperOptions): () => Promise<void> {
+/** One round: every unlock and charge left unsettled past the grace period, each on its own. */
+export async function sweepCharges(o: ChargeSweeperOptions, isStopped: () => boolean = () => false): Promise<void> {
   const clock = o.clock ?? (() => new Date());
+  // Unlocks paid with tokens whose request died between the spend and the unlock: finished the
+  // same way (the spend again takes nothing more), so tokens taken always end in an unlock.
+  for (const { imageId, userId } of await pendingUnlocks(o.pool, clock(), o.graceMs)) {
+    if (isStopped()) return;
+    try {
+      const outcome = await settleUnlock(o, imageId, userId, (tx, image, charged) =>
+        o.unlocked(tx, image, userId, image.userId ? 'tokens' : 'claim', charged),
+      );
+      o.logger.info({ imageId, outcome: outcome.kind }, 'finished an unlock left pending');
+    } catch (err) {
+      o.logger.warn({ err, imageId }, 'could not finish a pending unlock yet, or it was refused');
+    }
+  }
+  for (const imageId of await unsettledCharges(o.pool, clock(), o.graceMs)) {
+    if (isStopped()) return;
+    try {
+      const outcome = await settleCharge(o, imageId, clock());
+      if (outcome.kind === 'queued') o.onQueued?.(imageId);
+      o.logger.info({ imageId, outcome: outcome.kind }, 'settled a generation charge left unsettled');
+    } catch (err) {
+      o.logger.warn({ err, imageId }, 'could not settle a generation charge yet; trying again later');
+    }
+  }
+}
+
+export function startChargeSweeper(o: ChargeSweeperOptions): () => Promise<void> {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
-
-  const sweepOnce = async () => {
-    // Unlocks paid with tokens whose request died between the spend and the unlock: finished the
-    // same way (the spend again takes nothing more), so tokens taken always end in an unlock.
-    for (const { imageId, userId } of await pendingUnlocks(o.pool, clock(), o.graceMs)) {
-      if (stopped) return;
-      try {
-        const outcome = await settleUnlock(o, imageId, userId, (tx, image, charged) =>
-          o.unlocked(tx, image, userId, image.userId ? 'tokens' : 'claim', charged),
-        );
-        o.logger.info({ imageId, outcome: outcome.kind }, 'finished an unlock left pending');
-      } catch (err) {
-        o.logger.warn({ err, imageId }, 'could not finish a pending unlock yet, or it was refused');
-      }
-    }
-    for (const imageId of await unsettledCharges(o.pool, clock(), o.graceMs)) {
-      if (stopped) return;
-      try {
-        const outcome = await settleCharge(o, imageId, clock());
-        if (outcome.kind === 'queued') o.onQueued?.(imageId);
-        o.logger.info({ imageId, outcome: outcome.kind }, 'settled a generation charge left unsettled');
-      } catch (err) {
-        o.logger.warn({ err, imageId }, 'could not settle a generation charge yet; trying again later');
-      }
-    }
-  };
   const loop = () => {
-    round = sweepOnce()
+    round = sweepCharges(o, () => stopped)
       .catch((err) => o.logger.warn({ err }, 'charge sweep failed; trying again'))
       .finally(() => {
         if (!stopped) timer = setTimeout(loop, o.intervalMs);

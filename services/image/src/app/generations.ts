@@ -104,7 +104,7 @@ export class Generations {
     const imageId = key ? idempotentImageId(userId ? `user:${userId}` : `guest:${guestEmail}`, key) : randomUUID();
     // A repeated request (the same key): the first one's image, settled if a crash left it charging.
     if (key) {
-      const earlier = await this.replay(imageId);
+      const earlier = await this.replay(imageId, req.blobKey);
       if (earlier) return earlier;
     }
     const upload = checkUpload(req.blobKey, req.contentType, req.sizeBytes);
@@ -143,12 +143,12 @@ export class Generations {
       return true;
     });
     // The same key raced in twice: the other request made the image.
-    if (!inserted) return (await this.replay(imageId)) ?? this.conflict();
+    if (!inserted) return (await this.replay(imageId, req.blobKey)) ?? this.conflict();
     if (!userId) return this.accepted(image, { charged: 0, balance: undefined, locked: true });
 
     const outcome = await settleCharge(this.chargeDeps(), imageId, this.clock());
     if (outcome.kind === 'refused') throw new AppError('CONFLICT', outcome.message);
-    if (outcome.kind === 'settled-before') return (await this.replay(imageId)) ?? this.conflict();
+    if (outcome.kind === 'settled-before') return (await this.replay(imageId, req.blobKey)) ?? this.conflict();
     return this.accepted({ ...image, isLocked: outcome.locked, chargedTokens: outcome.charged }, outcome);
   }
 
@@ -171,8 +171,12 @@ export class Generations {
     };
   }
 
-  /** The answer to a repeated request: the image as it stands, its charge settled first if need be. */
-  private async replay(imageId: string) {
+  /**
+   * The answer to a repeated request: the image as it stands, its charge settled first if need be.
+   * `replayed` says whether this request's upload is other than the image's original (the gateway
+   * then deletes it): the request that made the image keeps its upload, whoever settled it.
+   */
+  private async replay(imageId: string, blobKey: string) {
     let image = await findImage(this.deps.pool, imageId);
     if (!image) return undefined;
     if (image.userId) {
@@ -188,7 +192,7 @@ export class Generations {
       locked: image.isLocked,
       tokensUsed: image.chargedTokens,
       newBalance: undefined,
-      replayed: true,
+      replayed: image.originalKey !== blobKey,
     };
   }
 
