@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, it } from 'vitest';
-import { ensureDatabase, freePort } from '@flatlay/platform';
+import { freePort } from '@flatlay/platform';
 import { startNode, type ChildRun } from '../services/platform/test/process.js';
 import { requireEnv, waitFor } from '../services/platform/test/support.js';
 import { embeddedEnv, untilHealthy } from './support/embedded-product.js';
@@ -44,7 +44,9 @@ describe('a crash in the middle of charges', { timeout: 420_000 }, () => {
   });
 
   it('loses no tokens: every charge ends in an image, a refund or an unlock', async () => {
-    const databaseUrl = await ensureDatabase(requireEnv('DATABASE_URL'), `crash_${randomUUID().slice(0, 8)}`);
+    // Databases of its own (crash_<run>_<service>): no other product's jobs or rows meet this one's.
+    const databaseUrl = requireEnv('DATABASE_URL');
+    const prefix = `crash_${randomUUID().replaceAll('-', '').slice(0, 8)}_`;
     const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-crash-'));
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
@@ -54,6 +56,7 @@ describe('a crash in the middle of charges', { timeout: 420_000 }, () => {
         ['gateway/dist/embedded.js'],
         embeddedEnv(port, dataDir, {
           DATABASE_URL: databaseUrl,
+          DATABASE_NAME_PREFIX: prefix,
           LOG_LEVEL: 'warn',
           // A dead process's jobs and charges are taken over within seconds, not minutes.
           GENERATION_LEASE_SECONDS: '4',

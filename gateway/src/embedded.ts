@@ -39,6 +39,12 @@ const config = loadConfig(
       HOST: z.string().default('0.0.0.0'),
       FLATLAY_DATA_DIR: z.string().default(join(repoRoot, '.data')),
       DATABASE_URL: env.optionalUrl(),
+      // Names of the services' databases on DATABASE_URL's server: <prefix><service>. Two products
+      // sharing one server (tests, a staging box) each take their own prefix.
+      DATABASE_NAME_PREFIX: z
+        .string()
+        .regex(/^[a-z_][a-z0-9_]{0,40}$/, 'must be lowercase letters, digits and _, starting with a letter or _')
+        .default('flatlay_'),
       KAFKA_BROKERS: env.csv().optional(),
       CORS_ORIGINS: env.csv().optional(),
       LOG_LEVEL: env.logLevel(),
@@ -76,6 +82,7 @@ try {
   const start = (def: ServiceDefinition) =>
     startService(def, {
       databaseUrl,
+      database: `${config.DATABASE_NAME_PREFIX}${def.name}`,
       bus,
       grpcPort: 0,
       replayOutboxOnStart: bus instanceof InProcessBus,

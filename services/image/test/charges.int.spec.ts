@@ -216,8 +216,8 @@ describe('charges a crash left behind', { timeout: 120_000 }, () => {
       engine: async () => instantEngine,
       logger: silent,
       policy,
-      concurrency: 1,
-      sweepIntervalMs: 3_600_000,
+      concurrency: 2,
+      sweepIntervalMs: 100,
       sweepGraceMs: 0,
     });
     const queue = new InProcessBus();

@@ -54,10 +54,9 @@ export async function startProduct(): Promise<RunningProduct> {
   for (const built of ['gateway/dist/embedded.js', 'web/dist/index.html'])
     if (!existsSync(join(repoRoot, built)))
       throw new Error(`${built} is missing: npm test builds it (or run \`npm run build\`)`);
-  const databaseUrl = await ensureDatabase(
-    requireEnv('DATABASE_URL'),
-    `web_e2e_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
-  );
+  // Databases of its own on the test server (web_e2e_<run>_<service>): no other product's rows meet these.
+  const databasePrefix = `web_e2e_${randomUUID().replaceAll('-', '').slice(0, 12)}_`;
+  const databaseUrl = await ensureDatabase(requireEnv('DATABASE_URL'), `${databasePrefix}server`);
   const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-web-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -67,6 +66,7 @@ export async function startProduct(): Promise<RunningProduct> {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
+    DATABASE_NAME_PREFIX: databasePrefix,
     FLATLAY_DATA_DIR: dataDir,
     // The address the browser uses: the local checkout pages and every return address are on it
     // (the embedded default's http://localhost:$PORT would be another origin, without the session).
