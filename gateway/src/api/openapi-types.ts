@@ -4012,7 +4012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Already paid or claimed, or it failed */
+            /** @description Still being made (pay once it is ready), failed ('This enhancement failed; there is nothing to pay for.'), or already paid or claimed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4020,8 +4020,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "This enhancement is already unlocked",
-                     *       "message": "This enhancement is already unlocked",
+                     *       "detail": "Your image is still being made. You can pay as soon as it is ready.",
+                     *       "message": "Your image is still being made. You can pay as soon as it is ready.",
                      *       "code": "CONFLICT"
                      *     }
                      */
@@ -4265,7 +4265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Already unlocked, or the enhancement failed */
+            /** @description Already unlocked; still being made ('Your image is still being made. You can pay as soon as it is ready.'); or the enhancement failed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4360,7 +4360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Already unlocked, or the enhancement failed */
+            /** @description Already unlocked; still being made ('Your image is still being made. You can pay as soon as it is ready.'); or the enhancement failed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4447,7 +4447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Already unlocked, or the enhancement failed */
+            /** @description Already unlocked; still being made ('Your image is still being made. You can pay as soon as it is ready.'); or the enhancement failed */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -14,6 +14,10 @@ import { AnonymousStatusBody, anonymousJson } from './image-bodies.js';
 export const PRODUCT_NOT_AVAILABLE = 'Product not available. Please refresh and try again.';
 export const INVALID_PLAN = 'Invalid Plan';
 const NOT_FOUND = 'Image not found';
+// A payment is taken only for a completed image (docs/decisions/0601-billing.md): nothing is charged
+// for a result that may still fail, so no paid unlock ever needs a refund for a failed image.
+export const STILL_PROCESSING = 'Your image is still being made. You can pay as soon as it is ready.';
+export const FAILED_NOTHING_TO_PAY = 'This enhancement failed; there is nothing to pay for.';
 const TICKET_REFUSED = 'Not authenticated: the payment link is invalid or has expired; start the unlock again';
 /** Starting a checkout may create the provider's customer first: more than a plain read. */
 const CHECKOUT_DEADLINE_MS = 15_000;
@@ -155,8 +159,8 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
     const c = clients.image();
     const { image } = await call(c, c.getStatus, { userId, imageId }, req ? { metadata: callerMetadata(req) } : {});
     if (!image) throw new AppError('NOT_FOUND', NOT_FOUND);
-    if (image.status === 'failed')
-      throw new AppError('CONFLICT', 'This enhancement failed; there is nothing to unlock');
+    if (image.status === 'failed') throw new AppError('CONFLICT', FAILED_NOTHING_TO_PAY);
+    if (image.status !== 'completed') throw new AppError('CONFLICT', STILL_PROCESSING);
     if (!image.isLocked) throw new AppError('CONFLICT', 'This image is already unlocked');
     return image;
   };
@@ -319,13 +323,18 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
       responses: {
         200: { description: 'The checkout page', schema: z.object({ checkout_url: z.string() }) },
         404: refusal('NOT_FOUND', NOT_FOUND, "No guest's try with this id"),
-        409: refusal('CONFLICT', 'This enhancement is already unlocked', 'Already paid or claimed, or it failed'),
+        409: refusal(
+          'CONFLICT',
+          STILL_PROCESSING,
+          "Still being made (pay once it is ready), failed ('This enhancement failed; there is nothing to pay for.'), or already paid or claimed",
+        ),
       },
       async handle(_req, res, { body }) {
         const guest = await guestTry(body.enhancement_id);
-        if (guest.status === 'failed')
-          throw new AppError('CONFLICT', 'This enhancement failed; there is nothing to unlock');
+        if (guest.status === 'failed') throw new AppError('CONFLICT', FAILED_NOTHING_TO_PAY);
         if (guest.isPaid) throw new AppError('CONFLICT', 'This enhancement is already unlocked');
+        // Only a finished result is sold: one still processing may yet fail.
+        if (guest.status === 'processing') throw new AppError('CONFLICT', STILL_PROCESSING);
         const b = billing();
         const { checkoutUrl } = await call(
           b,
@@ -412,7 +421,11 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
           schema: z.object({ checkout_url: z.string() }),
         },
         404: refusal('NOT_FOUND', NOT_FOUND, "No such image, or not the caller's"),
-        409: refusal('CONFLICT', 'This image is already unlocked', 'Already unlocked, or the enhancement failed'),
+        409: refusal(
+          'CONFLICT',
+          'This image is already unlocked',
+          `Already unlocked; still being made ('${STILL_PROCESSING}'); or the enhancement failed`,
+        ),
       },
       async handle(req, res, { params }) {
         const { userId } = callerOf(req);
@@ -440,7 +453,11 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
           }),
         },
         404: refusal('NOT_FOUND', NOT_FOUND, "No such image, or not the caller's"),
-        409: refusal('CONFLICT', 'This image is already unlocked', 'Already unlocked, or the enhancement failed'),
+        409: refusal(
+          'CONFLICT',
+          'This image is already unlocked',
+          `Already unlocked; still being made ('${STILL_PROCESSING}'); or the enhancement failed`,
+        ),
       },
       async handle(req, res, { params }) {
         const { userId } = callerOf(req);
@@ -476,7 +493,11 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
         },
         401: refusal('UNAUTHENTICATED', TICKET_REFUSED, 'No, a forged or an expired ticket'),
         404: refusal('NOT_FOUND', NOT_FOUND, "No such image, or not the ticket holder's"),
-        409: refusal('CONFLICT', 'This image is already unlocked', 'Already unlocked, or the enhancement failed'),
+        409: refusal(
+          'CONFLICT',
+          'This image is already unlocked',
+          `Already unlocked; still being made ('${STILL_PROCESSING}'); or the enhancement failed`,
+        ),
       },
       async handle(_req, res, { query }) {
         const ticket = tickets.check(query.ticket);
