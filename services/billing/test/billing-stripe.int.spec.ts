@@ -7,6 +7,7 @@ import { requireEnv, waitFor as waitForShort } from '../../platform/test/support
 import {
   chargeRefunded,
   checkoutCompleted,
+  dispute,
   invoice,
   legacyInvoice,
   signed,
@@ -555,6 +556,112 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
     assert.equal(await balanceOf(userId), 500);
     const history = await call(stack.ledger!, stack.ledger!.listTransactions, { userId, limit: 20 });
     assert.ok(history.transactions.some((t) => t.description === 'Main pack refunded' && t.amount === -900));
+  });
+
+  describe('chargebacks (charge.dispute.*) are taken back like refunds, and recorded', () => {
+    const buyPack = async (userId: string, at: Date) => {
+      const sessionId = `cs_${randomUUID().slice(0, 8)}`;
+      await deliver(
+        signed(
+          secret,
+          'checkout.session.completed',
+          checkoutCompleted({
+            sessionId,
+            mode: 'payment',
+            customer: 'cus_dispute',
+            paymentIntent: `pi_${sessionId}`,
+            amount: 2400,
+            metadata: { user_id: userId, kind: 'token_pack', pack_id: 'main_pack', pack_name: 'Main', tokens: '1500' },
+          }),
+          at,
+        ),
+      );
+      return { sessionId, paymentIntent: `pi_${sessionId}` };
+    };
+    const disputeEvent = (type: string, o: Parameters<typeof dispute>[0], at: Date) =>
+      signed(secret, type, dispute(o), at);
+    const disputeRows = async (paymentId: string) =>
+      (
+        await stack.billingService.context.pool.query(
+          'SELECT dispute_id, status, reason, amount_cents FROM disputes WHERE payment_id = $1',
+          [paymentId],
+        )
+      ).rows;
+    /** A later pack is the sentinel: once credited, everything published before it was handled. */
+    const sentinel = async (userId: string, at: Date, before: number) => {
+      await deliver(
+        signed(
+          secret,
+          'checkout.session.completed',
+          checkoutCompleted({
+            sessionId: `cs_${randomUUID().slice(0, 8)}`,
+            mode: 'payment',
+            customer: 'cus_dispute',
+            paymentIntent: `pi_${randomUUID().slice(0, 8)}`,
+            amount: 900,
+            metadata: { user_id: userId, kind: 'token_pack', pack_id: 'starter_pack', tokens: '500' },
+          }),
+          at,
+        ),
+      );
+      await waitFor(async () => (await balanceOf(userId)) === before + 500, 'sentinel credited');
+    };
+
+    it("a disputed pack's unspent tokens are taken back once, however often and in whatever stage the dispute comes", async () => {
+      const userId = randomUUID();
+      await openAccount(userId);
+      const now = Date.now();
+      const { sessionId, paymentIntent } = await buyPack(userId, new Date(now));
+      await waitFor(async () => (await balanceOf(userId)) === 1700, 'pack credited');
+      for (let i = 0; i < 8; i++)
+        await call(stack.ledger!, stack.ledger!.spend, {
+          userId,
+          imageId: `img-${i}`,
+          purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT,
+        });
+      const dp = { id: `dp_${randomUUID().slice(0, 8)}`, paymentIntent, amount: 2400 };
+      const opened = disputeEvent('charge.dispute.created', { ...dp, status: 'needs_response' }, new Date(now + 1000));
+      for (const e of [opened, opened, opened]) await deliver(e);
+      await deliver(
+        disputeEvent('charge.dispute.funds_withdrawn', { ...dp, status: 'needs_response' }, new Date(now + 2000)),
+      );
+      await deliver(disputeEvent('charge.dispute.closed', { ...dp, status: 'lost' }, new Date(now + 3000)));
+      assert.deepEqual(await outboxTypes(userId), [
+        'PaymentSucceeded',
+        'PaymentRefunded',
+        'PaymentDisputed',
+        'PaymentDisputed',
+      ]);
+      await waitFor(async () => (await balanceOf(userId)) === 0, 'unspent tokens taken back');
+      await sentinel(userId, new Date(now + 4000), 0);
+      assert.deepEqual(await disputeRows(sessionId), [
+        { dispute_id: dp.id, status: 'lost', reason: 'fraudulent', amount_cents: 2400 },
+      ]);
+      const history = await call(stack.ledger!, stack.ledger!.listTransactions, { userId, limit: 20 });
+      assert.equal(history.transactions.filter((t) => t.amount === -900).length, 1, 'taken back once');
+    });
+
+    it('a dispute after a refund takes nothing more, and is still recorded', async () => {
+      const userId = randomUUID();
+      await openAccount(userId);
+      const now = Date.now();
+      const { sessionId, paymentIntent } = await buyPack(userId, new Date(now));
+      await waitFor(async () => (await balanceOf(userId)) === 1700, 'pack credited');
+      await deliver(
+        signed(secret, 'charge.refunded', chargeRefunded({ paymentIntent, amount: 2400 }), new Date(now + 1000)),
+      );
+      const dp = {
+        id: `dp_${randomUUID().slice(0, 8)}`,
+        paymentIntent,
+        amount: 2400,
+        status: 'warning_needs_response',
+      };
+      await deliver(disputeEvent('charge.dispute.created', dp, new Date(now + 2000)));
+      assert.deepEqual(await outboxTypes(userId), ['PaymentSucceeded', 'PaymentRefunded', 'PaymentDisputed']);
+      await waitFor(async () => (await balanceOf(userId)) === 200, 'the refund took the pack back');
+      await sentinel(userId, new Date(now + 3000), 200);
+      assert.equal((await disputeRows(sessionId)).length, 1);
+    });
   });
 
   it('a refund that arrives before its payment is applied when the payment comes', async () => {
