@@ -173,6 +173,33 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
     });
   });
 
+  it('an Idempotency-Key makes a retried checkout creation give back the same checkout', async () => {
+    const user = await s.newUser('billing-idempotency');
+    const start = (key?: string) =>
+      s.request<{ url: string; message: string }>('POST', '/payments/create-checkout-session', {
+        token: user.token,
+        json: { price_id: 'price_main_pack', product_type: 'payment' },
+        ...(key !== undefined ? { headers: { 'idempotency-key': key } } : {}),
+      });
+    const [a, b] = await Promise.all([start('click-1'), start('click-1')]);
+    assert.deepEqual([a.status, b.status], [200, 200]);
+    assert.equal(a.body.url, b.body.url);
+    assert.notEqual((await start('click-2')).body.url, a.body.url);
+    assert.notEqual((await start()).body.url, (await start()).body.url, 'without a key, each call is its own');
+    const bad = await start('x'.repeat(256));
+    assert.deepEqual(
+      [bad.status, bad.body.message],
+      [400, 'Idempotency-Key must be 1 to 255 visible ASCII characters'],
+    );
+    const id = await guestTry('pending_payment');
+    const pay = () =>
+      s.request<{ checkout_url: string }>('POST', '/payments/create-anonymous-payment', {
+        json: { enhancement_id: id, success_url: '/', cancel_url: '/' },
+        headers: { 'idempotency-key': 'pay-1' },
+      });
+    assert.equal((await pay()).body.checkout_url, (await pay()).body.checkout_url);
+  });
+
   it('a Stripe-signed webhook credits a pack once however often it comes; a bad signature changes nothing', async () => {
     const user = await s.newUser('billing-webhook');
     const event = JSON.stringify({

@@ -539,7 +539,7 @@ export interface paths {
         put?: never;
         /**
          * A checkout of a token pack or a plan, by price id
-         * @description The server chooses the return addresses: /dashboard?payment=success, and back to /pricing on cancel. Without a promo code the buyer may still enter one on the checkout page.
+         * @description The server chooses the return addresses: /dashboard?payment=success, and back to /pricing on cancel. Without a promo code the buyer may still enter one on the checkout page. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
          */
         post: operations["postPaymentsCreateCheckoutSession"];
         delete?: never;
@@ -557,7 +557,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A checkout by price id and product type, or of a plan by its key (studio_monthly) */
+        /**
+         * A checkout by price id and product type, or of a plan by its key (studio_monthly)
+         * @description Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
+         */
         post: operations["postCheckoutSession"];
         delete?: never;
         options?: never;
@@ -576,7 +579,7 @@ export interface paths {
         put?: never;
         /**
          * A checkout of the unlock price for a guest's try
-         * @description The return addresses must be on the product's own origin. The try unlocks when the provider confirms the payment (its webhook), never on the browser's word.
+         * @description The return addresses must be on the product's own origin. The try unlocks when the provider confirms the payment (its webhook), never on the browser's word. Only a finished try is sold. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
          */
         post: operations["postPaymentsCreateAnonymousPayment"];
         delete?: never;
@@ -633,7 +636,7 @@ export interface paths {
         put?: never;
         /**
          * A checkout of the unlock price for one of the caller’s locked images
-         * @description The server picks the return addresses: /dashboard?unlock_success=true&image_id={id}, and /dashboard?unlock_cancelled=true. The image unlocks when the provider confirms the payment.
+         * @description The server picks the return addresses: /dashboard?unlock_success=true&image_id={id}, and /dashboard?unlock_cancelled=true. The image unlocks when the provider confirms the payment. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
          */
         post: operations["postImagesUnlockId"];
         delete?: never;

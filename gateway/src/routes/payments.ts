@@ -24,6 +24,20 @@ const CHECKOUT_DEADLINE_MS = 15_000;
 /** How long an unlock call waits for the image service to act on a confirmed payment. */
 const UNLOCK_WAIT_MS = 5_000;
 
+/**
+ * Checkout creation takes an Idempotency-Key header, as Stripe's API does: a retried request with
+ * the same key (from the same caller) gives back the same checkout instead of a second one.
+ */
+const IDEMPOTENCY_NOTE =
+  ' Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.';
+const idempotencyKeyOf = (req: Request): string => {
+  const key = req.get('idempotency-key');
+  if (key === undefined) return '';
+  if (!/^[\x21-\x7e]{1,255}$/.test(key))
+    throw new AppError('INVALID_ARGUMENT', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+  return key;
+};
+
 const idParams = z.object({
   id: z.uuid({ error: 'id must be an image id (a UUID)' }).meta({ description: 'The image (or enhancement) id' }),
 });
@@ -148,6 +162,7 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
         plan: r.plan ?? '',
         productType: r.productType ?? '',
         promoCode: r.promoCode ?? '',
+        idempotencyKey: idempotencyKeyOf(req),
       },
       { metadata: callerMetadata(req), deadlineMs: CHECKOUT_DEADLINE_MS },
     );
@@ -165,12 +180,18 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
     return image;
   };
 
-  const imageUnlockCheckout = async (userId: string, imageId: string, returnUrl: string, email: string) => {
+  const imageUnlockCheckout = async (
+    userId: string,
+    imageId: string,
+    returnUrl: string,
+    email: string,
+    idempotencyKey = '',
+  ) => {
     const b = billing();
     const { checkoutUrl } = await call(
       b,
       b.createImageUnlockCheckout,
-      { userId, email, imageId, returnUrl },
+      { userId, email, imageId, returnUrl, idempotencyKey },
       { deadlineMs: CHECKOUT_DEADLINE_MS },
     );
     return checkoutUrl;
@@ -227,7 +248,8 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
       access: 'user',
       summary: 'A checkout of a token pack or a plan, by price id',
       description:
-        'The server chooses the return addresses: /dashboard?payment=success, and back to /pricing on cancel. Without a promo code the buyer may still enter one on the checkout page.',
+        'The server chooses the return addresses: /dashboard?payment=success, and back to /pricing on cancel. Without a promo code the buyer may still enter one on the checkout page.' +
+        IDEMPOTENCY_NOTE,
       request: {
         body: {
           type: 'application/json',
@@ -253,6 +275,7 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
       tags,
       access: 'user',
       summary: 'A checkout by price id and product type, or of a plan by its key (studio_monthly)',
+      description: IDEMPOTENCY_NOTE.trim(),
       request: {
         body: {
           type: 'application/json',
@@ -300,7 +323,8 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
       access: 'none',
       summary: "A checkout of the unlock price for a guest's try",
       description:
-        "The return addresses must be on the product's own origin. The try unlocks when the provider confirms the payment (its webhook), never on the browser's word.",
+        "The return addresses must be on the product's own origin. The try unlocks when the provider confirms the payment (its webhook), never on the browser's word. Only a finished try is sold." +
+        IDEMPOTENCY_NOTE,
       request: {
         body: {
           type: 'application/json',
@@ -329,7 +353,8 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
           "Still being made (pay once it is ready), failed ('This enhancement failed; there is nothing to pay for.'), or already paid or claimed",
         ),
       },
-      async handle(_req, res, { body }) {
+      async handle(req, res, { body }) {
+        const idempotencyKey = idempotencyKeyOf(req);
         const guest = await guestTry(body.enhancement_id);
         if (guest.status === 'failed') throw new AppError('CONFLICT', FAILED_NOTHING_TO_PAY);
         if (guest.isPaid) throw new AppError('CONFLICT', 'This enhancement is already unlocked');
@@ -339,7 +364,13 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
         const { checkoutUrl } = await call(
           b,
           b.createAnonymousPayment,
-          { enhancementId: body.enhancement_id, successUrl: body.success_url, cancelUrl: body.cancel_url, email: '' },
+          {
+            enhancementId: body.enhancement_id,
+            successUrl: body.success_url,
+            cancelUrl: body.cancel_url,
+            email: '',
+            idempotencyKey,
+          },
           { deadlineMs: CHECKOUT_DEADLINE_MS },
         );
         res.json({ checkout_url: checkoutUrl });
@@ -413,7 +444,8 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
       access: 'user',
       summary: 'A checkout of the unlock price for one of the caller\u2019s locked images',
       description:
-        'The server picks the return addresses: /dashboard?unlock_success=true&image_id={id}, and /dashboard?unlock_cancelled=true. The image unlocks when the provider confirms the payment.',
+        'The server picks the return addresses: /dashboard?unlock_success=true&image_id={id}, and /dashboard?unlock_cancelled=true. The image unlocks when the provider confirms the payment.' +
+        IDEMPOTENCY_NOTE,
       request: { params: idParams },
       responses: {
         200: {
@@ -429,8 +461,11 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
       },
       async handle(req, res, { params }) {
         const { userId } = callerOf(req);
+        const idempotencyKey = idempotencyKeyOf(req);
         await lockedImage(userId, params.id, req);
-        res.json({ checkout_url: await imageUnlockCheckout(userId, params.id, '', await emailOf(req)) });
+        res.json({
+          checkout_url: await imageUnlockCheckout(userId, params.id, '', await emailOf(req), idempotencyKey),
+        });
       },
     }),
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type AppError, call } from '@flatlay/platform';
 import { ledger } from '@flatlay/proto';
@@ -27,8 +29,33 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
   timeout: 400_000,
 }, () => {
   let stack: Stack;
+  // Billing's Stripe calls pass through this recorder on their way to stripe-mock (which keeps no
+  // state, so what reached "Stripe" is read here): method, path and Idempotency-Key of each.
+  const stripeCalls: Array<{ method: string; path: string; idempotencyKey: string }> = [];
+  let recorder: Server;
+  const startRecorder = async (target: URL) => {
+    recorder = createServer((req, res) => {
+      stripeCalls.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        idempotencyKey: String(req.headers['idempotency-key'] ?? ''),
+      });
+      const upstream = request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((ok) => recorder.listen(0, '127.0.0.1', ok));
+    return `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
+  };
 
   beforeAll(async () => {
+    const stripeApi = await startRecorder(new URL(requireEnv('STRIPE_MOCK_URL')));
     stack = await startStack({
       withLedger: true,
       withIdentity: true,
@@ -37,7 +64,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
           STRIPE_SECRET_KEY: 'sk_test_flatlay',
           STRIPE_PUBLISHABLE_KEY: 'pk_test_flatlay',
           STRIPE_WEBHOOK_SECRET: secret,
-          STRIPE_API_URL: requireEnv('STRIPE_MOCK_URL'),
+          STRIPE_API_URL: stripeApi,
           PUBLIC_BASE_URL: 'https://flatlay.test',
         },
       },
@@ -45,6 +72,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
   });
   afterAll(async () => {
     await stack?.stop();
+    await new Promise((ok) => recorder?.close(ok));
   });
 
   const b = () => stack.billing;
@@ -109,6 +137,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
       plan: '',
       productType: 'payment',
       promoCode: '',
+      idempotencyKey: '',
     });
     assert.match(pack.url, /^https:\/\/checkout\.stripe\.com\//);
     const plan = await call(b(), b().createCheckoutSession, {
@@ -118,6 +147,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
       plan: 'studio_yearly',
       productType: 'subscription',
       promoCode: 'FALL20',
+      idempotencyKey: '',
     });
     assert.ok(plan.url);
     const unlock = await call(b(), b().createImageUnlockCheckout, {
@@ -125,6 +155,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
       email: '',
       imageId: 'img-1',
       returnUrl: 'https://flatlay.test/dashboard',
+      idempotencyKey: '',
     });
     assert.ok(unlock.checkoutUrl);
     const { rows } = await stack.billingService.context.pool.query(
@@ -134,8 +165,56 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
     assert.equal(rows[0].n, 1);
   });
 
+  it("sends the caller's Idempotency-Key to Stripe, scoped to the caller: one key, one checkout", async () => {
+    const userId = randomUUID();
+    const request = {
+      userId,
+      email: '',
+      priceId: 'price_main_pack',
+      plan: '',
+      productType: 'payment',
+      promoCode: '',
+      idempotencyKey: 'buy-main-1',
+    };
+    const sessionCalls = () =>
+      stripeCalls.filter((c) => c.method === 'POST' && c.path.startsWith('/v1/checkout/sessions'));
+    const before = sessionCalls().length;
+    const first = await call(b(), b().createCheckoutSession, request);
+    const again = await call(b(), b().createCheckoutSession, request);
+    await call(b(), b().createCheckoutSession, { ...request, idempotencyKey: 'buy-main-2' });
+    await call(b(), b().createCheckoutSession, { ...request, userId: randomUUID() });
+    const guest = { enhancementId: randomUUID(), successUrl: '/', cancelUrl: '/', email: '', idempotencyKey: 'pay-1' };
+    await call(b(), b().createAnonymousPayment, guest);
+    await call(b(), b().createAnonymousPayment, guest);
+    const keys = sessionCalls()
+      .slice(before)
+      .map((c) => c.idempotencyKey);
+    assert.equal(keys.length, 6);
+    assert.ok(keys.every(Boolean));
+    // The same key from the same caller: the same key at Stripe.
+    assert.equal(keys[0], keys[1]);
+    assert.equal(keys[4], keys[5]);
+    // Another key, or another caller with the same key: another request.
+    assert.equal(new Set([keys[0], keys[2], keys[3], keys[4]]).size, 4);
+    assert.match(keys[0]!, new RegExp(`^checkout:token_pack:${userId}:`));
+    // stripe-mock keeps no state (each answer has a new id); Stripe answers a repeated key with the
+    // first request's session. Both answers here are Stripe checkout pages.
+    assert.deepEqual(
+      [first.url.startsWith('https://checkout.stripe.com/'), again.url.startsWith('https://checkout.stripe.com/')],
+      [true, true],
+    );
+  });
+
   it('refuses unknown products, plans and foreign return addresses', async () => {
-    const base = { userId: randomUUID(), email: '', priceId: '', plan: '', productType: 'payment', promoCode: '' };
+    const base = {
+      userId: randomUUID(),
+      email: '',
+      priceId: '',
+      plan: '',
+      productType: 'payment',
+      promoCode: '',
+      idempotencyKey: '',
+    };
     await rejectsWith(
       call(b(), b().createCheckoutSession, { ...base, priceId: 'price_nope' }),
       'INVALID_ARGUMENT',
@@ -157,6 +236,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
         successUrl: 'https://evil.example/ok',
         cancelUrl: 'https://flatlay.test/',
         email: '',
+        idempotencyKey: '',
       }),
       'INVALID_ARGUMENT',
     );
@@ -165,6 +245,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
       successUrl: 'https://flatlay.test/?payment=success',
       cancelUrl: 'https://flatlay.test/',
       email: 'guest@example.com',
+      idempotencyKey: '',
     });
     assert.ok(guest.checkoutUrl);
     assert.equal((await call(b(), b().getAnonymousPayment, { enhancementId: 'enh-1' })).status, 'pending');
@@ -193,6 +274,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
           plan: '',
           productType: 'payment',
           promoCode: '',
+          idempotencyKey: '',
         }),
         'NOT_CONFIGURED',
         /^Payment System Not Configured$/,
