@@ -3266,6 +3266,10 @@ export interface operations {
                         };
                         anonymous_purchases: number;
                         anonymous_purchases_24h: number;
+                        /** @description Chargebacks recorded (Stripe disputes) */
+                        payment_disputes: number;
+                        /** @description Chargebacks not yet won or lost */
+                        payment_disputes_open: number;
                         /** @description Now minus the newest absorbed event; -1 before any */
                         projection_lag_seconds: number;
                         newest_event_at: string;
