@@ -1050,6 +1050,31 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
       refuses(['components.gateway.env.SERVICE_AUTH_SECRET=abc'], /meet the specifications of the schema/);
       refuses(['components.identity.env.JWT_PRIVATE_KEY=abc'], /meet the specifications of the schema/);
     });
+    it('production billing with neither the Stripe secret key reference nor the explicit local provider', () => {
+      refuses(['components.billing.secretEnv.STRIPE_SECRET_KEY=null'], /meet the specifications of the schema/);
+      refuses(
+        ['components.billing.secretEnv.STRIPE_SECRET_KEY=null', 'components.billing.env.PAYMENTS_PROVIDER=stripe'],
+        /meet the specifications of the schema/,
+      );
+      // The explicit choice is accepted and reaches billing's container.
+      const { status, out } = template({
+        files: ['values-prod.yaml'],
+        set: ['components.billing.secretEnv.STRIPE_SECRET_KEY=null', 'components.billing.env.PAYMENTS_PROVIDER=local'],
+      });
+      assert.equal(status, 0, out);
+      const billing = parseAllDocuments(out)
+        .map((d) => d.toJS())
+        .find((o) => o?.kind === 'Deployment' && /billing$/.test(o.metadata.name));
+      const env = billing.spec.template.spec.containers[0].env;
+      assert.deepEqual(
+        env.find((e: { name: string }) => e.name === 'PAYMENTS_PROVIDER'),
+        { name: 'PAYMENTS_PROVIDER', value: 'local' },
+      );
+      assert.equal(
+        env.find((e: { name: string }) => e.name === 'STRIPE_SECRET_KEY'),
+        undefined,
+      );
+    });
     it('a root or privilege-escalating security context', () => {
       refuses(['podSecurityContext.runAsNonRoot=false'], /meet the specifications of the schema/);
       refuses(['containerSecurityContext.allowPrivilegeEscalation=true'], /meet the specifications of the schema/);

@@ -98,6 +98,14 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       multipart: upload({ enhancement_type: 'tops', email: 'guest@example.com' }),
     });
     openGuestTry = open.body.enhancement_id;
+    // A payment is taken only for a finished try (ADR 0601 §16).
+    await waitFor(
+      async () =>
+        (await s.request<{ status: string }>('GET', `/payments/anonymous-enhancement/${openGuestTry}`)).body.status ===
+        'pending_payment',
+      'the open guest try made',
+      120_000,
+    );
     assert.ok(userImage && guestTry, 'the matrix has an image and a guest try to ask about');
     // The admin's token adjustment finds the user once analytics has projected the registration.
     await waitFor(

@@ -11,10 +11,27 @@ import { waitFor } from '../../services/platform/test/support.js';
 import { openForm, pay, submit } from './support/local-checkout.js';
 import { startStack, type Stack, type TokenBody, type TransactionsBody, type UserBody } from './support/stack.js';
 import { instantEngine } from '../../services/image/test/support/instant-engine.js';
+import { EngineError } from '../../services/image/src/engine/errors.js';
+import type { EnhanceEngine } from '../../services/image/src/worker/generation-worker.js';
 
 const photo = await readFile(new URL('../../services/image/test/fixtures/top_floor_01.jpg', import.meta.url));
 const WEBHOOK_SECRET = `whsec_test_${randomUUID().replaceAll('-', '')}`;
 const PRODUCT_NOT_AVAILABLE = 'Product not available. Please refresh and try again.';
+
+/** The instant engine, held while `held` is pending (a try stays processing), or failing a photo when asked. */
+let held: Promise<void> | undefined;
+let failNext = false;
+const engine: EnhanceEngine = {
+  ...instantEngine,
+  async enhance(...args: Parameters<EnhanceEngine['enhance']>) {
+    if (failNext) {
+      failNext = false;
+      throw new EngineError('CORRUPT_IMAGE', 'not a photo (test)');
+    }
+    await held;
+    return instantEngine.enhance(...args);
+  },
+};
 
 interface Products {
   subscriptions: Array<{ id: string; pricing: { monthly: { price_id: string | null; amount: number } } }>;
@@ -56,9 +73,29 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
     return res.body;
   };
 
+  /** A guest's try; `until`: wait for that status (pending_payment: made and locked, ready to pay for). */
+  const guestTry = async (until?: string) => {
+    const guest = new FormData();
+    guest.append('file', new Blob([photo]), 'photo.jpg');
+    guest.append('email', 'guest@example.com');
+    const tried = await s.request<{ enhancement_id: string }>('POST', '/images/anonymous/generate', {
+      multipart: guest,
+    });
+    assert.equal(tried.status, 200, JSON.stringify(tried.body));
+    const id = tried.body.enhancement_id;
+    if (until)
+      await waitFor(
+        async () =>
+          (await s.request<{ status: string }>('GET', `/payments/anonymous-enhancement/${id}`)).body.status === until,
+        `the try ${until}`,
+        180_000,
+      );
+    return id;
+  };
+
   beforeAll(async () => {
     s = await startStack('billing-gateway-test', undefined, {
-      image: { engine: instantEngine },
+      image: { engine },
       billing: { env: { LOCAL_WEBHOOK_SECRET: WEBHOOK_SECRET } },
     });
   }, 180_000);
@@ -109,12 +146,7 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
     assert.equal(promo.status, 400);
     assert.match(promo.body.message, /promo code/i);
 
-    const guest = new FormData();
-    guest.append('file', new Blob([photo]), 'photo.jpg');
-    guest.append('email', 'guest@example.com');
-    const tried = await s.request<{ enhancement_id: string }>('POST', '/images/anonymous/generate', {
-      multipart: guest,
-    });
+    const tried = { body: { enhancement_id: await guestTry('pending_payment') } };
     const foreign = await s.request('POST', '/payments/create-anonymous-payment', {
       json: { enhancement_id: tried.body.enhancement_id, success_url: 'https://evil.example/x', cancel_url: '/' },
     });
@@ -139,6 +171,33 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
       currentPeriodEnd: null,
       billingPeriod: null,
     });
+  });
+
+  it('an Idempotency-Key makes a retried checkout creation give back the same checkout', async () => {
+    const user = await s.newUser('billing-idempotency');
+    const start = (key?: string) =>
+      s.request<{ url: string; message: string }>('POST', '/payments/create-checkout-session', {
+        token: user.token,
+        json: { price_id: 'price_main_pack', product_type: 'payment' },
+        ...(key !== undefined ? { headers: { 'idempotency-key': key } } : {}),
+      });
+    const [a, b] = await Promise.all([start('click-1'), start('click-1')]);
+    assert.deepEqual([a.status, b.status], [200, 200]);
+    assert.equal(a.body.url, b.body.url);
+    assert.notEqual((await start('click-2')).body.url, a.body.url);
+    assert.notEqual((await start()).body.url, (await start()).body.url, 'without a key, each call is its own');
+    const bad = await start('x'.repeat(256));
+    assert.deepEqual(
+      [bad.status, bad.body.message],
+      [400, 'Idempotency-Key must be 1 to 255 visible ASCII characters'],
+    );
+    const id = await guestTry('pending_payment');
+    const pay = () =>
+      s.request<{ checkout_url: string }>('POST', '/payments/create-anonymous-payment', {
+        json: { enhancement_id: id, success_url: '/', cancel_url: '/' },
+        headers: { 'idempotency-key': 'pay-1' },
+      });
+    assert.equal((await pay()).body.checkout_url, (await pay()).body.checkout_url);
   });
 
   it('a Stripe-signed webhook credits a pack once however often it comes; a bad signature changes nothing', async () => {
@@ -358,14 +417,59 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
     assert.equal(await balanceOf(user.token), 0);
   });
 
-  it('a guest’s paid try unlocks once the provider confirms it, with its full result', async () => {
-    const guest = new FormData();
-    guest.append('file', new Blob([photo]), 'photo.jpg');
-    guest.append('email', 'guest@example.com');
-    const tried = await s.request<{ enhancement_id: string }>('POST', '/images/anonymous/generate', {
-      multipart: guest,
+  it('a payment is taken only for a completed image: refused while it is being made or when it failed', async () => {
+    const STILL = 'Your image is still being made. You can pay as soon as it is ready.';
+    const FAILED = 'This enhancement failed; there is nothing to pay for.';
+    const payFor = (id: string) =>
+      s.request<{ message: string; checkout_url?: string }>('POST', '/payments/create-anonymous-payment', {
+        json: { enhancement_id: id, success_url: '/', cancel_url: '/' },
+      });
+    let release = () => {};
+    held = new Promise<void>((ok) => {
+      release = ok;
     });
-    const id = tried.body.enhancement_id;
+    try {
+      const id = await guestTry('processing');
+      const early = await payFor(id);
+      assert.deepEqual([early.status, early.body.message], [409, STILL]);
+      // A signed-in user's paid unlock of an image still being made: the same refusal.
+      const user = await s.newUser('billing-unlock-processing');
+      const image = await generate(user.token);
+      const unlock = await s.request<{ message: string }>('POST', `/images/unlock/${image.id}`, { token: user.token });
+      assert.deepEqual([unlock.status, unlock.body.message], [409, STILL]);
+      const ticket = await s.request<{ message: string }>('POST', `/payments/locked-image-ticket/${image.id}`, {
+        token: user.token,
+      });
+      assert.deepEqual([ticket.status, ticket.body.message], [409, STILL]);
+      assert.equal(
+        (await billingPool().query('SELECT count(*)::int AS n FROM checkout_sessions WHERE enhancement_id = $1', [id]))
+          .rows[0].n,
+        0,
+        'no checkout started',
+      );
+      release();
+      await waitFor(
+        async () =>
+          (await s.request<{ status: string }>('GET', `/payments/anonymous-enhancement/${id}`)).body.status ===
+          'pending_payment',
+        'the try made',
+        180_000,
+      );
+      const ready = await payFor(id);
+      assert.equal(ready.status, 200, JSON.stringify(ready.body));
+      assert.match(ready.body.checkout_url!, /\/checkout\/local\/cs_/);
+    } finally {
+      release();
+      held = undefined;
+    }
+    failNext = true;
+    const failed = await guestTry('failed');
+    const refused = await payFor(failed);
+    assert.deepEqual([refused.status, refused.body.message], [409, FAILED]);
+  });
+
+  it('a guest’s paid try unlocks once the provider confirms it, with its full result', async () => {
+    const id = await guestTry('pending_payment');
     const started = await s.request<{ checkout_url: string }>('POST', '/payments/create-anonymous-payment', {
       json: { enhancement_id: id, success_url: `${s.base}/?payment=success&enhancement_id=${id}`, cancel_url: '/' },
     });

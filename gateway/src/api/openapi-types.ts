@@ -556,7 +556,7 @@ export interface paths {
         put?: never;
         /**
          * A checkout of a token pack or a plan, by price id
-         * @description The server chooses the return addresses: /dashboard?payment=success, and back to /pricing on cancel. Without a promo code the buyer may still enter one on the checkout page.
+         * @description The server chooses the return addresses: /dashboard?payment=success, and back to /pricing on cancel. Without a promo code the buyer may still enter one on the checkout page. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
          */
         post: operations["postPaymentsCreateCheckoutSession"];
         delete?: never;
@@ -574,7 +574,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A checkout by price id and product type, or of a plan by its key (studio_monthly) */
+        /**
+         * A checkout by price id and product type, or of a plan by its key (studio_monthly)
+         * @description Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
+         */
         post: operations["postCheckoutSession"];
         delete?: never;
         options?: never;
@@ -593,7 +596,7 @@ export interface paths {
         put?: never;
         /**
          * A checkout of the unlock price for a guest's try
-         * @description The return addresses must be on the product's own origin. The try unlocks when the provider confirms the payment (its webhook), never on the browser's word.
+         * @description The return addresses must be on the product's own origin. The try unlocks when the provider confirms the payment (its webhook), never on the browser's word. Only a finished try is sold. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
          */
         post: operations["postPaymentsCreateAnonymousPayment"];
         delete?: never;
@@ -650,7 +653,7 @@ export interface paths {
         put?: never;
         /**
          * A checkout of the unlock price for one of the caller’s locked images
-         * @description The server picks the return addresses: /dashboard?unlock_success=true&image_id={id}, and /dashboard?unlock_cancelled=true. The image unlocks when the provider confirms the payment.
+         * @description The server picks the return addresses: /dashboard?unlock_success=true&image_id={id}, and /dashboard?unlock_cancelled=true. The image unlocks when the provider confirms the payment. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
          */
         post: operations["postImagesUnlockId"];
         delete?: never;
@@ -3295,6 +3298,10 @@ export interface operations {
                         };
                         anonymous_purchases: number;
                         anonymous_purchases_24h: number;
+                        /** @description Chargebacks recorded (Stripe disputes) */
+                        payment_disputes: number;
+                        /** @description Chargebacks not yet won or lost */
+                        payment_disputes_open: number;
                         /** @description Now minus the newest absorbed event; -1 before any */
                         projection_lag_seconds: number;
                         newest_event_at: string;
@@ -4130,7 +4137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Already paid or claimed, or it failed */
+            /** @description Still being made (pay once it is ready), failed ('This enhancement failed; there is nothing to pay for.'), or already paid or claimed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4138,8 +4145,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "This enhancement is already unlocked",
-                     *       "message": "This enhancement is already unlocked",
+                     *       "detail": "Your image is still being made. You can pay as soon as it is ready.",
+                     *       "message": "Your image is still being made. You can pay as soon as it is ready.",
                      *       "code": "CONFLICT"
                      *     }
                      */
@@ -4383,7 +4390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Already unlocked, or the enhancement failed */
+            /** @description Already unlocked; still being made ('Your image is still being made. You can pay as soon as it is ready.'); or the enhancement failed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4478,7 +4485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Already unlocked, or the enhancement failed */
+            /** @description Already unlocked; still being made ('Your image is still being made. You can pay as soon as it is ready.'); or the enhancement failed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4565,7 +4572,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Already unlocked, or the enhancement failed */
+            /** @description Already unlocked; still being made ('Your image is still being made. You can pay as soon as it is ready.'); or the enhancement failed */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -225,6 +225,8 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
             }),
             anonymous_purchases: z.number().int(),
             anonymous_purchases_24h: z.number().int(),
+            payment_disputes: z.number().int().meta({ description: 'Chargebacks recorded (Stripe disputes)' }),
+            payment_disputes_open: z.number().int().meta({ description: 'Chargebacks not yet won or lost' }),
             projection_lag_seconds: z
               .number()
               .meta({ description: 'Now minus the newest absorbed event; -1 before any' }),
@@ -261,6 +263,8 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
           plan_distribution: o.planDistribution ?? { lite: 0, studio: 0, bulk: 0, unlimited: 0, none: 0 },
           anonymous_purchases: o.anonymousPurchases,
           anonymous_purchases_24h: o.anonymousPurchases24h,
+          payment_disputes: o.paymentDisputes,
+          payment_disputes_open: o.paymentDisputesOpen,
           projection_lag_seconds: o.projectionLagSeconds,
           newest_event_at: o.newestEventAt,
           gpu_pool: o.gpuPool,

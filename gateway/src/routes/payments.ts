@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { AppError, call } from '@flatlay/platform';
 import { refusal } from '../api/responses.js';
+import { idempotencyKeyOf } from '../api/idempotency-key.js';
 import { route, type ApiRoute } from '../api/route.js';
 import type { ServiceClients } from '../clients.js';
 import { callerMetadata, callerOf } from '../http/auth.js';
@@ -14,6 +15,10 @@ import { AnonymousStatusBody, anonymousJson } from './image-bodies.js';
 export const PRODUCT_NOT_AVAILABLE = 'Product not available. Please refresh and try again.';
 export const INVALID_PLAN = 'Invalid Plan';
 const NOT_FOUND = 'Image not found';
+// A payment is taken only for a completed image (docs/decisions/0601-billing.md): nothing is charged
+// for a result that may still fail, so no paid unlock ever needs a refund for a failed image.
+export const STILL_PROCESSING = 'Your image is still being made. You can pay as soon as it is ready.';
+export const FAILED_NOTHING_TO_PAY = 'This enhancement failed; there is nothing to pay for.';
 const TICKET_REFUSED = 'Not authenticated: the payment link is invalid or has expired; start the unlock again';
 /** Starting a checkout may create the provider's customer first: more than a plain read. */
 const CHECKOUT_DEADLINE_MS = 15_000;
@@ -144,6 +149,7 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
         plan: r.plan ?? '',
         productType: r.productType ?? '',
         promoCode: r.promoCode ?? '',
+        idempotencyKey: idempotencyKeyOf(req),
       },
       { metadata: callerMetadata(req), deadlineMs: CHECKOUT_DEADLINE_MS },
     );
@@ -155,18 +161,24 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
     const c = clients.image();
     const { image } = await call(c, c.getStatus, { userId, imageId }, req ? { metadata: callerMetadata(req) } : {});
     if (!image) throw new AppError('NOT_FOUND', NOT_FOUND);
-    if (image.status === 'failed')
-      throw new AppError('CONFLICT', 'This enhancement failed; there is nothing to unlock');
+    if (image.status === 'failed') throw new AppError('CONFLICT', FAILED_NOTHING_TO_PAY);
+    if (image.status !== 'completed') throw new AppError('CONFLICT', STILL_PROCESSING);
     if (!image.isLocked) throw new AppError('CONFLICT', 'This image is already unlocked');
     return image;
   };
 
-  const imageUnlockCheckout = async (userId: string, imageId: string, returnUrl: string, email: string) => {
+  const imageUnlockCheckout = async (
+    userId: string,
+    imageId: string,
+    returnUrl: string,
+    email: string,
+    idempotencyKey = '',
+  ) => {
     const b = billing();
     const { checkoutUrl } = await call(
       b,
       b.createImageUnlockCheckout,
-      { userId, email, imageId, returnUrl },
+      { userId, email, imageId, returnUrl, idempotencyKey },
       { deadlineMs: CHECKOUT_DEADLINE_MS },
     );
     return checkoutUrl;
@@ -219,6 +231,7 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
     route({
       method: 'post',
       path: '/payments/create-checkout-session',
+      idempotencyKey: true,
       tags,
       access: 'user',
       summary: 'A checkout of a token pack or a plan, by price id',
@@ -246,6 +259,7 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
     route({
       method: 'post',
       path: '/checkout/session',
+      idempotencyKey: true,
       tags,
       access: 'user',
       summary: 'A checkout by price id and product type, or of a plan by its key (studio_monthly)',
@@ -292,11 +306,12 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
     route({
       method: 'post',
       path: '/payments/create-anonymous-payment',
+      idempotencyKey: true,
       tags,
       access: 'none',
       summary: "A checkout of the unlock price for a guest's try",
       description:
-        "The return addresses must be on the product's own origin. The try unlocks when the provider confirms the payment (its webhook), never on the browser's word.",
+        "The return addresses must be on the product's own origin. The try unlocks when the provider confirms the payment (its webhook), never on the browser's word. Only a finished try is sold.",
       request: {
         body: {
           type: 'application/json',
@@ -319,18 +334,30 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
       responses: {
         200: { description: 'The checkout page', schema: z.object({ checkout_url: z.string() }) },
         404: refusal('NOT_FOUND', NOT_FOUND, "No guest's try with this id"),
-        409: refusal('CONFLICT', 'This enhancement is already unlocked', 'Already paid or claimed, or it failed'),
+        409: refusal(
+          'CONFLICT',
+          STILL_PROCESSING,
+          "Still being made (pay once it is ready), failed ('This enhancement failed; there is nothing to pay for.'), or already paid or claimed",
+        ),
       },
-      async handle(_req, res, { body }) {
+      async handle(req, res, { body }) {
+        const idempotencyKey = idempotencyKeyOf(req);
         const guest = await guestTry(body.enhancement_id);
-        if (guest.status === 'failed')
-          throw new AppError('CONFLICT', 'This enhancement failed; there is nothing to unlock');
+        if (guest.status === 'failed') throw new AppError('CONFLICT', FAILED_NOTHING_TO_PAY);
         if (guest.isPaid) throw new AppError('CONFLICT', 'This enhancement is already unlocked');
+        // Only a finished result is sold: one still processing may yet fail.
+        if (guest.status === 'processing') throw new AppError('CONFLICT', STILL_PROCESSING);
         const b = billing();
         const { checkoutUrl } = await call(
           b,
           b.createAnonymousPayment,
-          { enhancementId: body.enhancement_id, successUrl: body.success_url, cancelUrl: body.cancel_url, email: '' },
+          {
+            enhancementId: body.enhancement_id,
+            successUrl: body.success_url,
+            cancelUrl: body.cancel_url,
+            email: '',
+            idempotencyKey,
+          },
           { deadlineMs: CHECKOUT_DEADLINE_MS },
         );
         res.json({ checkout_url: checkoutUrl });
@@ -400,6 +427,7 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
     route({
       method: 'post',
       path: '/images/unlock/:id',
+      idempotencyKey: true,
       tags: ['images'],
       access: 'user',
       summary: 'A checkout of the unlock price for one of the caller\u2019s locked images',
@@ -412,12 +440,19 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
           schema: z.object({ checkout_url: z.string() }),
         },
         404: refusal('NOT_FOUND', NOT_FOUND, "No such image, or not the caller's"),
-        409: refusal('CONFLICT', 'This image is already unlocked', 'Already unlocked, or the enhancement failed'),
+        409: refusal(
+          'CONFLICT',
+          'This image is already unlocked',
+          `Already unlocked; still being made ('${STILL_PROCESSING}'); or the enhancement failed`,
+        ),
       },
       async handle(req, res, { params }) {
         const { userId } = callerOf(req);
+        const idempotencyKey = idempotencyKeyOf(req);
         await lockedImage(userId, params.id, req);
-        res.json({ checkout_url: await imageUnlockCheckout(userId, params.id, '', await emailOf(req)) });
+        res.json({
+          checkout_url: await imageUnlockCheckout(userId, params.id, '', await emailOf(req), idempotencyKey),
+        });
       },
     }),
 
@@ -440,7 +475,11 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
           }),
         },
         404: refusal('NOT_FOUND', NOT_FOUND, "No such image, or not the caller's"),
-        409: refusal('CONFLICT', 'This image is already unlocked', 'Already unlocked, or the enhancement failed'),
+        409: refusal(
+          'CONFLICT',
+          'This image is already unlocked',
+          `Already unlocked; still being made ('${STILL_PROCESSING}'); or the enhancement failed`,
+        ),
       },
       async handle(req, res, { params }) {
         const { userId } = callerOf(req);
@@ -476,7 +515,11 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
         },
         401: refusal('UNAUTHENTICATED', TICKET_REFUSED, 'No, a forged or an expired ticket'),
         404: refusal('NOT_FOUND', NOT_FOUND, "No such image, or not the ticket holder's"),
-        409: refusal('CONFLICT', 'This image is already unlocked', 'Already unlocked, or the enhancement failed'),
+        409: refusal(
+          'CONFLICT',
+          'This image is already unlocked',
+          `Already unlocked; still being made ('${STILL_PROCESSING}'); or the enhancement failed`,
+        ),
       },
       async handle(_req, res, { query }) {
         const ticket = tickets.check(query.ticket);

@@ -214,4 +214,23 @@ describe('analytics read models', () => {
       ],
     );
   });
+
+  it('records chargebacks for the overview: each dispute once, with its latest status, whatever the order', async () => {
+    const before = await overview(pool, now);
+    assert.deepEqual([before.paymentDisputes, before.paymentDisputesOpen], [0, 0]);
+    const opened = ev.disputed('bob', 'dp_1', 'needs_response', ago(0, 5));
+    const lost = ev.disputed('bob', 'dp_1', 'lost', ago(0, 4));
+    // The later status first, then the opening delivered twice (a replay): the later status stands.
+    for (const d of [lost, opened, opened]) await handle(d);
+    await handle(ev.disputed('bob', 'dp_2', 'warning_needs_response', ago(0, 3), 'pay-other'));
+    const after = await overview(pool, now);
+    assert.deepEqual([after.paymentDisputes, after.paymentDisputesOpen], [2, 1]);
+    const { rows } = await pool.query(
+      'SELECT dispute_id, status, tokens_taken_back::int AS tokens FROM payment_disputes ORDER BY dispute_id',
+    );
+    assert.deepEqual(rows, [
+      { dispute_id: 'dp_1', status: 'lost', tokens: 1500 },
+      { dispute_id: 'dp_2', status: 'warning_needs_response', tokens: 0 },
+    ]);
+  });
 });

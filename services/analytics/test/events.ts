@@ -138,6 +138,26 @@ export const ev = {
       at,
       version,
     ),
+  disputed: (userId: string, disputeId: string, status: string, at: Date, paymentId = 'pay-disputed') =>
+    delivery(
+      topics.billingPayment,
+      'PaymentDisputed',
+      events.PaymentDisputed,
+      {
+        disputeId,
+        paymentId,
+        userId,
+        kind: 'token_pack',
+        status,
+        reason: 'fraudulent',
+        amountCents: 2400,
+        currency: 'usd',
+        tokensTakenBack: status === 'needs_response' ? 1500 : 0,
+        packName: 'Main',
+      },
+      userId,
+      at,
+    ),
   payment: (userId: string, kind: string, at: Date, paymentId = randomUUID()) =>
     delivery(
       topics.billingPayment,

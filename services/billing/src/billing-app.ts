@@ -1,12 +1,12 @@
 // Assembles billing from its configuration: the catalogue, the payment provider (Stripe when a
-// secret key is set, else the local provider), checkouts, subscriptions and the webhook handler.
+// secret key is set, else the local provider; PAYMENTS_PROVIDER chooses explicitly), checkouts, subscriptions and the webhook handler.
 import { randomBytes } from 'node:crypto';
 import type { Logger, Pool } from '@flatlay/platform';
 import { Checkouts } from './app/checkouts.js';
 import { Subscriptions } from './app/subscriptions.js';
 import { Webhooks } from './app/webhooks.js';
 import { Catalogue } from './catalogue/catalogue.js';
-import type { BillingConfig } from './config.js';
+import { paymentProviderOf, type BillingConfig } from './config.js';
 import { LocalProvider } from './local/local-provider.js';
 import type { PaymentProvider } from './providers/payment-provider.js';
 import { StripeProvider } from './providers/stripe-provider.js';
@@ -29,15 +29,16 @@ export function createBillingApp(
   const catalogue =
     options.catalogue ??
     (config.BILLING_CATALOGUE_FILE ? Catalogue.load(config.BILLING_CATALOGUE_FILE) : Catalogue.load());
-  const localProvider = config.STRIPE_SECRET_KEY
-    ? undefined
-    : new LocalProvider({
-        pool,
-        catalogue,
-        publicBaseUrl: config.PUBLIC_BASE_URL,
-        webhookSecret: config.LOCAL_WEBHOOK_SECRET ?? `whsec_local_${randomBytes(24).toString('base64url')}`,
-        ...(options.clock ? { clock: options.clock } : {}),
-      });
+  const localProvider =
+    paymentProviderOf(config) === 'stripe'
+      ? undefined
+      : new LocalProvider({
+          pool,
+          catalogue,
+          publicBaseUrl: config.PUBLIC_BASE_URL,
+          webhookSecret: config.LOCAL_WEBHOOK_SECRET ?? `whsec_local_${randomBytes(24).toString('base64url')}`,
+          ...(options.clock ? { clock: options.clock } : {}),
+        });
   const provider: PaymentProvider =
     localProvider ??
     new StripeProvider({

@@ -41,7 +41,14 @@ export function createBillingService(overrides: BillingOverrides = {}): ServiceD
           ...(overrides.clock ? { clock: overrides.clock } : {}),
         }),
       );
-      ctx.logger.info({ provider: apps.get(ctx)!.provider.name }, 'billing payment provider');
+      const provider = apps.get(ctx)!.provider.name;
+      if (provider === 'local' && config.NODE_ENV === 'production')
+        // Said at every start: the explicit choice (PAYMENTS_PROVIDER=local) stays visible in the logs.
+        ctx.logger.warn(
+          { provider },
+          'billing runs the LOCAL payment provider in production (PAYMENTS_PROVIDER=local): every checkout completes without a charge',
+        );
+      else ctx.logger.info({ provider }, 'billing payment provider');
       const prices = new PriceOverrides(ctx.pool, apps.get(ctx)!.catalogue, ctx.logger);
       await prices.reload();
       const users = userEventHandler(ctx.pool, ctx.logger);

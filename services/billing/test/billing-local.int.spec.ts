@@ -50,11 +50,51 @@ describe('billing on the local payment provider (no keys)', { timeout: 400_000 }
       plan: fields.plan ?? '',
       productType: fields.productType,
       promoCode: fields.promoCode ?? '',
+      idempotencyKey: '',
     });
 
   it('answers a local publishable key', async () => {
     const config = await call(b(), b().getStripeConfig, {});
     assert.deepEqual([config.provider, config.publishableKey.startsWith('pk_local_')], ['local', true]);
+  });
+
+  it('the same Idempotency-Key from the same caller gives back the same checkout session', async () => {
+    const userId = randomUUID();
+    const pack = {
+      userId,
+      email: '',
+      priceId: 'price_main_pack',
+      plan: '',
+      productType: 'payment',
+      promoCode: '',
+      idempotencyKey: 'k-1',
+    };
+    const [a, c] = await Promise.all([
+      call(b(), b().createCheckoutSession, pack),
+      call(b(), b().createCheckoutSession, pack),
+    ]);
+    const again = await call(b(), b().createCheckoutSession, pack);
+    assert.deepEqual([c.sessionId, again.sessionId, again.url], [a.sessionId, a.sessionId, a.url]);
+    const other = await call(b(), b().createCheckoutSession, { ...pack, idempotencyKey: 'k-2' });
+    const otherUser = await call(b(), b().createCheckoutSession, { ...pack, userId: randomUUID() });
+    const noKey = [
+      await call(b(), b().createCheckoutSession, { ...pack, idempotencyKey: '' }),
+      await call(b(), b().createCheckoutSession, { ...pack, idempotencyKey: '' }),
+    ];
+    assert.equal(
+      new Set([a.sessionId, other.sessionId, otherUser.sessionId, ...noKey.map((n) => n.sessionId)]).size,
+      5,
+    );
+    const guest = { enhancementId: randomUUID(), successUrl: '/', cancelUrl: '/', email: '', idempotencyKey: 'k-1' };
+    const g1 = await call(b(), b().createAnonymousPayment, guest);
+    const g2 = await call(b(), b().createAnonymousPayment, guest);
+    assert.equal(g1.sessionId, g2.sessionId);
+    assert.notEqual(g1.sessionId, a.sessionId, "a guest's key never meets a user's");
+    const { rows } = await stack.billingService.context.pool.query(
+      `SELECT count(*)::int AS n FROM local_checkout_sessions WHERE metadata->>'user_id' = $1`,
+      [userId],
+    );
+    assert.equal(rows[0].n, 4, 'k-1 once, k-2 once, and the two without a key');
   });
 
   it('Pay on the local checkout page credits the pack through the webhook handler', async () => {

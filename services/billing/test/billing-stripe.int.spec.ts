@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type AppError, call } from '@flatlay/platform';
 import { ledger } from '@flatlay/proto';
@@ -7,6 +9,7 @@ import { requireEnv, waitFor as waitForShort } from '../../platform/test/support
 import {
   chargeRefunded,
   checkoutCompleted,
+  dispute,
   invoice,
   legacyInvoice,
   signed,
@@ -26,8 +29,33 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
   timeout: 400_000,
 }, () => {
   let stack: Stack;
+  // Billing's Stripe calls pass through this recorder on their way to stripe-mock (which keeps no
+  // state, so what reached "Stripe" is read here): method, path and Idempotency-Key of each.
+  const stripeCalls: Array<{ method: string; path: string; idempotencyKey: string }> = [];
+  let recorder: Server;
+  const startRecorder = async (target: URL) => {
+    recorder = createServer((req, res) => {
+      stripeCalls.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        idempotencyKey: String(req.headers['idempotency-key'] ?? ''),
+      });
+      const upstream = request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((ok) => recorder.listen(0, '127.0.0.1', ok));
+    return `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
+  };
 
   beforeAll(async () => {
+    const stripeApi = await startRecorder(new URL(requireEnv('STRIPE_MOCK_URL')));
     stack = await startStack({
       withLedger: true,
       withIdentity: true,
@@ -36,7 +64,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
           STRIPE_SECRET_KEY: 'sk_test_flatlay',
           STRIPE_PUBLISHABLE_KEY: 'pk_test_flatlay',
           STRIPE_WEBHOOK_SECRET: secret,
-          STRIPE_API_URL: requireEnv('STRIPE_MOCK_URL'),
+          STRIPE_API_URL: stripeApi,
           PUBLIC_BASE_URL: 'https://flatlay.test',
         },
       },
@@ -44,6 +72,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
   });
   afterAll(async () => {
     await stack?.stop();
+    await new Promise((ok) => recorder?.close(ok));
   });
 
   const b = () => stack.billing;
@@ -108,6 +137,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
       plan: '',
       productType: 'payment',
       promoCode: '',
+      idempotencyKey: '',
     });
     assert.match(pack.url, /^https:\/\/checkout\.stripe\.com\//);
     const plan = await call(b(), b().createCheckoutSession, {
@@ -117,6 +147,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
       plan: 'studio_yearly',
       productType: 'subscription',
       promoCode: 'FALL20',
+      idempotencyKey: '',
     });
     assert.ok(plan.url);
     const unlock = await call(b(), b().createImageUnlockCheckout, {
@@ -124,6 +155,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
       email: '',
       imageId: 'img-1',
       returnUrl: 'https://flatlay.test/dashboard',
+      idempotencyKey: '',
     });
     assert.ok(unlock.checkoutUrl);
     const { rows } = await stack.billingService.context.pool.query(
@@ -133,8 +165,56 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
     assert.equal(rows[0].n, 1);
   });
 
+  it("sends the caller's Idempotency-Key to Stripe, scoped to the caller: one key, one checkout", async () => {
+    const userId = randomUUID();
+    const request = {
+      userId,
+      email: '',
+      priceId: 'price_main_pack',
+      plan: '',
+      productType: 'payment',
+      promoCode: '',
+      idempotencyKey: 'buy-main-1',
+    };
+    const sessionCalls = () =>
+      stripeCalls.filter((c) => c.method === 'POST' && c.path.startsWith('/v1/checkout/sessions'));
+    const before = sessionCalls().length;
+    const first = await call(b(), b().createCheckoutSession, request);
+    const again = await call(b(), b().createCheckoutSession, request);
+    await call(b(), b().createCheckoutSession, { ...request, idempotencyKey: 'buy-main-2' });
+    await call(b(), b().createCheckoutSession, { ...request, userId: randomUUID() });
+    const guest = { enhancementId: randomUUID(), successUrl: '/', cancelUrl: '/', email: '', idempotencyKey: 'pay-1' };
+    await call(b(), b().createAnonymousPayment, guest);
+    await call(b(), b().createAnonymousPayment, guest);
+    const keys = sessionCalls()
+      .slice(before)
+      .map((c) => c.idempotencyKey);
+    assert.equal(keys.length, 6);
+    assert.ok(keys.every(Boolean));
+    // The same key from the same caller: the same key at Stripe.
+    assert.equal(keys[0], keys[1]);
+    assert.equal(keys[4], keys[5]);
+    // Another key, or another caller with the same key: another request.
+    assert.equal(new Set([keys[0], keys[2], keys[3], keys[4]]).size, 4);
+    assert.match(keys[0]!, new RegExp(`^checkout:token_pack:${userId}:`));
+    // stripe-mock keeps no state (each answer has a new id); Stripe answers a repeated key with the
+    // first request's session. Both answers here are Stripe checkout pages.
+    assert.deepEqual(
+      [first.url.startsWith('https://checkout.stripe.com/'), again.url.startsWith('https://checkout.stripe.com/')],
+      [true, true],
+    );
+  });
+
   it('refuses unknown products, plans and foreign return addresses', async () => {
-    const base = { userId: randomUUID(), email: '', priceId: '', plan: '', productType: 'payment', promoCode: '' };
+    const base = {
+      userId: randomUUID(),
+      email: '',
+      priceId: '',
+      plan: '',
+      productType: 'payment',
+      promoCode: '',
+      idempotencyKey: '',
+    };
     await rejectsWith(
       call(b(), b().createCheckoutSession, { ...base, priceId: 'price_nope' }),
       'INVALID_ARGUMENT',
@@ -156,6 +236,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
         successUrl: 'https://evil.example/ok',
         cancelUrl: 'https://flatlay.test/',
         email: '',
+        idempotencyKey: '',
       }),
       'INVALID_ARGUMENT',
     );
@@ -164,6 +245,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
       successUrl: 'https://flatlay.test/?payment=success',
       cancelUrl: 'https://flatlay.test/',
       email: 'guest@example.com',
+      idempotencyKey: '',
     });
     assert.ok(guest.checkoutUrl);
     assert.equal((await call(b(), b().getAnonymousPayment, { enhancementId: 'enh-1' })).status, 'pending');
@@ -192,6 +274,7 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
           plan: '',
           productType: 'payment',
           promoCode: '',
+          idempotencyKey: '',
         }),
         'NOT_CONFIGURED',
         /^Payment System Not Configured$/,
@@ -555,6 +638,112 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
     assert.equal(await balanceOf(userId), 500);
     const history = await call(stack.ledger!, stack.ledger!.listTransactions, { userId, limit: 20 });
     assert.ok(history.transactions.some((t) => t.description === 'Main pack refunded' && t.amount === -900));
+  });
+
+  describe('chargebacks (charge.dispute.*) are taken back like refunds, and recorded', () => {
+    const buyPack = async (userId: string, at: Date) => {
+      const sessionId = `cs_${randomUUID().slice(0, 8)}`;
+      await deliver(
+        signed(
+          secret,
+          'checkout.session.completed',
+          checkoutCompleted({
+            sessionId,
+            mode: 'payment',
+            customer: 'cus_dispute',
+            paymentIntent: `pi_${sessionId}`,
+            amount: 2400,
+            metadata: { user_id: userId, kind: 'token_pack', pack_id: 'main_pack', pack_name: 'Main', tokens: '1500' },
+          }),
+          at,
+        ),
+      );
+      return { sessionId, paymentIntent: `pi_${sessionId}` };
+    };
+    const disputeEvent = (type: string, o: Parameters<typeof dispute>[0], at: Date) =>
+      signed(secret, type, dispute(o), at);
+    const disputeRows = async (paymentId: string) =>
+      (
+        await stack.billingService.context.pool.query(
+          'SELECT dispute_id, status, reason, amount_cents FROM disputes WHERE payment_id = $1',
+          [paymentId],
+        )
+      ).rows;
+    /** A later pack is the sentinel: once credited, everything published before it was handled. */
+    const sentinel = async (userId: string, at: Date, before: number) => {
+      await deliver(
+        signed(
+          secret,
+          'checkout.session.completed',
+          checkoutCompleted({
+            sessionId: `cs_${randomUUID().slice(0, 8)}`,
+            mode: 'payment',
+            customer: 'cus_dispute',
+            paymentIntent: `pi_${randomUUID().slice(0, 8)}`,
+            amount: 900,
+            metadata: { user_id: userId, kind: 'token_pack', pack_id: 'starter_pack', tokens: '500' },
+          }),
+          at,
+        ),
+      );
+      await waitFor(async () => (await balanceOf(userId)) === before + 500, 'sentinel credited');
+    };
+
+    it("a disputed pack's unspent tokens are taken back once, however often and in whatever stage the dispute comes", async () => {
+      const userId = randomUUID();
+      await openAccount(userId);
+      const now = Date.now();
+      const { sessionId, paymentIntent } = await buyPack(userId, new Date(now));
+      await waitFor(async () => (await balanceOf(userId)) === 1700, 'pack credited');
+      for (let i = 0; i < 8; i++)
+        await call(stack.ledger!, stack.ledger!.spend, {
+          userId,
+          imageId: `img-${i}`,
+          purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT,
+        });
+      const dp = { id: `dp_${randomUUID().slice(0, 8)}`, paymentIntent, amount: 2400 };
+      const opened = disputeEvent('charge.dispute.created', { ...dp, status: 'needs_response' }, new Date(now + 1000));
+      for (const e of [opened, opened, opened]) await deliver(e);
+      await deliver(
+        disputeEvent('charge.dispute.funds_withdrawn', { ...dp, status: 'needs_response' }, new Date(now + 2000)),
+      );
+      await deliver(disputeEvent('charge.dispute.closed', { ...dp, status: 'lost' }, new Date(now + 3000)));
+      assert.deepEqual(await outboxTypes(userId), [
+        'PaymentSucceeded',
+        'PaymentRefunded',
+        'PaymentDisputed',
+        'PaymentDisputed',
+      ]);
+      await waitFor(async () => (await balanceOf(userId)) === 0, 'unspent tokens taken back');
+      await sentinel(userId, new Date(now + 4000), 0);
+      assert.deepEqual(await disputeRows(sessionId), [
+        { dispute_id: dp.id, status: 'lost', reason: 'fraudulent', amount_cents: 2400 },
+      ]);
+      const history = await call(stack.ledger!, stack.ledger!.listTransactions, { userId, limit: 20 });
+      assert.equal(history.transactions.filter((t) => t.amount === -900).length, 1, 'taken back once');
+    });
+
+    it('a dispute after a refund takes nothing more, and is still recorded', async () => {
+      const userId = randomUUID();
+      await openAccount(userId);
+      const now = Date.now();
+      const { sessionId, paymentIntent } = await buyPack(userId, new Date(now));
+      await waitFor(async () => (await balanceOf(userId)) === 1700, 'pack credited');
+      await deliver(
+        signed(secret, 'charge.refunded', chargeRefunded({ paymentIntent, amount: 2400 }), new Date(now + 1000)),
+      );
+      const dp = {
+        id: `dp_${randomUUID().slice(0, 8)}`,
+        paymentIntent,
+        amount: 2400,
+        status: 'warning_needs_response',
+      };
+      await deliver(disputeEvent('charge.dispute.created', dp, new Date(now + 2000)));
+      assert.deepEqual(await outboxTypes(userId), ['PaymentSucceeded', 'PaymentRefunded', 'PaymentDisputed']);
+      await waitFor(async () => (await balanceOf(userId)) === 200, 'the refund took the pack back');
+      await sentinel(userId, new Date(now + 3000), 200);
+      assert.equal((await disputeRows(sessionId)).length, 1);
+    });
   });
 
   it('a refund that arrives before its payment is applied when the payment comes', async () => {

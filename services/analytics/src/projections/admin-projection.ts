@@ -130,6 +130,35 @@ export async function applyEvent(tx: Queryable, e: EventInput): Promise<void> {
       }
       return;
     }
+    case eventTypes.PaymentDisputed: {
+      // A chargeback, recorded for the operator with its latest status (the take-back itself is
+      // the ledger's, seen on the balance).
+      const d = events.PaymentDisputed.decode(e.payload);
+      await tx.query(
+        `INSERT INTO payment_disputes (dispute_id, payment_id, user_id, kind, status, reason, amount_cents, currency,
+           tokens_taken_back, opened_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+         ON CONFLICT (dispute_id) DO UPDATE SET
+           status = CASE WHEN payment_disputes.updated_at <= $10 THEN $5 ELSE payment_disputes.status END,
+           reason = CASE WHEN $6 = '' THEN payment_disputes.reason ELSE $6 END,
+           tokens_taken_back = GREATEST(payment_disputes.tokens_taken_back, $9),
+           opened_at = LEAST(payment_disputes.opened_at, $10),
+           updated_at = GREATEST(payment_disputes.updated_at, $10)`,
+        [
+          d.disputeId,
+          d.paymentId,
+          d.userId,
+          d.kind,
+          d.status,
+          d.reason,
+          d.amountCents,
+          d.currency,
+          d.tokensTakenBack,
+          at,
+        ],
+      );
+      return;
+    }
     case eventTypes.SubscriptionActivated:
     case eventTypes.SubscriptionRenewed: {
       const s = (

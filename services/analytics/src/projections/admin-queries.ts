@@ -311,7 +311,7 @@ export async function overview(db: Queryable, now: Date) {
   const { thisMonth, lastMonth, nextMonth } = monthWindows(now);
   const month = new Date(now.getTime() - 30 * DAY);
   const dayAgo = new Date(now.getTime() - DAY);
-  const [signups, paid, figures, anon, position] = await Promise.all([
+  const [signups, paid, figures, anon, position, disputes] = await Promise.all([
     signupStats(db, now),
     paidUserStats(db, now),
     db.query<Record<string, string>>(
@@ -332,6 +332,12 @@ export async function overview(db: Queryable, now: Date) {
       [dayAgo],
     ),
     db.query<{ newest: Date | null }>('SELECT max(newest_event_at) AS newest FROM projection_positions'),
+    // Open: not yet decided (Stripe's won, lost, warning_closed and a refunded charge are decided).
+    db.query<{ total: string; open: string }>(
+      `SELECT count(*) AS total,
+              count(*) FILTER (WHERE status NOT IN ('won', 'lost', 'warning_closed', 'charge_refunded')) AS open
+       FROM payment_disputes`,
+    ),
   ]);
   const f = figures.rows[0]!;
   const n = (k: string) => Number(f[k]);
@@ -355,6 +361,8 @@ export async function overview(db: Queryable, now: Date) {
     },
     anonymousPurchases: Number(anon.rows[0]!.total),
     anonymousPurchases24h: Number(anon.rows[0]!.day),
+    paymentDisputes: Number(disputes.rows[0]!.total),
+    paymentDisputesOpen: Number(disputes.rows[0]!.open),
     projectionLagSeconds: newest ? Math.max(0, (now.getTime() - newest.getTime()) / 1000) : -1,
     newestEventAt: newest?.toISOString() ?? '',
   };

@@ -35,5 +35,7 @@ export function paymentMessage(e: PaymentEvent, occurredAt: Date, causationId: s
       return outboxMessage(topics.billingPayment, eventTypes[e.type], events.AnonymousEnhancementPaid, e.data, meta);
     case 'PaymentRefunded':
       return outboxMessage(topics.billingPayment, eventTypes[e.type], events.PaymentRefunded, e.data, meta);
+    case 'PaymentDisputed':
+      return outboxMessage(topics.billingPayment, eventTypes[e.type], events.PaymentDisputed, e.data, meta);
   }
 }

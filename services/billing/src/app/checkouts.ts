@@ -1,5 +1,6 @@
 // Starting checkouts: token packs and plans for signed-in users, unlocks for users and guests.
 // Return addresses are chosen here, on the product's own origin, never taken from a client as is.
+import { createHash } from 'node:crypto';
 import { AppError, type Pool } from '@flatlay/platform';
 import type { Catalogue, Product } from '../catalogue/catalogue.js';
 import type { CheckoutRequest, PaymentProvider } from '../providers/payment-provider.js';
@@ -24,6 +25,17 @@ export interface StartCheckout {
   plan?: string;
   productType?: string;
   promoCode?: string;
+  /** The caller's Idempotency-Key; empty or undefined: none. */
+  idempotencyKey?: string;
+}
+
+/**
+ * The provider's idempotency key of a caller's key: scoped to the caller (a user, or a guest's try)
+ * and to the kind of checkout, so two callers' keys never meet.
+ */
+export function scopedIdempotencyKey(kind: string, caller: string, key: string | undefined): string | undefined {
+  // Hashed: Stripe takes keys of at most 255 characters, whatever the caller sent.
+  return key ? `checkout:${kind}:${caller}:${createHash('sha256').update(key).digest('base64url')}` : undefined;
 }
 
 const required = (value: string | undefined, message: string) => {
@@ -156,10 +168,12 @@ export class Checkouts {
             successUrl: '',
             cancelUrl: '',
           };
+    const idempotencyKey = scopedIdempotencyKey(request.metadata.kind!, userId, r.idempotencyKey);
     const session = await this.deps.provider.createCheckoutSession({
       ...request,
       customerId,
       ...(promotionCodeId ? { promotionCodeId } : {}),
+      ...(idempotencyKey ? { idempotencyKey } : {}),
       successUrl: this.url('/dashboard?payment=success'),
       cancelUrl: this.url('/pricing?payment=cancelled'),
     });
@@ -172,8 +186,10 @@ export class Checkouts {
     successUrl: string;
     cancelUrl: string;
     email?: string;
+    idempotencyKey?: string;
   }): Promise<{ url: string; sessionId: string }> {
     const enhancementId = required(r.enhancementId, 'No enhancement ID found. Please try generating again.');
+    const idempotencyKey = scopedIdempotencyKey('anonymous_enhancement', enhancementId, r.idempotencyKey);
     const successUrl = this.ownUrl(r.successUrl, 'success_url');
     const cancelUrl = this.ownUrl(r.cancelUrl, 'cancel_url');
     const unlock = this.deps.catalogue.unlock;
@@ -184,6 +200,7 @@ export class Checkouts {
       metadata: { kind: 'anonymous_enhancement', enhancement_id: enhancementId },
       successUrl: successUrl.toString(),
       cancelUrl: cancelUrl.toString(),
+      ...(idempotencyKey ? { idempotencyKey } : {}),
     });
     await this.remember(session.id, 'anonymous_enhancement', { enhancementId });
     return { url: session.url, sessionId: session.id };
@@ -194,6 +211,7 @@ export class Checkouts {
     email?: string;
     imageId: string;
     returnUrl?: string;
+    idempotencyKey?: string;
   }): Promise<{ url: string; sessionId: string }> {
     const userId = required(r.userId, 'userId is required');
     const imageId = required(r.imageId, 'image_id is required');
@@ -211,6 +229,7 @@ export class Checkouts {
       metadata: { kind: 'image_unlock', user_id: userId, image_id: imageId },
       successUrl: success.toString(),
       cancelUrl: cancel.toString(),
+      ...(r.idempotencyKey ? { idempotencyKey: scopedIdempotencyKey('image_unlock', userId, r.idempotencyKey) } : {}),
     });
     await this.remember(session.id, 'image_unlock', { userId, imageId });
     return { url: session.url, sessionId: session.id };

@@ -1,7 +1,7 @@
 // Billing's tables, read and written inside the caller's transaction.
 import { outboxInsertSql, outboxParams, outboxWritten, type OutboxMessage, type Queryable } from '@flatlay/platform';
 import type { BillingPeriod } from '../catalogue/catalogue.js';
-import type { PaymentKind, PaymentRecord } from '../domain/payment.js';
+import type { DisputeRecord, PaymentKind, PaymentRecord } from '../domain/payment.js';
 import type { SubscriptionRecord } from '../domain/subscription.js';
 import type { SubscriptionStatus } from '../domain/subscription-status.js';
 
@@ -204,6 +204,27 @@ export async function insertPaymentPublishing(
 
 export async function markRefunded(db: Queryable, paymentId: string): Promise<void> {
   await db.query('UPDATE payments SET refunded = true WHERE payment_id = $1', [paymentId]);
+}
+
+export async function readDispute(db: Queryable, disputeId: string): Promise<DisputeRecord | undefined> {
+  const { rows } = await db.query('SELECT dispute_id, payment_id, status FROM disputes WHERE dispute_id = $1', [
+    disputeId,
+  ]);
+  return rows[0] ? { disputeId: rows[0].dispute_id, paymentId: rows[0].payment_id, status: rows[0].status } : undefined;
+}
+
+export async function writeDispute(
+  db: Queryable,
+  d: DisputeRecord & { reason: string; amountCents: number; currency: string },
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO disputes (dispute_id, payment_id, status, reason, amount_cents, currency, opened_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+     ON CONFLICT (dispute_id) DO UPDATE SET status = $3, reason = CASE WHEN $4 = '' THEN disputes.reason ELSE $4 END,
+       updated_at = $7`,
+    [d.disputeId, d.paymentId, d.status, d.reason, d.amountCents, d.currency, at],
+  );
 }
 
 export async function addPendingRefund(db: Queryable, paymentIntentId: string, amount: number): Promise<void> {

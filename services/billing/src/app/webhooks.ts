@@ -3,7 +3,7 @@
 import { AppError, enqueueOutbox, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { factOf, type BillingFact, type ProviderEvent } from '../domain/billing-facts.js';
-import { decidePayment, decideRefund } from '../domain/payment.js';
+import { decideDispute, decidePayment, decideRefund } from '../domain/payment.js';
 import { decideSubscription, type PlanRef, type SubscriptionFact } from '../domain/subscription.js';
 import { paymentMessage, subscriptionMessage } from './billing-events.js';
 import * as records from './records.js';
@@ -60,6 +60,8 @@ export class Webhooks {
         return this.applySubscription(tx, fact, at, eventId);
       case 'charge_refunded':
         return this.applyRefund(tx, fact, at, eventId);
+      case 'charge_disputed':
+        return this.applyDispute(tx, fact, at, eventId);
       case 'ignored':
         return undefined;
     }
@@ -138,6 +140,32 @@ export class Webhooks {
     );
     return undefined;
   }
+
+  /** A chargeback: taken back like a full refund (once per payment), and recorded for the operator. */
+  private async applyDispute(
+    tx: Queryable,
+    fact: Extract<BillingFact, { type: 'charge_disputed' }>,
+    at: Date,
+    eventId: string,
+  ) {
+    if (!fact.paymentIntentId) return `dispute ${fact.disputeId}: no payment intent`;
+    const payment = await records.paymentByIntent(tx, fact.paymentIntentId);
+    const decision = decideDispute(fact, payment, await records.readDispute(tx, fact.disputeId));
+    // Opened before its payment is recorded: the payment arrives taken back (as a refund would).
+    if (decision.outcome === 'pending') await records.addPendingRefund(tx, fact.paymentIntentId, fact.amount);
+    if (decision.outcome !== 'recorded') return undefined;
+    if (decision.takenBack) await records.markRefunded(tx, decision.payment.paymentId);
+    await records.writeDispute(
+      tx,
+      { ...decision.dispute, reason: fact.reason, amountCents: fact.amount, currency: fact.currency },
+      at,
+    );
+    await enqueueOutbox(
+      tx,
+      decision.events.map((e) => paymentMessage(e, at, eventId)),
+    );
+    return undefined;
+  }
 }
 
 /**
@@ -156,6 +184,7 @@ export function lockOf(fact: BillingFact): string {
     case 'subscription_changed':
       return fact.subscriptionId && `subscription:${fact.subscriptionId}`;
     case 'charge_refunded':
+    case 'charge_disputed':
       return fact.paymentIntentId && `payment:${fact.paymentIntentId}`;
     case 'ignored':
       return '';

@@ -52,6 +52,18 @@ export type BillingFact =
       amountRefunded: number;
       currency: string;
     }
+  | {
+      type: 'charge_disputed';
+      /** opened: charge.dispute.created; funds_withdrawn; closed; updated: any other news of it. */
+      stage: 'opened' | 'funds_withdrawn' | 'closed' | 'updated';
+      disputeId: string;
+      chargeId: string;
+      paymentIntentId: string;
+      amount: number;
+      currency: string;
+      reason: string;
+      status: string;
+    }
   | { type: 'ignored'; eventType: string };
 
 /** The verified event's envelope: id, type, when Stripe created it, and its object. */
@@ -135,6 +147,29 @@ export function factOf(event: ProviderEvent): BillingFact {
         amount: num(o.amount),
         amountRefunded: num(o.amount_refunded),
         currency: str(o.currency) || 'usd',
+      };
+    case 'charge.dispute.created':
+    case 'charge.dispute.funds_withdrawn':
+    case 'charge.dispute.funds_reinstated':
+    case 'charge.dispute.updated':
+    case 'charge.dispute.closed':
+      return {
+        type: 'charge_disputed',
+        stage:
+          event.type === 'charge.dispute.created'
+            ? 'opened'
+            : event.type === 'charge.dispute.funds_withdrawn'
+              ? 'funds_withdrawn'
+              : event.type === 'charge.dispute.closed'
+                ? 'closed'
+                : 'updated',
+        disputeId: str(o.id),
+        chargeId: str(o.charge),
+        paymentIntentId: str(o.payment_intent),
+        amount: num(o.amount),
+        currency: str(o.currency) || 'usd',
+        reason: str(o.reason),
+        status: str(o.status),
       };
     default:
       return { type: 'ignored', eventType: event.type };

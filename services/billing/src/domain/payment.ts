@@ -5,6 +5,11 @@
 // (the ledger takes at most the balance, never below 0); a partial refund is a goodwill gesture and
 // takes no tokens. Subscription fees are not refundable, so a refunded subscription invoice changes
 // no tokens either. An unlock's refund is published too, for the image service to decide on.
+//
+// Chargebacks: a dispute opened on a payment (or its funds withdrawn) takes back like a full refund,
+// once per payment whichever comes first; the dispute itself is recorded for the operator with
+// every change of its status. A dispute won later gives nothing back by itself: the operator decides
+// (an adjustment), seeing the dispute's outcome.
 import type { BillingFact } from './billing-facts.js';
 
 export type PaymentKind = 'token_pack' | 'image_unlock' | 'anonymous_enhancement';
@@ -46,6 +51,22 @@ export type PaymentEvent =
       };
     }
   | {
+      type: 'PaymentDisputed';
+      key: string;
+      data: {
+        disputeId: string;
+        paymentId: string;
+        userId: string;
+        kind: PaymentKind;
+        status: string;
+        reason: string;
+        amountCents: number;
+        currency: string;
+        tokensTakenBack: number;
+        packName: string;
+      };
+    }
+  | {
       type: 'ImageUnlockPaid';
       key: string;
       data: { paymentId: string; userId: string; imageId: string; amountCents: number; currency: string };
@@ -58,6 +79,7 @@ export type PaymentEvent =
 
 type CheckoutCompleted = Extract<BillingFact, { type: 'checkout_completed' }>;
 type ChargeRefunded = Extract<BillingFact, { type: 'charge_refunded' }>;
+type ChargeDisputed = Extract<BillingFact, { type: 'charge_disputed' }>;
 
 export type PaymentDecision = { refused: string } | { payment: PaymentRecord; events: PaymentEvent[] };
 
@@ -150,6 +172,63 @@ export function decideRefund(
   if (payment.refunded) return { outcome: 'none' };
   const refunded = { ...payment, refunded: true };
   return { outcome: 'refunded', payment: refunded, events: [refundEvent(refunded, fact.amountRefunded)] };
+}
+
+/** What billing knows of a dispute already: its last recorded status, or undefined when new. */
+export type DisputeRecord = { disputeId: string; paymentId: string; status: string };
+
+/**
+ * A dispute event. Undefined `payment`: the payment is not recorded yet (events come in any order),
+ * so an opened dispute waits as a pending full refund. Otherwise: the payment is taken back (marked
+ * refunded, PaymentRefunded published) when the dispute is opened or its funds withdrawn and no
+ * refund or earlier dispute event took it back; the dispute is recorded (PaymentDisputed) when it is
+ * new or its status changed. A second delivery, or news after a refund, moves no tokens.
+ */
+export function decideDispute(
+  fact: ChargeDisputed,
+  payment: PaymentRecord | undefined,
+  known: DisputeRecord | undefined,
+):
+  | { outcome: 'pending' }
+  | { outcome: 'none' }
+  | {
+      outcome: 'recorded';
+      payment: PaymentRecord;
+      dispute: DisputeRecord;
+      takenBack: boolean;
+      events: PaymentEvent[];
+    } {
+  if (!fact.disputeId || !fact.paymentIntentId) return { outcome: 'none' };
+  if (!payment)
+    return fact.stage === 'opened' || fact.stage === 'funds_withdrawn' ? { outcome: 'pending' } : { outcome: 'none' };
+  const takesBack = (fact.stage === 'opened' || fact.stage === 'funds_withdrawn') && !payment.refunded;
+  const status = fact.status || (known?.status ?? 'needs_response');
+  if (!takesBack && known?.status === status) return { outcome: 'none' };
+  const after = takesBack ? { ...payment, refunded: true } : payment;
+  const events: PaymentEvent[] = takesBack ? [refundEvent(after, fact.amount || payment.amountCents)] : [];
+  events.push({
+    type: 'PaymentDisputed',
+    key: keyOf(payment),
+    data: {
+      disputeId: fact.disputeId,
+      paymentId: payment.paymentId,
+      userId: payment.userId,
+      kind: payment.kind,
+      status,
+      reason: fact.reason,
+      amountCents: fact.amount,
+      currency: fact.currency,
+      tokensTakenBack: takesBack && payment.kind === 'token_pack' ? payment.tokens : 0,
+      packName: payment.packName,
+    },
+  });
+  return {
+    outcome: 'recorded',
+    payment: after,
+    dispute: { disputeId: fact.disputeId, paymentId: payment.paymentId, status },
+    takenBack: takesBack,
+    events,
+  };
 }
 
 function refundEvent(p: PaymentRecord, amountRefunded: number): PaymentEvent {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import { factOf } from './billing-facts.js';
-import { decidePayment, decideRefund } from './payment.js';
+import { decideDispute, decidePayment, decideRefund } from './payment.js';
 
 const completed = (metadata: Record<string, string>, paid = true) => {
   const fact = factOf({
@@ -105,6 +105,61 @@ describe('payment decisions', () => {
     assert.deepEqual(
       late.events.map((e) => e.type),
       ['PaymentSucceeded', 'PaymentRefunded'],
+    );
+  });
+
+  it('a dispute takes a pack back once, records each status change, and takes nothing after a refund', () => {
+    const disputed = (type: string, status: string) => {
+      const fact = factOf({
+        id: `evt_${type}`,
+        type,
+        created: 3,
+        data: {
+          object: { id: 'dp_1', charge: 'ch_1', payment_intent: 'pi_1', amount: 2400, reason: 'fraudulent', status },
+        },
+      });
+      assert.equal(fact.type, 'charge_disputed');
+      return fact as Extract<typeof fact, { type: 'charge_disputed' }>;
+    };
+    const d = decidePayment(
+      completed({ kind: 'token_pack', user_id: 'u1', pack_id: 'main_pack', tokens: '1500' }),
+      pack,
+      false,
+    );
+    assert.ok(!('refused' in d));
+    const opened = decideDispute(disputed('charge.dispute.created', 'needs_response'), d.payment, undefined);
+    assert.ok(opened.outcome === 'recorded');
+    assert.deepEqual(
+      opened.events.map((e) => e.type),
+      ['PaymentRefunded', 'PaymentDisputed'],
+    );
+    const withdrawn = decideDispute(
+      disputed('charge.dispute.funds_withdrawn', 'needs_response'),
+      opened.payment,
+      opened.dispute,
+    );
+    assert.equal(withdrawn.outcome, 'none');
+    const lost = decideDispute(disputed('charge.dispute.closed', 'lost'), opened.payment, opened.dispute);
+    assert.ok(lost.outcome === 'recorded');
+    assert.deepEqual(
+      lost.events.map((e) => e.type),
+      ['PaymentDisputed'],
+    );
+    const refunded = decideRefund(refund(true), d.payment);
+    assert.ok(refunded.outcome === 'refunded');
+    const afterRefund = decideDispute(
+      disputed('charge.dispute.created', 'needs_response'),
+      refunded.payment,
+      undefined,
+    );
+    assert.ok(afterRefund.outcome === 'recorded');
+    assert.deepEqual(
+      afterRefund.events.map((e) => [e.type, e.type === 'PaymentDisputed' ? e.data.tokensTakenBack : -1]),
+      [['PaymentDisputed', 0]],
+    );
+    assert.equal(
+      decideDispute(disputed('charge.dispute.created', 'needs_response'), undefined, undefined).outcome,
+      'pending',
     );
   });
 });

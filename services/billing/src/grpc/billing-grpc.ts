@@ -23,6 +23,7 @@ export function billingGrpcService(ctx: ServiceContext, app: () => BillingApp): 
         plan: r.plan,
         productType: r.productType,
         promoCode: r.promoCode,
+        idempotencyKey: r.idempotencyKey,
       });
       return { url, sessionId };
     }),
@@ -33,6 +34,7 @@ export function billingGrpcService(ctx: ServiceContext, app: () => BillingApp): 
         successUrl: r.successUrl,
         cancelUrl: r.cancelUrl,
         email: r.email,
+        idempotencyKey: r.idempotencyKey,
       });
       return { checkoutUrl: url, sessionId };
     }),
@@ -48,6 +50,7 @@ export function billingGrpcService(ctx: ServiceContext, app: () => BillingApp): 
         email: r.email,
         imageId: r.imageId,
         returnUrl: r.returnUrl,
+        idempotencyKey: r.idempotencyKey,
       });
       return { checkoutUrl: url, sessionId };
     }),

@@ -106,15 +106,25 @@ export class LocalProvider implements PaymentProvider {
   }
 
   async createCheckoutSession(r: CheckoutRequest): Promise<{ id: string; url: string }> {
+    const id = await this.insertCheckoutSession(r);
+    return { id, url: this.url(`/checkout/local/${id}`) };
+  }
+
+  /** The new session's id; with an idempotency key already used, that key's session instead (as Stripe). */
+  private async insertCheckoutSession(r: CheckoutRequest): Promise<string> {
     const id = localId('cs');
     const promo = r.promotionCodeId?.startsWith('promo_local_')
       ? this.options.catalogue.promoCode(r.promotionCodeId.slice('promo_local_'.length))
       : undefined;
     const discount = promo ? Math.floor((r.line.amountCents * promo.percent_off) / 100) : 0;
-    await this.options.pool.query(
-      `INSERT INTO local_checkout_sessions (session_id, mode, customer_id, customer_email, price_id, product_name,
-         amount_cents, discount_cents, currency, metadata, success_url, cancel_url, csrf_token)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    const { rows } = await this.options.pool.query<{ session_id: string }>(
+      `WITH made AS (
+         INSERT INTO local_checkout_sessions (session_id, mode, customer_id, customer_email, price_id, product_name,
+           amount_cents, discount_cents, currency, metadata, success_url, cancel_url, csrf_token, idempotency_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULLIF($14, ''))
+         ON CONFLICT (idempotency_key) DO NOTHING RETURNING session_id)
+       SELECT session_id FROM made
+       UNION ALL SELECT session_id FROM local_checkout_sessions WHERE $14 <> '' AND idempotency_key = $14`,
       [
         id,
         r.mode,
@@ -134,9 +144,18 @@ export class LocalProvider implements PaymentProvider {
         r.successUrl,
         r.cancelUrl,
         randomBytes(24).toString('base64url'),
+        r.idempotencyKey ?? '',
       ],
     );
-    return { id, url: this.url(`/checkout/local/${id}`) };
+    if (rows[0]) return rows[0].session_id;
+    // Two requests with one key at once: the loser's insert waited for the winner's commit, which
+    // this statement's snapshot predates; a new statement sees it.
+    const again = await this.options.pool.query<{ session_id: string }>(
+      'SELECT session_id FROM local_checkout_sessions WHERE idempotency_key = $1',
+      [r.idempotencyKey],
+    );
+    if (!again.rows[0]) throw new Error('local provider: a checkout session with this idempotency key went missing');
+    return again.rows[0].session_id;
   }
 
   async renderCheckout(sessionId: string): Promise<{ status: number; html: string }> {

@@ -18,6 +18,11 @@ export interface CheckoutRequest {
   cancelUrl: string;
   /** A promotion code already resolved; without one, the buyer may enter a code on the checkout page. */
   promotionCodeId?: string;
+  /**
+   * The caller's idempotency key, already scoped to the caller: the same key gives back the same
+   * session (Stripe's idempotencyKey; the local provider keeps it on its session).
+   */
+  idempotencyKey?: string;
 }
 
 export interface PaymentProvider {

@@ -15,6 +15,9 @@ async function stripeCall<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    // The same Idempotency-Key sent with another request: the caller's mistake, said as a conflict.
+    if (error instanceof Stripe.errors.StripeIdempotencyError)
+      throw new AppError('CONFLICT', 'This Idempotency-Key was already used for another request.');
     if (error instanceof Stripe.errors.StripeInvalidRequestError)
       throw new AppError('INVALID_ARGUMENT', 'The payment provider refused the request. Please refresh and try again.');
     if (error instanceof Stripe.errors.StripeAuthenticationError)
@@ -74,20 +77,25 @@ export class StripeProvider implements PaymentProvider {
           quantity: 1,
         };
     const session = await stripeCall(() =>
-      this.stripe.checkout.sessions.create({
-        mode: r.mode,
-        line_items: [lineItem],
-        ...(r.customerId ? { customer: r.customerId } : r.customerEmail ? { customer_email: r.customerEmail } : {}),
-        ...(r.metadata.user_id ? { client_reference_id: r.metadata.user_id } : {}),
-        metadata: r.metadata,
-        ...(r.mode === 'subscription' ? { subscription_data: { metadata: r.subscriptionMetadata ?? r.metadata } } : {}),
-        ...(r.mode === 'payment' ? { payment_intent_data: { metadata: r.metadata } } : {}),
-        ...(r.promotionCodeId
-          ? { discounts: [{ promotion_code: r.promotionCodeId }] }
-          : { allow_promotion_codes: true }),
-        success_url: r.successUrl,
-        cancel_url: r.cancelUrl,
-      }),
+      this.stripe.checkout.sessions.create(
+        {
+          mode: r.mode,
+          line_items: [lineItem],
+          ...(r.customerId ? { customer: r.customerId } : r.customerEmail ? { customer_email: r.customerEmail } : {}),
+          ...(r.metadata.user_id ? { client_reference_id: r.metadata.user_id } : {}),
+          metadata: r.metadata,
+          ...(r.mode === 'subscription'
+            ? { subscription_data: { metadata: r.subscriptionMetadata ?? r.metadata } }
+            : {}),
+          ...(r.mode === 'payment' ? { payment_intent_data: { metadata: r.metadata } } : {}),
+          ...(r.promotionCodeId
+            ? { discounts: [{ promotion_code: r.promotionCodeId }] }
+            : { allow_promotion_codes: true }),
+          success_url: r.successUrl,
+          cancel_url: r.cancelUrl,
+        },
+        r.idempotencyKey ? { idempotencyKey: r.idempotencyKey } : {},
+      ),
     );
     if (!session.url) throw new AppError('INTERNAL', 'The payment provider gave no checkout address');
     return { id: session.id, url: session.url };

@@ -106,6 +106,19 @@ export const chargeRefunded = (o: { paymentIntent: string; amount: number; refun
   currency: 'usd',
 });
 
+/** A dispute (chargeback) of a payment's charge, as charge.dispute.* events carry it. */
+export const dispute = (o: { id: string; paymentIntent: string; amount: number; status: string; reason?: string }) => ({
+  id: o.id,
+  object: 'dispute',
+  charge: `ch_${o.paymentIntent.slice(3, 11)}`,
+  payment_intent: o.paymentIntent,
+  amount: o.amount,
+  currency: 'usd',
+  reason: o.reason ?? 'fraudulent',
+  status: o.status,
+  is_charge_refundable: false,
+});
+
 /** Three deliveries of each event, in an order unlike the original (reversed, then interleaved). */
 export function threeTimesOutOfOrder<T>(events: T[]): T[] {
   const reversed = [...events].reverse();

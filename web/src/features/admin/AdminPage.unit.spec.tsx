@@ -96,6 +96,9 @@ describe('/admin sign-in', () => {
     const anonymous = screen.getByRole('article', { name: 'Anonymous Purchases' });
     within(anonymous).getByText('9');
     within(anonymous).getByText('One-time image purchases');
+    const chargebacks = screen.getByRole('article', { name: 'Chargebacks' });
+    within(chargebacks).getByText('2');
+    within(chargebacks).getByText(/1 open/);
     assert.equal(screen.queryByRole('dialog', { name: 'Admin Authentication' }), null);
     for (const call of api.sent.filter((r) => r.path !== '/api/admin/login'))
       assert.equal(call.headers.get('Authorization'), 'Bearer adm-1');

@@ -38,6 +38,11 @@ export function StatCards({
         value={n(overview?.anonymous_purchases)}
         detail="One-time image purchases"
       />
+      <StatCard
+        title="Chargebacks"
+        value={n(overview?.payment_disputes)}
+        detail={`${n(overview?.payment_disputes_open)} open · taken back like refunds`}
+      />
     </div>
   );
 }

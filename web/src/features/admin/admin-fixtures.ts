@@ -35,6 +35,8 @@ export const overview: Overview = {
   plan_distribution: { lite: 40, studio: 30, bulk: 0, unlimited: 5, none: 1159 },
   anonymous_purchases: 9,
   anonymous_purchases_24h: 1,
+  payment_disputes: 2,
+  payment_disputes_open: 1,
   projection_lag_seconds: 0.2,
   newest_event_at: '2026-11-23T10:00:00Z',
   gpu_pool: 'not in a cluster',

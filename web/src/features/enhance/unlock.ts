@@ -4,6 +4,7 @@ import {
   unlockAnonymousEnhancement,
   unlockImageByPayment,
 } from '../../api/endpoints';
+import { ApiError } from '../../api/http';
 import { errorToast } from '../../components/toast/toast-store';
 import { navigateAway } from '../../lib/navigate-away';
 
@@ -23,8 +24,10 @@ export async function payToUnlockGuest(enhancementId: string | null): Promise<bo
     if (!answer?.checkout_url) throw new Error('No checkout url');
     navigateAway(answer.checkout_url);
     return true;
-  } catch {
-    errorToast('Payment Error', 'Failed to create payment. Please try again.');
+  } catch (error) {
+    // A refusal the server explains (409: the image is still being made, or it failed) is shown as said.
+    const said = error instanceof ApiError && error.status === 409 ? error.message : '';
+    errorToast('Payment Error', said || 'Failed to create payment. Please try again.');
     return false;
   }
 }

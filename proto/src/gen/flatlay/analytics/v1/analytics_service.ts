@@ -155,7 +155,12 @@ export interface GetOverviewResponse {
   newestEventAt: string;
   /** One line on the GPU pool, or "not in a cluster". */
   gpuPool: string;
-  gpuPoolDetail: GpuPool | undefined;
+  gpuPoolDetail:
+    | GpuPool
+    | undefined;
+  /** Chargebacks recorded (billing's PaymentDisputed), and those not yet decided (won or lost). */
+  paymentDisputes: number;
+  paymentDisputesOpen: number;
 }
 
 /** The image-worker GPU pool as Kubernetes and Kafka report it now. */
@@ -1942,6 +1947,8 @@ function createBaseGetOverviewResponse(): GetOverviewResponse {
     newestEventAt: "",
     gpuPool: "",
     gpuPoolDetail: undefined,
+    paymentDisputes: 0,
+    paymentDisputesOpen: 0,
   };
 }
 
@@ -1994,6 +2001,12 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
     }
     if (message.gpuPoolDetail !== undefined) {
       GpuPool.encode(message.gpuPoolDetail, writer.uint32(130).fork()).join();
+    }
+    if (message.paymentDisputes !== 0) {
+      writer.uint32(136).int64(message.paymentDisputes);
+    }
+    if (message.paymentDisputesOpen !== 0) {
+      writer.uint32(144).int64(message.paymentDisputesOpen);
     }
     return writer;
   },
@@ -2139,6 +2152,22 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
             message.gpuPoolDetail = GpuPool.decode(reader, reader.uint32());
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.paymentDisputes = longToNumber(reader.int64());
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.paymentDisputesOpen = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2233,6 +2262,16 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
         : isSet(object.gpu_pool_detail)
         ? GpuPool.fromJSON(object.gpu_pool_detail)
         : undefined,
+      paymentDisputes: isSet(object.paymentDisputes)
+        ? globalThis.Number(object.paymentDisputes)
+        : isSet(object.payment_disputes)
+        ? globalThis.Number(object.payment_disputes)
+        : 0,
+      paymentDisputesOpen: isSet(object.paymentDisputesOpen)
+        ? globalThis.Number(object.paymentDisputesOpen)
+        : isSet(object.payment_disputes_open)
+        ? globalThis.Number(object.payment_disputes_open)
+        : 0,
     };
   },
 
@@ -2286,6 +2325,12 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
     if (message.gpuPoolDetail !== undefined) {
       obj.gpuPoolDetail = GpuPool.toJSON(message.gpuPoolDetail);
     }
+    if (message.paymentDisputes !== 0) {
+      obj.paymentDisputes = Math.round(message.paymentDisputes);
+    }
+    if (message.paymentDisputesOpen !== 0) {
+      obj.paymentDisputesOpen = Math.round(message.paymentDisputesOpen);
+    }
     return obj;
   },
 
@@ -2314,6 +2359,8 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
     message.gpuPoolDetail = (object.gpuPoolDetail !== undefined && object.gpuPoolDetail !== null)
       ? GpuPool.fromPartial(object.gpuPoolDetail)
       : undefined;
+    message.paymentDisputes = object.paymentDisputes ?? 0;
+    message.paymentDisputesOpen = object.paymentDisputesOpen ?? 0;
     return message;
   },
 };

@@ -57,6 +57,8 @@ export interface CreateCheckoutSessionRequest {
   /** payment | subscription */
   productType: string;
   promoCode: string;
+  /** The caller's Idempotency-Key (empty: none): the same key from the same user gives the same checkout. */
+  idempotencyKey: string;
 }
 
 export interface CreateCheckoutSessionResponse {
@@ -69,6 +71,8 @@ export interface CreateAnonymousPaymentRequest {
   successUrl: string;
   cancelUrl: string;
   email: string;
+  /** The caller's Idempotency-Key (empty: none): the same key for the same try gives the same checkout. */
+  idempotencyKey: string;
 }
 
 export interface CreateAnonymousPaymentResponse {
@@ -93,6 +97,8 @@ export interface CreateImageUnlockCheckoutRequest {
   imageId: string;
   /** Where the browser comes back to (on the product's own origin); empty: the dashboard. */
   returnUrl: string;
+  /** The caller's Idempotency-Key (empty: none): the same key from the same user gives the same checkout. */
+  idempotencyKey: string;
 }
 
 export interface CreateImageUnlockCheckoutResponse {
@@ -497,7 +503,7 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
 };
 
 function createBaseCreateCheckoutSessionRequest(): CreateCheckoutSessionRequest {
-  return { userId: "", email: "", priceId: "", plan: "", productType: "", promoCode: "" };
+  return { userId: "", email: "", priceId: "", plan: "", productType: "", promoCode: "", idempotencyKey: "" };
 }
 
 export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionRequest> = {
@@ -519,6 +525,9 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
     }
     if (message.promoCode !== "") {
       writer.uint32(50).string(message.promoCode);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(58).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -584,6 +593,14 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
             message.promoCode = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -620,6 +637,11 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
         : isSet(object.promo_code)
         ? globalThis.String(object.promo_code)
         : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
     };
   },
 
@@ -643,6 +665,9 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
     if (message.promoCode !== "") {
       obj.promoCode = message.promoCode;
     }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
     return obj;
   },
 
@@ -657,6 +682,7 @@ export const CreateCheckoutSessionRequest: MessageFns<CreateCheckoutSessionReque
     message.plan = object.plan ?? "";
     message.productType = object.productType ?? "";
     message.promoCode = object.promoCode ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
     return message;
   },
 };
@@ -753,7 +779,7 @@ export const CreateCheckoutSessionResponse: MessageFns<CreateCheckoutSessionResp
 };
 
 function createBaseCreateAnonymousPaymentRequest(): CreateAnonymousPaymentRequest {
-  return { enhancementId: "", successUrl: "", cancelUrl: "", email: "" };
+  return { enhancementId: "", successUrl: "", cancelUrl: "", email: "", idempotencyKey: "" };
 }
 
 export const CreateAnonymousPaymentRequest: MessageFns<CreateAnonymousPaymentRequest> = {
@@ -769,6 +795,9 @@ export const CreateAnonymousPaymentRequest: MessageFns<CreateAnonymousPaymentReq
     }
     if (message.email !== "") {
       writer.uint32(34).string(message.email);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(42).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -818,6 +847,14 @@ export const CreateAnonymousPaymentRequest: MessageFns<CreateAnonymousPaymentReq
             message.email = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -848,6 +885,11 @@ export const CreateAnonymousPaymentRequest: MessageFns<CreateAnonymousPaymentReq
         ? globalThis.String(object.cancel_url)
         : "",
       email: isSet(object.email) ? globalThis.String(object.email) : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
     };
   },
 
@@ -865,6 +907,9 @@ export const CreateAnonymousPaymentRequest: MessageFns<CreateAnonymousPaymentReq
     if (message.email !== "") {
       obj.email = message.email;
     }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
     return obj;
   },
 
@@ -879,6 +924,7 @@ export const CreateAnonymousPaymentRequest: MessageFns<CreateAnonymousPaymentReq
     message.successUrl = object.successUrl ?? "";
     message.cancelUrl = object.cancelUrl ?? "";
     message.email = object.email ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
     return message;
   },
 };
@@ -1161,7 +1207,7 @@ export const GetAnonymousPaymentResponse: MessageFns<GetAnonymousPaymentResponse
 };
 
 function createBaseCreateImageUnlockCheckoutRequest(): CreateImageUnlockCheckoutRequest {
-  return { userId: "", email: "", imageId: "", returnUrl: "" };
+  return { userId: "", email: "", imageId: "", returnUrl: "", idempotencyKey: "" };
 }
 
 export const CreateImageUnlockCheckoutRequest: MessageFns<CreateImageUnlockCheckoutRequest> = {
@@ -1177,6 +1223,9 @@ export const CreateImageUnlockCheckoutRequest: MessageFns<CreateImageUnlockCheck
     }
     if (message.returnUrl !== "") {
       writer.uint32(34).string(message.returnUrl);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(42).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -1226,6 +1275,14 @@ export const CreateImageUnlockCheckoutRequest: MessageFns<CreateImageUnlockCheck
             message.returnUrl = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1256,6 +1313,11 @@ export const CreateImageUnlockCheckoutRequest: MessageFns<CreateImageUnlockCheck
         : isSet(object.return_url)
         ? globalThis.String(object.return_url)
         : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
     };
   },
 
@@ -1273,6 +1335,9 @@ export const CreateImageUnlockCheckoutRequest: MessageFns<CreateImageUnlockCheck
     if (message.returnUrl !== "") {
       obj.returnUrl = message.returnUrl;
     }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
     return obj;
   },
 
@@ -1289,6 +1354,7 @@ export const CreateImageUnlockCheckoutRequest: MessageFns<CreateImageUnlockCheck
     message.email = object.email ?? "";
     message.imageId = object.imageId ?? "";
     message.returnUrl = object.returnUrl ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
     return message;
   },
 };

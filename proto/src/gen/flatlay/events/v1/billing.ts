@@ -57,6 +57,31 @@ export interface PaymentRefunded {
   currency: string;
 }
 
+/**
+ * A payment's charge was disputed (a chargeback), or its dispute moved on (funds withdrawn, closed).
+ * The take-back itself is published as PaymentRefunded, once per payment whatever came first (a
+ * refund or a dispute); this event records the dispute for the operator.
+ */
+export interface PaymentDisputed {
+  disputeId: string;
+  paymentId: string;
+  userId: string;
+  /** token_pack | image_unlock | anonymous_enhancement */
+  kind: string;
+  /** Stripe's dispute status: warning_needs_response | needs_response | under_review | won | lost | ... */
+  status: string;
+  /** Stripe's dispute reason: fraudulent, product_not_received, ... */
+  reason: string;
+  amountCents: number;
+  currency: string;
+  /**
+   * The pack's tokens this dispute asked the ledger to take back (it takes at most the balance);
+   * 0 when a refund or an earlier event of the dispute already had.
+   */
+  tokensTakenBack: number;
+  packName: string;
+}
+
 export interface SubscriptionActivated {
   subscriptionId: string;
   userId: string;
@@ -838,6 +863,254 @@ export const PaymentRefunded: MessageFns<PaymentRefunded> = {
     message.tokens = object.tokens ?? 0;
     message.amountRefundedCents = object.amountRefundedCents ?? 0;
     message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBasePaymentDisputed(): PaymentDisputed {
+  return {
+    disputeId: "",
+    paymentId: "",
+    userId: "",
+    kind: "",
+    status: "",
+    reason: "",
+    amountCents: 0,
+    currency: "",
+    tokensTakenBack: 0,
+    packName: "",
+  };
+}
+
+export const PaymentDisputed: MessageFns<PaymentDisputed> = {
+  encode(message: PaymentDisputed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.disputeId !== "") {
+      writer.uint32(10).string(message.disputeId);
+    }
+    if (message.paymentId !== "") {
+      writer.uint32(18).string(message.paymentId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(26).string(message.userId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(34).string(message.kind);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.reason !== "") {
+      writer.uint32(50).string(message.reason);
+    }
+    if (message.amountCents !== 0) {
+      writer.uint32(56).int64(message.amountCents);
+    }
+    if (message.currency !== "") {
+      writer.uint32(66).string(message.currency);
+    }
+    if (message.tokensTakenBack !== 0) {
+      writer.uint32(72).int64(message.tokensTakenBack);
+    }
+    if (message.packName !== "") {
+      writer.uint32(82).string(message.packName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PaymentDisputed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePaymentDisputed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.disputeId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.paymentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.amountCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.tokensTakenBack = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.packName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PaymentDisputed {
+    return {
+      disputeId: isSet(object.disputeId)
+        ? globalThis.String(object.disputeId)
+        : isSet(object.dispute_id)
+        ? globalThis.String(object.dispute_id)
+        : "",
+      paymentId: isSet(object.paymentId)
+        ? globalThis.String(object.paymentId)
+        : isSet(object.payment_id)
+        ? globalThis.String(object.payment_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      amountCents: isSet(object.amountCents)
+        ? globalThis.Number(object.amountCents)
+        : isSet(object.amount_cents)
+        ? globalThis.Number(object.amount_cents)
+        : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      tokensTakenBack: isSet(object.tokensTakenBack)
+        ? globalThis.Number(object.tokensTakenBack)
+        : isSet(object.tokens_taken_back)
+        ? globalThis.Number(object.tokens_taken_back)
+        : 0,
+      packName: isSet(object.packName)
+        ? globalThis.String(object.packName)
+        : isSet(object.pack_name)
+        ? globalThis.String(object.pack_name)
+        : "",
+    };
+  },
+
+  toJSON(message: PaymentDisputed): unknown {
+    const obj: any = {};
+    if (message.disputeId !== "") {
+      obj.disputeId = message.disputeId;
+    }
+    if (message.paymentId !== "") {
+      obj.paymentId = message.paymentId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.amountCents !== 0) {
+      obj.amountCents = Math.round(message.amountCents);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.tokensTakenBack !== 0) {
+      obj.tokensTakenBack = Math.round(message.tokensTakenBack);
+    }
+    if (message.packName !== "") {
+      obj.packName = message.packName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PaymentDisputed>, I>>(base?: I): PaymentDisputed {
+    return PaymentDisputed.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PaymentDisputed>, I>>(object: I): PaymentDisputed {
+    const message = createBasePaymentDisputed();
+    message.disputeId = object.disputeId ?? "";
+    message.paymentId = object.paymentId ?? "";
+    message.userId = object.userId ?? "";
+    message.kind = object.kind ?? "";
+    message.status = object.status ?? "";
+    message.reason = object.reason ?? "";
+    message.amountCents = object.amountCents ?? 0;
+    message.currency = object.currency ?? "";
+    message.tokensTakenBack = object.tokensTakenBack ?? 0;
+    message.packName = object.packName ?? "";
     return message;
   },
 };
