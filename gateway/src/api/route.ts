@@ -82,6 +82,8 @@ export interface RouteSpec<P extends Shape | undefined, Q extends Shape | undefi
   tags: string[];
   access: Access;
   rateLimit?: RateLimitClass;
+  /** A guest's try: limited per client IP, per e-mail address and by unfinished tries (http/guest-limits.ts). */
+  guestTry?: boolean;
   request?: RequestSpec<P, Q, B>;
   /** Every status the operation can answer besides those the router adds (see `standardResponses`). */
   responses: Record<number, ResponseSpec>;
@@ -97,6 +99,7 @@ export interface ApiRoute {
   tags: string[];
   access: Access;
   rateLimit?: RateLimitClass;
+  guestTry?: boolean;
   request: { params?: Shape; query?: Shape; body?: BodySpec };
   responses: Record<number, ResponseSpec>;
   handle(req: Request, res: Response, input: { params: unknown; query: unknown; body: unknown }): Promise<void> | void;

@@ -9,6 +9,7 @@ import { emailField } from '../api/schemas.js';
 import type { ServiceClients } from '../clients.js';
 import { keepUpload, MULTIPART_OVERHEAD_BYTES, type StoredUpload, uploadField } from '../files/uploads.js';
 import { callerMetadata, callerOf } from '../http/auth.js';
+import { acceptGuestTry, guestClientOfRequest } from '../http/guest-limits.js';
 import {
   AnonymousStatusBody,
   anonymousJson,
@@ -120,6 +121,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
         contentType: file.contentType,
         sizeBytes: file.size,
         options: undefined,
+        guestClient: guestClientOfRequest(req),
       },
       { metadata: callerMetadata(req), deadlineMs: WRITE_DEADLINE_MS },
     );
@@ -320,6 +322,9 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       tags,
       access: 'none',
       summary: "A guest's try: upload a photo with an e-mail address; the result is locked until paid",
+      description:
+        "Limited per client IP (an IPv6 client's /64) and per e-mail address per hour, and to a few tries still processing at once; over a limit: 429 with Retry-After and a message to sign up. An unclaimed, unpaid try is deleted after the retention (ANON_RETENTION_DAYS); its status then answers 404.",
+      guestTry: true,
       request: {
         body: {
           ...singleUpload,
@@ -340,6 +345,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       },
       async handle(req, res, { body }) {
         const created = await create(req, body.file, body.enhancement_type, body.email.trim());
+        acceptGuestTry(req);
         res.json({ success: true, enhancement_id: created.imageId });
       },
     }),

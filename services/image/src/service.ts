@@ -7,6 +7,7 @@ import {
   type ServiceDefinition,
 } from '@flatlay/platform';
 import { Generations } from './app/generations.js';
+import { GuestRetention } from './app/guest-tries.js';
 import { settingOf } from './app/operator-settings.js';
 import { consumedTopics, imageEventHandler } from './consumers/image-consumers.js';
 import { settingsEventHandler, settingsTopic } from './consumers/settings-consumer.js';
@@ -116,6 +117,16 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
         handle: (delivery) => (delivery.topic === settingsTopic ? settings(delivery) : events(delivery)),
       });
       stops.push(() => subscription.close());
+      // Guests' tries past their retention go, files and rows (ADR 0105). Every instance may sweep:
+      // each try is deleted under its row lock, and deleting again changes nothing.
+      const retention = new GuestRetention({
+        pool: ctx.pool,
+        blobs: p.blobs,
+        logger: ctx.logger,
+        retentionDays: p.config.ANON_RETENTION_DAYS,
+        clock: options.clock,
+      });
+      stops.push(retention.start(p.config.ANON_RETENTION_SWEEP_SECONDS * 1000));
       if (options.inProcessWorker) stops.push(await startWorker(ctx, p, options, p.generations));
       return stops;
     },

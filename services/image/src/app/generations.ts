@@ -44,6 +44,8 @@ export interface CreateGeneration {
   contentType: string;
   sizeBytes: number;
   options?: Partial<GenerationOptions>;
+  /** A guest's client (the gateway's keyed hash of its address), for the limit on unfinished tries (ADR 0105). */
+  guestClient?: string;
 }
 
 const notFound = () => new AppError('NOT_FOUND', 'Image not found');
@@ -110,6 +112,8 @@ export class Generations {
       isLocked: locked,
       chargedTokens: charged,
       createdAt: at,
+      // ADR 0105: the guest's client, counted by the gateway's limit on unfinished tries.
+      guestClient: userId ? null : req.guestClient || null,
     };
     try {
       await withTransaction(pool, async (tx) => {

@@ -1,6 +1,7 @@
 import { image } from '@flatlay/proto';
 import { serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
 import type { Generations } from '../app/generations.js';
+import { countUnfinishedGuestTries } from '../app/guest-tries.js';
 
 /** Maps the ImageService protobuf API to the application. */
 export function imageGrpcService(ctx: ServiceContext, generations: Generations): GrpcService {
@@ -22,6 +23,9 @@ export function imageGrpcService(ctx: ServiceContext, generations: Generations):
       generations.anonymousStatus(req.enhancementId),
     ),
     markPaid: unary(logger, (req: image.MarkPaidRequest) => generations.markPaid(req.imageId, req.paymentId)),
+    countUnfinishedGuestTries: unary(logger, (req: image.CountUnfinishedGuestTriesRequest) =>
+      countUnfinishedGuestTries(ctx.pool, req.guestEmail, req.guestClient),
+    ),
   };
   return { name: 'flatlay.image.v1.ImageService', definition: image.ImageServiceService, implementation };
 }

@@ -66,7 +66,14 @@ export interface CreateGenerationRequest {
   blobKey: string;
   contentType: string;
   sizeBytes: number;
-  options: OutputOptions | undefined;
+  options:
+    | OutputOptions
+    | undefined;
+  /**
+   * A guest's client, as the gateway names it: a keyed hash of the client's IP address (an IPv6
+   * client's /64), never the address itself. Empty for a signed-in user. Forgotten with the try.
+   */
+  guestClient?: string | undefined;
 }
 
 /**
@@ -182,6 +189,17 @@ export interface MarkPaidRequest {
 export interface MarkPaidResponse {
   /** False when this image was already unlocked (nothing changed). */
   unlocked: boolean;
+}
+
+export interface CountUnfinishedGuestTriesRequest {
+  /** Either may be empty (then its count is 0). The e-mail address is compared without regard to case. */
+  guestEmail: string;
+  guestClient: string;
+}
+
+export interface CountUnfinishedGuestTriesResponse {
+  byEmail: number;
+  byClient: number;
 }
 
 function createBaseGetServiceStatusRequest(): GetServiceStatusRequest {
@@ -519,6 +537,7 @@ function createBaseCreateGenerationRequest(): CreateGenerationRequest {
     contentType: "",
     sizeBytes: 0,
     options: undefined,
+    guestClient: undefined,
   };
 }
 
@@ -544,6 +563,9 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
     }
     if (message.options !== undefined) {
       OutputOptions.encode(message.options, writer.uint32(58).fork()).join();
+    }
+    if (message.guestClient !== undefined) {
+      writer.uint32(66).string(message.guestClient);
     }
     return writer;
   },
@@ -617,6 +639,14 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
             message.options = OutputOptions.decode(reader, reader.uint32());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.guestClient = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -662,6 +692,11 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
         ? globalThis.Number(object.size_bytes)
         : 0,
       options: isSet(object.options) ? OutputOptions.fromJSON(object.options) : undefined,
+      guestClient: isSet(object.guestClient)
+        ? globalThis.String(object.guestClient)
+        : isSet(object.guest_client)
+        ? globalThis.String(object.guest_client)
+        : undefined,
     };
   },
 
@@ -688,6 +723,9 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
     if (message.options !== undefined) {
       obj.options = OutputOptions.toJSON(message.options);
     }
+    if (message.guestClient !== undefined) {
+      obj.guestClient = message.guestClient;
+    }
     return obj;
   },
 
@@ -705,6 +743,7 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
     message.options = (object.options !== undefined && object.options !== null)
       ? OutputOptions.fromPartial(object.options)
       : undefined;
+    message.guestClient = object.guestClient ?? undefined;
     return message;
   },
 };
@@ -2459,6 +2498,200 @@ export const MarkPaidResponse: MessageFns<MarkPaidResponse> = {
   },
 };
 
+function createBaseCountUnfinishedGuestTriesRequest(): CountUnfinishedGuestTriesRequest {
+  return { guestEmail: "", guestClient: "" };
+}
+
+export const CountUnfinishedGuestTriesRequest: MessageFns<CountUnfinishedGuestTriesRequest> = {
+  encode(message: CountUnfinishedGuestTriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.guestEmail !== "") {
+      writer.uint32(10).string(message.guestEmail);
+    }
+    if (message.guestClient !== "") {
+      writer.uint32(18).string(message.guestClient);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountUnfinishedGuestTriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountUnfinishedGuestTriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.guestEmail = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.guestClient = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountUnfinishedGuestTriesRequest {
+    return {
+      guestEmail: isSet(object.guestEmail)
+        ? globalThis.String(object.guestEmail)
+        : isSet(object.guest_email)
+        ? globalThis.String(object.guest_email)
+        : "",
+      guestClient: isSet(object.guestClient)
+        ? globalThis.String(object.guestClient)
+        : isSet(object.guest_client)
+        ? globalThis.String(object.guest_client)
+        : "",
+    };
+  },
+
+  toJSON(message: CountUnfinishedGuestTriesRequest): unknown {
+    const obj: any = {};
+    if (message.guestEmail !== "") {
+      obj.guestEmail = message.guestEmail;
+    }
+    if (message.guestClient !== "") {
+      obj.guestClient = message.guestClient;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountUnfinishedGuestTriesRequest>, I>>(
+    base?: I,
+  ): CountUnfinishedGuestTriesRequest {
+    return CountUnfinishedGuestTriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountUnfinishedGuestTriesRequest>, I>>(
+    object: I,
+  ): CountUnfinishedGuestTriesRequest {
+    const message = createBaseCountUnfinishedGuestTriesRequest();
+    message.guestEmail = object.guestEmail ?? "";
+    message.guestClient = object.guestClient ?? "";
+    return message;
+  },
+};
+
+function createBaseCountUnfinishedGuestTriesResponse(): CountUnfinishedGuestTriesResponse {
+  return { byEmail: 0, byClient: 0 };
+}
+
+export const CountUnfinishedGuestTriesResponse: MessageFns<CountUnfinishedGuestTriesResponse> = {
+  encode(message: CountUnfinishedGuestTriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.byEmail !== 0) {
+      writer.uint32(8).int32(message.byEmail);
+    }
+    if (message.byClient !== 0) {
+      writer.uint32(16).int32(message.byClient);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountUnfinishedGuestTriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountUnfinishedGuestTriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.byEmail = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.byClient = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountUnfinishedGuestTriesResponse {
+    return {
+      byEmail: isSet(object.byEmail)
+        ? globalThis.Number(object.byEmail)
+        : isSet(object.by_email)
+        ? globalThis.Number(object.by_email)
+        : 0,
+      byClient: isSet(object.byClient)
+        ? globalThis.Number(object.byClient)
+        : isSet(object.by_client)
+        ? globalThis.Number(object.by_client)
+        : 0,
+    };
+  },
+
+  toJSON(message: CountUnfinishedGuestTriesResponse): unknown {
+    const obj: any = {};
+    if (message.byEmail !== 0) {
+      obj.byEmail = Math.round(message.byEmail);
+    }
+    if (message.byClient !== 0) {
+      obj.byClient = Math.round(message.byClient);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountUnfinishedGuestTriesResponse>, I>>(
+    base?: I,
+  ): CountUnfinishedGuestTriesResponse {
+    return CountUnfinishedGuestTriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountUnfinishedGuestTriesResponse>, I>>(
+    object: I,
+  ): CountUnfinishedGuestTriesResponse {
+    const message = createBaseCountUnfinishedGuestTriesResponse();
+    message.byEmail = object.byEmail ?? 0;
+    message.byClient = object.byClient ?? 0;
+    return message;
+  },
+};
+
 /**
  * Uploads, generation jobs, locked results and unlocks. Every call that names an image is
  * checked against its owner: someone else's image answers NOT_FOUND, as a missing one does.
@@ -2571,6 +2804,23 @@ export const ImageServiceService = {
     responseSerialize: (value: MarkPaidResponse): Buffer => Buffer.from(MarkPaidResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): MarkPaidResponse => MarkPaidResponse.decode(value),
   },
+  /**
+   * How many of a guest's tries are still processing, by e-mail address and by client (the
+   * gateway's limit on a guest's unfinished jobs, ADR 0105).
+   */
+  countUnfinishedGuestTries: {
+    path: "/flatlay.image.v1.ImageService/CountUnfinishedGuestTries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountUnfinishedGuestTriesRequest): Buffer =>
+      Buffer.from(CountUnfinishedGuestTriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountUnfinishedGuestTriesRequest =>
+      CountUnfinishedGuestTriesRequest.decode(value),
+    responseSerialize: (value: CountUnfinishedGuestTriesResponse): Buffer =>
+      Buffer.from(CountUnfinishedGuestTriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountUnfinishedGuestTriesResponse =>
+      CountUnfinishedGuestTriesResponse.decode(value),
+  },
 } as const;
 
 export interface ImageServiceServer extends UntypedServiceImplementation {
@@ -2600,6 +2850,11 @@ export interface ImageServiceServer extends UntypedServiceImplementation {
    * AnonymousEnhancementPaid, which the service consumes itself); once per image.
    */
   markPaid: handleUnaryCall<MarkPaidRequest, MarkPaidResponse>;
+  /**
+   * How many of a guest's tries are still processing, by e-mail address and by client (the
+   * gateway's limit on a guest's unfinished jobs, ADR 0105).
+   */
+  countUnfinishedGuestTries: handleUnaryCall<CountUnfinishedGuestTriesRequest, CountUnfinishedGuestTriesResponse>;
 }
 
 export interface ImageServiceClient extends Client {
@@ -2740,6 +2995,25 @@ export interface ImageServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: MarkPaidResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * How many of a guest's tries are still processing, by e-mail address and by client (the
+   * gateway's limit on a guest's unfinished jobs, ADR 0105).
+   */
+  countUnfinishedGuestTries(
+    request: CountUnfinishedGuestTriesRequest,
+    callback: (error: ServiceError | null, response: CountUnfinishedGuestTriesResponse) => void,
+  ): ClientUnaryCall;
+  countUnfinishedGuestTries(
+    request: CountUnfinishedGuestTriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountUnfinishedGuestTriesResponse) => void,
+  ): ClientUnaryCall;
+  countUnfinishedGuestTries(
+    request: CountUnfinishedGuestTriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountUnfinishedGuestTriesResponse) => void,
   ): ClientUnaryCall;
 }
 
