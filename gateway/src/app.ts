@@ -1,8 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import type { Logger } from '@flatlay/platform';
+import { call, type Logger } from '@flatlay/platform';
 import { mountRoutes, unknownApiPaths } from './api/router.js';
 import type { GatewayCache } from './cache/index.js';
 import { serviceClients, type ServiceClients } from './clients.js';
@@ -18,6 +19,7 @@ import {
   countFailedSignIns,
   defaultAuthRateLimits,
 } from './http/rate-limit.js';
+import { defaultGuestTryLimits, giveBackGuestTry, guestTryLimits } from './http/guest-limits.js';
 import { fastJson } from './http/json.js';
 import { requestId } from './http/request-id.js';
 import { inSequence } from './http/sequence.js';
@@ -73,8 +75,20 @@ export function createGatewayApp(options: GatewayOptions): Express {
   const serviceClientsOf = options.clients ?? serviceClients(options.services);
   const clients = options.cache ? options.cache.wrap(serviceClientsOf) : serviceClientsOf;
   const auth = createAuthenticator(clients);
-  const limit = authRateLimits(options.rateLimits ?? defaultAuthRateLimits);
+  const rateLimits = options.rateLimits ?? defaultAuthRateLimits;
+  const limit = authRateLimits(rateLimits);
   const files = options.files ?? filesFromEnv();
+  // A guest's tries: counted in the same store as sign-in attempts; unfinished ones by the image
+  // service, which records each try's client as a hash keyed from the file URL key.
+  const guestTries = guestTryLimits(rateLimits.guestTries ?? defaultGuestTryLimits, {
+    redis: rateLimits.redis,
+    keyPrefix: rateLimits.keyPrefix,
+    clientKey: createHmac('sha256', files.urlKey).update('flatlay guest client key v1').digest(),
+    unfinished: async (guestEmail, guestClient) => {
+      const c = clients.image();
+      return call(c, c.countUnfinishedGuestTries, { guestEmail, guestClient });
+    },
+  });
   const routes = apiRoutes(clients, options.logger, files).routes;
   const cors = apiCors(options.corsOrigins);
 
@@ -101,10 +115,13 @@ export function createGatewayApp(options: GatewayOptions): Express {
     limit,
     checkResponses,
     blobs: files.blobs,
+    guestTries,
   });
   guardAdminAreas(api, auth);
   // After every route: a refused sign-in counts against its e-mail address before the answer leaves.
   api.use(countFailedSignIns);
+  // A guest's try that was refused or failed gives back what it counted.
+  api.use(giveBackGuestTry);
   api.use(apiNotFound);
   app.use('/api', api);
   app.locals.apiRouter = api;

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { env, registry, serviceSecretEnv } from '@flatlay/platform';
 import type { AuthRateLimitOptions } from './http/rate-limit.js';
 import { parseTrustProxy } from './http/client-address.js';
+import { defaultGuestTryLimits } from './http/guest-limits.js';
 
 /**
  * Sign-in and sign-up attempt limits; Redis (shared by every gateway) when REDIS_URL is set. The
@@ -15,6 +16,11 @@ export const rateLimitEnvSchema = z.object({
   // Unset: ten times AUTH_RATE_LIMIT_PER_EMAIL.
   AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP: z.coerce.number().int().min(1).optional(),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  // A guest's tries (ADR 0105): accepted per client IP and per e-mail address per hour, and still
+  // processing at once per e-mail address and per client.
+  ANON_GENERATIONS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(defaultGuestTryLimits.perIpPerHour),
+  ANON_GENERATIONS_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(defaultGuestTryLimits.perEmailPerHour),
+  ANON_UNFINISHED_TRIES_PER_GUEST: z.coerce.number().int().min(1).default(defaultGuestTryLimits.unfinishedPerGuest),
   TRUST_PROXY: z
     .string()
     .default('loopback')
@@ -42,6 +48,11 @@ export function rateLimitsFrom(config: z.infer<typeof rateLimitEnvSchema>): {
       perEmail: config.AUTH_RATE_LIMIT_PER_EMAIL,
       perEmailAnyIp: config.AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP,
       windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS,
+      guestTries: {
+        perIpPerHour: config.ANON_GENERATIONS_PER_IP_PER_HOUR,
+        perEmailPerHour: config.ANON_GENERATIONS_PER_EMAIL_PER_HOUR,
+        unfinishedPerGuest: config.ANON_UNFINISHED_TRIES_PER_GUEST,
+      },
       redis,
     },
     close: async () => {

@@ -187,10 +187,8 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
     assert.notEqual((await start('click-2')).body.url, a.body.url);
     assert.notEqual((await start()).body.url, (await start()).body.url, 'without a key, each call is its own');
     const bad = await start('x'.repeat(256));
-    assert.deepEqual(
-      [bad.status, bad.body.message],
-      [400, 'Idempotency-Key must be 1 to 255 visible ASCII characters'],
-    );
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.message, /^Idempotency-Key must be 1 to 255 visible ASCII characters/);
     const id = await guestTry('pending_payment');
     const pay = () =>
       s.request<{ checkout_url: string }>('POST', '/payments/create-anonymous-payment', {

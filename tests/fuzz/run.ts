@@ -172,6 +172,10 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
         AUTH_RATE_LIMIT_PER_IP: many,
         AUTH_RATE_LIMIT_PER_EMAIL: many,
         AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP: many,
+        // ...and makes hundreds of guests' tries from it, which stay processing (no worker).
+        ANON_GENERATIONS_PER_IP_PER_HOUR: many,
+        ANON_GENERATIONS_PER_EMAIL_PER_HOUR: many,
+        ANON_UNFINISHED_TRIES_PER_GUEST: many,
         GOOGLE_CLIENT_ID,
         GOOGLE_CERTS_URL: `http://127.0.0.1:${(certs.address() as { port: number }).port}/oauth2/v1/certs`,
         SUPABASE_JWT_SECRET: supabaseSecret,

@@ -61,6 +61,10 @@ export const LOAD_RATE_LIMITS = Object.freeze({
   AUTH_RATE_LIMIT_PER_IP: '1000000',
   AUTH_RATE_LIMIT_PER_EMAIL: '1000000',
   AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP: '1000000',
+  // And any guest's tries, all from that address.
+  ANON_GENERATIONS_PER_IP_PER_HOUR: '1000000',
+  ANON_GENERATIONS_PER_EMAIL_PER_HOUR: '1000000',
+  ANON_UNFINISHED_TRIES_PER_GUEST: '1000000',
 });
 
 export const freePort = () =>

@@ -253,7 +253,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A guest's try: upload a photo with an e-mail address; the result is locked until paid */
+        /**
+         * A guest's try: upload a photo with an e-mail address; the result is locked until paid
+         * @description Limited per client IP (an IPv6 client's /64) and per e-mail address per hour, and to a few tries still processing at once; over a limit: 429 with Retry-After and a message to sign up. An unclaimed, unpaid try is deleted after the retention (ANON_RETENTION_DAYS); its status then answers 404.
+         */
         post: operations["postImagesAnonymousGenerate"];
         delete?: never;
         options?: never;
@@ -2515,6 +2518,24 @@ export interface operations {
                      *       "detail": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
                      *       "message": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many of a guest's tries: per client IP or e-mail address in the last hour, or still processing at once; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You've reached the limit of free tries for now. Sign up to get 200 free tokens, or try again in 42 minutes.",
+                     *       "message": "You've reached the limit of free tries for now. Sign up to get 200 free tokens, or try again in 42 minutes.",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

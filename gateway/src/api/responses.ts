@@ -66,6 +66,15 @@ export function standardResponses(r: ApiRoute): Record<number, ResponseSpec> {
       ),
       headers: retryAfterHeader,
     };
+  if (r.guestTry)
+    out[429] = {
+      ...refusal(
+        'RATE_LIMITED',
+        "You've reached the limit of free tries for now. Sign up to get 200 free tokens, or try again in 42 minutes.",
+        "Too many of a guest's tries: per client IP or e-mail address in the last hour, or still processing at once; Retry-After says when to try again",
+      ),
+      headers: retryAfterHeader,
+    };
   return out;
 }
 

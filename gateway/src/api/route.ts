@@ -87,6 +87,8 @@ export interface RouteSpec<P extends Shape | undefined, Q extends Shape | undefi
    * and a request repeated with the same key charges or credits once (ADR 0104).
    */
   idempotencyKey?: true;
+  /** A guest's try: limited per client IP, per e-mail address and by unfinished tries (http/guest-limits.ts). */
+  guestTry?: boolean;
   request?: RequestSpec<P, Q, B>;
   /** Every status the operation can answer besides those the router adds (see `standardResponses`). */
   responses: Record<number, ResponseSpec>;
@@ -103,6 +105,7 @@ export interface ApiRoute {
   access: Access;
   rateLimit?: RateLimitClass;
   idempotencyKey?: true;
+  guestTry?: boolean;
   request: { params?: Shape; query?: Shape; body?: BodySpec };
   responses: Record<number, ResponseSpec>;
   handle(req: Request, res: Response, input: { params: unknown; query: unknown; body: unknown }): Promise<void> | void;

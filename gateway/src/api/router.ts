@@ -6,6 +6,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { AppError } from '@flatlay/platform';
 import type { BlobStore } from '@flatlay/image/files';
 import { discardUploads, fileTooLarge, multipartReader } from '../files/uploads.js';
+import type { GuestTryLimit } from '../http/guest-limits.js';
 import { type Authenticator, NO_TOKEN } from '../http/auth.js';
 import { apiNotFoundAt, errorBody, GatewayAuthRefusal } from '../http/errors.js';
 import type { AuthRateLimit } from '../http/rate-limit.js';
@@ -23,6 +24,8 @@ export interface MountOptions {
   checkResponses: boolean;
   /** Where multipart operations store their files (required once one is declared). */
   blobs?: BlobStore;
+  /** The limits of a guest's tries (required once an operation declares `guestTry`). */
+  guestTries?: GuestTryLimit;
 }
 
 const bearerSent = (req: Request) => /^Bearer\s+\S+$/i.test(req.headers.authorization ?? '');
@@ -192,7 +195,22 @@ export function mountRoutes(router: Router, routes: ApiRoute[], options: MountOp
     const access = accessCheck(r, options.auth);
     if (access) chain.push(access);
     if (r.rateLimit) chain.push(options.limit(r.rateLimit.action, r.rateLimit.emailOf ?? (() => undefined)));
+    // A guest's try: the client's limits before a byte is read, its e-mail address's as soon as
+    // the address is read (before the file when it comes first; else right after the body).
+    const guest = r.guestTry ? options.guestTries : undefined;
+    if (r.guestTry && !guest) throw new Error(`${r.method} ${r.path} is a guest's try: the router needs guestTries`);
+    if (guest) chain.push(guest.beforeBody);
     if (multipart) chain.push(...body.slice(1));
+    if (guest)
+      chain.push(async (req, _res, next) => {
+        try {
+          await guest.afterBody(req);
+          next();
+        } catch (error) {
+          if (req.pendingUploads?.size && options.blobs) await discardUploads(req, options.blobs);
+          next(error);
+        }
+      });
     const validate = compileValidator(r);
     chain.push(async (req, res, next) => {
       try {

@@ -131,6 +131,8 @@ function storeFile(file: Readable, blobs: BlobStore, key: string, onStored: () =
   });
 }
 
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+
 /**
  * The body reader of a multipart operation: text fields into the body as strings (the first of a
  * repeated name), file parts of `spec.field` stored and given to the handler (one, or a list when
@@ -156,6 +158,7 @@ export function multipartReader(spec: UploadSpec, blobs: BlobStore): RequestHand
     req.pendingUploads = new Set();
     const fields: Record<string, unknown> = {};
     const files: Array<Promise<StoredUpload | Error>> = [];
+    let admitted: Promise<Error | undefined> | undefined;
     let problem: AppError | undefined;
     parser.on('field', (name, value) => {
       if (!(name in fields) && name !== spec.field) fields[name] = value;
@@ -166,10 +169,22 @@ export function multipartReader(spec: UploadSpec, blobs: BlobStore): RequestHand
         return;
       }
       const key = `uploads/${randomUUID()}`;
+      // A check of the fields sent before the file (req.beforeFiles, e.g. a guest's e-mail
+      // address against its limits) runs first: a refused request never gets its file stored.
+      if (!admitted)
+        admitted = req.beforeFiles
+          ? req.beforeFiles({ ...fields }).then(() => undefined, asError)
+          : Promise.resolve(undefined);
       files.push(
-        storeFile(file, blobs, key, () => req.pendingUploads!.add(key)).then((stored) =>
-          stored instanceof Error ? stored : { ...stored, filename: info.filename ?? '' },
-        ),
+        admitted.then((refusal) => {
+          if (refusal) {
+            file.resume();
+            return refusal;
+          }
+          return storeFile(file, blobs, key, () => req.pendingUploads!.add(key)).then((stored) =>
+            stored instanceof Error ? stored : { ...stored, filename: info.filename ?? '' },
+          );
+        }),
       );
     });
     parser.on('filesLimit', () => {

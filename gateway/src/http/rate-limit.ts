@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError, httpStatusOf, isAppError } from '@flatlay/platform';
 import { clientBucketOf } from './client-address.js';
+import type { GuestTryLimitOptions } from './guest-limits.js';
 
 export interface AuthRateLimitOptions {
   /** Attempts per client IP per window, per action (login, register, admin login, Google, Supabase), whatever their outcome. */
@@ -19,6 +20,8 @@ export interface AuthRateLimitOptions {
   redis?: Redis;
   /** Namespaces the counters (one deployment, or one test, per prefix). */
   keyPrefix?: string;
+  /** Limits of a guest's tries (http/guest-limits.ts), on the same store; `defaultGuestTryLimits` when absent. */
+  guestTries?: GuestTryLimitOptions;
 }
 
 export const defaultAuthRateLimits: AuthRateLimitOptions = {

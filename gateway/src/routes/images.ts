@@ -10,6 +10,7 @@ import type { ServiceClients } from '../clients.js';
 import { keepUpload, MULTIPART_OVERHEAD_BYTES, type StoredUpload, uploadField } from '../files/uploads.js';
 import { idempotencyKeyOf } from '../api/idempotency-key.js';
 import { callerMetadata, callerOf } from '../http/auth.js';
+import { acceptGuestTry, guestClientOfRequest } from '../http/guest-limits.js';
 import {
   AnonymousStatusBody,
   anonymousJson,
@@ -128,6 +129,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
         sizeBytes: file.size,
         options: undefined,
         idempotencyKey: key,
+        guestClient: guestClientOfRequest(req),
       },
       { metadata: callerMetadata(req), deadlineMs: WRITE_DEADLINE_MS },
     ).catch((error: unknown) => {
@@ -341,6 +343,9 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       idempotencyKey: true,
       access: 'none',
       summary: "A guest's try: upload a photo with an e-mail address; the result is locked until paid",
+      description:
+        "Limited per client IP (an IPv6 client's /64) and per e-mail address per hour, and to a few tries still processing at once; over a limit: 429 with Retry-After and a message to sign up. An unclaimed, unpaid try is deleted after the retention (ANON_RETENTION_DAYS); its status then answers 404.",
+      guestTry: true,
       request: {
         body: {
           ...singleUpload,
@@ -361,6 +366,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       },
       async handle(req, res, { body }) {
         const created = await create(req, body.file, body.enhancement_type, body.email.trim(), idempotencyKeyOf(req));
+        acceptGuestTry(req);
         res.json({ success: true, enhancement_id: created.imageId });
       },
     }),

@@ -33,6 +33,7 @@ describe('checkout return addresses on the embedded default', { timeout: 120_000
       successUrl,
       cancelUrl,
       email: 'guest@example.com',
+      idempotencyKey: '',
     });
 
   it('accepts a return address on any loopback name of its port or a CORS origin', async () => {

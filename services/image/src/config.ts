@@ -21,6 +21,10 @@ export const imageEnvSchema = blobEnvSchema.extend({
   GENERATION_SWEEP_INTERVAL_MS: positiveInt(5_000),
   GENERATION_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
   GENERATION_CONSUMER_GROUP: z.string().default('image-worker'),
+  // A guest's unclaimed, unpaid try (original and results) is deleted this many days after it was
+  // made, by a sweep this often (ADR 0105).
+  ANON_RETENTION_DAYS: z.coerce.number().positive().default(7),
+  ANON_RETENTION_SWEEP_SECONDS: positiveInt(3_600),
   // The operator settings (ADR 0802): the generative key is the setting {GENERATIVE_PROVIDER}_api_key
   // (analytics names it by the same variable, under the same rule), sealed with the settings key:
   // SETTINGS_ENCRYPTION_KEY, or the file analytics keeps it in (read, never made, here).

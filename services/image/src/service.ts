@@ -8,6 +8,7 @@ import {
 } from '@flatlay/platform';
 import { startChargeSweeper } from './app/charge-sweeper.js';
 import { Generations } from './app/generations.js';
+import { GuestRetention } from './app/guest-tries.js';
 import { settingOf } from './app/operator-settings.js';
 import { consumedTopics, imageEventHandler } from './consumers/image-consumers.js';
 import { settingsEventHandler, settingsTopic } from './consumers/settings-consumer.js';
@@ -135,6 +136,16 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
           unlocked: (tx, image, userId, via, charged) => p.generations.unlocked(tx, image, userId, via, charged),
         }),
       );
+      // Guests' tries past their retention go, files and rows (ADR 0105). Every instance may sweep:
+      // each try is deleted under its row lock, and deleting again changes nothing.
+      const retention = new GuestRetention({
+        pool: ctx.pool,
+        blobs: p.blobs,
+        logger: ctx.logger,
+        retentionDays: p.config.ANON_RETENTION_DAYS,
+        clock: options.clock,
+      });
+      stops.push(retention.start(p.config.ANON_RETENTION_SWEEP_SECONDS * 1000));
       return stops;
     },
   };

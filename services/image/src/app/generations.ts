@@ -53,6 +53,8 @@ export interface CreateGeneration {
   options?: Partial<GenerationOptions>;
   /** The client's Idempotency-Key; '' or absent: none. */
   idempotencyKey?: string;
+  /** A guest's client (the gateway's keyed hash of its address), for the limit on unfinished tries (ADR 0105). */
+  guestClient?: string;
 }
 
 const notFound = () => new AppError('NOT_FOUND', 'Image not found');
@@ -130,6 +132,8 @@ export class Generations {
       isLocked: true,
       chargedTokens: 0,
       createdAt: at,
+      // ADR 0105: the guest's client, counted by the gateway's limit on unfinished tries.
+      guestClient: userId ? null : req.guestClient || null,
     };
     // The image and its job first (ADR 0104): a signed-in user's job waits 'charging', so a crash
     // before, during or after the ledger's spend still leaves a job the charge sweeper settles.

@@ -25,6 +25,8 @@ export interface StoredImage extends ImageRecord {
 
 export type NewImage = Omit<StoredImage, 'status' | 'resultKey' | 'previewKey' | 'refund' | 'unlockPendingUser'> & {
   originalBytes: number;
+  /** A guest's client, as the gateway names it (a keyed hash of its address); absent for a user's image. */
+  guestClient?: string | null;
 };
 
 const COLUMNS = `image_id, user_id, guest_email, enhancement_type, options, original_key, original_type, status,
@@ -74,8 +76,8 @@ export const isImageId = (id: string) => UUID.test(id);
 export async function insertImage(q: Queryable, image: NewImage): Promise<boolean> {
   const r = await q.query(
     `INSERT INTO images (image_id, user_id, guest_email, enhancement_type, options, original_key, original_type,
-       original_bytes, status, is_locked, charged_tokens, unlocked_via, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'processing', $9, $10, $11, $12, $12)
+       original_bytes, status, is_locked, charged_tokens, unlocked_via, created_at, updated_at, guest_client)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'processing', $9, $10, $11, $12, $12, $13)
      ON CONFLICT (image_id) DO NOTHING`,
     [
       image.imageId,
@@ -90,6 +92,7 @@ export async function insertImage(q: Queryable, image: NewImage): Promise<boolea
       image.chargedTokens,
       image.isLocked ? null : 'charged',
       image.createdAt,
+      image.guestClient || null,
     ],
   );
   return r.rowCount === 1;

@@ -2,6 +2,7 @@ import { image } from '@flatlay/proto';
 import { serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
 import type { Generations } from '../app/generations.js';
 import { refundsNotPossible } from '../app/image-store.js';
+import { countUnfinishedGuestTries } from '../app/guest-tries.js';
 
 /** Maps the ImageService protobuf API to the application. */
 export function imageGrpcService(ctx: ServiceContext, generations: Generations): GrpcService {
@@ -26,6 +27,9 @@ export function imageGrpcService(ctx: ServiceContext, generations: Generations):
     listUnpaidRefunds: unary(logger, async (req: image.ListUnpaidRefundsRequest) => ({
       refunds: await refundsNotPossible(ctx.pool, Math.min(500, req.limit || 100)),
     })),
+    countUnfinishedGuestTries: unary(logger, (req: image.CountUnfinishedGuestTriesRequest) =>
+      countUnfinishedGuestTries(ctx.pool, req.guestEmail, req.guestClient),
+    ),
   };
   return { name: 'flatlay.image.v1.ImageService', definition: image.ImageServiceService, implementation };
 }

@@ -101,9 +101,10 @@ export async function generateAsGuest(
   poll = HERO_POLL,
 ): Promise<GenerationOutcome> {
   const form = new FormData();
-  form.append('file', file);
+  // The address before the file: the gateway checks its limits before it stores the upload.
   form.append('email', email);
   form.append('enhancement_type', enhancementType);
+  form.append('file', file);
   const body = (await upload('/api/images/anonymous/generate', form, false, 'hero', onProgress)) as GenerationAnswer;
   const enhancementId = body.enhancement_id;
   if (!enhancementId) throw new GenerationError('Unexpected server response');

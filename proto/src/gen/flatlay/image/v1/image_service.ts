@@ -74,6 +74,11 @@ export interface CreateGenerationRequest {
    * makes no second image and no second charge, and answers the first one's image.
    */
   idempotencyKey: string;
+  /**
+   * A guest's client, as the gateway names it: a keyed hash of the client's IP address (an IPv6
+   * client's /64), never the address itself. Empty for a signed-in user. Forgotten with the try.
+   */
+  guestClient?: string | undefined;
 }
 
 /**
@@ -212,6 +217,17 @@ export interface UnpaidRefund {
 
 export interface ListUnpaidRefundsResponse {
   refunds: UnpaidRefund[];
+}
+
+export interface CountUnfinishedGuestTriesRequest {
+  /** Either may be empty (then its count is 0). The e-mail address is compared without regard to case. */
+  guestEmail: string;
+  guestClient: string;
+}
+
+export interface CountUnfinishedGuestTriesResponse {
+  byEmail: number;
+  byClient: number;
 }
 
 function createBaseGetServiceStatusRequest(): GetServiceStatusRequest {
@@ -550,6 +566,7 @@ function createBaseCreateGenerationRequest(): CreateGenerationRequest {
     sizeBytes: 0,
     options: undefined,
     idempotencyKey: "",
+    guestClient: undefined,
   };
 }
 
@@ -578,6 +595,9 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
     }
     if (message.idempotencyKey !== "") {
       writer.uint32(66).string(message.idempotencyKey);
+    }
+    if (message.guestClient !== undefined) {
+      writer.uint32(74).string(message.guestClient);
     }
     return writer;
   },
@@ -659,6 +679,14 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.guestClient = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -709,6 +737,11 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : "",
+      guestClient: isSet(object.guestClient)
+        ? globalThis.String(object.guestClient)
+        : isSet(object.guest_client)
+        ? globalThis.String(object.guest_client)
+        : undefined,
     };
   },
 
@@ -738,6 +771,9 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
     if (message.idempotencyKey !== "") {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.guestClient !== undefined) {
+      obj.guestClient = message.guestClient;
+    }
     return obj;
   },
 
@@ -756,6 +792,7 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
       ? OutputOptions.fromPartial(object.options)
       : undefined;
     message.idempotencyKey = object.idempotencyKey ?? "";
+    message.guestClient = object.guestClient ?? undefined;
     return message;
   },
 };
@@ -2813,6 +2850,200 @@ export const ListUnpaidRefundsResponse: MessageFns<ListUnpaidRefundsResponse> = 
   },
 };
 
+function createBaseCountUnfinishedGuestTriesRequest(): CountUnfinishedGuestTriesRequest {
+  return { guestEmail: "", guestClient: "" };
+}
+
+export const CountUnfinishedGuestTriesRequest: MessageFns<CountUnfinishedGuestTriesRequest> = {
+  encode(message: CountUnfinishedGuestTriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.guestEmail !== "") {
+      writer.uint32(10).string(message.guestEmail);
+    }
+    if (message.guestClient !== "") {
+      writer.uint32(18).string(message.guestClient);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountUnfinishedGuestTriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountUnfinishedGuestTriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.guestEmail = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.guestClient = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountUnfinishedGuestTriesRequest {
+    return {
+      guestEmail: isSet(object.guestEmail)
+        ? globalThis.String(object.guestEmail)
+        : isSet(object.guest_email)
+        ? globalThis.String(object.guest_email)
+        : "",
+      guestClient: isSet(object.guestClient)
+        ? globalThis.String(object.guestClient)
+        : isSet(object.guest_client)
+        ? globalThis.String(object.guest_client)
+        : "",
+    };
+  },
+
+  toJSON(message: CountUnfinishedGuestTriesRequest): unknown {
+    const obj: any = {};
+    if (message.guestEmail !== "") {
+      obj.guestEmail = message.guestEmail;
+    }
+    if (message.guestClient !== "") {
+      obj.guestClient = message.guestClient;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountUnfinishedGuestTriesRequest>, I>>(
+    base?: I,
+  ): CountUnfinishedGuestTriesRequest {
+    return CountUnfinishedGuestTriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountUnfinishedGuestTriesRequest>, I>>(
+    object: I,
+  ): CountUnfinishedGuestTriesRequest {
+    const message = createBaseCountUnfinishedGuestTriesRequest();
+    message.guestEmail = object.guestEmail ?? "";
+    message.guestClient = object.guestClient ?? "";
+    return message;
+  },
+};
+
+function createBaseCountUnfinishedGuestTriesResponse(): CountUnfinishedGuestTriesResponse {
+  return { byEmail: 0, byClient: 0 };
+}
+
+export const CountUnfinishedGuestTriesResponse: MessageFns<CountUnfinishedGuestTriesResponse> = {
+  encode(message: CountUnfinishedGuestTriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.byEmail !== 0) {
+      writer.uint32(8).int32(message.byEmail);
+    }
+    if (message.byClient !== 0) {
+      writer.uint32(16).int32(message.byClient);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountUnfinishedGuestTriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountUnfinishedGuestTriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.byEmail = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.byClient = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountUnfinishedGuestTriesResponse {
+    return {
+      byEmail: isSet(object.byEmail)
+        ? globalThis.Number(object.byEmail)
+        : isSet(object.by_email)
+        ? globalThis.Number(object.by_email)
+        : 0,
+      byClient: isSet(object.byClient)
+        ? globalThis.Number(object.byClient)
+        : isSet(object.by_client)
+        ? globalThis.Number(object.by_client)
+        : 0,
+    };
+  },
+
+  toJSON(message: CountUnfinishedGuestTriesResponse): unknown {
+    const obj: any = {};
+    if (message.byEmail !== 0) {
+      obj.byEmail = Math.round(message.byEmail);
+    }
+    if (message.byClient !== 0) {
+      obj.byClient = Math.round(message.byClient);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountUnfinishedGuestTriesResponse>, I>>(
+    base?: I,
+  ): CountUnfinishedGuestTriesResponse {
+    return CountUnfinishedGuestTriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountUnfinishedGuestTriesResponse>, I>>(
+    object: I,
+  ): CountUnfinishedGuestTriesResponse {
+    const message = createBaseCountUnfinishedGuestTriesResponse();
+    message.byEmail = object.byEmail ?? 0;
+    message.byClient = object.byClient ?? 0;
+    return message;
+  },
+};
+
 /**
  * Uploads, generation jobs, locked results and unlocks. Every call that names an image is
  * checked against its owner: someone else's image answers NOT_FOUND, as a missing one does.
@@ -2940,6 +3171,23 @@ export const ImageServiceService = {
       Buffer.from(ListUnpaidRefundsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListUnpaidRefundsResponse => ListUnpaidRefundsResponse.decode(value),
   },
+  /**
+   * How many of a guest's tries are still processing, by e-mail address and by client (the
+   * gateway's limit on a guest's unfinished jobs, ADR 0105).
+   */
+  countUnfinishedGuestTries: {
+    path: "/flatlay.image.v1.ImageService/CountUnfinishedGuestTries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountUnfinishedGuestTriesRequest): Buffer =>
+      Buffer.from(CountUnfinishedGuestTriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountUnfinishedGuestTriesRequest =>
+      CountUnfinishedGuestTriesRequest.decode(value),
+    responseSerialize: (value: CountUnfinishedGuestTriesResponse): Buffer =>
+      Buffer.from(CountUnfinishedGuestTriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountUnfinishedGuestTriesResponse =>
+      CountUnfinishedGuestTriesResponse.decode(value),
+  },
 } as const;
 
 export interface ImageServiceServer extends UntypedServiceImplementation {
@@ -2974,6 +3222,11 @@ export interface ImageServiceServer extends UntypedServiceImplementation {
    * what the operator must settle by hand (ADR 0104).
    */
   listUnpaidRefunds: handleUnaryCall<ListUnpaidRefundsRequest, ListUnpaidRefundsResponse>;
+  /**
+   * How many of a guest's tries are still processing, by e-mail address and by client (the
+   * gateway's limit on a guest's unfinished jobs, ADR 0105).
+   */
+  countUnfinishedGuestTries: handleUnaryCall<CountUnfinishedGuestTriesRequest, CountUnfinishedGuestTriesResponse>;
 }
 
 export interface ImageServiceClient extends Client {
@@ -3133,6 +3386,25 @@ export interface ImageServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListUnpaidRefundsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * How many of a guest's tries are still processing, by e-mail address and by client (the
+   * gateway's limit on a guest's unfinished jobs, ADR 0105).
+   */
+  countUnfinishedGuestTries(
+    request: CountUnfinishedGuestTriesRequest,
+    callback: (error: ServiceError | null, response: CountUnfinishedGuestTriesResponse) => void,
+  ): ClientUnaryCall;
+  countUnfinishedGuestTries(
+    request: CountUnfinishedGuestTriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountUnfinishedGuestTriesResponse) => void,
+  ): ClientUnaryCall;
+  countUnfinishedGuestTries(
+    request: CountUnfinishedGuestTriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountUnfinishedGuestTriesResponse) => void,
   ): ClientUnaryCall;
 }
 
