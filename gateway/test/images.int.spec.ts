@@ -311,33 +311,15 @@ describe('the image API through the gateway', { timeout: 180_000 }, () => {
     assert.equal((await file(done.processed_url!)).status, 200);
     const signer = urlSigner(stack.image!.urlKey);
     const expired = signer.sign(url.pathname, new Date(Date.now() - 2 * 3600_000));
-    // Each refusal says why, and what to do.
-    const refusal = async (path: string) => {
-      const res = await file(path);
-      const body = (await res.json()) as { message: string; context?: { reason?: string } };
-      return [res.status, body.context?.reason, body.message];
-    };
+    const res = await file(expired);
+    assert.equal(res.status, 403);
+    assert.match(((await res.json()) as { message: string }).message, /invalid or has expired/);
     const later = new URL(expired, 'http://x').searchParams.get('expires')!;
-    assert.deepEqual(await refusal(expired), [
-      403,
-      'expired',
-      `This link expired at ${new Date(Number(later) * 1000).toISOString()}. Reload the page to get a new one.`,
-    ]);
-    const mismatch = [
-      403,
-      'bad_signature',
-      "This link's signature does not match it: the link was changed or cut short, or made for another file. Reload the page to get a new one.",
-    ];
     const moved = `${url.pathname}?expires=${Number(later) + 7200}&signature=${new URL(expired, 'http://x').searchParams.get('signature')}`;
-    assert.deepEqual(await refusal(moved), mismatch, 'the expiry is signed too');
+    assert.equal((await file(moved)).status, 403, 'the expiry is signed too');
     const otherPath = `${url.pathname.replace(id, randomUUID())}${url.search}`;
-    assert.deepEqual(await refusal(otherPath), mismatch);
-    assert.deepEqual(await refusal(`${url.pathname.replace('result.jpg', 'preview.jpg')}${url.search}`), mismatch);
-    assert.deepEqual(await refusal(url.pathname), [
-      403,
-      'malformed',
-      'This link is incomplete: file links carry an expiry and a signature, and this one is missing them. Reload the page to get a new one.',
-    ]);
+    assert.equal((await file(otherPath)).status, 403);
+    assert.equal((await file(`${url.pathname.replace('result.jpg', 'preview.jpg')}${url.search}`)).status, 403);
   });
 
   it("a guest's try: generate, pending_payment with the preview only, claimed once for 100 tokens", async () => {

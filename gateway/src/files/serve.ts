@@ -10,20 +10,8 @@ import { downloadName } from './sniff.js';
 
 export const FILES_PREFIX = '/files/';
 
-/**
- * Why a link is refused (403), in words a person can act on. Saying which check failed tells a
- * prober nothing new: the expiry is in the URL anyway, and a signature is only found to match
- * before the expiry is looked at, so only a genuine link is ever called expired.
- */
-export const linkRefusal = (reason: UrlRefusal, expires: string | undefined): string => {
-  const again = 'Reload the page to get a new one.';
-  if (reason === 'expired') return `This link expired at ${new Date(Number(expires) * 1000).toISOString()}. ${again}`;
-  if (reason === 'bad_signature')
-    return `This link's signature does not match it: the link was changed or cut short, or made for another file. ${again}`;
-  return `This link is incomplete: file links carry an expiry and a signature, and this one is missing them. ${again}`;
-};
-
-type UrlRefusal = Extract<ReturnType<typeof verifySignedUrl>, { ok: false }>['reason'];
+/** Why a link is refused: 403, the same words for every reason (a prober learns nothing). */
+export const LINK_REFUSED = 'This link is invalid or has expired. Reload the page to get a new one.';
 
 export interface FileServing {
   blobs: BlobStore;
@@ -42,8 +30,7 @@ export function fileRoutes(files: FileServing, logger: Logger): Router {
       const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
       const now = clock();
       const check = verifySignedUrl(files.urlKey, `${FILES_PREFIX}${key}`, str(q.expires), str(q.signature), now);
-      if (!check.ok)
-        throw new AppError('PERMISSION_DENIED', linkRefusal(check.reason, str(q.expires)), { reason: check.reason });
+      if (!check.ok) throw new AppError('PERMISSION_DENIED', LINK_REFUSED, { reason: check.reason });
       const blob = await files.blobs.get(key).catch(() => undefined);
       if (!blob) throw new AppError('NOT_FOUND', 'This file no longer exists');
       const maxAge = Math.max(0, Number(q.expires) - Math.floor(now.getTime() / 1000));
