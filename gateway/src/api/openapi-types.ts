@@ -559,7 +559,7 @@ export interface paths {
         put?: never;
         /**
          * A checkout of a token pack or a plan, by price id
-         * @description The server chooses the return addresses: /dashboard?payment=success, and back to /pricing on cancel. Without a promo code the buyer may still enter one on the checkout page. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
+         * @description The server chooses the return addresses: /dashboard?payment=success, and back to /pricing on cancel. Without a promo code the buyer may still enter one on the checkout page.
          */
         post: operations["postPaymentsCreateCheckoutSession"];
         delete?: never;
@@ -577,10 +577,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * A checkout by price id and product type, or of a plan by its key (studio_monthly)
-         * @description Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
-         */
+        /** A checkout by price id and product type, or of a plan by its key (studio_monthly) */
         post: operations["postCheckoutSession"];
         delete?: never;
         options?: never;
@@ -599,7 +596,7 @@ export interface paths {
         put?: never;
         /**
          * A checkout of the unlock price for a guest's try
-         * @description The return addresses must be on the product's own origin. The try unlocks when the provider confirms the payment (its webhook), never on the browser's word. Only a finished try is sold. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
+         * @description The return addresses must be on the product's own origin. The try unlocks when the provider confirms the payment (its webhook), never on the browser's word. Only a finished try is sold.
          */
         post: operations["postPaymentsCreateAnonymousPayment"];
         delete?: never;
@@ -656,7 +653,7 @@ export interface paths {
         put?: never;
         /**
          * A checkout of the unlock price for one of the caller’s locked images
-         * @description The server picks the return addresses: /dashboard?unlock_success=true&image_id={id}, and /dashboard?unlock_cancelled=true. The image unlocks when the provider confirms the payment. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters, one per user action) to make a retry safe: the same key from the same caller gives back the same checkout.
+         * @description The server picks the return addresses: /dashboard?unlock_success=true&image_id={id}, and /dashboard?unlock_cancelled=true. The image unlocks when the provider confirms the payment.
          */
         post: operations["postImagesUnlockId"];
         delete?: never;
@@ -3858,7 +3855,10 @@ export interface operations {
     postPaymentsCreateCheckoutSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choosing, new for each action (a UUID): the same request sent again with the same key charges or credits once and answers as the first did */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3974,7 +3974,10 @@ export interface operations {
     postCheckoutSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choosing, new for each action (a UUID): the same request sent again with the same key charges or credits once and answers as the first did */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4097,7 +4100,10 @@ export interface operations {
     postPaymentsCreateAnonymousPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choosing, new for each action (a UUID): the same request sent again with the same key charges or credits once and answers as the first did */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4341,7 +4347,10 @@ export interface operations {
     postImagesUnlockId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choosing, new for each action (a UUID): the same request sent again with the same key charges or credits once and answers as the first did */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The image (or enhancement) id */
                 id: string;

@@ -10,8 +10,11 @@ import { downloadName } from './sniff.js';
 
 export const FILES_PREFIX = '/files/';
 
-/** Why a link is refused: 403, the same words for every reason (a prober learns nothing). */
-export const LINK_REFUSED = 'This link is invalid or has expired. Reload the page to get a new one.';
+/**
+ * A refused link: 403 with the same words, and nothing else, for every reason (expired, a changed
+ * path or expiry, no signature): which check failed would tell a prober what to try next.
+ */
+export const LINK_REFUSED = 'Link expired or invalid. Reload the page to get a new one.';
 
 export interface FileServing {
   blobs: BlobStore;
@@ -30,7 +33,7 @@ export function fileRoutes(files: FileServing, logger: Logger): Router {
       const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
       const now = clock();
       const check = verifySignedUrl(files.urlKey, `${FILES_PREFIX}${key}`, str(q.expires), str(q.signature), now);
-      if (!check.ok) throw new AppError('PERMISSION_DENIED', LINK_REFUSED, { reason: check.reason });
+      if (!check.ok) throw new AppError('PERMISSION_DENIED', LINK_REFUSED);
       const blob = await files.blobs.get(key).catch(() => undefined);
       if (!blob) throw new AppError('NOT_FOUND', 'This file no longer exists');
       const maxAge = Math.max(0, Number(q.expires) - Math.floor(now.getTime() / 1000));
