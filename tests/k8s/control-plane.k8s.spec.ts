@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { registry, serviceNames, type ServiceName } from '@flatlay/platform';
+import { calleesOf, serviceNames, type CallerName } from '@flatlay/platform';
 import {
   type Cluster,
   kubeVersionUnderTest,
@@ -393,8 +393,7 @@ describe(`the chart on a real Kubernetes ${VERSION} control plane with kwok node
       }
       const expected = new Set<string>();
       for (const from of [...replicasOf.keys()]) {
-        const caller = from === 'image-worker' ? 'image' : (from as 'gateway' | ServiceName);
-        for (const to of registry[caller].calls) if (replicasOf.has(to)) expected.add(`${from}->${to}`);
+        for (const to of calleesOf(from as CallerName)) if (replicasOf.has(to)) expected.add(`${from}->${to}`);
       }
       assert.deepEqual([...edges].sort(), [...expected].sort());
     });
