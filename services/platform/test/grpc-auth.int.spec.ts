@@ -183,7 +183,18 @@ describe('service credentials on internal gRPC', () => {
     const [h, , s] = valid.split('.');
     const tampered = `${h}.${Buffer.from(JSON.stringify({ sub: 'gateway', aud: 'ledger', iat: now, exp: now + 3600 })).toString('base64url')}.${s}`;
     const noneAlg = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${valid.split('.')[1]}.`;
-    for (const token of [forIdentity, expired, tampered, noneAlg, 'not-a-token']) {
+    // Unsigned payloads that are not claims at all (read before the signature names its key).
+    const bare = (payload: string) => `${h}.${Buffer.from(payload).toString('base64url')}.${s}`;
+    for (const token of [
+      forIdentity,
+      expired,
+      tampered,
+      noneAlg,
+      'not-a-token',
+      bare('null'),
+      bare('[1]'),
+      bare('"x"'),
+    ]) {
       const md = new Metadata();
       md.set(SERVICE_TOKEN_METADATA, token);
       assert.equal((await status_(raw, md)).code, status.UNAUTHENTICATED, token);

@@ -106,7 +106,14 @@ export function checkServiceToken(
   } catch {
     return refuse('malformed service credential');
   }
-  if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number')
+  // Read before the signature is checked (it names the key to check with): anything may be here.
+  if (
+    typeof claims !== 'object' ||
+    claims === null ||
+    typeof claims.sub !== 'string' ||
+    typeof claims.exp !== 'number' ||
+    typeof claims.iat !== 'number'
+  )
     return refuse('malformed service credential');
   const key = isCallerName(claims.sub) ? publicKeys.get(claims.sub) : undefined;
   if (!key) return refuse(`no public key for caller ${JSON.stringify(claims.sub.slice(0, 40))}`);
