@@ -7,13 +7,24 @@
 import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createPrivateKey } from 'node:crypto';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { generationWorkQueue, registry, serviceNames, serviceTopics, type ServiceName } from '@flatlay/platform';
+import {
+  calleesOf,
+  generationWorkQueue,
+  registry,
+  serviceNames,
+  serviceTopics,
+  type CallerName,
+  type ServiceName,
+} from '@flatlay/platform';
 import { WORKER_MALLOC_ENV } from '../services/image/src/engine/process-env.js';
+import { MAX_UPLOAD_BYTES } from '../services/image/src/domain/uploads.js';
+import { MULTIPART_OVERHEAD_BYTES } from '../gateway/src/files/uploads.js';
+import { BATCH_FILES } from '../gateway/src/routes/images.js';
 
 const root = resolve(import.meta.dirname, '..');
 const chartDir = join(root, 'charts', 'flatlay');
@@ -24,9 +35,11 @@ const RELEASE = 'flatlay';
 const NAMESPACE = 'flatlay';
 
 const COMPONENTS = ['gateway', ...serviceNames, 'image-worker'];
-/** The image worker runs the image service's code: it calls as, and only where, the image service may. */
+/** The image worker runs the image service's code (its topics, its database). */
 const callerOf = (component: string): 'gateway' | ServiceName =>
   component === 'image-worker' ? 'image' : (component as 'gateway' | ServiceName);
+/** The services a component may call: every component has its own key and call edges (ADR 0008). */
+const calleesOfComponent = (component: string): string[] => calleesOf(component as CallerName);
 const GRPC_PORTS: Record<string, number> = Object.fromEntries(serviceNames.map((n) => [n, registry[n].grpcPort]));
 const TOPICS = [...new Set(serviceNames.flatMap((n) => registry[n].publishes))];
 const WORK_QUEUE = generationWorkQueue.topic;
@@ -337,7 +350,8 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         for (const d of ofKind(objs, 'Deployment')) {
           for (const c of containersOf(d)) {
             for (const e of c.env ?? []) {
-              if (!SECRET_NAME.test(e.name)) continue;
+              // A *_FILE setting names where a mounted Secret's file is (SERVICE_PRIVATE_KEY_FILE), not a value.
+              if (!SECRET_NAME.test(e.name) || e.name.endsWith('_FILE')) continue;
               assert.equal(e.value, undefined, `${d.metadata.name}: ${e.name} has a literal value`);
               assert.ok(
                 e.valueFrom?.secretKeyRef?.name && e.valueFrom.secretKeyRef.key,
@@ -629,31 +643,67 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
             .filter((e: K8s) => e.name.endsWith('_ADDR'))
             .map((e: K8s) => e.name.replace(/_ADDR$/, '').toLowerCase())
             .sort();
-          const allowed = registry[callerOf(comp)].calls;
-          if (comp === 'image-worker')
-            for (const callee of calls)
-              assert.ok(allowed.includes(callee), `image-worker calls ${callee}, which the image service may not`);
-          else
-            assert.deepEqual(
-              calls,
-              [...allowed].sort(),
-              `${comp}: calls exactly the services the registry lets it call`,
-            );
+          assert.deepEqual(
+            calls,
+            [...calleesOfComponent(comp)].sort(),
+            `${comp}: calls exactly the services the registry lets it call`,
+          );
         }
       });
 
-      it('gives every component the service credential secret, identity its signing key, and the gateway TRUST_PROXY', () => {
+      it("gives every component its own service key (and a gRPC service every component's public key), identity its signing key, and the gateway TRUST_PROXY", () => {
         const objs = render(vs);
         const values = shippedValues(vs.files);
+        const keySecret = (comp: string) => `${values.serviceIdentity.secretPrefix}${comp}`;
+        assert.deepEqual([...values.serviceIdentity.components].sort(), [...COMPONENTS].sort());
         for (const d of ofKind(objs, 'Deployment')) {
-          const env = d.spec.template.spec.containers[0].env;
-          const auth = env.find((e: K8s) => e.name === 'SERVICE_AUTH_SECRET');
-          assert.deepEqual(
-            auth?.valueFrom?.secretKeyRef,
-            { name: values.serviceAuth.secret, key: values.serviceAuth.key },
-            `${d.metadata.name}: SERVICE_AUTH_SECRET from the one Secret`,
-          );
           const comp = componentOf(d);
+          const pod = d.spec.template.spec;
+          const c = pod.containers[0];
+          const env = c.env;
+          const value = (name: string) => env.find((e: K8s) => e.name === name)?.value;
+          assert.ok(!env.some((e: K8s) => e.name === 'SERVICE_AUTH_SECRET'), `${comp}: no SERVICE_AUTH_SECRET`);
+          const mountOf = (path: string) => {
+            const mount = c.volumeMounts.find((m: K8s) => path.startsWith(`${m.mountPath}/`));
+            assert.ok(mount?.readOnly, `${comp}: ${path} on a read-only mount`);
+            return {
+              volume: pod.volumes.find((v: K8s) => v.name === mount.name),
+              file: path.slice(mount.mountPath.length + 1),
+            };
+          };
+          // Its own private key, and no other component's: the one item of its own Secret.
+          const own = mountOf(value('SERVICE_PRIVATE_KEY_FILE'));
+          assert.equal(own.volume.secret?.secretName, keySecret(comp), `${comp}: its own key Secret`);
+          assert.deepEqual(
+            own.volume.secret.items,
+            [{ key: 'private.pem', path: own.file }],
+            `${comp}: only private.pem`,
+          );
+          for (const v of pod.volumes) {
+            const sources = [
+              v.secret && { name: v.secret.secretName, items: v.secret.items },
+              ...(v.projected?.sources ?? []).map((x: K8s) => x.secret),
+            ].filter(Boolean);
+            for (const src of sources)
+              if (src.name !== keySecret(comp) && String(src.name).startsWith(values.serviceIdentity.secretPrefix))
+                assert.deepEqual(
+                  src.items.map((i: K8s) => i.key),
+                  ['public.pem'],
+                  `${comp}: only the public key of ${src.name}`,
+                );
+          }
+          if (comp === 'gateway')
+            assert.equal(value('SERVICE_PUBLIC_KEYS_DIR'), undefined, 'the gateway serves no gRPC');
+          else {
+            // Every component's public key as <component>.pem, in the folder it reads.
+            const dir = value('SERVICE_PUBLIC_KEYS_DIR');
+            const { volume } = mountOf(`${dir}/x`);
+            assert.deepEqual(
+              volume.projected.sources.map((x: K8s) => [x.secret.name, x.secret.items]),
+              COMPONENTS.map((k) => [keySecret(k), [{ key: 'public.pem', path: `${k}.pem` }]]),
+              `${comp}: every component's public key`,
+            );
+          }
           if (comp === 'identity') {
             // NODE_ENV=production refuses a process-lifetime key; every replica must sign with the same one.
             const key = env.find((e: K8s) => e.name === 'JWT_PRIVATE_KEY');
@@ -716,9 +766,7 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           const port = d.spec.template.spec.containers[0].ports[0].containerPort;
           // Ingress: exactly the enabled components that may call this one, on its port.
           const isService = comp !== 'gateway' && comp !== 'image-worker';
-          const callers = isService
-            ? vs.enabled.filter((other) => registry[callerOf(other)].calls.includes(comp as ServiceName))
-            : [];
+          const callers = isService ? vs.enabled.filter((other) => calleesOfComponent(other).includes(comp)) : [];
           const fromPods = policy.spec.ingress.flatMap((r: K8s) => r.from.map(podComponent).filter(Boolean));
           assert.deepEqual(fromPods.sort(), [...callers].sort(), `${comp}: gRPC callers`);
           for (const r of policy.spec.ingress)
@@ -749,7 +797,7 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           );
           const toPods = egress.flatMap((r: K8s) => r.to.map(podComponent).filter(Boolean));
           const callees = vs.enabled.filter(
-            (c) => c !== 'gateway' && c !== 'image-worker' && registry[callerOf(comp)].calls.includes(c as ServiceName),
+            (c) => c !== 'gateway' && c !== 'image-worker' && calleesOfComponent(comp).includes(c),
           );
           const env = d.spec.template.spec.containers[0].env;
           const addrs = env
@@ -793,6 +841,51 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
             `${comp}: DNS, its callees and its backing services, nothing else`,
           );
         }
+      });
+
+      it("lets analytics reach the providers' APIs (its settings Test) and the Kubernetes API (its GPU pool panel)", () => {
+        const objs = render(vs);
+        const values = shippedValues(vs.files);
+        const policy = ofKind(objs, 'NetworkPolicy').find(
+          (p) => p.spec.podSelector.matchLabels?.['app.kubernetes.io/component'] === 'analytics',
+        );
+        const ports = (r: K8s) => r.ports.map((p: K8s) => p.port);
+        // Stripe's and the generative provider's APIs: HTTPS anywhere outside the private ranges,
+        // as billing and image reach them.
+        assert.ok(
+          policy.spec.egress.some(
+            (r: K8s) => r.to.some((peer: K8s) => peer.ipBlock?.cidr === '0.0.0.0/0') && ports(r).includes(443),
+          ),
+          'analytics: HTTPS to the public APIs',
+        );
+        // The API server, where it answers after the kubernetes Service's DNAT (443 and 6443).
+        const api = values.networkPolicy.egress.kubernetesApi;
+        assert.ok(
+          policy.spec.egress.some(
+            (r: K8s) =>
+              JSON.stringify(r.to) === JSON.stringify(api.to) && ports(r).includes(443) && ports(r).includes(6443),
+          ),
+          'analytics: the Kubernetes API server',
+        );
+        // Only analytics talks to the API, with the token of its own read-only account.
+        for (const d of ofKind(objs, 'Deployment')) {
+          const comp = componentOf(d);
+          assert.equal(d.spec.template.spec.automountServiceAccountToken, comp === 'analytics', `${comp}: API token`);
+          if (comp !== 'analytics') assert.ok(!api.components.includes(comp), `${comp}: no egress to the API server`);
+        }
+      });
+
+      it('lets the ingress take the largest request: a batch of 20 files of 10 MB with its multipart overhead', () => {
+        const [ingress] = ofKind(render(vs), 'Ingress');
+        assert.equal(ingress.spec.ingressClassName, 'nginx');
+        const size = String(ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '1m');
+        const match = /^(\d+)([kmg]?)$/i.exec(size);
+        assert.ok(match, `proxy-body-size ${size}`);
+        const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[match[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'];
+        assert.ok(
+          Number(match[1]) * unit >= BATCH_FILES * MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES,
+          `proxy-body-size ${size} takes a batch of ${BATCH_FILES} uploads`,
+        );
       });
     });
   }
@@ -881,11 +974,8 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
   it('lists the grpcClients of each component exactly as the registry allows', () => {
     const components = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')).components as Record<string, K8s>;
     for (const [name, c] of Object.entries(components)) {
-      const allowed = registry[callerOf(name)].calls;
       const clients: string[] = c.grpcClients ?? [];
-      if (name === 'image-worker')
-        for (const x of clients) assert.ok(allowed.includes(x as ServiceName), `image-worker calls ${x}`);
-      else assert.deepEqual([...clients].sort(), [...allowed].sort(), `${name}: grpcClients`);
+      assert.deepEqual([...clients].sort(), [...calleesOfComponent(name)].sort(), `${name}: grpcClients`);
     }
   });
 
@@ -906,7 +996,22 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
         const jwt = createPrivateKey(secretValue(objs, 'flatlay-identity-jwt', 'JWT_PRIVATE_KEY'));
         assert.equal(jwt.asymmetricKeyType, 'ec');
         assert.equal(jwt.asymmetricKeyDetails?.namedCurve, 'prime256v1');
-        assert.ok(secretValue(objs, 'flatlay-service-auth', 'SERVICE_AUTH_SECRET').length >= 32);
+        assert.ok(secretValue(objs, 'flatlay-image-urls', 'IMAGE_URL_SIGNING_KEY').length >= 32);
+        // One Ed25519 key pair per component; public.pem (a certificate: Helm writes no bare public
+        // key) holds the public key of private.pem, as the services read it.
+        for (const comp of COMPONENTS) {
+          const secret = `flatlay-service-key-${comp}`;
+          const key = createPrivateKey(secretValue(objs, secret, 'private.pem'));
+          assert.equal(key.asymmetricKeyType, 'ed25519', `${secret}: Ed25519`);
+          const pub = createPublicKey(secretValue(objs, secret, 'public.pem'));
+          assert.equal(
+            pub.export({ type: 'spki', format: 'pem' }),
+            createPublicKey(key).export({ type: 'spki', format: 'pem' }),
+            `${secret}: public.pem is private.pem's public key`,
+          );
+        }
+        const pems = COMPONENTS.map((comp) => secretValue(objs, `flatlay-service-key-${comp}`, 'private.pem'));
+        assert.equal(new Set(pems).size, COMPONENTS.length, 'a key pair of its own for each component');
         assert.equal(
           Buffer.from(secretValue(objs, 'flatlay-analytics-settings', 'SETTINGS_ENCRYPTION_KEY'), 'base64').length,
           32,
@@ -915,16 +1020,14 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
       // Two renders make different keys: nothing is a constant of the chart.
       const again = template(byName('default'));
       assert.equal(again.status, 0);
-      assert.notEqual(
-        secretValue(render(byName('default')), 'flatlay-service-auth', 'SERVICE_AUTH_SECRET'),
-        secretValue(
-          parseAllDocuments(again.out)
-            .map((d) => d.toJS())
-            .filter(Boolean),
-          'flatlay-service-auth',
-          'SERVICE_AUTH_SECRET',
-        ),
-      );
+      const againObjs = parseAllDocuments(again.out)
+        .map((d) => d.toJS())
+        .filter(Boolean);
+      for (const [secret, key] of [
+        ['flatlay-image-urls', 'IMAGE_URL_SIGNING_KEY'],
+        ['flatlay-service-key-image-worker', 'private.pem'],
+      ] as const)
+        assert.notEqual(secretValue(render(byName('default')), secret, key), secretValue(againObjs, secret, key));
     });
 
     it("gives the settings key to analytics, which seals, and image-worker, which opens the operator's generative key", () => {
@@ -1048,6 +1151,7 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
     it('the :latest tag', () => refuses(['image.tag=latest'], /meet the specifications of the schema/));
     it('a literal service secret or signing key under env', () => {
       refuses(['components.gateway.env.SERVICE_AUTH_SECRET=abc'], /meet the specifications of the schema/);
+      refuses(['components.gateway.env.SERVICE_PRIVATE_KEY=abc'], /meet the specifications of the schema/);
       refuses(['components.identity.env.JWT_PRIVATE_KEY=abc'], /meet the specifications of the schema/);
     });
     it('production billing with neither the Stripe secret key reference nor the explicit local provider', () => {

@@ -57,4 +57,31 @@ describe('service processes', { timeout: 240_000 }, () => {
     assert.notEqual(await run.exited, 0);
     assert.match(run.output(), /DATABASE_URL is required but not set/);
   });
+
+  it('a service without its own key, or given the retired shared secret, stops at once, saying what it needs', async () => {
+    const { startNode, serviceKeyEnv } = await import('../services/platform/test/process.js');
+    const db = requireEnv('DATABASE_URL');
+    const { SERVICE_PUBLIC_KEYS_DIR } = serviceKeyEnv('ledger');
+    const keyless = startNode(['services/ledger/dist/main.js'], { DATABASE_URL: db, SERVICE_PUBLIC_KEYS_DIR });
+    assert.notEqual(await keyless.exited, 0);
+    assert.match(keyless.output(), /SERVICE_PRIVATE_KEY or SERVICE_PRIVATE_KEY_FILE is required/);
+    const retired = startNode(['services/ledger/dist/main.js'], {
+      DATABASE_URL: db,
+      ...serviceKeyEnv('ledger'),
+      SERVICE_AUTH_SECRET: 'x'.repeat(48),
+    });
+    assert.notEqual(await retired.exited, 0);
+    assert.match(
+      retired.output(),
+      /SERVICE_AUTH_SECRET is invalid: no longer read: each component signs with its own key/,
+    );
+    // Another component's private key: its public key is not the ledger's.
+    const foreign = startNode(['services/ledger/dist/main.js'], {
+      DATABASE_URL: db,
+      ...serviceKeyEnv('ledger'),
+      SERVICE_PRIVATE_KEY: serviceKeyEnv('gateway').SERVICE_PRIVATE_KEY,
+    });
+    assert.notEqual(await foreign.exited, 0);
+    assert.match(foreign.output(), /SERVICE_PRIVATE_KEY is not ledger's key/);
+  });
 });

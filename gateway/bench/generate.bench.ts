@@ -26,7 +26,6 @@ import { createIdentityService } from '@flatlay/identity';
 import { createImageService } from '@flatlay/image';
 import { FolderBlobStore, urlSigningKey } from '@flatlay/image/files';
 import { ledgerService } from '@flatlay/ledger';
-import { inProcessServiceSecret } from '@flatlay/platform';
 import { createThreadedEngine } from '../../services/image/src/engine/thread.js';
 import type { EnhanceOptions } from '../../services/image/src/engine/options.js';
 import { loadImageConfig } from '../../services/image/src/config.js';
@@ -137,7 +136,7 @@ const app = createGatewayApp({
   corsOrigins: ['http://localhost'],
   files: {
     blobs: new FolderBlobStore(blobRoot),
-    urlKey: urlSigningKey(undefined, process.env.SERVICE_AUTH_SECRET || inProcessServiceSecret()),
+    urlKey: urlSigningKey(process.env.IMAGE_URL_SIGNING_KEY, true),
   },
   services: services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` })),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Redis } from 'ioredis';
-import { env, registry, serviceSecretEnv } from '@flatlay/platform';
+import { env, registry, serviceIdentityEnvSchema } from '@flatlay/platform';
 import type { AuthRateLimitOptions } from './http/rate-limit.js';
 import { parseTrustProxy } from './http/client-address.js';
 import { defaultGuestTryLimits } from './http/guest-limits.js';
@@ -79,8 +79,6 @@ export const gatewayEnvSchema = z
     IMAGE_ADDR: z.string().default(`127.0.0.1:${registry.image.grpcPort}`),
     BILLING_ADDR: z.string().default(`127.0.0.1:${registry.billing.grpcPort}`),
     ANALYTICS_ADDR: z.string().default(`127.0.0.1:${registry.analytics.grpcPort}`),
-    // The gateway as its own process signs its calls to the services with the deployment's secret.
-    SERVICE_AUTH_SECRET: serviceSecretEnv(),
     WEB_DIR: z.string().optional(),
     LOG_LEVEL: env.logLevel(),
     // The bus the services publish on: the gateway follows identity's and the ledger's events
@@ -88,5 +86,7 @@ export const gatewayEnvSchema = z
     KAFKA_BROKERS: env.csv().optional(),
   })
   .extend(rateLimitEnvSchema.shape)
-  .extend(cacheEnvSchema.shape);
+  .extend(cacheEnvSchema.shape)
+  // The gateway as its own process signs its calls to the services with its own private key.
+  .extend(serviceIdentityEnvSchema.shape);
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;

@@ -4,18 +4,23 @@ import {
   createBus,
   createLogger,
   loadConfig,
-  registry,
+  calleesOf,
   ServiceCredential,
+  servicePrivateKeyFrom,
   startTelemetry,
   stopOnSignals,
 } from '@flatlay/platform';
 import { createGatewayApp } from './app.js';
 import { startGatewayCache } from './cache/index.js';
 import { serviceClients } from './clients.js';
+import { filesFromEnv } from './files/index.js';
 import { gatewayEnvSchema, rateLimitsFrom } from './config.js';
 import { listen } from './server.js';
 
 const config = loadConfig(gatewayEnvSchema);
+// Checked at start, before anything connects: its own key, and the image service's URL-signing key.
+const credential = new ServiceCredential('gateway', servicePrivateKeyFrom(config));
+const files = filesFromEnv({}, { standalone: true });
 startTelemetry('gateway');
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const rateLimits = rateLimitsFrom(config);
@@ -29,7 +34,7 @@ const addressOf = {
 // A bus of its own (a consumer group per instance): without Kafka there is nothing to follow.
 const bus = config.KAFKA_BROKERS?.length ? createBus(config.KAFKA_BROKERS, 'gateway') : undefined;
 const cache = bus ? startGatewayCache(bus, logger, { ttlMs: config.GATEWAY_CACHE_TTL_SECONDS * 1000 }) : undefined;
-const services = registry.gateway.calls.map((name) => ({ name, address: addressOf[name] }));
+const services = calleesOf('gateway').map((name) => ({ name, address: addressOf[name] }));
 const app = createGatewayApp({
   logger,
   rateLimits: rateLimits.options,
@@ -37,7 +42,8 @@ const app = createGatewayApp({
   corsOrigins: config.CORS_ORIGINS,
   webDir: config.WEB_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
   services,
-  clients: serviceClients(services, new ServiceCredential('gateway', config.SERVICE_AUTH_SECRET)),
+  clients: serviceClients(services, credential),
+  files,
   cache,
 });
 const http = await listen(app, config.HOST, config.PORT);

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import express from 'express';
 import { identity } from '@flatlay/proto';
-import { AppError, call, createLogger, GrpcServer, inProcessServiceSecret, unary } from '@flatlay/platform';
+import { AppError, call, createLogger, GrpcServer, inProcessPublicKeys, unary } from '@flatlay/platform';
 import { createGatewayApp, listen } from '../src/index.js';
 import { serviceClients } from '../src/clients.js';
 import { callerMetadata, callerOf, createAuthenticator } from '../src/http/auth.js';
@@ -45,7 +45,7 @@ async function standInIdentity() {
   };
   const server = new GrpcServer(
     [{ name: 'flatlay.identity.v1.IdentityService', definition: identity.IdentityServiceService, implementation }],
-    { service: 'identity', secret: inProcessServiceSecret() },
+    { service: 'identity', publicKeys: inProcessPublicKeys() },
   );
   const port = await server.listen('127.0.0.1', 0);
   server.setServing(true);

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { registry, serviceNames, type ServiceName } from '@flatlay/platform';
+import { calleesOf, serviceNames, type CallerName } from '@flatlay/platform';
 import {
   type Cluster,
   kubeVersionUnderTest,
@@ -393,14 +393,22 @@ describe(`the chart on a real Kubernetes ${VERSION} control plane with kwok node
       }
       const expected = new Set<string>();
       for (const from of [...replicasOf.keys()]) {
-        const caller = from === 'image-worker' ? 'image' : (from as 'gateway' | ServiceName);
-        for (const to of registry[caller].calls) if (replicasOf.has(to)) expected.add(`${from}->${to}`);
+        for (const to of calleesOf(from as CallerName)) if (replicasOf.has(to)) expected.add(`${from}->${to}`);
       }
       assert.deepEqual([...edges].sort(), [...expected].sort());
     });
 
     it('helm upgrade with a changed value rolls every Deployment with no unavailable replica; rollback returns; uninstall leaves only kept credentials', async () => {
       const before = new Map((await items('deployments')).map((d) => [d.metadata.name, d.metadata.generation]));
+      // Generated credentials (each component's service key pair, the URL-signing key): read back, never remade.
+      const generated = async () =>
+        new Map(
+          (await items('secrets'))
+            .filter((x) => /^flatlay-(service-key-|image-urls$)/.test(x.metadata.name))
+            .map((x) => [x.metadata.name, JSON.stringify(x.data)]),
+        );
+      const keysBefore = await generated();
+      assert.equal(keysBefore.size, REQUEST_PATH.length + 2, 'a service key per component and the URL key');
       // Watch availability while the upgrade rolls: sampled through the API all along.
       let worst = Number.POSITIVE_INFINITY;
       let samples = 0;
@@ -445,6 +453,7 @@ describe(`the chart on a real Kubernetes ${VERSION} control plane with kwok node
       await watcher;
       assert.ok(samples > 0, 'availability was sampled during the upgrade');
       assert.ok(worst >= 0, `a Deployment had ${-worst} replica(s) unavailable during the upgrade`);
+      assert.deepEqual(await generated(), keysBefore, 'the upgrade kept every generated key');
       const config = async () => (await items('configmaps')).find((c) => c.metadata.name === `${RELEASE}-config`).data;
       assert.equal((await config()).LOG_LEVEL, 'debug');
 

@@ -101,11 +101,19 @@ async function until(check, since, what, timeoutMs = 10_000) {
 async function distributed() {
   let env = process.env;
   if (!env.DATABASE_URL || !env.KAFKA_BROKERS) env = await (await import('../../scripts/infra.mjs')).up();
-  const secret = randomBytes(48).toString('base64');
+  // Each process its own key pair, as deployed (ADR 0008); every caller's public key in one folder.
+  const platform = await import('../../services/platform/dist/index.js');
+  const keys = platform.generateServiceKeys();
+  const publicKeysDir = mkdtempSync(join(tmpdir(), 'flatlay-bench-service-keys-'));
+  platform.writePublicKeys(publicKeysDir, keys);
+  const identityOf = (caller) => ({
+    SERVICE_PRIVATE_KEY: platform.privateKeyPem(keys[caller].privateKey),
+    SERVICE_PUBLIC_KEYS_DIR: publicKeysDir,
+  });
   const common = {
     DATABASE_URL: env.DATABASE_URL,
     KAFKA_BROKERS: env.KAFKA_BROKERS,
-    SERVICE_AUTH_SECRET: secret,
+    IMAGE_URL_SIGNING_KEY: randomBytes(48).toString('base64'),
     GRPC_HOST: '127.0.0.1',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
@@ -127,7 +135,7 @@ async function distributed() {
       startProcess(
         name,
         [join(repoRoot, 'services', name, 'dist', 'main.js')],
-        { ...common, GRPC_PORT: String(port) },
+        { ...common, ...identityOf(name), GRPC_PORT: String(port) },
         new RegExp(`${name} service ready`),
         { logFile: join(reports, `bench-api-${name}.log`) },
       );
@@ -138,6 +146,7 @@ async function distributed() {
         [join(repoRoot, 'gateway', 'dist', 'main.js')],
         {
           ...common,
+          SERVICE_PRIVATE_KEY: identityOf('gateway').SERVICE_PRIVATE_KEY,
           PORT: String(port),
           IDENTITY_ADDR: `127.0.0.1:${identityPort}`,
           LEDGER_ADDR: `127.0.0.1:${ledgerPort}`,
@@ -177,7 +186,7 @@ async function distributed() {
     const ledgerClient = createClient(
       ledger.LedgerServiceClient,
       `127.0.0.1:${ledgerPort}`,
-      new ServiceCredential('gateway', secret),
+      new ServiceCredential('gateway', keys.gateway.privateKey),
     );
     const logoutOnB = [];
     const logoutOnA = [];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inProcessServiceSecret, loadConfig } from '@flatlay/platform';
+import { loadConfig } from '@flatlay/platform';
 import { blobEnvSchema, blobStoreFrom, urlSigningKey } from '@flatlay/image/files';
 import type { FileServing } from './serve.js';
 
@@ -11,14 +11,17 @@ export const filesEnvSchema = blobEnvSchema.extend({
 /**
  * The blob store and URL key from the environment (and overrides), as the image service chooses
  * them: so the gateway stores uploads where the service reads them and checks the URLs it signs.
- * Without SERVICE_AUTH_SECRET the key derives from this process tree's secret (embedded default).
+ * Without IMAGE_URL_SIGNING_KEY the key is this process tree's own (the embedded default, where the
+ * image service signs in the same process), unless `standalone`: the gateway as its own process
+ * must be given the image service's key, and refuses to start without it.
  */
 export function filesFromEnv(
   overrides: Partial<Record<keyof z.infer<typeof filesEnvSchema>, string>> = {},
+  { standalone = false } = {},
 ): FileServing {
   const config = loadConfig(filesEnvSchema, { ...process.env, ...overrides });
   return {
     blobs: blobStoreFrom(config),
-    urlKey: urlSigningKey(config.IMAGE_URL_SIGNING_KEY, process.env.SERVICE_AUTH_SECRET || inProcessServiceSecret()),
+    urlKey: urlSigningKey(config.IMAGE_URL_SIGNING_KEY, !standalone),
   };
 }

@@ -13,7 +13,6 @@ import {
   createClient,
   createLogger,
   freePort,
-  inProcessServiceSecret,
   KafkaBus,
   ServiceCredential,
   startService,
@@ -234,7 +233,7 @@ export async function startStack(
       { databaseUrl, database: `flatlay_image_gateway_test_${run}`, bus, grpcPort: 0, logger },
     );
     services.push(service);
-    imageStack = { blobs, blobRoot, urlKey: urlSigningKey(undefined, inProcessServiceSecret()), service };
+    imageStack = { blobs, blobRoot, urlKey: urlSigningKey(undefined, true), service };
   }
   // Analytics only where a test needs it: its consumers read every topic.
   if (options.analytics === true)

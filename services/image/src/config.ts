@@ -8,7 +8,7 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 /** The image service's and worker's settings (environment only; defaults fit one machine). */
 // Blob storage (blobEnvSchema): an S3 bucket when S3_BUCKET is set with S3_ENDPOINT or S3_REGION, else a folder.
 export const imageEnvSchema = blobEnvSchema.extend({
-  // Signs the file URLs the gateway serves; unset: derived from SERVICE_AUTH_SECRET.
+  // Signs the file URLs the gateway serves; unset: generated in memory (embedded default only).
   IMAGE_URL_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   // Where the gateway serves files (outside /api: a browser fetches them as plain files).
   IMAGE_URL_PREFIX: z.string().default('/files/'),

@@ -1,4 +1,4 @@
-import { inProcessServiceSecret, type ServiceContext } from '@flatlay/platform';
+import type { ServiceContext } from '@flatlay/platform';
 import { blobStoreFrom } from './blobs/from-config.js';
 import type { BlobStore } from './blobs/index.js';
 import { grpcLedger, type LedgerPort } from './app/ledger-port.js';
@@ -40,20 +40,25 @@ export interface ImageParts {
   policy: JobPolicy;
 }
 
-/** The adapters this service runs on, from the options and the environment. */
-export function imageParts(ctx: ServiceContext, options: ImageServiceOptions): ImageParts {
+/**
+ * The adapters this service runs on, from the options and the environment. A generation worker on
+ * its own (`signsUrls: false`) hands out no file URL, so it holds no URL-signing key: a worker
+ * taken over through an image it parses cannot sign a link to anyone's file (ADR 0008).
+ */
+export function imageParts(ctx: ServiceContext, options: ImageServiceOptions, { signsUrls = true } = {}): ImageParts {
   const config = loadImageConfig(options.config);
   const blobs = options.blobs ?? blobStoreFrom(config);
   const ledger = options.ledger ?? grpcLedger(options.ledgerAddress ?? (() => config.LEDGER_ADDR), ctx.credential);
-  const signer = urlSigner(
-    urlSigningKey(config.IMAGE_URL_SIGNING_KEY, process.env.SERVICE_AUTH_SECRET || inProcessServiceSecret()),
-  );
+  const signer = signsUrls ? urlSigner(urlSigningKey(config.IMAGE_URL_SIGNING_KEY, ctx.inProcessKeys)) : undefined;
   const clock = options.clock ?? (() => new Date());
   return {
     config,
     blobs,
     ledger,
-    sign: (key) => signer.sign(`${config.IMAGE_URL_PREFIX}${key}`, clock()),
+    sign: (key) => {
+      if (!signer) throw new Error('this generation worker signs no file URLs');
+      return signer.sign(`${config.IMAGE_URL_PREFIX}${key}`, clock());
+    },
     policy: {
       maxAttempts: config.GENERATION_MAX_ATTEMPTS,
       leaseMs: config.GENERATION_LEASE_SECONDS * 1000,

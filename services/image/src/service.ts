@@ -153,17 +153,19 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
 
 /**
  * The generation worker as its own process (the GPU pool): the image service's database and
- * queue, gRPC health only. It calls the ledger as the image service, to refund failed jobs, and
- * reads the operator's generative key where the image service keeps it (that database).
+ * queue, gRPC health only. It calls the ledger as `image-worker`, with a key of its own that may
+ * only refund failed jobs (it parses untrusted images: ADR 0008), and reads the operator's
+ * generative key where the image service keeps it (that database).
  */
 export function createGenerationWorkerService(options: ImageServiceOptions = {}): ServiceDefinition {
   return {
     name: 'image',
+    caller: 'image-worker',
     migrationsDir,
     topics: serviceTopics('image'),
     grpc: () => [],
     async start(ctx) {
-      const p = imageParts(ctx, options);
+      const p = imageParts(ctx, options, { signsUrls: false });
       const stopWorker = await startWorker(ctx, p, options);
       return [async () => p.ledger.close(), stopWorker];
     },

@@ -13,7 +13,6 @@ import {
   createLogger,
   generationWorkQueue,
   InProcessBus,
-  inProcessServiceSecret,
   KafkaBus,
   outboxMessage,
   serviceCredential,
@@ -153,7 +152,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
     assert.equal(e.code, expected);
     return true;
   };
-  const urlKey = urlSigningKey(undefined, inProcessServiceSecret());
+  const urlKey = urlSigningKey(undefined, true);
 
   it('charges before the job is queued, then delivers an unlocked result at signed URLs', async () => {
     const userId = await newUser();

@@ -4,7 +4,7 @@
 // the user is charged exactly once (the charge is taken before queueing and never again).
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,11 +17,13 @@ import {
   createLogger,
   InProcessBus,
   KafkaBus,
-  ServiceCredential,
+  publicKeysOf,
   startService,
+  type CallerName,
   type RunningService,
 } from '@flatlay/platform';
 import { ledgerService } from '@flatlay/ledger';
+import { serviceKeyEnv, testCredential, testServiceKeys, testUrlSigningKey } from '../../platform/test/process.js';
 import { requireEnv, waitFor } from '../../platform/test/support.js';
 import { FolderBlobStore } from '../src/blobs/index.js';
 import { createImageService } from '../src/service.js';
@@ -31,8 +33,12 @@ const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const workerScript = fileURLToPath(new URL('./support/worker-process.ts', import.meta.url));
 
 describe('a worker process killed mid-job', { timeout: 180_000 }, () => {
-  // One deployment secret for this process's services and the worker processes (real credentials).
-  const secret = randomBytes(32).toString('base64');
+  // One deployment's keys for this process's services and the worker processes (real credentials:
+  // the worker signs as image-worker with its own key).
+  const keysOf = (caller: CallerName) => ({
+    privateKey: testServiceKeys[caller].privateKey,
+    publicKeys: publicKeysOf(testServiceKeys),
+  });
   const run = randomUUID().slice(0, 8);
   const database = `flatlay_image_kill_test_${run}`;
   const children: ChildProcess[] = [];
@@ -52,7 +58,7 @@ describe('a worker process killed mid-job', { timeout: 180_000 }, () => {
       bus: new InProcessBus(),
       grpcPort: 0,
       logger: silent,
-      serviceSecret: secret,
+      serviceKeys: keysOf('ledger'),
     });
     // The image service without a worker of its own: only the worker processes run jobs.
     imageSvc = await startService(
@@ -60,19 +66,19 @@ describe('a worker process killed mid-job', { timeout: 180_000 }, () => {
         blobs: new FolderBlobStore(join(dataDir, 'blobs')),
         ledgerAddress: () => `127.0.0.1:${ledgerSvc.port}`,
         consumerGroup: `image-kill-test-${run}`,
+        config: { IMAGE_URL_SIGNING_KEY: testUrlSigningKey },
       }),
-      { databaseUrl: requireEnv('DATABASE_URL'), database, bus, grpcPort: 0, logger: silent, serviceSecret: secret },
+      {
+        databaseUrl: requireEnv('DATABASE_URL'),
+        database,
+        bus,
+        grpcPort: 0,
+        logger: silent,
+        serviceKeys: keysOf('image'),
+      },
     );
-    images = createClient(
-      image.ImageServiceClient,
-      `127.0.0.1:${imageSvc.port}`,
-      new ServiceCredential('gateway', secret),
-    );
-    ledgerClient = createClient(
-      ledger.LedgerServiceClient,
-      `127.0.0.1:${ledgerSvc.port}`,
-      new ServiceCredential('gateway', secret),
-    );
+    images = createClient(image.ImageServiceClient, `127.0.0.1:${imageSvc.port}`, testCredential('gateway'));
+    ledgerClient = createClient(ledger.LedgerServiceClient, `127.0.0.1:${ledgerSvc.port}`, testCredential('gateway'));
   });
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -96,7 +102,8 @@ describe('a worker process killed mid-job', { timeout: 180_000 }, () => {
         DATABASE_URL: requireEnv('DATABASE_URL'),
         TEST_DATABASE: database,
         KAFKA_BROKERS: requireEnv('KAFKA_BROKERS'),
-        SERVICE_AUTH_SECRET: secret,
+        // Its own key, and no URL-signing key: a worker signs no file URL.
+        ...serviceKeyEnv('image-worker'),
         FLATLAY_DATA_DIR: dataDir,
         LEDGER_ADDR: `127.0.0.1:${ledgerSvc.port}`,
         GENERATION_CONSUMER_GROUP: `image-worker-kill-test-${run}`,

@@ -18,6 +18,7 @@ export * from './events/envelope.js';
 export * from './grpc/server.js';
 export * from './grpc/client.js';
 export * from './grpc/service-auth.js';
+export * from './grpc/service-keys.js';
 export * from './service/runtime.js';
 export * from './service/bus-config.js';
 export * from './service/standalone.js';

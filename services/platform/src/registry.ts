@@ -1,12 +1,24 @@
 // The one list of Flatlay's services: where each serves gRPC, what it publishes and consumes on
-// the bus, and whom it may call. Services, the gateway's defaults, the gRPC authorisation and the
-// Helm chart's test all read it, so a port, topic or call edge is written down once.
+// the bus, and which methods of which services it may call. Services, the gateway's defaults, the
+// gRPC authorisation and the Helm chart's test all read it, so a port, topic or call edge is
+// written down once.
 import { topics } from '@flatlay/proto';
 
 export const serviceNames = ['identity', 'ledger', 'image', 'billing', 'analytics'] as const;
 export type ServiceName = (typeof serviceNames)[number];
-/** Who may present a service credential: a service, or the gateway in front of them all. */
-export type CallerName = ServiceName | 'gateway';
+/**
+ * Who may present a service credential, each with a key pair of its own (ADR 0008): a service,
+ * the gateway in front of them all, or a generation worker run as its own process (it parses
+ * untrusted images, so it holds no more than it needs).
+ */
+export const callerNames = ['gateway', ...serviceNames, 'image-worker'] as const;
+export type CallerName = (typeof callerNames)[number];
+
+/**
+ * The methods of other services one caller may call, by service: the names the .proto gives them
+ * (`Spend`), or `all` for every method of that service. A call to any other method is refused.
+ */
+export type CallEdges = { readonly [S in ServiceName]?: readonly string[] | 'all' };
 
 export interface ServiceEntry {
   name: ServiceName;
@@ -17,30 +29,47 @@ export interface ServiceEntry {
   publishes: string[];
   /** Its consumer group and the topics that group reads (none: it reacts to nothing). */
   consumes?: { group: string; topics: string[] };
-  /** Services it may call over gRPC; every other call from it is refused. */
-  calls: ServiceName[];
+  /** What it may call over gRPC; every other call from it is refused. */
+  calls: CallEdges;
 }
 
 export interface GatewayEntry {
   name: 'gateway';
   httpPort: number;
-  calls: ServiceName[];
+  calls: CallEdges;
+}
+
+/** A generation worker as its own process: no API of its own (gRPC health only), the image service's database. */
+export interface WorkerEntry {
+  name: 'image-worker';
+  calls: CallEdges;
 }
 
 const allTopics = Object.values(topics);
 
-// Commands that need an answer now go over gRPC; facts go over the bus. So only the gateway and
-// the image service (spending and refunding tokens for a generation while the user waits) call
-// anyone; identity, ledger, billing and analytics learn everything else from events.
-export const registry: { gateway: GatewayEntry } & { [N in ServiceName]: ServiceEntry & { name: N } } = {
-  gateway: { name: 'gateway', httpPort: 8080, calls: [...serviceNames] },
+// Commands that need an answer now go over gRPC; facts go over the bus. So only the gateway, the
+// image service (spending and refunding tokens for a generation while the user waits) and its
+// workers (refunding a failed job) call anyone; identity, ledger, billing and analytics learn
+// everything else from events. The gateway is the API's one front: every route ends in some
+// service's method, so it may call them all (it is also the one caller with the admin's Adjust).
+export const registry: { gateway: GatewayEntry; 'image-worker': WorkerEntry } & {
+  [N in ServiceName]: ServiceEntry & { name: N };
+} = {
+  gateway: {
+    name: 'gateway',
+    httpPort: 8080,
+    calls: { identity: 'all', ledger: 'all', image: 'all', billing: 'all', analytics: 'all' },
+  },
+  // A worker only gives back the tokens of a job that failed (services/image/src/worker): never
+  // Spend, never Adjust, never Credit.
+  'image-worker': { name: 'image-worker', calls: { ledger: ['Refund'] } },
   identity: {
     name: 'identity',
     grpcPort: 50051,
     grpcPackage: 'flatlay.identity.v1',
     publishes: [topics.identityUser],
     consumes: { group: 'identity', topics: [topics.billingSubscription] },
-    calls: [],
+    calls: {},
   },
   ledger: {
     name: 'ledger',
@@ -48,7 +77,7 @@ export const registry: { gateway: GatewayEntry } & { [N in ServiceName]: Service
     grpcPackage: 'flatlay.ledger.v1',
     publishes: [topics.ledgerAccount],
     consumes: { group: 'ledger', topics: [topics.identityUser, topics.billingPayment, topics.billingSubscription] },
-    calls: [],
+    calls: {},
   },
   image: {
     name: 'image',
@@ -57,7 +86,8 @@ export const registry: { gateway: GatewayEntry } & { [N in ServiceName]: Service
     publishes: [topics.imageGeneration, topics.imageGenerationRequested],
     // analytics.settings.v1: the operator's generative key, kept for the workers too (ADR 0103).
     consumes: { group: 'image', topics: [topics.identityUser, topics.billingPayment, topics.analyticsSettings] },
-    calls: ['ledger'],
+    // Spend for a generation or an unlock, Refund when a job fails (its in-process worker).
+    calls: { ledger: ['Spend', 'Refund'] },
   },
   billing: {
     name: 'billing',
@@ -65,7 +95,7 @@ export const registry: { gateway: GatewayEntry } & { [N in ServiceName]: Service
     grpcPackage: 'flatlay.billing.v1',
     publishes: [topics.billingPayment, topics.billingSubscription],
     consumes: { group: 'billing', topics: [topics.identityUser, topics.analyticsSettings] },
-    calls: [],
+    calls: {},
   },
   analytics: {
     name: 'analytics',
@@ -73,7 +103,7 @@ export const registry: { gateway: GatewayEntry } & { [N in ServiceName]: Service
     grpcPackage: 'flatlay.analytics.v1',
     publishes: [topics.analyticsSettings],
     consumes: { group: 'analytics', topics: allTopics.filter((t) => t !== topics.imageGenerationRequested) },
-    calls: [],
+    calls: {},
   },
 };
 
@@ -88,10 +118,23 @@ export function serviceTopics(name: ServiceName, partitions = 6): Array<{ name: 
   return [...new Set([...entry.publishes, ...(entry.consumes?.topics ?? [])])].map((t) => ({ name: t, partitions }));
 }
 
-/** Whether `caller` may call `callee`. */
-export function mayCall(caller: string, callee: ServiceName): boolean {
-  if (caller === 'gateway') return registry.gateway.calls.includes(callee);
-  return isServiceName(caller) && registry[caller].calls.includes(callee);
+export const isCallerName = (name: string): name is CallerName => (callerNames as readonly string[]).includes(name);
+
+/** The services `caller` may call at all (some method of each): the network policy's edges. */
+export function calleesOf(caller: CallerName): ServiceName[] {
+  const calls = registry[caller].calls;
+  return serviceNames.filter((s) => calls[s] !== undefined);
+}
+
+/**
+ * Whether `caller` may call `callee`: its method `method` (as named in the .proto, e.g. `Adjust`),
+ * or, without a method, any method of it.
+ */
+export function mayCall(caller: string, callee: ServiceName, method?: string): boolean {
+  if (!isCallerName(caller)) return false;
+  const allowed = registry[caller].calls[callee];
+  if (allowed === undefined) return false;
+  return method === undefined || allowed === 'all' || allowed.includes(method);
 }
 
 /** The service whose API a fully qualified gRPC service name belongs to (flatlay.ledger.v1.LedgerService -> ledger). */

@@ -1,6 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { checkHealth, freePort, ServiceCredential } from '../src/index.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  checkHealth,
+  freePort,
+  generateServiceKeys,
+  privateKeyPem,
+  ServiceCredential,
+  writePublicKeys,
+  type CallerName,
+} from '../src/index.js';
 import { waitFor } from './support.js';
 
 export interface ChildRun {
@@ -20,8 +31,26 @@ export function startNode(args: string[], env: Record<string, string | undefined
   return { child, output: () => output, exited };
 }
 
-/** The deployment's SERVICE_AUTH_SECRET for service processes that tests start. */
-export const testServiceSecret = randomBytes(32).toString('base64');
+/** The deployment's key pairs for the processes that tests start (each its own, as deployed). */
+export const testServiceKeys = generateServiceKeys();
+let publicKeysDir: string | undefined;
+
+/** The settings of `caller`'s identity in a process a test starts: its private key and every caller's public key. */
+export function serviceKeyEnv(caller: CallerName): Record<string, string> {
+  if (!publicKeysDir) {
+    publicKeysDir = mkdtempSync(join(tmpdir(), 'flatlay-service-keys-'));
+    writePublicKeys(publicKeysDir, testServiceKeys);
+  }
+  return {
+    SERVICE_PRIVATE_KEY: privateKeyPem(testServiceKeys[caller].privateKey),
+    SERVICE_PUBLIC_KEYS_DIR: publicKeysDir,
+  };
+}
+
+export const testUrlSigningKey = randomBytes(32).toString('base64');
+
+/** A caller's credential with the test deployment's key. */
+export const testCredential = (caller: CallerName) => new ServiceCredential(caller, testServiceKeys[caller].privateKey);
 
 /** Starts a service's built entry point; `credential` is the gateway's, which may call every service. */
 export async function startServiceProcess(
@@ -35,7 +64,9 @@ export async function startServiceProcess(
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: String(port),
     KAFKA_BROKERS: process.env.KAFKA_BROKERS,
-    SERVICE_AUTH_SECRET: testServiceSecret,
+    ...serviceKeyEnv(service as CallerName),
+    // The image service signs file URLs with a key it must be given as its own process.
+    IMAGE_URL_SIGNING_KEY: testUrlSigningKey,
   });
   const address = `127.0.0.1:${port}`;
   await waitFor(
@@ -44,5 +75,5 @@ export async function startServiceProcess(
     60_000,
   );
   if (run.child.exitCode !== null) throw new Error(`${service} exited early:\n${run.output()}`);
-  return { ...run, address, credential: new ServiceCredential('gateway', testServiceSecret) };
+  return { ...run, address, credential: testCredential('gateway') };
 }

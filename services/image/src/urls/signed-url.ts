@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ConfigError, inProcessSecret } from '@flatlay/platform';
 
 // Every file the service points a browser at goes through the gateway at an expiring, signed
 // URL: the signature (HMAC-SHA256 over the path and the expiry) proves the service handed that
@@ -55,10 +56,16 @@ export function verifyUrl(key: Buffer, url: string, now: Date): UrlCheck {
 }
 
 /**
- * The URL-signing key: IMAGE_URL_SIGNING_KEY when set, otherwise derived from the service
- * secret, which the gateway (the verifier) holds too, so no second secret has to be shared.
+ * The URL-signing key: IMAGE_URL_SIGNING_KEY when set. Unset, a process tree that runs both the
+ * signer and the verifier (the embedded default, tests: `inProcess`) generates one in memory; a
+ * component run as its own process must be given it, as the gateway checks what the image
+ * service signs (it is its own secret, derived from nothing else: ADR 0008).
  */
-export function urlSigningKey(explicit: string | undefined, serviceSecret: string | Buffer): Buffer {
+export function urlSigningKey(explicit: string | undefined, inProcess: boolean): Buffer {
   if (explicit) return Buffer.from(explicit);
-  return createHmac('sha256', serviceSecret).update('flatlay image url signing v1').digest();
+  if (!inProcess)
+    throw new ConfigError([
+      'IMAGE_URL_SIGNING_KEY is required but not set (the key, ≥ 32 characters, that signs file URLs; the same for the image service, its workers and the gateway)',
+    ]);
+  return inProcessSecret('image-url-signing');
 }

@@ -33,9 +33,10 @@ describe('signed URLs', () => {
     assert.deepEqual(verifyUrl(key, url.split('&')[0]!, now), { ok: false, reason: 'malformed' });
   });
 
-  it('derive one key from the service secret unless one is given', () => {
-    assert.deepEqual(urlSigningKey(undefined, 's'.repeat(32)), urlSigningKey(undefined, 's'.repeat(32)));
-    assert.notDeepEqual(urlSigningKey(undefined, 's'.repeat(32)), urlSigningKey(undefined, 't'.repeat(32)));
-    assert.deepEqual(urlSigningKey('explicit', 's'.repeat(32)), Buffer.from('explicit'));
+  it("use the given key; without one, the process tree's own, or refuse to start on its own", () => {
+    assert.deepEqual(urlSigningKey('explicit', false), Buffer.from('explicit'));
+    assert.deepEqual(urlSigningKey(undefined, true), urlSigningKey(undefined, true));
+    assert.equal(urlSigningKey(undefined, true).length, 32);
+    assert.throws(() => urlSigningKey(undefined, false), /IMAGE_URL_SIGNING_KEY is required/);
   });
 });

@@ -1,10 +1,10 @@
 // The generation worker as its own process, composed as the chart's image-worker is
-// (createGenerationWorkerService on Kafka: environment, database, ledger, leases, signals), in the
+// (createGenerationWorkerService on Kafka: environment, its own key, database, ledger, leases, signals), in the
 // test's own database (TEST_DATABASE; runStandalone would take the shared `flatlay_image`), on a
 // test engine chosen by TEST_ENGINE, so a test can kill it mid-job and start it again:
 //   hang      prints `engine started` when a job reaches the engine, and never finishes it;
 //   complete  answers a small real JPEG result and preview at once.
-import { createBus, createLogger, startService, stopOnSignals } from '@flatlay/platform';
+import { createBus, createLogger, serviceKeysFromEnv, startService, stopOnSignals } from '@flatlay/platform';
 import { createGenerationWorkerService } from '../../src/service.js';
 import type { EnhanceEngine } from '../../src/worker/generation-worker.js';
 import { instantEngine } from './instant-engine.js';
@@ -35,7 +35,8 @@ const running = await startService(createGenerationWorkerService({ engine: async
   bus,
   grpcPort: 0,
   logger,
-  serviceSecret: env('SERVICE_AUTH_SECRET'),
+  // Its own key, as the chart's image-worker (SERVICE_PRIVATE_KEY, SERVICE_PUBLIC_KEYS_DIR).
+  serviceKeys: serviceKeysFromEnv('image-worker'),
 });
 stopOnSignals(async () => {
   await running.stop();

@@ -10,6 +10,7 @@ import { toServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceName } from '../registry.js';
 import { serviceAuthInterceptor } from './service-auth.js';
+import type { PublicKeys } from './service-keys.js';
 
 export interface GrpcService {
   /** Fully qualified service name, e.g. flatlay.ledger.v1.LedgerService (used by health checks). */
@@ -41,10 +42,10 @@ export function unary<Req, Res>(
   };
 }
 
-/** Who this server is, and the secret its callers' tokens must be signed with. */
+/** Who this server is, and the public keys its callers' tokens must be signed for. */
 export interface GrpcServerAuth {
   service: ServiceName;
-  secret: string | Buffer;
+  publicKeys: PublicKeys;
   logger?: Logger;
 }
 
@@ -58,7 +59,7 @@ export class GrpcServer {
       auth.logger?.warn({ method: path, reason }, 'refused a gRPC call without a valid service credential');
     this.server = new Server({
       'grpc.max_receive_message_length': 64 * 1024 * 1024,
-      interceptors: [serviceAuthInterceptor(auth.service, auth.secret, refused)],
+      interceptors: [serviceAuthInterceptor(auth.service, auth.publicKeys, refused)],
     });
     this.names = services.map((s) => s.name);
     const initial: ServingStatusMap = { '': 'NOT_SERVING' };

@@ -1,8 +1,9 @@
-// Service credentials: who is calling a service over gRPC. Every call carries a short-lived token
-// (an HS256 JWT: `sub` the calling service, `aud` the called one) signed with the deployment's
-// shared service secret; the called service checks the signature, the audience, the lifetime, and
-// that the registry lets `sub` call it. Health checks stay open for probes.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+// Service credentials: who is calling a service over gRPC (ADR 0008). Every call carries a
+// short-lived token (a JWT signed with EdDSA: `sub` the caller, `aud` the called service) signed
+// with the caller's own Ed25519 private key; the called service checks the signature against that
+// caller's public key, the audience, the lifetime, and that the registry lets the caller call this
+// very method. Health checks stay open for probes.
+import { sign, verify, type KeyObject } from 'node:crypto';
 import {
   InterceptingCall,
   Metadata,
@@ -13,7 +14,8 @@ import {
   type Interceptor,
   type ServerInterceptor,
 } from '@grpc/grpc-js';
-import { mayCall, type CallerName, type ServiceName } from '../registry.js';
+import { isCallerName, mayCall, type CallerName, type ServiceName } from '../registry.js';
+import { inProcessServiceKeys, publicKeysOf, type PublicKeys } from './service-keys.js';
 
 /** The metadata entry that carries the token (removed before a handler sees the call's metadata). */
 export const SERVICE_TOKEN_METADATA = 'flatlay-service-token';
@@ -22,27 +24,19 @@ const TOKEN_TTL_SECONDS = 60;
 const CLOCK_SKEW_SECONDS = 30;
 const HEALTH_PREFIX = '/grpc.health.v1.Health/';
 
-let inProcessSecret: Buffer | undefined;
+/** The public keys of this process tree's own callers (the embedded default, tests). */
+export const inProcessPublicKeys = (): PublicKeys => publicKeysOf(inProcessServiceKeys());
 
-/**
- * The secret of one process tree (the embedded default, tests): generated once, never written
- * anywhere, so only code in this process can mint tokens its servers accept.
- */
-export function inProcessServiceSecret(): Buffer {
-  inProcessSecret ??= randomBytes(32);
-  return inProcessSecret;
-}
-
-/** What a caller presents: its name and the shared secret it signs with. */
+/** What a caller presents: its name and the private key it signs with. */
 export class ServiceCredential {
-  private readonly key: Buffer;
   private readonly cache = new Map<string, { token: string; renewAt: number }>();
+  private readonly key: KeyObject;
 
   constructor(
     readonly caller: CallerName,
-    secret: string | Buffer = inProcessServiceSecret(),
+    privateKey?: KeyObject,
   ) {
-    this.key = Buffer.from(secret);
+    this.key = privateKey ?? inProcessServiceKeys()[caller].privateKey;
   }
 
   /** A token for calls to `audience`, reused until half its lifetime has passed. */
@@ -67,9 +61,9 @@ export class ServiceCredential {
   }
 }
 
-/** A service credential for `caller`, from the configured secret or, without one, the process's own. */
-export const serviceCredential = (caller: CallerName, secret?: string | Buffer) =>
-  new ServiceCredential(caller, secret);
+/** A service credential for `caller`, with the given private key or, without one, the process's own. */
+export const serviceCredential = (caller: CallerName, privateKey?: KeyObject) =>
+  new ServiceCredential(caller, privateKey);
 
 interface ServiceTokenClaims {
   sub: string;
@@ -78,12 +72,11 @@ interface ServiceTokenClaims {
   exp: number;
 }
 
-const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-const hmac = (key: Buffer, data: string) => createHmac('sha256', key).update(data).digest();
+const HEADER = Buffer.from(JSON.stringify({ alg: 'EdDSA', typ: 'JWT' })).toString('base64url');
 
-export function signServiceToken(key: Buffer, claims: ServiceTokenClaims): string {
+export function signServiceToken(privateKey: KeyObject, claims: ServiceTokenClaims): string {
   const body = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-  return `${body}.${hmac(key, body).toString('base64url')}`;
+  return `${body}.${sign(null, Buffer.from(body), privateKey).toString('base64url')}`;
 }
 
 export type TokenCheck =
@@ -91,12 +84,15 @@ export type TokenCheck =
   | { ok: false; code: status.UNAUTHENTICATED | status.PERMISSION_DENIED; reason: string };
 
 /**
- * Checks a token presented to `self`. Only the one header this platform writes is accepted
- * (no algorithm negotiation), and the signature is compared in constant time.
+ * Checks a token presented to `self` for the call `path` (`/flatlay.ledger.v1.LedgerService/Adjust`).
+ * Only the one header this platform writes is accepted (no algorithm negotiation); the signature
+ * must be the named caller's, by its own public key. A valid caller calling a method its edges do
+ * not list is PERMISSION_DENIED: a deployment fault, not a user's.
  */
 export function checkServiceToken(
-  key: Buffer,
+  publicKeys: PublicKeys,
   self: ServiceName,
+  path: string,
   token: string | undefined,
   nowMs = Date.now(),
 ): TokenCheck {
@@ -104,43 +100,55 @@ export function checkServiceToken(
   if (!token) return refuse('no service credential');
   const [header, payload, signature, extra] = token.split('.');
   if (header !== HEADER || !payload || !signature || extra !== undefined) return refuse('malformed service credential');
-  const expected = hmac(key, `${header}.${payload}`);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    return refuse('bad service credential signature');
   let claims: Partial<ServiceTokenClaims>;
   try {
     claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     return refuse('malformed service credential');
   }
-  const now = Math.floor(nowMs / 1000);
-  if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number')
+  // Read before the signature is checked (it names the key to check with): anything may be here.
+  if (
+    typeof claims !== 'object' ||
+    claims === null ||
+    typeof claims.sub !== 'string' ||
+    typeof claims.exp !== 'number' ||
+    typeof claims.iat !== 'number'
+  )
     return refuse('malformed service credential');
+  const key = isCallerName(claims.sub) ? publicKeys.get(claims.sub) : undefined;
+  if (!key) return refuse(`no public key for caller ${JSON.stringify(claims.sub.slice(0, 40))}`);
+  if (!verify(null, Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, 'base64url')))
+    return refuse('bad service credential signature');
+  const now = Math.floor(nowMs / 1000);
   if (claims.exp <= now || claims.iat > now + CLOCK_SKEW_SECONDS || claims.exp - claims.iat > TOKEN_TTL_SECONDS)
     return refuse('expired service credential');
   if (claims.aud !== self) return refuse('service credential for another service');
-  if (!mayCall(claims.sub, self))
-    return { ok: false, code: status.PERMISSION_DENIED, reason: `${claims.sub} may not call ${self}` };
+  const method = path.slice(path.lastIndexOf('/') + 1);
+  if (!mayCall(claims.sub, self, method))
+    return { ok: false, code: status.PERMISSION_DENIED, reason: `${claims.sub} may not call ${path}` };
   return { ok: true, caller: claims.sub };
 }
 
 /**
  * The server interceptor of service `self`: refuses a call before its handler runs unless it
- * carries a valid token from a caller the registry allows; health checks pass untouched.
+ * carries a valid token from a caller the registry lets call that method; health checks pass untouched.
  */
 export function serviceAuthInterceptor(
   self: ServiceName,
-  secret: string | Buffer,
+  publicKeys: PublicKeys,
   onRefused?: (path: string, reason: string) => void,
 ): ServerInterceptor {
-  const key = Buffer.from(secret);
   return (methodDescriptor, call) => {
     if (methodDescriptor.path.startsWith(HEALTH_PREFIX)) return new ServerInterceptingCall(call);
     const listener = new ServerListenerBuilder()
       .withOnReceiveMetadata((metadata: Metadata, next) => {
         const [token] = metadata.get(SERVICE_TOKEN_METADATA);
-        const check = checkServiceToken(key, self, typeof token === 'string' ? token : undefined);
+        const check = checkServiceToken(
+          publicKeys,
+          self,
+          methodDescriptor.path,
+          typeof token === 'string' ? token : undefined,
+        );
         if (!check.ok) {
           onRefused?.(methodDescriptor.path, check.reason);
           // No flatlay-error-code: to the caller this is a deployment fault, never a user's 401.

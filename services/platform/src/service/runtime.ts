@@ -6,9 +6,10 @@ import { createPool, ensureDatabase } from '../db/pool.js';
 import { runMigrations, type MigrationSource } from '../db/migrations.js';
 import { OutboxRelay } from '../events/relay.js';
 import { GrpcServer, type GrpcService } from '../grpc/server.js';
-import { inProcessServiceSecret, ServiceCredential } from '../grpc/service-auth.js';
+import { inProcessPublicKeys, ServiceCredential } from '../grpc/service-auth.js';
+import type { ServiceKeys } from '../grpc/service-keys.js';
 import { createLogger, type Logger } from '../logger.js';
-import type { ServiceName } from '../registry.js';
+import type { CallerName, ServiceName } from '../registry.js';
 
 export const platformMigrations: MigrationSource = {
   name: 'platform',
@@ -27,10 +28,18 @@ export interface ServiceContext {
   schemaVersion: number;
   /** What this service presents when it calls another (createClient's third argument). */
   credential: ServiceCredential;
+  /**
+   * Whether its service keys were generated in memory for this process tree (the embedded
+   * default, tests): then other secrets that only this tree shares may be generated the same way;
+   * otherwise each must be configured.
+   */
+  inProcessKeys: boolean;
 }
 
 export interface ServiceDefinition {
   name: ServiceName;
+  /** Whom its credential names when it calls another service; default `name` (the generation worker: `image-worker`). */
+  caller?: CallerName;
   version?: string;
   /** This service's own migrations (the platform's tables are applied first). */
   migrationsDir: string;
@@ -57,10 +66,11 @@ export interface RuntimeOptions {
   replayOutboxOnStart?: boolean;
   logger?: Logger;
   /**
-   * Shared secret that service credentials are signed with (SERVICE_AUTH_SECRET). Absent: the
-   * process's own generated secret, which only callers in this process tree hold.
+   * This service's private key and its callers' public keys (SERVICE_PRIVATE_KEY,
+   * SERVICE_PUBLIC_KEYS_DIR). Absent: the key pairs generated in memory for this process tree,
+   * which only callers in it hold.
    */
-  serviceSecret?: string | Buffer;
+  serviceKeys?: ServiceKeys;
 }
 
 export interface RunningService {
@@ -93,7 +103,8 @@ export async function startService(def: ServiceDefinition, options: RuntimeOptio
       pool,
       bus: options.bus,
       schemaVersion,
-      credential: new ServiceCredential(def.name, options.serviceSecret),
+      credential: new ServiceCredential(def.caller ?? def.name, options.serviceKeys?.privateKey),
+      inProcessKeys: options.serviceKeys === undefined,
     };
     const relay = new OutboxRelay({ pool, bus: options.bus, name: `outbox-relay:${def.name}`, logger });
     relay.start();
@@ -101,7 +112,7 @@ export async function startService(def: ServiceDefinition, options: RuntimeOptio
     if (def.start) stops.push(...(await def.start(ctx)));
     const server = new GrpcServer(def.grpc(ctx), {
       service: def.name,
-      secret: options.serviceSecret ?? inProcessServiceSecret(),
+      publicKeys: options.serviceKeys?.publicKeys ?? inProcessPublicKeys(),
       logger,
     });
     const port = await server.listen(options.grpcHost ?? '127.0.0.1', options.grpcPort);

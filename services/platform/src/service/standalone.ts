@@ -3,26 +3,30 @@ import { env, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startTelemetry } from '../telemetry.js';
 import { registry } from '../registry.js';
+import {
+  readPublicKeys,
+  serviceIdentityEnvSchema,
+  servicePrivateKeyFrom,
+  servicePublicKeysEnvSchema,
+} from '../grpc/service-keys.js';
 import { createBus } from './bus-config.js';
 import { startService, stopOnSignals, type ServiceContext, type ServiceDefinition } from './runtime.js';
 
-/** SERVICE_AUTH_SECRET: at least 32 characters (a random value, e.g. `openssl rand -base64 48`). */
-export const serviceSecretEnv = () => z.string().min(32, 'must be at least 32 characters');
-
 /** Configuration every service process reads (a service adds its own on top). */
-export const serviceEnvSchema = z.object({
-  DATABASE_URL: env.url(),
-  KAFKA_BROKERS: env.csv().optional(),
-  // This service's own Kafka user (SCRAM-SHA-512): both or neither.
-  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
-  KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
-  GRPC_HOST: z.string().default('0.0.0.0'),
-  GRPC_PORT: env.port(50051),
-  LOG_LEVEL: env.logLevel(),
-  // Shared by every service and the gateway of one deployment: it signs and checks the service
-  // credentials of internal gRPC calls.
-  SERVICE_AUTH_SECRET: serviceSecretEnv(),
-});
+export const serviceEnvSchema = z
+  .object({
+    DATABASE_URL: env.url(),
+    KAFKA_BROKERS: env.csv().optional(),
+    // This service's own Kafka user (SCRAM-SHA-512): both or neither.
+    KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+    KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+    GRPC_HOST: z.string().default('0.0.0.0'),
+    GRPC_PORT: env.port(50051),
+    LOG_LEVEL: env.logLevel(),
+  })
+  // Its own private key signs its calls; the callers' public keys check the calls it serves.
+  .extend(serviceIdentityEnvSchema.shape)
+  .extend(servicePublicKeysEnvSchema.shape);
 
 /** What GetServiceStatus answers, the same for every service. */
 export function serviceStatus(ctx: ServiceContext) {
@@ -45,6 +49,12 @@ export async function runStandalone(def: ServiceDefinition): Promise<void> {
       : undefined;
   if (!sasl && (config.KAFKA_SASL_USERNAME || config.KAFKA_SASL_PASSWORD))
     throw new Error('KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD go together: set both or neither');
+  const caller = def.caller ?? def.name;
+  const privateKey = servicePrivateKeyFrom(config);
+  const serviceKeys = {
+    privateKey,
+    publicKeys: readPublicKeys(config.SERVICE_PUBLIC_KEYS_DIR, { caller, privateKey }),
+  };
   const bus = createBus(config.KAFKA_BROKERS, def.name, sasl);
   const running = await startService(def, {
     databaseUrl: config.DATABASE_URL,
@@ -52,7 +62,7 @@ export async function runStandalone(def: ServiceDefinition): Promise<void> {
     grpcHost: config.GRPC_HOST,
     grpcPort: config.GRPC_PORT,
     logger,
-    serviceSecret: config.SERVICE_AUTH_SECRET,
+    serviceKeys,
   });
   stopOnSignals(async () => {
     await running.stop();
