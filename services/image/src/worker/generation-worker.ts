@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { events } from '@flatlay/proto';
 import {
   decodeEnvelope,
+  decodePayload,
   enqueueOutbox,
   withTransaction,
   type Bus,
@@ -117,7 +118,7 @@ export class GenerationWorker {
   private onDelivery = async (delivery: Delivery): Promise<void> => {
     const envelope = decodeEnvelope(delivery.value);
     if (envelope.type !== eventTypes.GenerationRequested) return;
-    const { imageId } = events.GenerationRequested.decode(envelope.payload);
+    const { imageId } = decodePayload(events.GenerationRequested, envelope.payload);
     await this.slots.acquire();
     this.track(imageId);
   };

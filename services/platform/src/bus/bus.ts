@@ -21,12 +21,16 @@ export interface SubscribeOptions {
   groupId: string;
   topics: string[];
   /**
-   * Handles one message. The message counts as consumed only when this resolves; if it
-   * throws, the same message is offered again after a pause, and its partition waits.
+   * Handles one message. The message counts as consumed only when this resolves. If it throws a
+   * PoisonMessage, the message goes to the group's dead-letter topic (`<topic>.dlq.<group>`) and
+   * the partition moves on; any other error offers the same message again after a back-off, its
+   * partition waiting meanwhile (and only its partition: the group's others keep moving).
    */
   handle(delivery: Delivery): Promise<void>;
-  /** Pause before a failed message is offered again (default 500 ms). */
+  /** Pause before a failed message is offered again the first time (default 500 ms); doubles each time. */
   retryDelayMs?: number;
+  /** The longest pause between two attempts of a failing message (default 30 s). */
+  maxRetryDelayMs?: number;
   /**
    * Where a group with no committed position starts: the oldest message (default) or only
    * messages published from now on (a cache that needs changes, not history).
@@ -67,6 +71,11 @@ export class SubscriptionClosed extends Error {
     this.name = 'SubscriptionClosed';
   }
 }
+
+export const DEFAULT_RETRY_DELAY_MS = 500;
+export const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
+/** Dead-letter topics have one partition: few letters, kept in the order they failed. */
+export const DEAD_LETTER_PARTITIONS = 1;
 
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((ok) => {
