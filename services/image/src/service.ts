@@ -116,6 +116,7 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
         groupId: options.consumerGroup ?? registry.image.consumes!.group,
         topics: [...consumedTopics, settingsTopic],
         handle: (delivery) => (delivery.topic === settingsTopic ? settings(delivery) : events(delivery)),
+        logger: ctx.logger,
       });
       stops.push(() => subscription.close());
       let offer: ((imageId: string) => void) | undefined;

@@ -92,7 +92,12 @@ export class GenerationWorker {
   }
 
   async start(bus: Bus, queue: { topic: string; group: string }): Promise<void> {
-    this.subscription = await bus.subscribe({ groupId: queue.group, topics: [queue.topic], handle: this.onDelivery });
+    this.subscription = await bus.subscribe({
+      groupId: queue.group,
+      topics: [queue.topic],
+      handle: this.onDelivery,
+      logger: this.o.logger,
+    });
     const sweep = () => {
       this.sweep()
         .catch((err) => this.o.logger.warn({ err }, 'generation sweep failed; trying again'))

@@ -1,3 +1,5 @@
+import type { Logger } from '../logger.js';
+
 /** One message on a topic. The key decides the partition, so one key's messages keep their order. */
 export interface BusMessage {
   topic: string;
@@ -31,6 +33,8 @@ export interface SubscribeOptions {
   retryDelayMs?: number;
   /** The longest pause between two attempts of a failing message (default 30 s). */
   maxRetryDelayMs?: number;
+  /** Where dead letters and failing partitions are reported (an operator's first sign of trouble). */
+  logger?: Logger;
   /**
    * Where a group with no committed position starts: the oldest message (default) or only
    * messages published from now on (a cache that needs changes, not history).
@@ -76,6 +80,42 @@ export const DEFAULT_RETRY_DELAY_MS = 500;
 export const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
 /** Dead-letter topics have one partition: few letters, kept in the order they failed. */
 export const DEAD_LETTER_PARTITIONS = 1;
+
+/** Reports a failed attempt: the first of a run and every tenth after it, so a long outage does not flood the log. */
+export function reportRetry(options: SubscribeOptions, delivery: Delivery, attempt: number, error: unknown): void {
+  if (attempt !== 1 && attempt % 10 !== 0) return;
+  options.logger?.warn(
+    {
+      err: error,
+      group: options.groupId,
+      topic: delivery.topic,
+      partition: delivery.partition,
+      offset: delivery.offset,
+      attempt,
+    },
+    'handler failed; its partition waits and tries again',
+  );
+}
+
+/** Reports a message set aside in its dead-letter topic. */
+export function reportDeadLetter(
+  options: SubscribeOptions,
+  delivery: Delivery,
+  deadLetterTopic: string,
+  error: unknown,
+): void {
+  options.logger?.error(
+    {
+      err: error,
+      group: options.groupId,
+      topic: delivery.topic,
+      partition: delivery.partition,
+      offset: delivery.offset,
+      deadLetterTopic,
+    },
+    'message cannot be handled: set aside as a dead letter',
+  );
+}
 
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((ok) => {

@@ -4,6 +4,8 @@ import {
   DEAD_LETTER_PARTITIONS,
   DEFAULT_MAX_RETRY_DELAY_MS,
   DEFAULT_RETRY_DELAY_MS,
+  reportDeadLetter,
+  reportRetry,
   sleep,
   SubscriptionClosed,
   UnknownTopicError,
@@ -191,12 +193,14 @@ export class InProcessBus implements Bus, DeadLetterAdmin {
           const letter = deadLetterOf(delivery, member.options.groupId, error);
           await this.ensureTopics([{ name: letter.topic, partitions: DEAD_LETTER_PARTITIONS }]);
           await this.publish([letter]);
+          reportDeadLetter(member.options, delivery, letter.topic, error);
           group.committed.set(slot, offset + 1);
           failures = 0;
           continue;
         }
         // Passing trouble: this partition waits and tries again, the others are their own loops.
         failures++;
+        reportRetry(member.options, delivery, failures, error);
         const base = member.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
         await sleep(retryDelay(failures, base, member.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS), signal);
       }

@@ -17,6 +17,8 @@ import {
   DEAD_LETTER_PARTITIONS,
   DEFAULT_MAX_RETRY_DELAY_MS,
   DEFAULT_RETRY_DELAY_MS,
+  reportDeadLetter,
+  reportRetry,
   SubscriptionClosed,
   UnknownTopicError,
   type Bus,
@@ -245,13 +247,14 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
               if (error instanceof SubscriptionClosed) throw error; // dies without committing
               // A message that can never be handled goes to the group's dead-letter topic; if even
               // that fails (the broker is away), it is passing trouble like any other.
-              const setAside = isPoison(error) && (await this.deadLetter(delivery, options.groupId, error));
+              const setAside = isPoison(error) && (await this.deadLetter(delivery, options, error));
               if (!setAside) {
                 // Passing trouble: pause only this partition and leave the batch with the message
                 // unresolved, so the next fetch (after the back-off) starts at it again. Retrying
                 // here would hold the whole fetch, and so every other partition of the group.
                 const attempt = (failures.get(slot) ?? 0) + 1;
                 failures.set(slot, attempt);
+                reportRetry(options, delivery, attempt, error);
                 const resume = pause();
                 const timer = setTimeout(
                   () => {
@@ -288,11 +291,12 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   }
 
   /** Writes a delivery to its group's dead-letter topic (created on first use); false if that failed. */
-  private async deadLetter(delivery: Delivery, groupId: string, error: unknown): Promise<boolean> {
-    const letter = deadLetterOf(delivery, groupId, error);
+  private async deadLetter(delivery: Delivery, options: SubscribeOptions, error: unknown): Promise<boolean> {
+    const letter = deadLetterOf(delivery, options.groupId, error);
     try {
       await this.ensureTopics([{ name: letter.topic, partitions: DEAD_LETTER_PARTITIONS }]);
       await this.publish([letter]);
+      reportDeadLetter(options, delivery, letter.topic, error);
       return true;
     } catch {
       return false;
