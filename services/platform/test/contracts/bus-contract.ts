@@ -277,6 +277,7 @@ export function busContract(
       assert.equal(summary!.groupId, groupId);
       assert.equal(summary!.lastError, 'not a valid event');
       assert.ok(summary!.oldestAt);
+      assert.equal(await bus.discardDeadLetters(dlq), 1, 'leaves nothing waiting for the next test');
     });
 
     it('retries passing trouble with back-off on its partition alone, then handles it without loss', async () => {
