@@ -317,23 +317,23 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   async listDeadLetters(): Promise<DeadLetterSummary[]> {
     const admin = await this.adminClient();
     const names = (await admin.listTopics()).filter((t) => isDeadLetterTopic(t)).sort();
-    // Topics side by side: each waiting one costs a throwaway consumer's join to read its ends.
-    return Promise.all(
-      names.map(async (name) => {
-        const parsed = parseDeadLetterTopic(name)!;
-        const { from, to } = await this.waitingRange(admin, name);
-        const summary: DeadLetterSummary = { deadLetterTopic: name, ...parsed, count: Math.max(0, to - from) };
-        if (to > from) {
-          const [first, last] = await Promise.all([
-            this.readLetters(name, from, from + 1),
-            this.readLetters(name, to - 1, to),
-          ]);
-          summary.oldestAt = first[0]?.headers[deadLetterHeaders.at];
-          summary.lastError = last[0]?.headers[deadLetterHeaders.error];
-        }
-        return summary;
-      }),
-    );
+    const out: DeadLetterSummary[] = [];
+    // One topic at a time: kafkajs' admin client mixes up concurrent offset requests.
+    for (const name of names) {
+      const parsed = parseDeadLetterTopic(name)!;
+      const { from, to } = await this.waitingRange(admin, name);
+      const summary: DeadLetterSummary = { deadLetterTopic: name, ...parsed, count: Math.max(0, to - from) };
+      if (to > from) {
+        const [first, last] = await Promise.all([
+          this.readLetters(name, from, from + 1),
+          this.readLetters(name, to - 1, to),
+        ]);
+        summary.oldestAt = first[0]?.headers[deadLetterHeaders.at];
+        summary.lastError = last[0]?.headers[deadLetterHeaders.error];
+      }
+      out.push(summary);
+    }
+    return out;
   }
 
   async replayDeadLetters(deadLetterTopic: string, limit = Number.MAX_SAFE_INTEGER): Promise<number> {
@@ -344,14 +344,14 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   }
 
   async discardDeadLetters(deadLetterTopic: string, limit = Number.MAX_SAFE_INTEGER): Promise<number> {
-    return this.dealWith(deadLetterTopic, limit, async () => undefined);
+    return this.dealWith(deadLetterTopic, limit); // nothing to read: only the offset moves
   }
 
-  /** Reads the next `limit` waiting letters, does `work` with them, then moves the operator's offset past them. */
+  /** Reads the next `limit` waiting letters, does `work` with them (if any), then moves the operator's offset past them. */
   private async dealWith(
     deadLetterTopic: string,
     limit: number,
-    work: (letters: BusMessage[]) => Promise<void>,
+    work?: (letters: BusMessage[]) => Promise<void>,
   ): Promise<number> {
     if (!isDeadLetterTopic(deadLetterTopic)) throw new UnknownTopicError(deadLetterTopic);
     const admin = await this.adminClient();
@@ -359,8 +359,7 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
     const { from, to } = await this.waitingRange(admin, deadLetterTopic);
     const until = Math.min(to, from + Math.max(0, limit));
     if (until <= from) return 0;
-    const letters = await this.readLetters(deadLetterTopic, from, until);
-    await work(letters);
+    if (work) await work(await this.readLetters(deadLetterTopic, from, until));
     // After the work: a crash in between replays those letters again, which the inbox absorbs.
     await admin.setOffsets({
       groupId: DEAD_LETTER_OPERATOR_GROUP,
@@ -372,10 +371,13 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
 
   /** The offsets of the waiting letters: from the operator group's position (or the earliest kept) to the end. */
   private async waitingRange(admin: Admin, topic: string): Promise<{ from: number; to: number }> {
-    const [ends, [committed]] = await Promise.all([
-      admin.fetchTopicOffsets(topic),
-      admin.fetchOffsets({ groupId: DEAD_LETTER_OPERATOR_GROUP, topics: [topic] }),
-    ]);
+    // A topic created a moment ago (another consumer's first dead letter) may be missing from the
+    // client's metadata: fetch it, and ask once more.
+    const ends = await admin.fetchTopicOffsets(topic).catch(async () => {
+      await admin.fetchTopicMetadata({ topics: [topic] });
+      return admin.fetchTopicOffsets(topic);
+    });
+    const [committed] = await admin.fetchOffsets({ groupId: DEAD_LETTER_OPERATOR_GROUP, topics: [topic] });
     const end = ends.find((p) => p.partition === 0);
     const low = Number(end?.low ?? 0);
     const at = Number(committed?.partitions.find((p) => p.partition === 0)?.offset ?? -1);
