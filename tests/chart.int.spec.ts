@@ -14,6 +14,7 @@ import { join, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import {
   calleesOf,
+  deadLetterTopic,
   generationWorkQueue,
   registry,
   serviceNames,
@@ -43,6 +44,13 @@ const calleesOfComponent = (component: string): string[] => calleesOf(component 
 const GRPC_PORTS: Record<string, number> = Object.fromEntries(serviceNames.map((n) => [n, registry[n].grpcPort]));
 const TOPICS = [...new Set(serviceNames.flatMap((n) => registry[n].publishes))];
 const WORK_QUEUE = generationWorkQueue.topic;
+/** Each consumer group's dead-letter topics (ADR 0008): one per topic it reads. */
+const deadLettersOf = (consumes: { group?: string; topics: string[] }) =>
+  consumes.group ? consumes.topics.map((t) => deadLetterTopic(t, consumes.group!)) : [];
+const DEAD_LETTER_TOPICS = [
+  ...serviceNames.flatMap((n) => deadLettersOf(registry[n].consumes ?? { topics: [] })),
+  deadLetterTopic(generationWorkQueue.topic, generationWorkQueue.group),
+];
 /** Env names whose values are secrets: they must come from a Secret (secretKeyRef), never a literal. */
 const SECRET_NAME = /(^|_)(SECRET|PASSWORD|PASSWD|TOKEN|KEY|CREDENTIALS?)(_|$)|^DATABASE_URL$|^REDIS_URL$/;
 const GPU_TAINT_KEY = 'nvidia.com/gpu';
@@ -480,10 +488,17 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
       });
 
       it('declares exactly the Kafka topics as Strimzi KafkaTopics, the work queue widest', () => {
-        const topics = ofKind(render(vs), 'KafkaTopic');
-        assert.deepEqual(topics.map((t) => t.spec.topicName).sort(), [...TOPICS].sort());
-        assert.deepEqual(topics.map((t) => t.metadata.name).sort(), [...TOPICS].sort());
-        for (const t of topics) {
+        const all = ofKind(render(vs), 'KafkaTopic');
+        const expected = [...TOPICS, ...DEAD_LETTER_TOPICS].sort();
+        assert.deepEqual(all.map((t) => t.spec.topicName).sort(), expected);
+        assert.deepEqual(all.map((t) => t.metadata.name).sort(), expected);
+        const deadLetters = all.filter((t) => DEAD_LETTER_TOPICS.includes(t.spec.topicName));
+        for (const t of deadLetters) {
+          assert.equal(t.spec.partitions, 1, `${t.spec.topicName}: one partition`);
+          assert.equal(t.spec.config['retention.ms'], -1, `${t.spec.topicName}: kept until dealt with`);
+        }
+        const topics = all.filter((t) => !deadLetters.includes(t));
+        for (const t of all) {
           assert.equal(t.apiVersion, 'kafka.strimzi.io/v1', 'Strimzi 1.x serves kafka.strimzi.io/v1 only');
           assert.equal(t.metadata.labels['strimzi.io/cluster'], 'flatlay');
           assert.ok(Number.isInteger(t.spec.partitions) && t.spec.partitions >= 1, `${t.spec.topicName}: partitions`);
@@ -539,8 +554,8 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           }
           assert.deepEqual(
             acl('topic', 'Write'),
-            [...expected.publishes].sort(),
-            `${comp}: writes exactly its own topics`,
+            [...expected.publishes, ...deadLettersOf({ group: expected.group, topics: expected.consumes })].sort(),
+            `${comp}: writes exactly its own topics and its group's dead letters`,
           );
           assert.deepEqual(
             acl('topic', 'Read'),

@@ -414,6 +414,23 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       send: (s, token) => s.request('POST', '/settings/test/stripe', { token }),
       expect: adminOperation,
     },
+    {
+      operation: 'GET /admin/dead-letters',
+      send: (s, token) => s.request('GET', '/admin/dead-letters', { token }),
+      expect: adminOperation,
+    },
+    // A dead-letter topic nobody has: the admin is let in and told it does not exist.
+    ...(['replay', 'discard'] as const).map(
+      (kind): Row => ({
+        operation: `POST /admin/dead-letters/${kind}`,
+        send: (s, token) =>
+          s.request('POST', `/admin/dead-letters/${kind}`, {
+            token,
+            json: { dead_letter_topic: 'identity.user.v1.dlq.matrix-nobody' },
+          }),
+        expect: { ...adminOperation, admin: 404 },
+      }),
+    ),
   ];
 
   it('covers every documented operation', () => {

@@ -494,6 +494,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Dead letters per consumer group and topic: how many wait, the oldest, the last error */
+        get: operations["getAdminDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dead-letters/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publishes the waiting dead letters of one dead-letter topic again on their source topic, oldest first */
+        post: operations["postAdminDeadLettersReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dead-letters/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks the waiting dead letters of one dead-letter topic as dealt with, without publishing them */
+        post: operations["postAdminDeadLettersDiscard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/config": {
         parameters: {
             query?: never;
@@ -3739,6 +3790,389 @@ export interface operations {
                      *       "detail": "Administrator accounts cannot be deleted",
                      *       "message": "Administrator accounts cannot be deleted",
                      *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminDeadLetters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead-letter topics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dead_letters: {
+                            /** @description The dead-letter topic, <topic>.dlq.<group> */
+                            dead_letter_topic: string;
+                            /** @description The topic the letters came from */
+                            topic: string;
+                            /** @description The consumer group that could not handle them */
+                            group: string;
+                            /** @description Letters waiting (not yet replayed or discarded) */
+                            count: number;
+                            /** @description When the oldest waiting letter was set aside (ISO 8601) */
+                            oldest_at: string | null;
+                            /** @description Why the newest waiting letter was set aside */
+                            last_error: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminDeadLettersReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dead_letter_topic: string;
+                    /** @description At most this many, oldest first; absent: all that wait */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Replayed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        count: number;
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No dead-letter topic billing.payment.v1.dlq.ledger */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No dead-letter topic billing.payment.v1.dlq.ledger",
+                     *       "message": "No dead-letter topic billing.payment.v1.dlq.ledger",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 4096 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request body is too large: at most 4096 bytes",
+                     *       "message": "The request body is too large: at most 4096 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminDeadLettersDiscard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dead_letter_topic: string;
+                    /** @description At most this many, oldest first; absent: all that wait */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Discarded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        count: number;
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No dead-letter topic billing.payment.v1.dlq.ledger */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "No dead-letter topic billing.payment.v1.dlq.ledger",
+                     *       "message": "No dead-letter topic billing.payment.v1.dlq.ledger",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation was refused by a business rule (e.g. an administrator account cannot be deleted); never 401/403, so the admin stays signed in */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Administrator accounts cannot be deleted",
+                     *       "message": "Administrator accounts cannot be deleted",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 4096 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request body is too large: at most 4096 bytes",
+                     *       "message": "The request body is too large: at most 4096 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -6,6 +6,7 @@ import { route, type ApiRoute } from '../api/route.js';
 import { serviceClients, type ServiceClients } from '../clients.js';
 import { adminAuthRoutes } from './admin-auth.js';
 import { adminRoutes } from './admin.js';
+import { adminDeadLetterRoutes } from './admin-dead-letters.js';
 import { adminRefundRoutes } from './admin-refunds.js';
 import { authRoutes } from './auth.js';
 import type { FileServing } from '../files/serve.js';
@@ -50,6 +51,7 @@ export function apiRoutes(
     ...adminAuthRoutes(clients),
     ...adminRoutes(clients),
     ...adminRefundRoutes(clients),
+    ...adminDeadLetterRoutes(clients),
     ...webConfigRoutes(),
     ...paymentRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32) }),
     ...subscriptionRoutes(clients),

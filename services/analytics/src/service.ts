@@ -80,6 +80,7 @@ export function createAnalyticsService(options: AnalyticsOptions = {}): ServiceD
         groupId: options.consumerGroup ?? consumes!.group,
         topics: consumes!.topics,
         handle: analyticsEventHandler(ctx.pool, projection),
+        logger: ctx.logger,
       });
       return [() => subscription.close(), async () => lag.removeCallback(observe)];
     },

@@ -57,6 +57,7 @@ export function createBillingService(overrides: BillingOverrides = {}): ServiceD
         groupId: overrides.consumerGroup ?? registry.billing.consumes!.group,
         topics: [...consumedTopics, settingsTopic],
         handle: (delivery) => (delivery.topic === settingsTopic ? settings(delivery) : users(delivery)),
+        logger: ctx.logger,
       });
       const stopFollowing = prices.follow(overrides.priceOverrideRefreshMs ?? 5_000);
       return [() => subscription.close(), stopFollowing];

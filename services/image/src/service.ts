@@ -6,6 +6,7 @@ import {
   type ServiceContext,
   type ServiceDefinition,
 } from '@flatlay/platform';
+import { startBlobDeletionSweeper } from './app/blob-deletions.js';
 import { startChargeSweeper } from './app/charge-sweeper.js';
 import { Generations } from './app/generations.js';
 import { GuestRetention } from './app/guest-tries.js';
@@ -116,6 +117,7 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
         groupId: options.consumerGroup ?? registry.image.consumes!.group,
         topics: [...consumedTopics, settingsTopic],
         handle: (delivery) => (delivery.topic === settingsTopic ? settings(delivery) : events(delivery)),
+        logger: ctx.logger,
       });
       stops.push(() => subscription.close());
       let offer: ((imageId: string) => void) | undefined;
@@ -123,6 +125,15 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
         stops.push(await startWorker(ctx, p, options, p.generations));
         offer = (imageId) => p.generations.offerQueued(imageId);
       }
+      // Files of deleted rows, recorded in the rows' transaction and deleted after it (issue 27).
+      stops.push(
+        startBlobDeletionSweeper({
+          pool: ctx.pool,
+          blobs: p.blobs,
+          logger: ctx.logger,
+          intervalMs: p.config.GENERATION_SWEEP_INTERVAL_MS,
+        }),
+      );
       stops.push(
         startChargeSweeper({
           pool: ctx.pool,

@@ -453,7 +453,11 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
         (await imageSvc.context.pool.query('SELECT 1 FROM images WHERE user_id = $1', [userId])).rowCount === 0,
       "the user's images are deleted",
     );
-    for (const key of keys) assert.equal(await blobs.head(key), undefined, key);
+    // The files go after the rows' transaction has committed (issue 27).
+    await waitFor(
+      async () => (await Promise.all(keys.map((k) => blobs.head(k)))).every((b) => b === undefined),
+      "the user's files are deleted",
+    );
     await assert.rejects(call(images, images.getStatus, { userId, imageId }), code('NOT_FOUND'));
   });
 });

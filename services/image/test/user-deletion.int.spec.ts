@@ -172,8 +172,14 @@ describe.each(stores)('UserDeleted with %s', { timeout: 120_000 }, (_name, makeS
         (await imageSvc.context.pool.query('SELECT 1 FROM images WHERE user_id = $1', [leaving.userId])).rowCount === 0,
       "the user's images are deleted",
     );
-    for (const key of [...leaving.keys, ...second.keys])
-      assert.equal(await store.blobs.head(key), undefined, `${key} is deleted`);
+    // The files go after the rows' transaction has committed (issue 27): wait for them too.
+    const files = [...leaving.keys, ...second.keys];
+    await waitFor(
+      async () => (await Promise.all(files.map((k) => store.blobs.head(k)))).every((b) => b === undefined),
+      "the user's files are deleted",
+    );
+    const pending = await imageSvc.context.pool.query('SELECT 1 FROM blob_deletions');
+    assert.equal(pending.rowCount, 0, 'no file deletion left recorded');
     const jobs = await imageSvc.context.pool.query('SELECT 1 FROM generation_jobs WHERE image_id = ANY($1)', [
       [leaving.imageId, second.imageId],
     ]);

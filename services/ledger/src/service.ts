@@ -22,6 +22,7 @@ export const ledgerService: ServiceDefinition = {
       groupId: registry.ledger.consumes!.group,
       topics: consumedTopics,
       handle: ledgerEventHandler(ctx.pool, accounts(ctx), ctx.logger),
+      logger: ctx.logger,
     });
     return [() => subscription.close()];
   },

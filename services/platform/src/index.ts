@@ -6,6 +6,7 @@ export * from './db/pool.js';
 export * from './db/migrations.js';
 export * from './db/embedded-postgres.js';
 export * from './bus/bus.js';
+export * from './bus/dead-letters.js';
 export * from './bus/in-process-bus.js';
 export * from './bus/kafka-bus.js';
 export * from './bus/partitioner.js';

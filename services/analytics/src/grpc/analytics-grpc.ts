@@ -1,5 +1,14 @@
 import { analytics } from '@flatlay/proto';
-import { AppError, serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
+import {
+  AppError,
+  isDeadLetterTopic,
+  serviceStatus,
+  unary,
+  UnknownTopicError,
+  type DeadLetterAdmin,
+  type GrpcService,
+  type ServiceContext,
+} from '@flatlay/platform';
 import { userListQuery } from '../domain/user-search.js';
 import { isTrendPeriod, trendPeriods } from '../domain/signup-stats.js';
 import type { GpuPool } from '../ops/gpu-pool.js';
@@ -31,6 +40,14 @@ const toProto = (u: AdminUserRecord): analytics.AdminUser => ({
   totalImagesProcessed: u.total_images_processed,
   lastActive: u.last_active,
 });
+
+/** The bus's dead-letter operations; a bus without them is a deployment without dead letters to show. */
+function deadLetters(ctx: ServiceContext): DeadLetterAdmin {
+  const bus = ctx.bus as Partial<DeadLetterAdmin>;
+  if (typeof bus.listDeadLetters !== 'function')
+    throw new AppError('NOT_CONFIGURED', "This deployment's bus keeps no dead letters");
+  return bus as DeadLetterAdmin;
+}
 
 /** Maps the AnalyticsService protobuf API to the read models' queries; `clock` is "now" for every figure. */
 export function analyticsGrpcService(
@@ -111,6 +128,42 @@ export function analyticsGrpcService(
       if (!req.operatorId) throw new AppError('INVALID_ARGUMENT', 'operator_id is required');
       return settings.test(req.service, req.operatorId, () => new Date());
     }),
+
+    // The operator's dead letters (ADR 0008): analytics is the operator's service, and the bus it
+    // holds answers for every consumer group's dead-letter topics.
+    listDeadLetters: unary(logger, async () => ({
+      deadLetters: (await deadLetters(ctx).listDeadLetters()).map((d) => ({
+        deadLetterTopic: d.deadLetterTopic,
+        topic: d.topic,
+        groupId: d.groupId,
+        count: d.count,
+        oldestAt: d.oldestAt ?? '',
+        lastError: d.lastError ?? '',
+      })),
+    })),
+
+    replayDeadLetters: unary(logger, async (req: analytics.ReplayDeadLettersRequest) => ({
+      count: await onDeadLetters(req, (admin, topic, limit) => admin.replayDeadLetters(topic, limit)),
+    })),
+
+    discardDeadLetters: unary(logger, async (req: analytics.DiscardDeadLettersRequest) => ({
+      count: await onDeadLetters(req, (admin, topic, limit) => admin.discardDeadLetters(topic, limit)),
+    })),
+  };
+  const onDeadLetters = async (
+    req: { deadLetterTopic: string; limit: number },
+    act: (admin: DeadLetterAdmin, topic: string, limit: number | undefined) => Promise<number>,
+  ) => {
+    if (!isDeadLetterTopic(req.deadLetterTopic))
+      throw new AppError('INVALID_ARGUMENT', 'dead_letter_topic must be a dead-letter topic, <topic>.dlq.<group>');
+    if (req.limit < 0) throw new AppError('INVALID_ARGUMENT', 'limit must be 0 (all) or more');
+    try {
+      return await act(deadLetters(ctx), req.deadLetterTopic, req.limit > 0 ? req.limit : undefined);
+    } catch (error) {
+      if (error instanceof UnknownTopicError)
+        throw new AppError('NOT_FOUND', `No dead-letter topic ${req.deadLetterTopic}`);
+      throw error;
+    }
   };
   return {
     name: 'flatlay.analytics.v1.AnalyticsService',

@@ -3,7 +3,7 @@
 // (the settings page holds one price per plan); pro and agency have no plan in the catalogue,
 // so their ids are kept and take effect only if such a plan is added (docs/decisions/0802).
 import { events, eventTypes, topics } from '@flatlay/proto';
-import { decodeEnvelope, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
+import { decodeEnvelope, decodePayload, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
 import type { Catalogue } from '../catalogue/catalogue.js';
 
 export const SETTINGS_CONSUMER = 'billing-settings';
@@ -55,7 +55,7 @@ export class PriceOverrides {
     return async (delivery: Delivery): Promise<void> => {
       const envelope = decodeEnvelope(delivery.value);
       if (envelope.type !== eventTypes.SettingsChanged) return;
-      const changed = events.SettingsChanged.decode(envelope.payload);
+      const changed = decodePayload(events.SettingsChanged, envelope.payload);
       const prices = changed.settings.filter((s) => !s.secret && planKeyOfSetting(s.key));
       if (prices.length === 0) return;
       const at = envelope.occurredAt ?? new Date();

@@ -1,5 +1,5 @@
 import { events, eventTypes, topics } from '@flatlay/proto';
-import { decodeEnvelope, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
+import { decodeEnvelope, decodePayload, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
 
 export const CONSUMER = 'billing';
 export const consumedTopics = [topics.identityUser];
@@ -13,7 +13,7 @@ export function userEventHandler(pool: Pool, logger: Logger) {
   return async (delivery: Delivery): Promise<void> => {
     const envelope = decodeEnvelope(delivery.value);
     if (envelope.type !== eventTypes.UserDeleted) return;
-    const { userId } = events.UserDeleted.decode(envelope.payload);
+    const { userId } = decodePayload(events.UserDeleted, envelope.payload);
     if (!userId) return;
     await inbox.handleOnce(CONSUMER, envelope.eventId, async (tx) => {
       const { rowCount } = await tx.query('DELETE FROM customers WHERE user_id = $1', [userId]);

@@ -1,7 +1,16 @@
 import { events, eventTypes, topics } from '@flatlay/proto';
-import { AppError, decodeEnvelope, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
+import {
+  AppError,
+  decodeEnvelope,
+  decodePayload,
+  PostgresInbox,
+  type Delivery,
+  type Logger,
+  type Pool,
+} from '@flatlay/platform';
 import type { BlobStore } from '../blobs/index.js';
 import type { Generations } from '../app/generations.js';
+import { drainBlobDeletions, recordBlobDeletions } from '../app/blob-deletions.js';
 import { blobsOfUser, deleteImagesOfUser, imageFolder } from '../app/image-store.js';
 import { forgetPlan, recordPlan } from '../app/user-plans.js';
 
@@ -30,36 +39,44 @@ export function imageEventHandler(deps: { pool: Pool; blobs: BlobStore; generati
     const at = envelope.occurredAt ?? new Date();
     switch (envelope.type) {
       case eventTypes.UserPlanChanged: {
-        const e = events.UserPlanChanged.decode(envelope.payload);
+        const e = decodePayload(events.UserPlanChanged, envelope.payload);
         await inbox.handleOnce(CONSUMER, envelope.eventId, (tx) =>
           recordPlan(tx, e.userId, e.subscriptionPlan, e.subscriptionStatus, at),
         );
         return;
       }
       case eventTypes.UserDeleted: {
-        const { userId } = events.UserDeleted.decode(envelope.payload);
+        const { userId } = decodePayload(events.UserDeleted, envelope.payload);
         await inbox.handleOnce(CONSUMER, envelope.eventId, async (tx) => {
-          // Files first: if this fails half-way the event comes again, and deleting is repeatable.
+          // Rows go now; their files are recorded in the same transaction and deleted after the
+          // commit (a store call here would hold this transaction, and the outbox relay behind it).
           const owned = await blobsOfUser(tx, userId);
-          for (const image of owned) {
-            await blobs.delete(image.originalKey);
-            await blobs.deletePrefix(imageFolder(image.imageId));
-          }
+          await recordBlobDeletions(
+            tx,
+            owned.flatMap((image) => [
+              { key: image.originalKey, prefix: false },
+              { key: imageFolder(image.imageId), prefix: true },
+            ]),
+          );
           const rows = await deleteImagesOfUser(tx, userId);
           await forgetPlan(tx, userId);
           logger.info({ userId, images: rows }, "deleted a closed account's images");
         });
+        // At once, as a courtesy; what fails here is left recorded for the blob-deletion sweeper.
+        await drainBlobDeletions(pool, blobs, logger).catch((err) =>
+          logger.warn({ err, userId }, 'deleting the files of a closed account failed; the sweeper tries again'),
+        );
         return;
       }
       // Billing publishes the fact each unlock payment stands for (PaymentSucceeded is revenue,
       // read by the ledger and analytics): the image unlocks in the inbox's transaction, once.
       case eventTypes.ImageUnlockPaid: {
-        const e = events.ImageUnlockPaid.decode(envelope.payload);
+        const e = decodePayload(events.ImageUnlockPaid, envelope.payload);
         await paid(envelope.eventId, e.imageId, e.paymentId, { userId: e.userId });
         return;
       }
       case eventTypes.AnonymousEnhancementPaid: {
-        const e = events.AnonymousEnhancementPaid.decode(envelope.payload);
+        const e = decodePayload(events.AnonymousEnhancementPaid, envelope.payload);
         await paid(envelope.eventId, e.enhancementId, e.paymentId, 'guest');
         return;
       }

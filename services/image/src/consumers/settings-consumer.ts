@@ -4,7 +4,7 @@
 // newest settings version winning, once per event (inbox). The generation workers share this
 // database and read it at their next job (OperatorGenerativeSettings); nothing here opens it.
 import { events, eventTypes, topics } from '@flatlay/proto';
-import { decodeEnvelope, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
+import { decodeEnvelope, decodePayload, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
 import { keepSetting } from '../app/operator-settings.js';
 import { apiKeySetting } from '../generative/operator-settings-source.js';
 
@@ -18,7 +18,7 @@ export function settingsEventHandler(deps: { pool: Pool; logger: Logger; provide
   return async (delivery: Delivery): Promise<void> => {
     const envelope = decodeEnvelope(delivery.value);
     if (envelope.type !== eventTypes.SettingsChanged) return;
-    const changed = events.SettingsChanged.decode(envelope.payload);
+    const changed = decodePayload(events.SettingsChanged, envelope.payload);
     // Only the provider's key, and only as a secret (never a value in clear).
     const kept = changed.settings.filter((s) => s.key === wanted && s.secret);
     const at = envelope.occurredAt ?? new Date();

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { events } from '@flatlay/proto';
 import {
   decodeEnvelope,
+  decodePayload,
   enqueueOutbox,
   withTransaction,
   type Bus,
@@ -91,7 +92,12 @@ export class GenerationWorker {
   }
 
   async start(bus: Bus, queue: { topic: string; group: string }): Promise<void> {
-    this.subscription = await bus.subscribe({ groupId: queue.group, topics: [queue.topic], handle: this.onDelivery });
+    this.subscription = await bus.subscribe({
+      groupId: queue.group,
+      topics: [queue.topic],
+      handle: this.onDelivery,
+      logger: this.o.logger,
+    });
     const sweep = () => {
       this.sweep()
         .catch((err) => this.o.logger.warn({ err }, 'generation sweep failed; trying again'))
@@ -117,7 +123,7 @@ export class GenerationWorker {
   private onDelivery = async (delivery: Delivery): Promise<void> => {
     const envelope = decodeEnvelope(delivery.value);
     if (envelope.type !== eventTypes.GenerationRequested) return;
-    const { imageId } = events.GenerationRequested.decode(envelope.payload);
+    const { imageId } = decodePayload(events.GenerationRequested, envelope.payload);
     await this.slots.acquire();
     this.track(imageId);
   };

@@ -1,5 +1,13 @@
 import { events, eventTypes, topics } from '@flatlay/proto';
-import { AppError, decodeEnvelope, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
+import {
+  AppError,
+  decodeEnvelope,
+  decodeOrPoison,
+  PostgresInbox,
+  type Delivery,
+  type Logger,
+  type Pool,
+} from '@flatlay/platform';
 import type { TokenAccountCommand } from '../domain/index.js';
 import type { TokenAccounts } from '../app/token-accounts.js';
 
@@ -87,7 +95,10 @@ export function ledgerEventHandler(pool: Pool, accounts: TokenAccounts, logger: 
   const inbox = new PostgresInbox(pool);
   return async (delivery: Delivery): Promise<void> => {
     const envelope = decodeEnvelope(delivery.value);
-    const wanted = commandFor(envelope.type, envelope.payload, envelope.occurredAt ?? new Date());
+    // A payload that does not decode as its type is a dead letter, not a retry (ADR 0008).
+    const wanted = decodeOrPoison(`${envelope.type} payload`, () =>
+      commandFor(envelope.type, envelope.payload, envelope.occurredAt ?? new Date()),
+    );
     if (!wanted) return;
     await inbox.handleOnce(CONSUMER, envelope.eventId, async (tx) => {
       try {

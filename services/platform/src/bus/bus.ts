@@ -1,3 +1,5 @@
+import type { Logger } from '../logger.js';
+
 /** One message on a topic. The key decides the partition, so one key's messages keep their order. */
 export interface BusMessage {
   topic: string;
@@ -21,12 +23,18 @@ export interface SubscribeOptions {
   groupId: string;
   topics: string[];
   /**
-   * Handles one message. The message counts as consumed only when this resolves; if it
-   * throws, the same message is offered again after a pause, and its partition waits.
+   * Handles one message. The message counts as consumed only when this resolves. If it throws a
+   * PoisonMessage, the message goes to the group's dead-letter topic (`<topic>.dlq.<group>`) and
+   * the partition moves on; any other error offers the same message again after a back-off, its
+   * partition waiting meanwhile (and only its partition: the group's others keep moving).
    */
   handle(delivery: Delivery): Promise<void>;
-  /** Pause before a failed message is offered again (default 500 ms). */
+  /** Pause before a failed message is offered again the first time (default 500 ms); doubles each time. */
   retryDelayMs?: number;
+  /** The longest pause between two attempts of a failing message (default 30 s). */
+  maxRetryDelayMs?: number;
+  /** Where dead letters and failing partitions are reported (an operator's first sign of trouble). */
+  logger?: Logger;
   /**
    * Where a group with no committed position starts: the oldest message (default) or only
    * messages published from now on (a cache that needs changes, not history).
@@ -66,6 +74,47 @@ export class SubscriptionClosed extends Error {
     super('Subscription closed');
     this.name = 'SubscriptionClosed';
   }
+}
+
+export const DEFAULT_RETRY_DELAY_MS = 500;
+export const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
+/** Dead-letter topics have one partition: few letters, kept in the order they failed. */
+export const DEAD_LETTER_PARTITIONS = 1;
+
+/** Reports a failed attempt: the first of a run and every tenth after it, so a long outage does not flood the log. */
+export function reportRetry(options: SubscribeOptions, delivery: Delivery, attempt: number, error: unknown): void {
+  if (attempt !== 1 && attempt % 10 !== 0) return;
+  options.logger?.warn(
+    {
+      err: error,
+      group: options.groupId,
+      topic: delivery.topic,
+      partition: delivery.partition,
+      offset: delivery.offset,
+      attempt,
+    },
+    'handler failed; its partition waits and tries again',
+  );
+}
+
+/** Reports a message set aside in its dead-letter topic. */
+export function reportDeadLetter(
+  options: SubscribeOptions,
+  delivery: Delivery,
+  deadLetterTopic: string,
+  error: unknown,
+): void {
+  options.logger?.error(
+    {
+      err: error,
+      group: options.groupId,
+      topic: delivery.topic,
+      partition: delivery.partition,
+      offset: delivery.offset,
+      deadLetterTopic,
+    },
+    'message cannot be handled: set aside as a dead letter',
+  );
 }
 
 export const sleep = (ms: number, signal?: AbortSignal) =>

@@ -1,6 +1,11 @@
 import { EventEmitter } from 'node:events';
 import {
   abandonOnAbort,
+  DEAD_LETTER_PARTITIONS,
+  DEFAULT_MAX_RETRY_DELAY_MS,
+  DEFAULT_RETRY_DELAY_MS,
+  reportDeadLetter,
+  reportRetry,
   sleep,
   SubscriptionClosed,
   UnknownTopicError,
@@ -12,6 +17,17 @@ import {
   type TopicSpec,
 } from './bus.js';
 import { handleInSpan } from './consumer-span.js';
+import {
+  deadLetterOf,
+  deadLetterHeaders,
+  isDeadLetterTopic,
+  isPoison,
+  parseDeadLetterTopic,
+  replayOf,
+  retryDelay,
+  type DeadLetterAdmin,
+  type DeadLetterSummary,
+} from './dead-letters.js';
 import { partitionFor } from './partitioner.js';
 
 interface Member {
@@ -39,8 +55,10 @@ interface Group {
  * Its log lives in memory; durability comes from the outbox, which is replayed from the
  * relay's checkpoint (ADR 0004).
  */
-export class InProcessBus implements Bus {
+export class InProcessBus implements Bus, DeadLetterAdmin {
   private readonly log = new Map<string, BusMessage[][]>();
+  /** Per dead-letter topic, how many of its letters were replayed or discarded (the operator's position). */
+  private readonly deadLettersDone = new Map<string, number>();
   private readonly groups = new Map<string, Group>();
   private readonly appended = new EventEmitter().setMaxListeners(0);
   private nextMemberId = 1;
@@ -155,6 +173,7 @@ export class InProcessBus implements Bus {
   ): Promise<void> {
     const slot = `${topic}:${partition}`;
     const messages = this.log.get(topic)![partition]!;
+    let failures = 0; // in a row, of the message in hand
     while (!signal.aborted) {
       const offset = group.committed.get(slot) ?? 0;
       const message = messages[offset];
@@ -166,11 +185,67 @@ export class InProcessBus implements Bus {
       try {
         await abandonOnAbort(handleInSpan(member.options.groupId, delivery, member.options.handle), killed);
         group.committed.set(slot, offset + 1);
+        failures = 0;
       } catch (error) {
         if (error instanceof SubscriptionClosed) return;
-        await sleep(member.options.retryDelayMs ?? 500, signal);
+        if (isPoison(error)) {
+          // The message can never be handled: set aside with its error, and the partition goes on.
+          const letter = deadLetterOf(delivery, member.options.groupId, error);
+          await this.ensureTopics([{ name: letter.topic, partitions: DEAD_LETTER_PARTITIONS }]);
+          await this.publish([letter]);
+          reportDeadLetter(member.options, delivery, letter.topic, error);
+          group.committed.set(slot, offset + 1);
+          failures = 0;
+          continue;
+        }
+        // Passing trouble: this partition waits and tries again, the others are their own loops.
+        failures++;
+        reportRetry(member.options, delivery, failures, error);
+        const base = member.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+        await sleep(retryDelay(failures, base, member.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS), signal);
       }
     }
+  }
+
+  async listDeadLetters(): Promise<DeadLetterSummary[]> {
+    const out: DeadLetterSummary[] = [];
+    for (const [name, partitions] of this.log) {
+      const parsed = parseDeadLetterTopic(name);
+      if (!parsed || !isDeadLetterTopic(name)) continue;
+      const letters = partitions.flat();
+      const waiting = letters.slice(this.deadLettersDone.get(name) ?? 0);
+      out.push({
+        deadLetterTopic: name,
+        topic: parsed.topic,
+        groupId: parsed.groupId,
+        count: waiting.length,
+        oldestAt: waiting[0]?.headers[deadLetterHeaders.at],
+        lastError: waiting.at(-1)?.headers[deadLetterHeaders.error],
+      });
+    }
+    return out.sort((a, b) => a.deadLetterTopic.localeCompare(b.deadLetterTopic));
+  }
+
+  async replayDeadLetters(deadLetterTopic: string, limit = Number.POSITIVE_INFINITY): Promise<number> {
+    const waiting = this.waitingLetters(deadLetterTopic, limit);
+    const replays = waiting.map(replayOf).filter((m): m is BusMessage => m !== undefined);
+    await this.publish(replays);
+    this.deadLettersDone.set(deadLetterTopic, (this.deadLettersDone.get(deadLetterTopic) ?? 0) + waiting.length);
+    return waiting.length;
+  }
+
+  async discardDeadLetters(deadLetterTopic: string, limit = Number.POSITIVE_INFINITY): Promise<number> {
+    const waiting = this.waitingLetters(deadLetterTopic, limit);
+    this.deadLettersDone.set(deadLetterTopic, (this.deadLettersDone.get(deadLetterTopic) ?? 0) + waiting.length);
+    return waiting.length;
+  }
+
+  private waitingLetters(deadLetterTopic: string, limit: number): BusMessage[] {
+    if (!isDeadLetterTopic(deadLetterTopic) || !this.log.has(deadLetterTopic))
+      throw new UnknownTopicError(deadLetterTopic);
+    const done = this.deadLettersDone.get(deadLetterTopic) ?? 0;
+    const letters = this.log.get(deadLetterTopic)!.flat();
+    return letters.slice(done, done + Math.max(0, limit));
   }
 
   private nextAppend(signal: AbortSignal): Promise<void> {

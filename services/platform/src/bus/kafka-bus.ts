@@ -1,11 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
 import { handleInSpan } from './consumer-span.js';
 import {
+  deadLetterHeaders,
+  deadLetterOf,
+  isDeadLetterTopic,
+  isPoison,
+  parseDeadLetterTopic,
+  replayOf,
+  retryDelay,
+  type DeadLetterAdmin,
+  type DeadLetterSummary,
+} from './dead-letters.js';
+import {
   abandonOnAbort,
-  sleep,
+  DEAD_LETTER_PARTITIONS,
+  DEFAULT_MAX_RETRY_DELAY_MS,
+  DEFAULT_RETRY_DELAY_MS,
+  reportDeadLetter,
+  reportRetry,
   SubscriptionClosed,
+  UnknownTopicError,
   type Bus,
   type BusMessage,
+  type Delivery,
   type SubscribeOptions,
   type Subscription,
   type TopicSpec,
@@ -66,7 +84,7 @@ export interface KafkaSasl {
  * consumers commit an offset only past messages whose handlers (and so their transactions) have
  * finished, so a consumer that dies mid-handler leaves the message to the next owner.
  */
-export class KafkaBus implements Bus {
+export class KafkaBus implements Bus, DeadLetterAdmin {
   private readonly kafka: Kafka;
   private readonly producer: Producer;
   private admin: Admin | undefined;
@@ -184,14 +202,20 @@ export class KafkaBus implements Bus {
     consumer.on(consumer.events.GROUP_JOIN, (e) => {
       assignment = new Map(Object.entries(e.payload.memberAssignment));
     });
+    // Failures in a row of the message each partition is stuck on, and the timers that resume them.
+    const failures = new Map<string, number>();
+    const resumes = new Set<NodeJS.Timeout>();
+    const baseDelay = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    const maxDelay = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
     await consumer.connect();
     await consumer.subscribe({ topics: options.topics, fromBeginning: options.from !== 'end' });
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 8,
-      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+      eachBatch: async ({ batch, resolveOffset, heartbeat, pause, isRunning, isStale }) => {
         const { topic, partition } = batch;
+        const slot = `${topic}:${partition}`;
         // Offsets are committed a batch at a time (and every COMMIT_EVERY messages or COMMIT_MS
         // within a long one), only ever past messages whose handlers finished: one commit per
         // message made a consumer catching up on a backlog spend most of its time in commit
@@ -217,24 +241,39 @@ export class KafkaBus implements Bus {
               value: message.value ?? Buffer.alloc(0),
               headers,
             };
-            // Retry in place: the partition waits, so a later message never overtakes a failed one.
-            for (;;) {
-              try {
-                await abandonOnAbort(handleInSpan(options.groupId, delivery, options.handle), killed.signal);
-                break;
-              } catch (error) {
-                if (error instanceof SubscriptionClosed) throw error; // dies without committing
-                await heartbeat().catch(() => undefined);
-                await sleep(options.retryDelayMs ?? 500, killed.signal);
-                if (killed.signal.aborted) throw new SubscriptionClosed();
+            try {
+              await abandonOnAbort(handleInSpan(options.groupId, delivery, options.handle), killed.signal);
+            } catch (error) {
+              if (error instanceof SubscriptionClosed) throw error; // dies without committing
+              // A message that can never be handled goes to the group's dead-letter topic; if even
+              // that fails (the broker is away), it is passing trouble like any other.
+              const setAside = isPoison(error) && (await this.deadLetter(delivery, options, error));
+              if (!setAside) {
+                // Passing trouble: pause only this partition and leave the batch with the message
+                // unresolved, so the next fetch (after the back-off) starts at it again. Retrying
+                // here would hold the whole fetch, and so every other partition of the group.
+                const attempt = (failures.get(slot) ?? 0) + 1;
+                failures.set(slot, attempt);
+                reportRetry(options, delivery, attempt, error);
+                const resume = pause();
+                const timer = setTimeout(
+                  () => {
+                    resumes.delete(timer);
+                    if (!killed.signal.aborted) resume();
+                  },
+                  retryDelay(attempt, baseDelay, maxDelay),
+                );
+                resumes.add(timer);
+                return;
               }
             }
+            failures.delete(slot);
             resolveOffset(message.offset); // the next fetch of this partition starts after it
             if (handled.add(Number(message.offset) + 1)) await commit();
             await heartbeat();
           }
         } finally {
-          // what was handled before a close, a rebalance, a handler abandoned, or the batch's end
+          // what was handled before a close, a rebalance, a handler abandoned, a pause, or the batch's end
           await commit();
         }
       },
@@ -243,10 +282,148 @@ export class KafkaBus implements Bus {
       assignment: () => new Map(assignment),
       close: async () => {
         killed.abort();
+        for (const timer of resumes) clearTimeout(timer);
+        resumes.clear();
         this.consumers.delete(consumer);
         await consumer.disconnect();
       },
     };
+  }
+
+  /** Writes a delivery to its group's dead-letter topic (created on first use); false if that failed. */
+  private async deadLetter(delivery: Delivery, options: SubscribeOptions, error: unknown): Promise<boolean> {
+    const letter = deadLetterOf(delivery, options.groupId, error);
+    try {
+      await this.ensureTopics([{ name: letter.topic, partitions: DEAD_LETTER_PARTITIONS }]);
+      await this.publish([letter]);
+      reportDeadLetter(options, delivery, letter.topic, error);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async adminClient(): Promise<Admin> {
+    this.admin ??= this.kafka.admin();
+    await this.admin.connect();
+    return this.admin;
+  }
+
+  /**
+   * Dead letters waiting: those past the operator group's committed offset on each dead-letter
+   * topic (one partition each). Replaying or discarding moves that offset, never deletes a letter,
+   * so what was done stays in the topic until retention takes it.
+   */
+  async listDeadLetters(): Promise<DeadLetterSummary[]> {
+    const admin = await this.adminClient();
+    const names = (await admin.listTopics()).filter((t) => isDeadLetterTopic(t)).sort();
+    const out: DeadLetterSummary[] = [];
+    // One topic at a time: kafkajs' admin client mixes up concurrent offset requests.
+    for (const name of names) {
+      const parsed = parseDeadLetterTopic(name)!;
+      const { from, to } = await this.waitingRange(admin, name);
+      const summary: DeadLetterSummary = { deadLetterTopic: name, ...parsed, count: Math.max(0, to - from) };
+      if (to > from) {
+        const [first, last] = await Promise.all([
+          this.readLetters(name, from, from + 1),
+          this.readLetters(name, to - 1, to),
+        ]);
+        summary.oldestAt = first[0]?.headers[deadLetterHeaders.at];
+        summary.lastError = last[0]?.headers[deadLetterHeaders.error];
+      }
+      out.push(summary);
+    }
+    return out;
+  }
+
+  async replayDeadLetters(deadLetterTopic: string, limit = Number.MAX_SAFE_INTEGER): Promise<number> {
+    return this.dealWith(deadLetterTopic, limit, async (letters) => {
+      const replays = letters.map(replayOf).filter((m): m is BusMessage => m !== undefined);
+      await this.publish(replays);
+    });
+  }
+
+  async discardDeadLetters(deadLetterTopic: string, limit = Number.MAX_SAFE_INTEGER): Promise<number> {
+    return this.dealWith(deadLetterTopic, limit); // nothing to read: only the offset moves
+  }
+
+  /** Reads the next `limit` waiting letters, does `work` with them (if any), then moves the operator's offset past them. */
+  private async dealWith(
+    deadLetterTopic: string,
+    limit: number,
+    work?: (letters: BusMessage[]) => Promise<void>,
+  ): Promise<number> {
+    if (!isDeadLetterTopic(deadLetterTopic)) throw new UnknownTopicError(deadLetterTopic);
+    const admin = await this.adminClient();
+    if (!(await admin.listTopics()).includes(deadLetterTopic)) throw new UnknownTopicError(deadLetterTopic);
+    const { from, to } = await this.waitingRange(admin, deadLetterTopic);
+    const until = Math.min(to, from + Math.max(0, limit));
+    if (until <= from) return 0;
+    if (work) await work(await this.readLetters(deadLetterTopic, from, until));
+    // After the work: a crash in between replays those letters again, which the inbox absorbs.
+    await admin.setOffsets({
+      groupId: DEAD_LETTER_OPERATOR_GROUP,
+      topic: deadLetterTopic,
+      partitions: [{ partition: 0, offset: String(until) }],
+    });
+    return until - from;
+  }
+
+  /** The offsets of the waiting letters: from the operator group's position (or the earliest kept) to the end. */
+  private async waitingRange(admin: Admin, topic: string): Promise<{ from: number; to: number }> {
+    // A topic created a moment ago (another consumer's first dead letter) may be missing from the
+    // client's metadata: fetch it, and ask once more.
+    const ends = await admin.fetchTopicOffsets(topic).catch(async () => {
+      await admin.fetchTopicMetadata({ topics: [topic] });
+      return admin.fetchTopicOffsets(topic);
+    });
+    const [committed] = await admin.fetchOffsets({ groupId: DEAD_LETTER_OPERATOR_GROUP, topics: [topic] });
+    const end = ends.find((p) => p.partition === 0);
+    const low = Number(end?.low ?? 0);
+    const at = Number(committed?.partitions.find((p) => p.partition === 0)?.offset ?? -1);
+    return { from: Math.max(low, at), to: Number(end?.high ?? 0) };
+  }
+
+  /** The letters at offsets [from, to) of a dead-letter topic, read by a throwaway consumer. */
+  private async readLetters(topic: string, from: number, to: number): Promise<BusMessage[]> {
+    const groupId = `${DEAD_LETTER_OPERATOR_GROUP}-reader-${randomUUID()}`;
+    const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false, retry: { retries: 8 } });
+    const letters: BusMessage[] = [];
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      await new Promise<void>((done, fail) => {
+        // Letters below the high mark are there to read: a read that never ends is a broker fault.
+        const timer = setTimeout(() => fail(new Error(`reading ${topic} timed out`)), READ_LETTERS_TIMEOUT_MS);
+        consumer
+          .run({
+            autoCommit: false,
+            eachMessage: async ({ message }) => {
+              const offset = Number(message.offset);
+              if (offset >= from && offset < to) {
+                const headers: Record<string, string> = {};
+                for (const [k, v] of Object.entries(message.headers ?? {}))
+                  if (v !== undefined) headers[k] = v.toString();
+                letters.push({
+                  topic,
+                  key: message.key?.toString() ?? '',
+                  value: message.value ?? Buffer.alloc(0),
+                  headers,
+                });
+              }
+              if (offset >= to - 1) {
+                clearTimeout(timer);
+                done();
+              }
+            },
+          })
+          .then(() => consumer.seek({ topic, partition: 0, offset: String(from) }), fail);
+      });
+    } finally {
+      await consumer.disconnect();
+      await (await this.adminClient()).deleteGroups([groupId]).catch(() => undefined);
+    }
+    return letters;
   }
 
   async close(): Promise<void> {
@@ -257,6 +434,13 @@ export class KafkaBus implements Bus {
   }
 }
 
+/**
+ * The consumer group whose committed offset on each dead-letter topic marks the letters an
+ * operator has replayed or discarded; it never has members.
+ */
+export const DEAD_LETTER_OPERATOR_GROUP = 'flatlay-dead-letters';
+
+const READ_LETTERS_TIMEOUT_MS = 60_000;
 const TOPIC_READY_ATTEMPTS = 30;
 const RACE_TYPES = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'TOPIC_ALREADY_EXISTS']);
 

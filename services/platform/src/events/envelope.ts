@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { events } from '@flatlay/proto';
+import { decodeOrPoison } from '../bus/dead-letters.js';
 import type { OutboxMessage } from './outbox.js';
 
 /** What ts-proto generates for every message: enough to encode, decode and name it. */
@@ -40,4 +41,15 @@ export function outboxMessage<T>(
   return { topic, key: meta.aggregateId, eventId, eventType: typeName, envelope };
 }
 
-export const decodeEnvelope = (value: Uint8Array): events.Envelope => events.Envelope.decode(value);
+/** The envelope of a message; bytes that are no envelope make a PoisonMessage (its dead letter, not a retry). */
+export const decodeEnvelope = (value: Uint8Array): events.Envelope =>
+  decodeOrPoison('event envelope', () => {
+    const envelope = events.Envelope.decode(value);
+    // Protobuf decodes many stray bytes into an empty message: one without an id or type is none.
+    if (!envelope.eventId || !envelope.type) throw new Error('no event id or type');
+    return envelope;
+  });
+
+/** An event's payload; bytes that do not decode as `type` make a PoisonMessage. */
+export const decodePayload = <T>(type: MessageType<T>, payload: Uint8Array): T =>
+  decodeOrPoison('event payload', () => type.decode(payload));

@@ -2,7 +2,18 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { trace } from '@opentelemetry/api';
-import { startTelemetry, type Bus, type Delivery, type Inbox, type Subscription } from '../../src/index.js';
+import {
+  deadLetterHeaders,
+  deadLetterTopic,
+  partitionFor,
+  PoisonMessage,
+  startTelemetry,
+  type Bus,
+  type DeadLetterAdmin,
+  type Delivery,
+  type Inbox,
+  type Subscription,
+} from '../../src/index.js';
 import { uniqueName, waitFor } from '../support.js';
 
 const msg = (topic: string, key: string, body: object) => ({
@@ -19,11 +30,11 @@ const body = <T>(d: Delivery): T => JSON.parse(d.value.toString()) as T;
  */
 export function busContract(
   adapter: string,
-  makeBus: () => Promise<Bus>,
+  makeBus: () => Promise<Bus & DeadLetterAdmin>,
   makeInbox: () => Promise<Inbox<unknown>>,
 ): void {
   describe(`Bus contract: ${adapter}`, { timeout: 180_000 }, () => {
-    let bus: Bus;
+    let bus: Bus & DeadLetterAdmin;
     const subscriptions: Subscription[] = [];
     beforeAll(async () => {
       bus = await makeBus();
@@ -219,6 +230,137 @@ export function busContract(
       await bus.publish([msg(topic, 'account-1', { eventId: sentinelId })]);
       await waitFor(() => effects.has(sentinelId), 'the later event took effect');
       assert.deepEqual(Object.fromEntries(effects), { [eventId]: 1, [sentinelId]: 1 });
+    });
+
+    it("sets a poison message aside in its group's dead-letter topic, and the group's other messages keep flowing", async () => {
+      const topic = uniqueName('poison');
+      await bus.ensureTopics([{ name: topic, partitions: 3 }]);
+      const groupId = uniqueName('g');
+      const handled: string[] = [];
+      await subscribe({
+        groupId,
+        topics: [topic],
+        retryDelayMs: 20,
+        handle: async (d) => {
+          const { id } = body<{ id: string }>(d);
+          if (id === 'poison') throw new PoisonMessage('not a valid event');
+          handled.push(id);
+        },
+      });
+      const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
+      await bus.publish([
+        { ...msg(topic, 'a', { id: 'poison' }), headers: { 'x-test': 'yes', 'x-original': 'kept' } },
+        ...keys.map((key) => msg(topic, key, { id: `after-${key}` })),
+      ]);
+      // Later messages of the poison's own key and partition too, not only the other partitions'.
+      await waitFor(() => keys.every((key) => handled.includes(`after-${key}`)), 'every later message handled');
+      const dlq = deadLetterTopic(topic, groupId);
+      const letters: Delivery[] = [];
+      await waitFor(async () => {
+        const summary = (await bus.listDeadLetters()).find((s) => s.deadLetterTopic === dlq);
+        return summary?.count === 1;
+      }, 'one dead letter listed');
+      await subscribe({ groupId: uniqueName('reader'), topics: [dlq], handle: async (d) => void letters.push(d) });
+      await waitFor(() => letters.length >= 1, 'the dead letter is on its topic');
+      const [letter] = letters;
+      assert.equal(letter!.key, 'a');
+      assert.deepEqual(body(letter!), { id: 'poison' });
+      assert.equal(letter!.headers['x-original'], 'kept', 'original headers kept');
+      assert.equal(letter!.headers[deadLetterHeaders.error], 'not a valid event');
+      assert.equal(letter!.headers[deadLetterHeaders.topic], topic);
+      assert.equal(letter!.headers[deadLetterHeaders.group], groupId);
+      assert.equal(letter!.headers[deadLetterHeaders.partition], String(partitionFor('a', 3)));
+      assert.match(letter!.headers[deadLetterHeaders.offset] ?? '', /^\d+$/);
+      assert.ok(!Number.isNaN(Date.parse(letter!.headers[deadLetterHeaders.at] ?? '')), 'when it failed');
+      const [summary] = (await bus.listDeadLetters()).filter((s) => s.deadLetterTopic === dlq);
+      assert.equal(summary!.topic, topic);
+      assert.equal(summary!.groupId, groupId);
+      assert.equal(summary!.lastError, 'not a valid event');
+      assert.ok(summary!.oldestAt);
+      assert.equal(await bus.discardDeadLetters(dlq), 1, 'leaves nothing waiting for the next test');
+    });
+
+    it('retries passing trouble with back-off on its partition alone, then handles it without loss', async () => {
+      const topic = uniqueName('stuck');
+      const partitions = 4;
+      await bus.ensureTopics([{ name: topic, partitions }]);
+      const stuckKey = 'stuck';
+      const stuckPartition = partitionFor(stuckKey, partitions);
+      const others = Array.from({ length: 40 }, (_, i) => `k${i}`).filter(
+        (k) => partitionFor(k, partitions) !== stuckPartition,
+      );
+      let healthy = false;
+      let failures = 0;
+      const handled: string[] = [];
+      await subscribe({
+        groupId: uniqueName('g'),
+        topics: [topic],
+        retryDelayMs: 20,
+        maxRetryDelayMs: 200,
+        handle: async (d) => {
+          const { id } = body<{ id: string }>(d);
+          if (d.key === stuckKey && !healthy) {
+            failures++;
+            throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+          }
+          handled.push(id);
+        },
+      });
+      await bus.publish([msg(topic, stuckKey, { id: 'stuck-1' }), msg(topic, stuckKey, { id: 'stuck-2' })]);
+      await waitFor(() => failures >= 2, 'the stuck message fails and is tried again');
+      // Published only now, so they come in fetches after the failure: a partition retried in
+      // place would hold every later fetch of the group, and these would never arrive.
+      await bus.publish(others.map((key) => msg(topic, key, { id: key })));
+      await waitFor(() => others.every((key) => handled.includes(key)), 'the other partitions keep moving');
+      assert.ok(!handled.includes('stuck-1') && !handled.includes('stuck-2'), 'nothing overtook the stuck message');
+      healthy = true;
+      await waitFor(() => handled.includes('stuck-2'), 'the stuck partition recovers');
+      const stuck = [...new Set(handled.filter((id) => id.startsWith('stuck-')))];
+      assert.deepEqual(stuck, ['stuck-1', 'stuck-2'], 'in order, nothing lost');
+      assert.equal((await bus.listDeadLetters()).filter((s) => s.topic === topic).length, 0, 'no dead letter');
+    });
+
+    it('replays a dead letter onto its topic (the inbox applies it once) and discards another', async () => {
+      const topic = uniqueName('replay');
+      await bus.ensureTopics([{ name: topic, partitions: 2 }]);
+      const groupId = uniqueName('g');
+      const inbox = await makeInbox();
+      let accept = false;
+      const effects = new Map<string, number>();
+      await subscribe({
+        groupId,
+        topics: [topic],
+        retryDelayMs: 20,
+        handle: async (d) => {
+          const { eventId } = body<{ eventId: string }>(d);
+          if (!accept) throw new PoisonMessage('refused until fixed');
+          await inbox.handleOnce('replay-consumer', eventId, async () => {
+            effects.set(eventId, (effects.get(eventId) ?? 0) + 1);
+          });
+        },
+      });
+      const first = randomUUID();
+      await bus.publish([msg(topic, 'acct', { eventId: first })]);
+      const dlq = deadLetterTopic(topic, groupId);
+      const waiting = async () => (await bus.listDeadLetters()).find((s) => s.deadLetterTopic === dlq)?.count ?? 0;
+      await waitFor(async () => (await waiting()) === 1, 'the first is a dead letter');
+      accept = true; // the fix is deployed
+      assert.equal(await bus.replayDeadLetters(dlq), 1);
+      await waitFor(() => effects.has(first), 'the replayed event took effect');
+      assert.equal(await waiting(), 0, 'nothing waits after the replay');
+      // The same event once more (a second replay, a redelivery) changes nothing: the inbox knows its id.
+      const sentinel = randomUUID();
+      await bus.publish([msg(topic, 'acct', { eventId: first }), msg(topic, 'acct', { eventId: sentinel })]);
+      await waitFor(() => effects.has(sentinel), 'a later event of the key took effect');
+      accept = false;
+      const second = randomUUID();
+      await bus.publish([msg(topic, 'acct', { eventId: second })]);
+      await waitFor(async () => (await waiting()) === 1, 'the second is a dead letter');
+      assert.equal(await bus.discardDeadLetters(dlq), 1);
+      assert.equal(await waiting(), 0, 'nothing waits after the discard');
+      assert.equal(await bus.replayDeadLetters(dlq), 0, 'a discarded letter is not replayed');
+      assert.equal(effects.get(first), 1);
+      assert.ok(!effects.has(second));
     });
   });
 }

@@ -23,6 +23,47 @@ export const protobufPackage = "flatlay.analytics.v1";
 
 export const protobufFileName = "flatlay/analytics/v1/analytics_service.proto";
 
+export interface ListDeadLettersRequest {
+}
+
+export interface DeadLetterSummary {
+  /** `<topic>.dlq.<group>` */
+  deadLetterTopic: string;
+  topic: string;
+  groupId: string;
+  count: number;
+  /** When the oldest waiting letter was written (ISO 8601); empty when none waits. */
+  oldestAt: string;
+  /** The error of the newest waiting letter; empty when none waits. */
+  lastError: string;
+}
+
+export interface ListDeadLettersResponse {
+  deadLetters: DeadLetterSummary[];
+}
+
+export interface ReplayDeadLettersRequest {
+  deadLetterTopic: string;
+  /** At most this many, oldest first; 0: all that wait. */
+  limit: number;
+}
+
+export interface ReplayDeadLettersResponse {
+  /** How many letters were replayed or discarded. */
+  count: number;
+}
+
+export interface DiscardDeadLettersRequest {
+  deadLetterTopic: string;
+  /** At most this many, oldest first; 0: all that wait. */
+  limit: number;
+}
+
+export interface DiscardDeadLettersResponse {
+  /** How many letters were replayed or discarded. */
+  count: number;
+}
+
 export interface GetServiceStatusRequest {
 }
 
@@ -247,6 +288,608 @@ export interface TestConnectionResponse {
   success: boolean;
   message: string;
 }
+
+function createBaseListDeadLettersRequest(): ListDeadLettersRequest {
+  return {};
+}
+
+export const ListDeadLettersRequest: MessageFns<ListDeadLettersRequest> = {
+  encode(_: ListDeadLettersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeadLettersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeadLettersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListDeadLettersRequest {
+    return {};
+  },
+
+  toJSON(_: ListDeadLettersRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeadLettersRequest>, I>>(base?: I): ListDeadLettersRequest {
+    return ListDeadLettersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeadLettersRequest>, I>>(_: I): ListDeadLettersRequest {
+    const message = createBaseListDeadLettersRequest();
+    return message;
+  },
+};
+
+function createBaseDeadLetterSummary(): DeadLetterSummary {
+  return { deadLetterTopic: "", topic: "", groupId: "", count: 0, oldestAt: "", lastError: "" };
+}
+
+export const DeadLetterSummary: MessageFns<DeadLetterSummary> = {
+  encode(message: DeadLetterSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deadLetterTopic !== "") {
+      writer.uint32(10).string(message.deadLetterTopic);
+    }
+    if (message.topic !== "") {
+      writer.uint32(18).string(message.topic);
+    }
+    if (message.groupId !== "") {
+      writer.uint32(26).string(message.groupId);
+    }
+    if (message.count !== 0) {
+      writer.uint32(32).int32(message.count);
+    }
+    if (message.oldestAt !== "") {
+      writer.uint32(42).string(message.oldestAt);
+    }
+    if (message.lastError !== "") {
+      writer.uint32(50).string(message.lastError);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeadLetterSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeadLetterSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deadLetterTopic = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.topic = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.groupId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.oldestAt = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.lastError = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeadLetterSummary {
+    return {
+      deadLetterTopic: isSet(object.deadLetterTopic)
+        ? globalThis.String(object.deadLetterTopic)
+        : isSet(object.dead_letter_topic)
+        ? globalThis.String(object.dead_letter_topic)
+        : "",
+      topic: isSet(object.topic) ? globalThis.String(object.topic) : "",
+      groupId: isSet(object.groupId)
+        ? globalThis.String(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.String(object.group_id)
+        : "",
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      oldestAt: isSet(object.oldestAt)
+        ? globalThis.String(object.oldestAt)
+        : isSet(object.oldest_at)
+        ? globalThis.String(object.oldest_at)
+        : "",
+      lastError: isSet(object.lastError)
+        ? globalThis.String(object.lastError)
+        : isSet(object.last_error)
+        ? globalThis.String(object.last_error)
+        : "",
+    };
+  },
+
+  toJSON(message: DeadLetterSummary): unknown {
+    const obj: any = {};
+    if (message.deadLetterTopic !== "") {
+      obj.deadLetterTopic = message.deadLetterTopic;
+    }
+    if (message.topic !== "") {
+      obj.topic = message.topic;
+    }
+    if (message.groupId !== "") {
+      obj.groupId = message.groupId;
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.oldestAt !== "") {
+      obj.oldestAt = message.oldestAt;
+    }
+    if (message.lastError !== "") {
+      obj.lastError = message.lastError;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeadLetterSummary>, I>>(base?: I): DeadLetterSummary {
+    return DeadLetterSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeadLetterSummary>, I>>(object: I): DeadLetterSummary {
+    const message = createBaseDeadLetterSummary();
+    message.deadLetterTopic = object.deadLetterTopic ?? "";
+    message.topic = object.topic ?? "";
+    message.groupId = object.groupId ?? "";
+    message.count = object.count ?? 0;
+    message.oldestAt = object.oldestAt ?? "";
+    message.lastError = object.lastError ?? "";
+    return message;
+  },
+};
+
+function createBaseListDeadLettersResponse(): ListDeadLettersResponse {
+  return { deadLetters: [] };
+}
+
+export const ListDeadLettersResponse: MessageFns<ListDeadLettersResponse> = {
+  encode(message: ListDeadLettersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.deadLetters) {
+      DeadLetterSummary.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeadLettersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeadLettersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deadLetters.push(DeadLetterSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeadLettersResponse {
+    return {
+      deadLetters: globalThis.Array.isArray(object?.deadLetters)
+        ? object.deadLetters.map((e: any) => DeadLetterSummary.fromJSON(e))
+        : globalThis.Array.isArray(object?.dead_letters)
+        ? object.dead_letters.map((e: any) => DeadLetterSummary.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListDeadLettersResponse): unknown {
+    const obj: any = {};
+    if (message.deadLetters?.length) {
+      obj.deadLetters = message.deadLetters.map((e) => DeadLetterSummary.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeadLettersResponse>, I>>(base?: I): ListDeadLettersResponse {
+    return ListDeadLettersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeadLettersResponse>, I>>(object: I): ListDeadLettersResponse {
+    const message = createBaseListDeadLettersResponse();
+    message.deadLetters = object.deadLetters?.map((e) => DeadLetterSummary.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseReplayDeadLettersRequest(): ReplayDeadLettersRequest {
+  return { deadLetterTopic: "", limit: 0 };
+}
+
+export const ReplayDeadLettersRequest: MessageFns<ReplayDeadLettersRequest> = {
+  encode(message: ReplayDeadLettersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deadLetterTopic !== "") {
+      writer.uint32(10).string(message.deadLetterTopic);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplayDeadLettersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplayDeadLettersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deadLetterTopic = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplayDeadLettersRequest {
+    return {
+      deadLetterTopic: isSet(object.deadLetterTopic)
+        ? globalThis.String(object.deadLetterTopic)
+        : isSet(object.dead_letter_topic)
+        ? globalThis.String(object.dead_letter_topic)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ReplayDeadLettersRequest): unknown {
+    const obj: any = {};
+    if (message.deadLetterTopic !== "") {
+      obj.deadLetterTopic = message.deadLetterTopic;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplayDeadLettersRequest>, I>>(base?: I): ReplayDeadLettersRequest {
+    return ReplayDeadLettersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplayDeadLettersRequest>, I>>(object: I): ReplayDeadLettersRequest {
+    const message = createBaseReplayDeadLettersRequest();
+    message.deadLetterTopic = object.deadLetterTopic ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseReplayDeadLettersResponse(): ReplayDeadLettersResponse {
+  return { count: 0 };
+}
+
+export const ReplayDeadLettersResponse: MessageFns<ReplayDeadLettersResponse> = {
+  encode(message: ReplayDeadLettersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplayDeadLettersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplayDeadLettersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplayDeadLettersResponse {
+    return { count: isSet(object.count) ? globalThis.Number(object.count) : 0 };
+  },
+
+  toJSON(message: ReplayDeadLettersResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplayDeadLettersResponse>, I>>(base?: I): ReplayDeadLettersResponse {
+    return ReplayDeadLettersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplayDeadLettersResponse>, I>>(object: I): ReplayDeadLettersResponse {
+    const message = createBaseReplayDeadLettersResponse();
+    message.count = object.count ?? 0;
+    return message;
+  },
+};
+
+function createBaseDiscardDeadLettersRequest(): DiscardDeadLettersRequest {
+  return { deadLetterTopic: "", limit: 0 };
+}
+
+export const DiscardDeadLettersRequest: MessageFns<DiscardDeadLettersRequest> = {
+  encode(message: DiscardDeadLettersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deadLetterTopic !== "") {
+      writer.uint32(10).string(message.deadLetterTopic);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DiscardDeadLettersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDiscardDeadLettersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deadLetterTopic = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DiscardDeadLettersRequest {
+    return {
+      deadLetterTopic: isSet(object.deadLetterTopic)
+        ? globalThis.String(object.deadLetterTopic)
+        : isSet(object.dead_letter_topic)
+        ? globalThis.String(object.dead_letter_topic)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: DiscardDeadLettersRequest): unknown {
+    const obj: any = {};
+    if (message.deadLetterTopic !== "") {
+      obj.deadLetterTopic = message.deadLetterTopic;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DiscardDeadLettersRequest>, I>>(base?: I): DiscardDeadLettersRequest {
+    return DiscardDeadLettersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DiscardDeadLettersRequest>, I>>(object: I): DiscardDeadLettersRequest {
+    const message = createBaseDiscardDeadLettersRequest();
+    message.deadLetterTopic = object.deadLetterTopic ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseDiscardDeadLettersResponse(): DiscardDeadLettersResponse {
+  return { count: 0 };
+}
+
+export const DiscardDeadLettersResponse: MessageFns<DiscardDeadLettersResponse> = {
+  encode(message: DiscardDeadLettersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DiscardDeadLettersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDiscardDeadLettersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DiscardDeadLettersResponse {
+    return { count: isSet(object.count) ? globalThis.Number(object.count) : 0 };
+  },
+
+  toJSON(message: DiscardDeadLettersResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DiscardDeadLettersResponse>, I>>(base?: I): DiscardDeadLettersResponse {
+    return DiscardDeadLettersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DiscardDeadLettersResponse>, I>>(object: I): DiscardDeadLettersResponse {
+    const message = createBaseDiscardDeadLettersResponse();
+    message.count = object.count ?? 0;
+    return message;
+  },
+};
 
 function createBaseGetServiceStatusRequest(): GetServiceStatusRequest {
   return {};
@@ -3786,6 +4429,45 @@ export const AnalyticsServiceService = {
       Buffer.from(TestConnectionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): TestConnectionResponse => TestConnectionResponse.decode(value),
   },
+  /**
+   * Dead letters of every consumer group (ADR 0008): per dead-letter topic, how many wait, the
+   * oldest and the last error.
+   */
+  listDeadLetters: {
+    path: "/flatlay.analytics.v1.AnalyticsService/ListDeadLetters" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListDeadLettersRequest): Buffer =>
+      Buffer.from(ListDeadLettersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListDeadLettersRequest => ListDeadLettersRequest.decode(value),
+    responseSerialize: (value: ListDeadLettersResponse): Buffer =>
+      Buffer.from(ListDeadLettersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListDeadLettersResponse => ListDeadLettersResponse.decode(value),
+  },
+  /** Publishes the waiting dead letters of one dead-letter topic again on their source topic. */
+  replayDeadLetters: {
+    path: "/flatlay.analytics.v1.AnalyticsService/ReplayDeadLetters" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReplayDeadLettersRequest): Buffer =>
+      Buffer.from(ReplayDeadLettersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReplayDeadLettersRequest => ReplayDeadLettersRequest.decode(value),
+    responseSerialize: (value: ReplayDeadLettersResponse): Buffer =>
+      Buffer.from(ReplayDeadLettersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReplayDeadLettersResponse => ReplayDeadLettersResponse.decode(value),
+  },
+  /** Marks the waiting dead letters of one dead-letter topic as dealt with, without publishing them. */
+  discardDeadLetters: {
+    path: "/flatlay.analytics.v1.AnalyticsService/DiscardDeadLetters" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DiscardDeadLettersRequest): Buffer =>
+      Buffer.from(DiscardDeadLettersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DiscardDeadLettersRequest => DiscardDeadLettersRequest.decode(value),
+    responseSerialize: (value: DiscardDeadLettersResponse): Buffer =>
+      Buffer.from(DiscardDeadLettersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DiscardDeadLettersResponse => DiscardDeadLettersResponse.decode(value),
+  },
 } as const;
 
 export interface AnalyticsServiceServer extends UntypedServiceImplementation {
@@ -3809,6 +4491,15 @@ export interface AnalyticsServiceServer extends UntypedServiceImplementation {
   saveSettings: handleUnaryCall<SaveSettingsRequest, SaveSettingsResponse>;
   /** Calls the provider with the saved settings and records the outcome in the keys' statuses. */
   testConnection: handleUnaryCall<TestConnectionRequest, TestConnectionResponse>;
+  /**
+   * Dead letters of every consumer group (ADR 0008): per dead-letter topic, how many wait, the
+   * oldest and the last error.
+   */
+  listDeadLetters: handleUnaryCall<ListDeadLettersRequest, ListDeadLettersResponse>;
+  /** Publishes the waiting dead letters of one dead-letter topic again on their source topic. */
+  replayDeadLetters: handleUnaryCall<ReplayDeadLettersRequest, ReplayDeadLettersResponse>;
+  /** Marks the waiting dead letters of one dead-letter topic as dealt with, without publishing them. */
+  discardDeadLetters: handleUnaryCall<DiscardDeadLettersRequest, DiscardDeadLettersResponse>;
 }
 
 export interface AnalyticsServiceClient extends Client {
@@ -3985,6 +4676,57 @@ export interface AnalyticsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: TestConnectionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Dead letters of every consumer group (ADR 0008): per dead-letter topic, how many wait, the
+   * oldest and the last error.
+   */
+  listDeadLetters(
+    request: ListDeadLettersRequest,
+    callback: (error: ServiceError | null, response: ListDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  listDeadLetters(
+    request: ListDeadLettersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  listDeadLetters(
+    request: ListDeadLettersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  /** Publishes the waiting dead letters of one dead-letter topic again on their source topic. */
+  replayDeadLetters(
+    request: ReplayDeadLettersRequest,
+    callback: (error: ServiceError | null, response: ReplayDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  replayDeadLetters(
+    request: ReplayDeadLettersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReplayDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  replayDeadLetters(
+    request: ReplayDeadLettersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReplayDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  /** Marks the waiting dead letters of one dead-letter topic as dealt with, without publishing them. */
+  discardDeadLetters(
+    request: DiscardDeadLettersRequest,
+    callback: (error: ServiceError | null, response: DiscardDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  discardDeadLetters(
+    request: DiscardDeadLettersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DiscardDeadLettersResponse) => void,
+  ): ClientUnaryCall;
+  discardDeadLetters(
+    request: DiscardDeadLettersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DiscardDeadLettersResponse) => void,
   ): ClientUnaryCall;
 }
 
