@@ -415,6 +415,11 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       expect: adminOperation,
     },
     {
+      operation: 'GET /admin/refunds/unpaid',
+      send: (s, token) => s.request('GET', '/admin/refunds/unpaid', { token }),
+      expect: adminOperation,
+    },
+    {
       operation: 'GET /admin/dead-letters',
       send: (s, token) => s.request('GET', '/admin/dead-letters', { token }),
       expect: adminOperation,

@@ -55,7 +55,8 @@ describe('ledger service over gRPC and Kafka', { timeout: 180_000 }, () => {
       imageId: 'i1',
       purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT,
     });
-    assert.equal(again.charged, 0, 'the same image is charged once');
+    // A repeat takes nothing more and answers what the first spend took (ADR 0104): the balance says it.
+    assert.deepEqual([again.charged, again.balance], [100, 100], 'the same image is charged once');
     await call(client, client.spend, { userId, imageId: 'i2', purpose: ledger.SpendPurpose.SPEND_PURPOSE_UNLOCK });
     await assert.rejects(
       call(client, client.spend, { userId, imageId: 'i3', purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT }),
