@@ -21,6 +21,7 @@ export {
   SubscriptionRenewed,
   SubscriptionCanceled,
   SubscriptionStatusChanged,
+  PlanPeriodReversed,
 } from './gen/flatlay/events/v1/billing.js';
 export {
   GenerationOptions,
@@ -64,6 +65,7 @@ export const eventTypes = {
   SubscriptionRenewed: 'flatlay.events.v1.SubscriptionRenewed',
   SubscriptionCanceled: 'flatlay.events.v1.SubscriptionCanceled',
   SubscriptionStatusChanged: 'flatlay.events.v1.SubscriptionStatusChanged',
+  PlanPeriodReversed: 'flatlay.events.v1.PlanPeriodReversed',
   GenerationRequested: 'flatlay.events.v1.GenerationRequested',
   GenerationCompleted: 'flatlay.events.v1.GenerationCompleted',
   GenerationFailed: 'flatlay.events.v1.GenerationFailed',

@@ -159,6 +159,15 @@ describe('billing on the local payment provider (no keys)', { timeout: 400_000 }
     const status = await call(b(), b().getSubscription, { userId });
     assert.deepEqual([status.hasSubscription, status.subscriptionPlan, status.status], [true, 'lite', 'active']);
     await waitFor(async () => (await balanceOf(userId)) >= 1900, 'plan tokens granted');
+    // The local invoice names what paid it, as Stripe's does, so a dispute of it finds the period.
+    const periods = await stack.billingService.context.pool.query(
+      `SELECT p.payment_intent_id, p.plan, p.billing_period FROM subscription_periods p
+       JOIN subscriptions s USING (subscription_id) WHERE s.user_id = $1`,
+      [userId],
+    );
+    assert.equal(periods.rows.length, 1);
+    assert.match(periods.rows[0].payment_intent_id, /^pi_local_[a-f0-9]+$/);
+    assert.deepEqual([periods.rows[0].plan, periods.rows[0].billing_period], ['lite', 'monthly']);
     await assert.rejects(
       checkout(userId, { plan: 'studio_monthly', productType: 'subscription' }),
       (e: AppError) => e.code === 'CONFLICT',

@@ -723,6 +723,71 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
       assert.equal(history.transactions.filter((t) => t.amount === -900).length, 1, 'taken back once');
     });
 
+    it("a disputed plan payment reverses that period's grant once, as far as its tokens are unspent", async () => {
+      const userId = randomUUID();
+      await openAccount(userId);
+      const sub = `sub_${randomUUID().slice(0, 8)}`;
+      const paymentIntent = `pi_${randomUUID().slice(0, 8)}`;
+      const meta = { user_id: userId, plan: 'lite', billing_period: 'monthly' };
+      const common = { subscription: sub, customer: 'cus_dispute', priceId: 'price_lite_monthly', metadata: meta };
+      const t0 = new Date(Date.UTC(2026, 2, 1));
+      const t1 = new Date(t0.getTime() + 31 * day);
+      const paid = invoice({ ...common, start: t0, end: t1, reason: 'subscription_create', paymentIntent });
+      await deliver(signed(secret, 'invoice.paid', paid, t0));
+      await waitFor(async () => (await balanceOf(userId)) === 200 + 1700, 'the period granted');
+      for (let i = 0; i < 18; i++)
+        await call(stack.ledger!, stack.ledger!.spend, {
+          userId,
+          imageId: `img-${i}`,
+          purpose: ledger.SpendPurpose.SPEND_PURPOSE_ENHANCEMENT,
+        });
+      const dp = { id: `dp_${randomUUID().slice(0, 8)}`, paymentIntent, amount: 900 };
+      const opened = disputeEvent(
+        'charge.dispute.created',
+        { ...dp, status: 'needs_response' },
+        new Date(t0.getTime() + day),
+      );
+      await deliver(opened);
+      await deliver(opened);
+      await deliver(
+        disputeEvent(
+          'charge.dispute.funds_withdrawn',
+          { ...dp, status: 'needs_response' },
+          new Date(t0.getTime() + 2 * day),
+        ),
+      );
+      await deliver(disputeEvent('charge.dispute.closed', { ...dp, status: 'lost' }, new Date(t0.getTime() + 3 * day)));
+      assert.deepEqual(await outboxTypes(userId), [
+        'SubscriptionActivated',
+        'PlanPeriodReversed',
+        'PaymentDisputed',
+        'PaymentDisputed',
+      ]);
+      await waitFor(async () => (await balanceOf(userId)) === 0, 'the unspent 100 tokens taken back');
+      // The next period (older API shape) is the sentinel: once granted, the reversal before it was handled once.
+      await deliver(
+        signed(
+          secret,
+          'invoice.paid',
+          legacyInvoice({ ...common, start: t1, end: new Date(t1.getTime() + 30 * day), reason: 'subscription_cycle' }),
+          t1,
+        ),
+      );
+      await waitFor(async () => (await balanceOf(userId)) === 1700, 'the next period granted');
+      const history = await call(stack.ledger!, stack.ledger!.listTransactions, { userId, limit: 30 });
+      assert.deepEqual(
+        history.transactions
+          .filter((t) => t.description.includes('reversed'))
+          .map((t) => [t.description, t.amount, t.balanceAfter]),
+        [['Lite plan (monthly) reversed: payment disputed', -100, 0]],
+      );
+      const { rows } = await stack.billingService.context.pool.query(
+        'SELECT payment_id, invoice_id, status FROM disputes WHERE dispute_id = $1',
+        [dp.id],
+      );
+      assert.deepEqual(rows, [{ payment_id: null, invoice_id: paid.id, status: 'lost' }]);
+    });
+
     it('a dispute after a refund takes nothing more, and is still recorded', async () => {
       const userId = randomUUID();
       await openAccount(userId);

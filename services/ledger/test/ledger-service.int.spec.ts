@@ -138,6 +138,68 @@ describe('ledger service over gRPC and Kafka', { timeout: 180_000 }, () => {
     assert.equal(list.transactions.filter((t) => t.description === 'Main pack purchase').length, 2);
   });
 
+  it("takes back a disputed plan period's tokens once, in the product's words", async () => {
+    const userId = randomUUID();
+    const periodStart = new Date('2026-03-01T00:00:00.000Z');
+    const periodEnd = new Date('2026-04-01T00:00:00.000Z');
+    const message = <T>(topic: string, type: string, codec: Parameters<typeof outboxMessage<T>>[2], payload: T) => {
+      const m = outboxMessage(topic, type, codec, payload, { aggregateId: userId, occurredAt: new Date() });
+      return { topic: m.topic, key: m.key, value: Buffer.from(m.envelope), headers: {} };
+    };
+    const period = {
+      userId,
+      subscriptionId: 'sub_disputed',
+      plan: 'lite',
+      billingPeriod: 'monthly',
+      periodStart,
+      periodEnd,
+    };
+    const reversed = message(topics.billingSubscription, eventTypes.PlanPeriodReversed, events.PlanPeriodReversed, {
+      ...period,
+      disputeId: 'dp_1',
+    });
+    await bus.publish([
+      message(topics.identityUser, eventTypes.UserRegistered, events.UserRegistered, {
+        userId,
+        email: 'x@example.com',
+        method: 'password',
+      }),
+      message(topics.billingSubscription, eventTypes.SubscriptionActivated, events.SubscriptionActivated, period),
+      reversed,
+      reversed,
+      // A second dispute's event for the same period: the period is taken back once.
+      message(topics.billingSubscription, eventTypes.PlanPeriodReversed, events.PlanPeriodReversed, {
+        ...period,
+        disputeId: 'dp_2',
+      }),
+    ]);
+    // The same key (the user) keeps the subscription topic in order: once the next period is
+    // granted, every reversal before it has been handled.
+    await bus.publish([
+      message(topics.billingSubscription, eventTypes.SubscriptionRenewed, events.SubscriptionRenewed, {
+        ...period,
+        periodStart: periodEnd,
+        periodEnd: new Date('2026-05-01T00:00:00.000Z'),
+      }),
+    ]);
+    const history = async () => (await call(client, client.listTransactions, { userId, limit: 10 })).transactions;
+    await waitFor(
+      async () => (await history()).filter((t) => t.description === 'Lite plan: monthly tokens').length === 2,
+      'the next period granted',
+    );
+    assert.equal(await balanceOf(userId), 200 + 1700);
+    const list = { transactions: await history() };
+    assert.deepEqual(
+      list.transactions.map((t) => [t.description, t.amount]),
+      [
+        ['Lite plan: monthly tokens', 1700],
+        ['Lite plan (monthly) reversed: payment disputed', -1700],
+        ['Lite plan: monthly tokens', 1700],
+        ['Sign-up bonus', 200],
+      ],
+    );
+  });
+
   it('closes the account when the user is deleted, keeping the history', async () => {
     const userId = randomUUID();
     await call(client, client.openAccount, { userId });

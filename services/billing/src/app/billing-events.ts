@@ -19,6 +19,9 @@ export function subscriptionMessage(e: SubscriptionEvent, occurredAt: Date, caus
         e.data,
         meta,
       );
+    case 'PlanPeriodReversed':
+      // On the subscription topic, keyed by the user: behind the period's own grant.
+      return outboxMessage(topics.billingSubscription, eventTypes[e.type], events.PlanPeriodReversed, e.data, meta);
     case 'SubscriptionCanceled':
       return outboxMessage(topics.billingSubscription, eventTypes[e.type], events.SubscriptionCanceled, e.data, meta);
   }

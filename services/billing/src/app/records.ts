@@ -2,7 +2,8 @@
 import { outboxInsertSql, outboxParams, outboxWritten, type OutboxMessage, type Queryable } from '@flatlay/platform';
 import type { BillingPeriod } from '../catalogue/catalogue.js';
 import type { DisputeRecord, PaymentKind, PaymentRecord } from '../domain/payment.js';
-import type { SubscriptionRecord } from '../domain/subscription.js';
+import type { PaidPeriodRecord } from '../domain/plan-dispute.js';
+import type { PaidPeriod, SubscriptionRecord } from '../domain/subscription.js';
 import type { SubscriptionStatus } from '../domain/subscription-status.js';
 
 /** Serialises the work on one payment or subscription across webhook deliveries and replicas. */
@@ -97,12 +98,53 @@ export async function paidPeriodStarts(db: Queryable, subscriptionId: string): P
   return new Set(rows.map((r: { period_start: Date }) => r.period_start.getTime()));
 }
 
-export async function recordPaidPeriod(db: Queryable, subscriptionId: string, start: Date, end: Date): Promise<void> {
-  await db.query('INSERT INTO subscription_periods (subscription_id, period_start, period_end) VALUES ($1, $2, $3)', [
-    subscriptionId,
-    start,
-    end,
-  ]);
+export async function recordPaidPeriod(db: Queryable, subscriptionId: string, p: PaidPeriod): Promise<void> {
+  await db.query(
+    `INSERT INTO subscription_periods (subscription_id, period_start, period_end, invoice_id, payment_intent_id,
+       charge_id, plan, billing_period) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [subscriptionId, p.start, p.end, p.invoiceId, p.paymentIntentId, p.chargeId, p.plan, p.billingPeriod],
+  );
+}
+
+/** The paid period a payment intent (or, failing that, a charge) paid, locked for its dispute. */
+export async function paidPeriodByPayment(
+  db: Queryable,
+  paymentIntentId: string,
+  chargeId: string,
+): Promise<PaidPeriodRecord | undefined> {
+  const { rows } = await db.query(
+    `SELECT p.subscription_id, s.user_id, p.plan, p.billing_period, s.plan AS subscription_plan,
+       s.billing_period AS subscription_billing_period, p.period_start, p.period_end, p.invoice_id,
+       p.reversed_by_dispute
+     FROM subscription_periods p JOIN subscriptions s USING (subscription_id)
+     WHERE ($1 <> '' AND p.payment_intent_id = $1) OR ($2 <> '' AND p.charge_id = $2)
+     ORDER BY p.period_start LIMIT 1 FOR UPDATE OF p`,
+    [paymentIntentId, chargeId],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    subscriptionId: r.subscription_id,
+    userId: r.user_id,
+    plan: r.plan || r.subscription_plan,
+    billingPeriod: r.billing_period || r.subscription_billing_period,
+    periodStart: r.period_start,
+    periodEnd: r.period_end,
+    invoiceId: r.invoice_id,
+    reversedByDispute: r.reversed_by_dispute,
+  };
+}
+
+export async function markPeriodReversed(
+  db: Queryable,
+  subscriptionId: string,
+  periodStart: Date,
+  disputeId: string,
+): Promise<void> {
+  await db.query(
+    'UPDATE subscription_periods SET reversed_by_dispute = $3 WHERE subscription_id = $1 AND period_start = $2',
+    [subscriptionId, periodStart, disputeId],
+  );
 }
 
 interface PaymentRow {
@@ -207,23 +249,38 @@ export async function markRefunded(db: Queryable, paymentId: string): Promise<vo
 }
 
 export async function readDispute(db: Queryable, disputeId: string): Promise<DisputeRecord | undefined> {
-  const { rows } = await db.query('SELECT dispute_id, payment_id, status FROM disputes WHERE dispute_id = $1', [
-    disputeId,
-  ]);
-  return rows[0] ? { disputeId: rows[0].dispute_id, paymentId: rows[0].payment_id, status: rows[0].status } : undefined;
+  const { rows } = await db.query(
+    'SELECT dispute_id, payment_id, invoice_id, status FROM disputes WHERE dispute_id = $1',
+    [disputeId],
+  );
+  return rows[0]
+    ? { disputeId: rows[0].dispute_id, paymentId: rows[0].payment_id ?? rows[0].invoice_id, status: rows[0].status }
+    : undefined;
 }
 
 export async function writeDispute(
   db: Queryable,
   d: DisputeRecord & { reason: string; amountCents: number; currency: string },
   at: Date,
+  /** A plan's dispute: `paymentId` is the invoice, kept apart from the payments it would reference. */
+  of: 'payment' | 'invoice' = 'payment',
 ): Promise<void> {
   await db.query(
-    `INSERT INTO disputes (dispute_id, payment_id, status, reason, amount_cents, currency, opened_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+    `INSERT INTO disputes (dispute_id, payment_id, invoice_id, status, reason, amount_cents, currency, opened_at,
+       updated_at)
+     VALUES ($1, $2, $8, $3, $4, $5, $6, $7, $7)
      ON CONFLICT (dispute_id) DO UPDATE SET status = $3, reason = CASE WHEN $4 = '' THEN disputes.reason ELSE $4 END,
        updated_at = $7`,
-    [d.disputeId, d.paymentId, d.status, d.reason, d.amountCents, d.currency, at],
+    [
+      d.disputeId,
+      of === 'payment' ? d.paymentId : null,
+      d.status,
+      d.reason,
+      d.amountCents,
+      d.currency,
+      at,
+      of === 'invoice' ? d.paymentId : '',
+    ],
   );
 }
 

@@ -4,6 +4,7 @@ import { AppError, enqueueOutbox, withTransaction, type Logger, type Pool, type 
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { factOf, type BillingFact, type ProviderEvent } from '../domain/billing-facts.js';
 import { decideDispute, decidePayment, decideRefund } from '../domain/payment.js';
+import { decidePlanDispute, type PaidPeriodRecord } from '../domain/plan-dispute.js';
 import { decideSubscription, type PlanRef, type SubscriptionFact } from '../domain/subscription.js';
 import { paymentMessage, subscriptionMessage } from './billing-events.js';
 import * as records from './records.js';
@@ -90,8 +91,7 @@ export class Webhooks {
     });
     if ('refused' in decision) return decision.refused;
     await records.writeSubscription(tx, decision.record);
-    if (decision.paidPeriod)
-      await records.recordPaidPeriod(tx, subscriptionId, decision.paidPeriod.start, decision.paidPeriod.end);
+    if (decision.paidPeriod) await records.recordPaidPeriod(tx, subscriptionId, decision.paidPeriod);
     await enqueueOutbox(
       tx,
       decision.events.map((e) => subscriptionMessage(e, at, eventId)),
@@ -150,6 +150,11 @@ export class Webhooks {
   ) {
     if (!fact.paymentIntentId) return `dispute ${fact.disputeId}: no payment intent`;
     const payment = await records.paymentByIntent(tx, fact.paymentIntentId);
+    if (!payment) {
+      // Not a one-off payment: a plan's invoice, when a paid period names this payment.
+      const period = await records.paidPeriodByPayment(tx, fact.paymentIntentId, fact.chargeId);
+      if (period) return this.applyPlanDispute(tx, fact, period, at, eventId);
+    }
     const decision = decideDispute(fact, payment, await records.readDispute(tx, fact.disputeId));
     // Opened before its payment is recorded: the payment arrives taken back (as a refund would).
     if (decision.outcome === 'pending') await records.addPendingRefund(tx, fact.paymentIntentId, fact.amount);
@@ -164,6 +169,31 @@ export class Webhooks {
       tx,
       decision.events.map((e) => paymentMessage(e, at, eventId)),
     );
+    return undefined;
+  }
+
+  /** A chargeback of a plan's payment: that period's grant is reversed (once), the dispute recorded. */
+  private async applyPlanDispute(
+    tx: Queryable,
+    fact: Extract<BillingFact, { type: 'charge_disputed' }>,
+    period: PaidPeriodRecord,
+    at: Date,
+    eventId: string,
+  ) {
+    const decision = decidePlanDispute(fact, period, await records.readDispute(tx, fact.disputeId));
+    if (decision.outcome !== 'recorded') return undefined;
+    if (decision.reversed)
+      await records.markPeriodReversed(tx, period.subscriptionId, period.periodStart, fact.disputeId);
+    await records.writeDispute(
+      tx,
+      { ...decision.dispute, reason: fact.reason, amountCents: fact.amount, currency: fact.currency },
+      at,
+      'invoice',
+    );
+    await enqueueOutbox(tx, [
+      ...decision.subscriptionEvents.map((e) => subscriptionMessage(e, at, eventId)),
+      ...decision.paymentEvents.map((e) => paymentMessage(e, at, eventId)),
+    ]);
     return undefined;
   }
 }

@@ -28,6 +28,9 @@ export type BillingFact =
       priceId: string;
       periodStart: Date | null;
       periodEnd: Date | null;
+      /** What paid the invoice ('' when not said): a dispute of it names the same. */
+      paymentIntentId: string;
+      chargeId: string;
       metadata: Metadata;
     }
   | {
@@ -108,6 +111,9 @@ export function factOf(event: ProviderEvent): BillingFact {
     case 'invoice.payment_failed': {
       const line: Json = o.lines?.data?.find((l: Json) => l?.period) ?? o.lines?.data?.[0] ?? {};
       const details: Json = o.parent?.subscription_details ?? o.subscription_details ?? {};
+      // Older API versions put the payment on the invoice; newer ones list it under payments.
+      const payment: Json =
+        o.payments?.data?.find((p: Json) => p?.payment?.payment_intent || p?.payment?.charge)?.payment ?? {};
       return {
         type: event.type === 'invoice.paid' ? 'invoice_paid' : 'invoice_payment_failed',
         invoiceId: str(o.id),
@@ -117,6 +123,8 @@ export function factOf(event: ProviderEvent): BillingFact {
         priceId: str(line.pricing?.price_details?.price) || str(line.price),
         periodStart: date(line.period?.start),
         periodEnd: date(line.period?.end),
+        paymentIntentId: str(o.payment_intent) || str(payment.payment_intent),
+        chargeId: str(o.charge) || str(payment.charge),
         metadata: { ...meta(line.metadata), ...meta(details.metadata) },
       };
     }

@@ -55,9 +55,10 @@ export type PaymentEvent =
       key: string;
       data: {
         disputeId: string;
+        /** The payment; for a plan's dispute, the invoice it paid. */
         paymentId: string;
         userId: string;
-        kind: PaymentKind;
+        kind: PaymentKind | 'subscription';
         status: string;
         reason: string;
         amountCents: number;

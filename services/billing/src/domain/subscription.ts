@@ -54,9 +54,33 @@ export type SubscriptionEvent =
       };
     }
   | {
+      /** A period's payment was disputed: the ledger takes back what the period granted. */
+      type: 'PlanPeriodReversed';
+      data: {
+        subscriptionId: string;
+        userId: string;
+        plan: string;
+        billingPeriod: BillingPeriod;
+        periodStart: Date;
+        periodEnd: Date;
+        disputeId: string;
+      };
+    }
+  | {
       type: 'SubscriptionCanceled';
       data: { subscriptionId: string; userId: string; plan: string; immediate: boolean; effectiveAt: Date };
     };
+
+/** A paid period: what it granted, and what paid it (so a dispute of that payment can find it). */
+export interface PaidPeriod {
+  start: Date;
+  end: Date;
+  plan: string;
+  billingPeriod: BillingPeriod;
+  invoiceId: string;
+  paymentIntentId: string;
+  chargeId: string;
+}
 
 export type SubscriptionFact = Extract<
   BillingFact,
@@ -78,7 +102,7 @@ export type SubscriptionDecision =
   | { refused: string }
   | {
       record: SubscriptionRecord;
-      paidPeriod?: { start: Date; end: Date };
+      paidPeriod?: PaidPeriod;
       events: SubscriptionEvent[];
     };
 
@@ -134,7 +158,14 @@ export function decideSubscription(input: SubscriptionInput): SubscriptionDecisi
       const type = fact.billingReason === 'subscription_create' ? 'SubscriptionActivated' : 'SubscriptionRenewed';
       return {
         record: next,
-        paidPeriod: { start: fact.periodStart, end: fact.periodEnd },
+        paidPeriod: {
+          start: fact.periodStart,
+          end: fact.periodEnd,
+          ...plan,
+          invoiceId: fact.invoiceId,
+          paymentIntentId: fact.paymentIntentId,
+          chargeId: fact.chargeId,
+        },
         events: [
           {
             type,

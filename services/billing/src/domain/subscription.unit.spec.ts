@@ -21,6 +21,8 @@ const paid = (start: string, end: string, reason = 'subscription_cycle'): Billin
   priceId: 'price_lite_monthly',
   periodStart: t(start),
   periodEnd: t(end),
+  paymentIntentId: 'pi_1',
+  chargeId: 'ch_1',
   metadata: meta,
 });
 

@@ -240,6 +240,8 @@ export class LocalProvider implements PaymentProvider {
       object: 'invoice',
       billing_reason: 'subscription_create',
       customer: s.customer_id,
+      // As Stripe's invoice names what paid it, so a dispute of that payment finds its period.
+      payment_intent: localId('pi'),
       amount_paid: total,
       currency: s.currency,
       parent: {

@@ -48,11 +48,16 @@ export const invoice = (o: {
   end: Date;
   reason: 'subscription_create' | 'subscription_cycle';
   metadata: Record<string, string>;
+  /** What paid it: newer API versions list it under the invoice's payments. */
+  paymentIntent?: string;
 }) => ({
   id: `in_${randomUUID().slice(0, 8)}`,
   object: 'invoice',
   billing_reason: o.reason,
   customer: o.customer,
+  ...(o.paymentIntent
+    ? { payments: { data: [{ payment: { type: 'payment_intent', payment_intent: o.paymentIntent } }] } }
+    : {}),
   parent: {
     type: 'subscription_details',
     subscription_details: { subscription: o.subscription, metadata: o.metadata },
@@ -71,6 +76,7 @@ export const legacyInvoice = (o: Parameters<typeof invoice>[0]) => ({
   billing_reason: o.reason,
   customer: o.customer,
   subscription: o.subscription,
+  payment_intent: o.paymentIntent ?? null,
   subscription_details: { metadata: o.metadata },
   lines: { data: [{ period: { start: seconds(o.start), end: seconds(o.end) }, price: { id: o.priceId } }] },
 });

@@ -58,7 +58,19 @@ export function toOutboxMessages(
         });
         break;
       case 'TokensReversed':
-        send('TokensReversed', events.TokensReversed, { ...common, paymentId: event.data.paymentId });
+        send('TokensReversed', events.TokensReversed, {
+          ...common,
+          paymentId: event.data.paymentId,
+          subscriptionId: '',
+        });
+        break;
+      case 'PlanTokensReversed':
+        // Published as any other take-back; the subscription (and the business key) say which.
+        send('TokensReversed', events.TokensReversed, {
+          ...common,
+          paymentId: '',
+          subscriptionId: event.data.subscriptionId,
+        });
         break;
       case 'TokensAdjusted':
         send('TokensAdjusted', events.TokensAdjusted, {

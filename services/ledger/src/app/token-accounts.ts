@@ -257,6 +257,7 @@ function refusalToAppError(refusal: TokenAccountRefusal): AppError {
       return new AppError('CONFLICT', 'This token account is closed', { ...details, reason: 'account_closed' });
     case 'SPEND_NOT_FOUND':
     case 'PAYMENT_NOT_FOUND':
+    case 'PLAN_GRANT_NOT_FOUND':
       return new AppError('NOT_FOUND', refusal.message, details);
     case 'UNKNOWN_PLAN':
     case 'INVALID_ARGUMENT':

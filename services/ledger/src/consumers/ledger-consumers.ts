@@ -73,6 +73,19 @@ export function commandFor(
         },
       };
     }
+    case eventTypes.PlanPeriodReversed: {
+      // A plan period's payment disputed: the ledger takes back what that period granted (it knows
+      // what that was); the subscription topic keeps it behind the period's own grant.
+      const e = events.PlanPeriodReversed.decode(payload);
+      if (!e.userId || !e.periodStart) return undefined;
+      return {
+        userId: e.userId,
+        command: {
+          type: 'ReversePlanGrant',
+          data: { subscriptionId: e.subscriptionId, periodStart: e.periodStart, disputeId: e.disputeId, at },
+        },
+      };
+    }
     case eventTypes.SubscriptionCanceled: {
       const e = events.SubscriptionCanceled.decode(payload);
       if (!e.immediate || e.plan !== 'unlimited') return undefined; // a token plan's granted tokens stay

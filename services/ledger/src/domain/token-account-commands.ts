@@ -47,6 +47,18 @@ export type GrantPlan = Command<
   }
 >;
 
+/**
+ * The payment of one plan period was disputed (a chargeback): take back what that period's
+ * GrantPlan gave. A token plan loses that period's tokens as far as they are unspent (at most the
+ * balance, never below 0); an unlimited plan's window ends now. Once per (subscriptionId,
+ * periodStart), and only after that period's GrantPlan. What was granted comes from the account's
+ * own history, not from the command.
+ */
+export type ReversePlanGrant = Command<
+  'ReversePlanGrant',
+  { subscriptionId: string; periodStart: Date; disputeId: string; at: Date }
+>;
+
 /** Ends an unlimited plan before its period ends (subscription cancelled at once). */
 export type EndUnlimitedPlan = Command<'EndUnlimitedPlan', { subscriptionId: string; at: Date }>;
 
@@ -76,6 +88,7 @@ export type TokenAccountCommand =
   | CreditPayment
   | ReversePayment
   | GrantPlan
+  | ReversePlanGrant
   | EndUnlimitedPlan
   | UnlockImage
   | AdminAdjust

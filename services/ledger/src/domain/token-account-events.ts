@@ -47,6 +47,22 @@ export type TokensReversed = Event<
   }
 >;
 
+/**
+ * A plan period's tokens taken back because its payment was disputed: `amount` is what was left of
+ * them (the balance caps it), `requested` what the period granted.
+ */
+export type PlanTokensReversed = Event<
+  'PlanTokensReversed',
+  Common & {
+    subscriptionId: string;
+    plan: TokenPlan;
+    billingPeriod: BillingPeriod;
+    periodStart: string;
+    disputeId: string;
+    requested: number;
+  }
+>;
+
 export type TokensAdjusted = Event<
   'TokensAdjusted',
   Common & {
@@ -79,6 +95,7 @@ export type TokenAccountEvent =
   | TokensRefunded
   | TokensCredited
   | TokensReversed
+  | PlanTokensReversed
   | TokensAdjusted
   | UnlimitedPlanStarted
   | UnlimitedPlanEnded
@@ -95,6 +112,7 @@ export function balanceDelta(event: TokenAccountEvent): number {
       return event.data.amount;
     case 'TokensSpent':
     case 'TokensReversed':
+    case 'PlanTokensReversed':
       return -event.data.amount;
     case 'TokensAdjusted':
       return event.data.direction === 'add' ? event.data.amount : -event.data.amount;
@@ -115,6 +133,8 @@ export const businessKeys = {
   paymentRefund: (paymentId: string) => `payment-refund:${paymentId}`,
   planPeriod: (subscriptionId: string, periodStart: Date) =>
     `plan-period:${subscriptionId}@${periodStart.toISOString()}`,
+  planPeriodReversal: (subscriptionId: string, periodStart: Date) =>
+    `plan-period-reversal:${subscriptionId}@${periodStart.toISOString()}`,
   unlimitedPlanEnd: (subscriptionId: string) => `unlimited-plan-end:${subscriptionId}`,
   adjustment: (adjustmentId: string) => `adjustment:${adjustmentId}`,
   accountClosed: () => 'account-closed',
@@ -135,6 +155,7 @@ export const descriptions = {
   planTokens: (planName: string, period: BillingPeriod) => `${planName} plan: ${period} tokens`,
   unlimitedPlanStarted: (planName: string, period: BillingPeriod) => `${planName} plan: ${period} access`,
   unlimitedPlanEnded: (planName: string) => `${planName} plan ended`,
+  planReversed: (planName: string, period: BillingPeriod) => `${planName} plan (${period}) reversed: payment disputed`,
 } as const;
 
 /** 'main', 'Main', 'Main Pack' and 'main_pack' all read 'Main'. */

@@ -5,6 +5,7 @@ export type TokenAccountRefusalCode =
   | 'ACCOUNT_CLOSED'
   | 'SPEND_NOT_FOUND'
   | 'PAYMENT_NOT_FOUND'
+  | 'PLAN_GRANT_NOT_FOUND'
   | 'UNKNOWN_PLAN'
   | 'INVALID_ARGUMENT';
 

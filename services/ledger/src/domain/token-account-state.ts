@@ -3,6 +3,7 @@
  */
 import { balanceDelta, type TokenAccountEvent } from './token-account-events.js';
 import { PersistentMap, PersistentSet } from './persistent-collections.js';
+import { UNLIMITED_PLAN, type BillingPeriod, type PlanId } from './token-rules.js';
 
 export interface UnlimitedPeriod {
   readonly subscriptionId: string;
@@ -25,6 +26,15 @@ export interface TokenAccountState {
   readonly unlimitedPeriods: readonly UnlimitedPeriod[];
   /** subscriptionId -> when its unlimited plan was ended early (ISO-8601). */
   readonly unlimitedEndedAt: PersistentMap<string, string>;
+  /** What each plan period granted, by its GrantPlan business key, so a reversal takes back exactly that. */
+  readonly planGrants: PersistentMap<string, PlanGrant>;
+}
+
+export interface PlanGrant {
+  readonly plan: PlanId;
+  readonly billingPeriod: BillingPeriod;
+  /** Tokens granted (0 for the unlimited plan). */
+  readonly tokens: number;
 }
 
 export function initialState(): TokenAccountState {
@@ -35,6 +45,7 @@ export function initialState(): TokenAccountState {
     imageSpends: PersistentMap.empty(),
     unlimitedPeriods: [],
     unlimitedEndedAt: PersistentMap.empty(),
+    planGrants: PersistentMap.empty(),
   };
 }
 
@@ -55,19 +66,43 @@ export function evolve(state: TokenAccountState, event: TokenAccountEvent): Toke
     appliedKeys: state.appliedKeys.add(event.data.businessKey),
   };
   switch (event.type) {
+    case 'TokensGranted':
+      return event.data.source === 'plan'
+        ? {
+            ...next,
+            planGrants: state.planGrants.set(event.data.businessKey, {
+              plan: event.data.plan,
+              billingPeriod: event.data.billingPeriod,
+              tokens: event.data.amount,
+            }),
+          }
+        : next;
     case 'TokensSpent':
       return event.data.purpose === 'enhancement'
         ? { ...next, imageSpends: state.imageSpends.set(event.data.imageId, event.data.amount) }
         : next;
     case 'UnlimitedPlanStarted': {
       const { subscriptionId, periodStart: from, periodEnd: until } = event.data;
-      return { ...next, unlimitedPeriods: [...state.unlimitedPeriods, { subscriptionId, from, until }] };
+      return {
+        ...next,
+        unlimitedPeriods: [...state.unlimitedPeriods, { subscriptionId, from, until }],
+        planGrants: state.planGrants.set(event.data.businessKey, {
+          plan: UNLIMITED_PLAN.id,
+          billingPeriod: event.data.billingPeriod,
+          tokens: 0,
+        }),
+      };
     }
-    case 'UnlimitedPlanEnded':
+    case 'UnlimitedPlanEnded': {
+      // The earliest end stands: a cancellation after a disputed period's reversal (or the other
+      // way round) never opens the window again.
+      const earlier = state.unlimitedEndedAt.get(event.data.subscriptionId);
+      if (earlier !== undefined && Date.parse(earlier) <= Date.parse(event.data.occurredAt)) return next;
       return {
         ...next,
         unlimitedEndedAt: state.unlimitedEndedAt.set(event.data.subscriptionId, event.data.occurredAt),
       };
+    }
     case 'AccountClosed':
       return { ...next, status: 'closed' };
     default:

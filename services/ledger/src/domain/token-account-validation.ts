@@ -10,6 +10,7 @@ const COMMAND_TYPES: ReadonlySet<string> = new Set<TokenAccountCommand['type']>(
   'CreditPayment',
   'ReversePayment',
   'GrantPlan',
+  'ReversePlanGrant',
   'EndUnlimitedPlan',
   'UnlockImage',
   'AdminAdjust',
@@ -82,6 +83,11 @@ export function assertValidCommand(command: TokenAccountCommand, balance: number
       if (periodEnd.getTime() <= periodStart.getTime()) invalid('periodEnd', 'must be after periodStart');
       return;
     }
+    case 'ReversePlanGrant':
+      id('subscriptionId', command.data.subscriptionId);
+      id('disputeId', command.data.disputeId);
+      instant('periodStart', command.data.periodStart);
+      return;
     case 'EndUnlimitedPlan':
       id('subscriptionId', command.data.subscriptionId);
       return;

@@ -38,6 +38,15 @@ export const cmd = {
       at: when,
     },
   }),
+  reversePlan: (
+    subscriptionId: string,
+    periodStart: Date,
+    when = periodStart,
+    disputeId = 'dp-1',
+  ): TokenAccountCommand => ({
+    type: 'ReversePlanGrant',
+    data: { subscriptionId, periodStart, disputeId, at: when },
+  }),
   endUnlimited: (subscriptionId: string, when = T0): TokenAccountCommand => ({
     type: 'EndUnlimitedPlan',
     data: { subscriptionId, at: when },
@@ -92,5 +101,6 @@ export function comparableState(state: TokenAccountState) {
     imageSpends: new Map(state.imageSpends),
     unlimitedPeriods: [...state.unlimitedPeriods],
     unlimitedEndedAt: new Map(state.unlimitedEndedAt),
+    planGrants: new Map(state.planGrants),
   };
 }

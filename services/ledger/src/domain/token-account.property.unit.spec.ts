@@ -37,6 +37,9 @@ const movementCommand: fc.Arbitrary<TokenAccountCommand> = fc.oneof(
     .map(([sub, plan, period, start]) => cmd.plan(sub, plan, period, start)),
   fc.tuple(fc.constantFrom('sub-0', 'sub-1'), when).map(([sub, t]) => cmd.endUnlimited(sub, t)),
   fc
+    .tuple(fc.constantFrom('sub-0', 'sub-1'), periodStart, when)
+    .map(([sub, start, t]) => cmd.reversePlan(sub, start, t)),
+  fc
     .tuple(
       fc.constantFrom('adj-0', 'adj-1', 'adj-2'),
       fc.constantFrom('add' as const, 'deduct' as const),
@@ -65,6 +68,12 @@ class Model {
   readonly charged = new Map<string, number>();
   readonly unlimited: Array<{ sub: string; from: number; until: number }> = [];
   readonly ended = new Map<string, number>();
+  /** What each granted plan period gave: tokens, or an unlimited window. */
+  readonly grants = new Map<string, { tokens: number; unlimited: boolean }>();
+
+  end(sub: string, t: number): void {
+    this.ended.set(sub, Math.min(t, this.ended.get(sub) ?? Infinity));
+  }
 
   free(t: Date): boolean {
     return this.unlimited.some(
@@ -102,6 +111,10 @@ class Model {
       case 'GrantPlan': {
         const perMonth = { lite: 1700, studio: 4000, unlimited: 0 }[c.data.plan];
         delta = c.data.billingPeriod === 'yearly' ? perMonth * 12 : perMonth;
+        this.grants.set(`${c.data.subscriptionId}/${c.data.periodStart.getTime()}`, {
+          tokens: delta,
+          unlimited: c.data.plan === 'unlimited',
+        });
         if (c.data.plan === 'unlimited') {
           this.unlimited.push({
             sub: c.data.subscriptionId,
@@ -112,8 +125,15 @@ class Model {
         break;
       }
       case 'EndUnlimitedPlan':
-        this.ended.set(c.data.subscriptionId, c.data.at.getTime());
+        this.end(c.data.subscriptionId, c.data.at.getTime());
         break;
+      case 'ReversePlanGrant': {
+        const grant = this.grants.get(`${c.data.subscriptionId}/${c.data.periodStart.getTime()}`);
+        if (grant === undefined) return { outcome: 'refused', code: 'PLAN_GRANT_NOT_FOUND' };
+        if (grant.unlimited) this.end(c.data.subscriptionId, c.data.at.getTime());
+        else delta = -Math.min(grant.tokens, this.balance);
+        break;
+      }
       case 'AdminAdjust':
         delta = c.data.direction === 'add' ? c.data.tokens : -Math.min(c.data.tokens, this.balance);
         break;
@@ -137,6 +157,7 @@ function modelKey(c: TokenAccountCommand): string {
     case 'ReversePayment':
       return `${c.type}/${c.data.paymentId}`;
     case 'GrantPlan':
+    case 'ReversePlanGrant':
       return `${c.type}/${c.data.subscriptionId}/${c.data.periodStart.getTime()}`;
     case 'EndUnlimitedPlan':
       return `${c.type}/${c.data.subscriptionId}`;
@@ -152,7 +173,8 @@ function modelKey(c: TokenAccountCommand): string {
 function movement(event: TokenAccountEvent): number {
   const credits = ['TokensGranted', 'TokensCredited', 'TokensRefunded'];
   if (credits.includes(event.type)) return event.data.amount;
-  if (event.type === 'TokensSpent' || event.type === 'TokensReversed') return -event.data.amount;
+  if (event.type === 'TokensSpent' || event.type === 'TokensReversed' || event.type === 'PlanTokensReversed')
+    return -event.data.amount;
   if (event.type === 'TokensAdjusted') return event.data.direction === 'add' ? event.data.amount : -event.data.amount;
   assert.equal(event.data.amount, 0, `${event.type} moves no tokens`);
   return 0;

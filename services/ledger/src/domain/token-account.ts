@@ -8,7 +8,13 @@
  * - every command has a business key; a key already applied yields no events (idempotent);
  * - a closed account refuses every new command with ACCOUNT_CLOSED.
  */
-import type { AdminAdjust, CreditPayment, GrantPlan, TokenAccountCommand } from './token-account-commands.js';
+import type {
+  AdminAdjust,
+  CreditPayment,
+  GrantPlan,
+  ReversePlanGrant,
+  TokenAccountCommand,
+} from './token-account-commands.js';
 import { businessKeys, descriptions, type TokenAccountEvent } from './token-account-events.js';
 import { TokenAccountRefusal } from './token-account-refusal.js';
 import {
@@ -43,6 +49,8 @@ export function businessKeyOf(command: TokenAccountCommand): string {
       return businessKeys.paymentRefund(command.data.paymentId);
     case 'GrantPlan':
       return businessKeys.planPeriod(command.data.subscriptionId, command.data.periodStart);
+    case 'ReversePlanGrant':
+      return businessKeys.planPeriodReversal(command.data.subscriptionId, command.data.periodStart);
     case 'EndUnlimitedPlan':
       return businessKeys.unlimitedPlanEnd(command.data.subscriptionId);
     case 'AdminAdjust':
@@ -149,6 +157,8 @@ export function decide(command: TokenAccountCommand, state: TokenAccountState): 
     }
     case 'GrantPlan':
       return [grantPlan(command, common)];
+    case 'ReversePlanGrant':
+      return [reversePlanGrant(command, common, state)];
     case 'EndUnlimitedPlan':
       return [
         {
@@ -213,6 +223,45 @@ function grantPlan(command: GrantPlan, common: Common): TokenAccountEvent {
       periodEnd,
       amount: planTokens(plan, billingPeriod),
       description: descriptions.planTokens(TOKEN_PLANS[plan].name, billingPeriod),
+    },
+  };
+}
+
+function reversePlanGrant(command: ReversePlanGrant, common: Common, state: TokenAccountState): TokenAccountEvent {
+  const { subscriptionId, periodStart, disputeId } = command.data;
+  const grant = state.planGrants.get(businessKeys.planPeriod(subscriptionId, periodStart));
+  if (grant === undefined) {
+    throw new TokenAccountRefusal(
+      'PLAN_GRANT_NOT_FOUND',
+      `ReversePlanGrant: no grant for subscription ${subscriptionId} period ${periodStart.toISOString()}`,
+      { balance: state.balance, field: 'periodStart' },
+    );
+  }
+  if (!isTokenPlan(grant.plan)) {
+    // Unlimited: the window ends now, as an immediate cancellation would end it.
+    return {
+      type: 'UnlimitedPlanEnded',
+      data: {
+        ...common,
+        subscriptionId,
+        amount: 0,
+        description: descriptions.planReversed(UNLIMITED_PLAN.name, grant.billingPeriod),
+      },
+    };
+  }
+  // What is left of the period's tokens: tokens already spent stay spent, the balance never goes below 0.
+  return {
+    type: 'PlanTokensReversed',
+    data: {
+      ...common,
+      subscriptionId,
+      plan: grant.plan,
+      billingPeriod: grant.billingPeriod,
+      periodStart: periodStart.toISOString(),
+      disputeId,
+      requested: grant.tokens,
+      amount: Math.min(grant.tokens, state.balance),
+      description: descriptions.planReversed(TOKEN_PLANS[grant.plan].name, grant.billingPeriod),
     },
   };
 }

@@ -285,6 +285,72 @@ describe('Unlimited plan', () => {
   });
 });
 
+describe("ReversePlanGrant (a plan period's payment disputed)", () => {
+  it("takes back a token plan period's tokens while they are unspent", () => {
+    const { state, events } = given(
+      cmd.signUp(),
+      cmd.plan('sub-1', 'lite', 'monthly', T0),
+      cmd.reversePlan('sub-1', T0, at(3), 'dp-7'),
+    );
+    assert.equal(state.balance, 200);
+    const last = events.at(-1)!;
+    assert.equal(last.type, 'PlanTokensReversed');
+    assert.equal(last.data.amount, 1700);
+    assert.equal(last.data.description, 'Lite plan (monthly) reversed: payment disputed');
+    assert.equal(last.data.businessKey, 'plan-period-reversal:sub-1@2025-01-01T00:00:00.000Z');
+    assert.equal(last.type === 'PlanTokensReversed' && last.data.disputeId, 'dp-7');
+    assert.equal(balanceDelta(last), -1700);
+  });
+
+  it('takes only what is left: spent tokens stay spent, the balance stops at 0', () => {
+    const { state, events } = given(
+      cmd.plan('sub-1', 'studio', 'monthly', T0),
+      ...Array.from({ length: 25 }, (_, i) => cmd.spend(`img-${i}`, at(1))),
+      cmd.reversePlan('sub-1', T0, at(2)),
+    );
+    assert.equal(state.balance, 0);
+    const last = events.at(-1)!;
+    assert.equal(last.data.amount, 4000 - 2500);
+    assert.equal(last.type === 'PlanTokensReversed' && last.data.requested, 4000);
+    assert.equal(last.data.description, 'Studio plan (monthly) reversed: payment disputed');
+  });
+
+  it('reverses only the disputed period, once, and never before that period was granted', () => {
+    const { state, events } = given(
+      cmd.plan('sub-1', 'lite', 'monthly', T0),
+      cmd.plan('sub-1', 'lite', 'monthly', at(30)),
+      cmd.reversePlan('sub-1', at(30), at(31)),
+      cmd.reversePlan('sub-1', at(30), at(32), 'dp-other'),
+    );
+    assert.equal(events.length, 3);
+    assert.equal(state.balance, 1700);
+    refusal(cmd.reversePlan('sub-1', at(60)), state, 'PLAN_GRANT_NOT_FOUND');
+    refusal(cmd.reversePlan('sub-2', T0), state, 'PLAN_GRANT_NOT_FOUND');
+  });
+
+  it("ends an unlimited plan's window now, and a later cancellation does not open it again", () => {
+    const unlimited = cmd.plan('sub-u', 'unlimited', 'monthly', T0);
+    const { state, events } = given(
+      unlimited,
+      cmd.signUp(),
+      cmd.reversePlan('sub-u', T0, at(10)),
+      cmd.endUnlimited('sub-u', at(20)),
+    );
+    const reversed = events[2]!;
+    assert.equal(reversed.type, 'UnlimitedPlanEnded');
+    assert.equal(reversed.data.description, 'Unlimited plan (monthly) reversed: payment disputed');
+    assert.equal(reversed.data.amount, 0);
+    assert.equal(only(decide(cmd.spend('img-1', at(5)), state)).data.amount, 0);
+    assert.equal(only(decide(cmd.spend('img-1', at(10)), state)).data.amount, 100);
+    assert.equal(only(decide(cmd.spend('img-1', at(15)), state)).data.amount, 100);
+  });
+
+  it('is refused with INVALID_ARGUMENT without a dispute id', () => {
+    const { state } = given(cmd.plan('sub-1', 'lite', 'monthly', T0));
+    refusal(cmd.reversePlan('sub-1', T0, T0, ''), state, 'INVALID_ARGUMENT');
+  });
+});
+
 describe('UnlockImage', () => {
   it('charges 100 tokens to unlock an image, once per image id', () => {
     const { state } = given(cmd.signUp());

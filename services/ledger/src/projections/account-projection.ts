@@ -8,6 +8,7 @@ const HISTORY_EVENTS = new Set<TokenAccountEvent['type']>([
   'TokensRefunded',
   'TokensCredited',
   'TokensReversed',
+  'PlanTokensReversed',
   'TokensAdjusted',
 ]);
 

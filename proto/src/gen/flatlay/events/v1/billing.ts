@@ -102,6 +102,23 @@ export interface SubscriptionRenewed {
   periodEnd: Date | undefined;
 }
 
+/**
+ * A plan period's payment was disputed (a chargeback, opened or its funds withdrawn): the ledger
+ * takes back what that period granted (a token plan's tokens as far as unspent; an unlimited plan's
+ * window ends). Once per period, whichever event of whichever dispute came first.
+ */
+export interface PlanPeriodReversed {
+  userId: string;
+  subscriptionId: string;
+  /** lite | studio | unlimited */
+  plan: string;
+  /** monthly | yearly */
+  billingPeriod: string;
+  periodStart: Date | undefined;
+  periodEnd: Date | undefined;
+  disputeId: string;
+}
+
 export interface SubscriptionCanceled {
   subscriptionId: string;
   userId: string;
@@ -1449,6 +1466,203 @@ export const SubscriptionRenewed: MessageFns<SubscriptionRenewed> = {
     message.billingPeriod = object.billingPeriod ?? "";
     message.periodStart = object.periodStart ?? undefined;
     message.periodEnd = object.periodEnd ?? undefined;
+    return message;
+  },
+};
+
+function createBasePlanPeriodReversed(): PlanPeriodReversed {
+  return {
+    userId: "",
+    subscriptionId: "",
+    plan: "",
+    billingPeriod: "",
+    periodStart: undefined,
+    periodEnd: undefined,
+    disputeId: "",
+  };
+}
+
+export const PlanPeriodReversed: MessageFns<PlanPeriodReversed> = {
+  encode(message: PlanPeriodReversed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.plan !== "") {
+      writer.uint32(26).string(message.plan);
+    }
+    if (message.billingPeriod !== "") {
+      writer.uint32(34).string(message.billingPeriod);
+    }
+    if (message.periodStart !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodStart), writer.uint32(42).fork()).join();
+    }
+    if (message.periodEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodEnd), writer.uint32(50).fork()).join();
+    }
+    if (message.disputeId !== "") {
+      writer.uint32(58).string(message.disputeId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlanPeriodReversed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlanPeriodReversed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.plan = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.billingPeriod = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.periodStart = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.periodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.disputeId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlanPeriodReversed {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      plan: isSet(object.plan) ? globalThis.String(object.plan) : "",
+      billingPeriod: isSet(object.billingPeriod)
+        ? globalThis.String(object.billingPeriod)
+        : isSet(object.billing_period)
+        ? globalThis.String(object.billing_period)
+        : "",
+      periodStart: isSet(object.periodStart)
+        ? fromJsonTimestamp(object.periodStart)
+        : isSet(object.period_start)
+        ? fromJsonTimestamp(object.period_start)
+        : undefined,
+      periodEnd: isSet(object.periodEnd)
+        ? fromJsonTimestamp(object.periodEnd)
+        : isSet(object.period_end)
+        ? fromJsonTimestamp(object.period_end)
+        : undefined,
+      disputeId: isSet(object.disputeId)
+        ? globalThis.String(object.disputeId)
+        : isSet(object.dispute_id)
+        ? globalThis.String(object.dispute_id)
+        : "",
+    };
+  },
+
+  toJSON(message: PlanPeriodReversed): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.plan !== "") {
+      obj.plan = message.plan;
+    }
+    if (message.billingPeriod !== "") {
+      obj.billingPeriod = message.billingPeriod;
+    }
+    if (message.periodStart !== undefined) {
+      obj.periodStart = message.periodStart.toISOString();
+    }
+    if (message.periodEnd !== undefined) {
+      obj.periodEnd = message.periodEnd.toISOString();
+    }
+    if (message.disputeId !== "") {
+      obj.disputeId = message.disputeId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlanPeriodReversed>, I>>(base?: I): PlanPeriodReversed {
+    return PlanPeriodReversed.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlanPeriodReversed>, I>>(object: I): PlanPeriodReversed {
+    const message = createBasePlanPeriodReversed();
+    message.userId = object.userId ?? "";
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.plan = object.plan ?? "";
+    message.billingPeriod = object.billingPeriod ?? "";
+    message.periodStart = object.periodStart ?? undefined;
+    message.periodEnd = object.periodEnd ?? undefined;
+    message.disputeId = object.disputeId ?? "";
     return message;
   },
 };

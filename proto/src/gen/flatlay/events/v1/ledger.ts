@@ -54,14 +54,17 @@ export interface TokensCredited {
   packId: string;
 }
 
-/** A refunded token pack's tokens taken back, as far as they were unspent. */
+/** A refunded token pack's tokens, or a disputed plan period's, taken back as far as they were unspent. */
 export interface TokensReversed {
   userId: string;
   amount: number;
   balanceAfter: number;
   businessKey: string;
   description: string;
+  /** The pack's payment; empty for a plan period. */
   paymentId: string;
+  /** The plan period's subscription; empty for a pack. */
+  subscriptionId: string;
 }
 
 export interface TokensAdjusted {
@@ -847,7 +850,15 @@ export const TokensCredited: MessageFns<TokensCredited> = {
 };
 
 function createBaseTokensReversed(): TokensReversed {
-  return { userId: "", amount: 0, balanceAfter: 0, businessKey: "", description: "", paymentId: "" };
+  return {
+    userId: "",
+    amount: 0,
+    balanceAfter: 0,
+    businessKey: "",
+    description: "",
+    paymentId: "",
+    subscriptionId: "",
+  };
 }
 
 export const TokensReversed: MessageFns<TokensReversed> = {
@@ -869,6 +880,9 @@ export const TokensReversed: MessageFns<TokensReversed> = {
     }
     if (message.paymentId !== "") {
       writer.uint32(50).string(message.paymentId);
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(58).string(message.subscriptionId);
     }
     return writer;
   },
@@ -934,6 +948,14 @@ export const TokensReversed: MessageFns<TokensReversed> = {
             message.paymentId = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -970,6 +992,11 @@ export const TokensReversed: MessageFns<TokensReversed> = {
         : isSet(object.payment_id)
         ? globalThis.String(object.payment_id)
         : "",
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
     };
   },
 
@@ -993,6 +1020,9 @@ export const TokensReversed: MessageFns<TokensReversed> = {
     if (message.paymentId !== "") {
       obj.paymentId = message.paymentId;
     }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
     return obj;
   },
 
@@ -1007,6 +1037,7 @@ export const TokensReversed: MessageFns<TokensReversed> = {
     message.businessKey = object.businessKey ?? "";
     message.description = object.description ?? "";
     message.paymentId = object.paymentId ?? "";
+    message.subscriptionId = object.subscriptionId ?? "";
     return message;
   },
 };
