@@ -14,6 +14,8 @@ export default defineConfig({
     include: ['{proto,services,gateway,web,tests,scripts}/**/*.{unit,int,e2e,k8s}.spec.{ts,tsx}'],
     exclude: ['**/node_modules/**', '**/dist/**', '**/.*/**'],
     environment: 'node',
+    // Testing Library's waits for the web app's jsdom tests (web/src/test/dom-setup.ts).
+    setupFiles: ['./web/src/test/dom-setup.ts'],
     // Files run in separate processes (native addons such as onnxruntime and sharp, and servers
     // bound to ports, do not share a worker well); two at a time on the project's 2-core machines.
     pool: 'forks',

@@ -241,6 +241,15 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
     });
     assert.equal(locked.body.is_locked, true);
     const id = locked.body.id;
+    // Payment is taken only for a finished result (ADR 0104): while it is made, the answer is 409.
+    const early = await api<{ message: string }>('POST', `/images/unlock/${id}`, { token });
+    if (early.status !== 200)
+      assert.deepEqual([early.status, /still being made/.test(early.body.message)], [409, true]);
+    await waitFor(
+      async () => (await api<{ status: string }>('GET', `/images/status/${id}`, { token })).body.status === 'completed',
+      'the locked image completed',
+      60_000,
+    );
     const checkout = await api<{ checkout_url: string }>('POST', `/images/unlock/${id}`, { token });
     assert.equal(checkout.status, 200, JSON.stringify(checkout.body));
     const back = await pay(base, checkout.body.checkout_url);
@@ -250,8 +259,8 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
         const s = await api<{ status: string; is_locked: boolean }>('GET', `/images/status/${id}`, { token });
         return s.body.status === 'completed' && !s.body.is_locked;
       },
-      'the image completed and unlocked',
-      300_000,
+      'the image unlocked',
+      60_000,
     );
     const done = await api<{ processed_url: string | null }>('GET', `/images/status/${id}`, { token });
     assert.ok(done.body.processed_url, 'the full result is served');

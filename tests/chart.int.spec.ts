@@ -44,7 +44,7 @@ const calleesOfComponent = (component: string): string[] => calleesOf(component 
 const GRPC_PORTS: Record<string, number> = Object.fromEntries(serviceNames.map((n) => [n, registry[n].grpcPort]));
 const TOPICS = [...new Set(serviceNames.flatMap((n) => registry[n].publishes))];
 const WORK_QUEUE = generationWorkQueue.topic;
-/** Each consumer group's dead-letter topics (ADR 0008): one per topic it reads. */
+/** Each consumer group's dead-letter topics (ADR 0009): one per topic it reads. */
 const deadLettersOf = (consumes: { group?: string; topics: string[] }) =>
   consumes.group ? consumes.topics.map((t) => deadLetterTopic(t, consumes.group!)) : [];
 const DEAD_LETTER_TOPICS = [

@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SignJWT } from 'jose';
-import { freePort } from '@flatlay/platform';
+import { createPool, ensureDatabase, freePort } from '@flatlay/platform';
 import { pay } from '../../gateway/test/support/local-checkout.js';
 import { startNode } from '../../services/platform/test/process.js';
 import { embeddedEnv, untilHealthy } from '../support/embedded-product.js';
@@ -89,7 +89,40 @@ async function subscribe(base: string, token: string): Promise<void> {
   await pay(base, body.url);
 }
 
-async function fuzzImages(base: string, token: string) {
+/**
+ * Makes fixture images finished: unlocks and payments are taken only for a finished result (ADR
+ * 0104). Without a worker (the test Postgres), their rows are marked completed directly, as a
+ * worker would; with one (the embedded Postgres), the set-up waits for the real engine.
+ */
+function finishImages(base: string, databasePrefix: string) {
+  return async (ids: string[], token: string) => {
+    if (databasePrefix) {
+      const pool = createPool(await ensureDatabase(process.env.DATABASE_URL!, `${databasePrefix}image`), 1);
+      try {
+        await pool.query(
+          `UPDATE images SET status = 'completed', result_key = 'images/' || image_id || '/result.jpg',
+             result_type = 'image/jpeg', preview_key = 'images/' || image_id || '/preview.jpg', width = 1, height = 1
+           WHERE image_id = ANY($1::uuid[])`,
+          [ids],
+        );
+        await pool.query(`UPDATE generation_jobs SET status = 'succeeded' WHERE image_id = ANY($1::uuid[])`, [ids]);
+      } finally {
+        await pool.end();
+      }
+      return;
+    }
+    for (const id of ids)
+      for (let i = 0; i < 600; i++) {
+        const res = await fetch(`${base}/api/images/anonymous/status/${id}`);
+        const own = await fetch(`${base}/api/images/status/${id}`, { headers: { authorization: `Bearer ${token}` } });
+        const status = ((res.ok ? await res.json() : own.ok ? await own.json() : {}) as { status?: string }).status;
+        if (status && status !== 'processing') break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+  };
+}
+
+async function fuzzImages(base: string, token: string, finished: (ids: string[], token: string) => Promise<void>) {
   const upload = async (path: string, fields: Record<string, string>, bearer?: string) => {
     const body = new FormData();
     body.append('file', new Blob([readFileSync(FUZZ_PHOTO)]), 'photo.jpg');
@@ -104,6 +137,7 @@ async function fuzzImages(base: string, token: string) {
   };
   const own = await upload('/images/generate', { enhancement_type: 'clothing' }, token);
   const guest = await upload('/images/anonymous/generate', { email: 'fuzz.guest@example.com' });
+  await finished([guest.enhancement_id], token);
   const claim = await fetch(`${base}/api/images/unlock-anonymous-with-tokens/${guest.enhancement_id}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
@@ -113,6 +147,7 @@ async function fuzzImages(base: string, token: string) {
   // for the unlock-by-payment operations; and a guest's try nobody claims, for the guest's checkout.
   const locked = await upload('/images/generate', { enhancement_type: 'clothing' }, token);
   const open = await upload('/images/anonymous/generate', { email: 'fuzz.guest@example.com' });
+  await finished([locked.enhancement_id, open.enhancement_id], token);
   // A checkout makes the role a billing customer, so the billing portal has an account to open.
   const checkout = await fetch(`${base}/api/payments/create-checkout-session`, {
     method: 'POST',
@@ -158,6 +193,10 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
     const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-fuzz-'));
     stops.push(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
+    // On the test Postgres when there is one (databases of this run's own), so the set-up below can
+    // mark its fixture images finished; else on the product's embedded Postgres, with a worker.
+    const testPostgres = process.env.DATABASE_URL || '';
+    const databasePrefix = `fuzz_${randomUUID().replaceAll('-', '').slice(0, 10)}_`;
     const admin = { email: 'fuzz.admin@example.com', password: 'fuzz admin password' };
     const many = '1000000';
     const product = startNode(
@@ -184,7 +223,8 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
         // and image service's integration tests do). With a worker every accepted generate ran the
         // real engine on the same cores while Schemathesis ran (368 s instead of ~85 s); without one
         // jobs stay queued or processing, which every status answer documents.
-        IMAGE_IN_PROCESS_WORKER: '0',
+        IMAGE_IN_PROCESS_WORKER: testPostgres ? '0' : '1',
+        ...(testPostgres ? { DATABASE_URL: testPostgres, DATABASE_NAME_PREFIX: databasePrefix } : {}),
       }),
     );
     stops.push(async () => {
@@ -214,9 +254,10 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
     // The administrator's token account is opened by an ordinary sign-in (admin sign-in leaves
     // it alone): 200 tokens, as the user has, for the images below.
     await post('/auth/login', JSON.stringify({ email: admin.email, password: admin.password }), 'application/json');
+    const finished = finishImages(base, testPostgres && databasePrefix);
     const images = {
-      user: await fuzzImages(base, userToken),
-      admin: await fuzzImages(base, adminToken),
+      user: await fuzzImages(base, userToken, finished),
+      admin: await fuzzImages(base, adminToken, finished),
     };
     for (const token of [userToken, adminToken]) await subscribe(base, token);
 

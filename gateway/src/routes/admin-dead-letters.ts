@@ -30,7 +30,7 @@ const Action = z.object({
 
 /**
  * /api/admin/dead-letters: messages a consumer group could never handle, set aside in its
- * dead-letter topic (ADR 0008); the operator replays them (after a fix) or discards them.
+ * dead-letter topic (ADR 0009); the operator replays them (after a fix) or discards them.
  */
 export function adminDeadLetterRoutes(clients: ServiceClients): ApiRoute[] {
   const act = (kind: 'replay' | 'discard') =>

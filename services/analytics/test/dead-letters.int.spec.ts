@@ -1,4 +1,4 @@
-// The operator's dead letters through the analytics API (ADR 0008): a message analytics cannot
+// The operator's dead letters through the analytics API (ADR 0009): a message analytics cannot
 // decode is set aside in its group's dead-letter topic, listed, then replayed or discarded.
 // Real Postgres; the in-process bus of one stack (a poison message on the shared Kafka topics
 // would be set aside by every other test's consumers too).

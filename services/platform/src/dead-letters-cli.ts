@@ -1,6 +1,6 @@
 // `npm run dead-letters -- list | replay <dead-letter topic> [limit] | discard <dead-letter topic> [limit]`
 // (in a pod: `node services/platform/dist/dead-letters-cli.js ...`): an operator's view of the
-// consumer groups' dead letters on Kafka, and their replay or discard (ADR 0008).
+// consumer groups' dead letters on Kafka, and their replay or discard (ADR 0009).
 import { z } from 'zod';
 import { env, loadConfig } from './config.js';
 import { KafkaBus } from './bus/kafka-bus.js';

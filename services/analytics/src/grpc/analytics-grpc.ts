@@ -129,7 +129,7 @@ export function analyticsGrpcService(
       return settings.test(req.service, req.operatorId, () => new Date());
     }),
 
-    // The operator's dead letters (ADR 0008): analytics is the operator's service, and the bus it
+    // The operator's dead letters (ADR 0009): analytics is the operator's service, and the bus it
     // holds answers for every consumer group's dead-letter topics.
     listDeadLetters: unary(logger, async () => ({
       deadLetters: (await deadLetters(ctx).listDeadLetters()).map((d) => ({

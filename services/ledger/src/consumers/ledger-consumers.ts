@@ -108,7 +108,7 @@ export function ledgerEventHandler(pool: Pool, accounts: TokenAccounts, logger: 
   const inbox = new PostgresInbox(pool);
   return async (delivery: Delivery): Promise<void> => {
     const envelope = decodeEnvelope(delivery.value);
-    // A payload that does not decode as its type is a dead letter, not a retry (ADR 0008).
+    // A payload that does not decode as its type is a dead letter, not a retry (ADR 0009).
     const wanted = decodeOrPoison(`${envelope.type} payload`, () =>
       commandFor(envelope.type, envelope.payload, envelope.occurredAt ?? new Date()),
     );

@@ -3,7 +3,7 @@ import type { BusMessage, Delivery } from './bus.js';
 /**
  * Thrown by a handler (or by decoding) when a message can never be handled, however often it is
  * offered: its bytes do not decode, or its content is one the handler refuses as invalid. The bus
- * moves such a message to its group's dead-letter topic and goes on with the partition (ADR 0008).
+ * moves such a message to its group's dead-letter topic and goes on with the partition (ADR 0009).
  * Every other error is taken as passing (a database, broker or called service that is down, or a
  * bug that a deploy fixes) and retried without limit: a money event is never dropped on a guess.
  */
@@ -91,7 +91,7 @@ export interface DeadLetterSummary {
   lastError?: string;
 }
 
-/** What a bus offers an operator over its dead letters (ADR 0008). */
+/** What a bus offers an operator over its dead letters (ADR 0009). */
 export interface DeadLetterAdmin {
   /** Every dead-letter topic with its waiting letters (count 0 included once one existed). */
   listDeadLetters(): Promise<DeadLetterSummary[]>;

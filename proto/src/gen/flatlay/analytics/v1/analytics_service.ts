@@ -4430,7 +4430,7 @@ export const AnalyticsServiceService = {
     responseDeserialize: (value: Buffer): TestConnectionResponse => TestConnectionResponse.decode(value),
   },
   /**
-   * Dead letters of every consumer group (ADR 0008): per dead-letter topic, how many wait, the
+   * Dead letters of every consumer group (ADR 0009): per dead-letter topic, how many wait, the
    * oldest and the last error.
    */
   listDeadLetters: {
@@ -4492,7 +4492,7 @@ export interface AnalyticsServiceServer extends UntypedServiceImplementation {
   /** Calls the provider with the saved settings and records the outcome in the keys' statuses. */
   testConnection: handleUnaryCall<TestConnectionRequest, TestConnectionResponse>;
   /**
-   * Dead letters of every consumer group (ADR 0008): per dead-letter topic, how many wait, the
+   * Dead letters of every consumer group (ADR 0009): per dead-letter topic, how many wait, the
    * oldest and the last error.
    */
   listDeadLetters: handleUnaryCall<ListDeadLettersRequest, ListDeadLettersResponse>;
@@ -4678,7 +4678,7 @@ export interface AnalyticsServiceClient extends Client {
     callback: (error: ServiceError | null, response: TestConnectionResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Dead letters of every consumer group (ADR 0008): per dead-letter topic, how many wait, the
+   * Dead letters of every consumer group (ADR 0009): per dead-letter topic, how many wait, the
    * oldest and the last error.
    */
   listDeadLetters(
