@@ -127,6 +127,9 @@ REAL_CHECKOUT = {
         "cancel_url": "/",
     },
 }
+# A dead-letter topic of a real group and topic (none has letters in this run: count 0).
+REAL_CHECKOUT["POST /admin/dead-letters/replay"] = lambda: {"dead_letter_topic": "identity.user.v1.dlq.ledger"}
+REAL_CHECKOUT["POST /admin/dead-letters/discard"] = lambda: {"dead_letter_topic": "identity.user.v1.dlq.ledger"}
 LOCKED_IMAGE_PAYMENT = "GET /payments/create-locked-image-payment"
 WEBHOOK = "POST /webhooks/stripe"
 

@@ -3892,6 +3892,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A dead-letter topic, <topic>.dlq.<group>; one of a real group and topic that has none yet answers count 0 */
                     dead_letter_topic: string;
                     /** @description At most this many, oldest first; absent: all that wait */
                     limit?: number;
@@ -4041,6 +4042,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A dead-letter topic, <topic>.dlq.<group>; one of a real group and topic that has none yet answers count 0 */
                     dead_letter_topic: string;
                     /** @description At most this many, oldest first; absent: all that wait */
                     limit?: number;

@@ -18,7 +18,12 @@ const Action = z.object({
   dead_letter_topic: z
     .string({ error: 'dead_letter_topic is required' })
     .min(1, { error: 'dead_letter_topic is required' })
-    .max(512, { error: 'dead_letter_topic is at most 512 characters' }),
+    .max(512, { error: 'dead_letter_topic is at most 512 characters' })
+    .regex(/^\S+\.dlq\.\S+$/, { error: 'dead_letter_topic must be a dead-letter topic, <topic>.dlq.<group>' })
+    .meta({
+      description:
+        'A dead-letter topic, <topic>.dlq.<group>; one of a real group and topic that has none yet answers count 0',
+    }),
   limit: z
     .number({ error: 'limit must be a whole number' })
     .int({ error: 'limit must be a whole number' })

@@ -1,7 +1,11 @@
 import { analytics } from '@flatlay/proto';
 import {
   AppError,
+  generationWorkQueue,
   isDeadLetterTopic,
+  parseDeadLetterTopic,
+  registry,
+  serviceNames,
   serviceStatus,
   unary,
   UnknownTopicError,
@@ -160,6 +164,9 @@ export function analyticsGrpcService(
     try {
       return await act(deadLetters(ctx), req.deadLetterTopic, req.limit > 0 ? req.limit : undefined);
     } catch (error) {
+      // A group's dead-letter topic is made on its first letter: before that, one of a real group
+      // and topic has nothing waiting (0); any other name names nothing.
+      if (error instanceof UnknownTopicError && isKnownDeadLetterTopic(req.deadLetterTopic)) return 0;
       if (error instanceof UnknownTopicError)
         throw new AppError('NOT_FOUND', `No dead-letter topic ${req.deadLetterTopic}`);
       throw error;
@@ -170,4 +177,15 @@ export function analyticsGrpcService(
     definition: analytics.AnalyticsServiceService,
     implementation,
   };
+}
+
+/** Whether a dead-letter topic's name is that of a consumer group the registry has, on a topic it reads. */
+function isKnownDeadLetterTopic(name: string): boolean {
+  const parsed = parseDeadLetterTopic(name);
+  if (!parsed) return false;
+  const groups = [
+    ...serviceNames.flatMap((n) => (registry[n].consumes ? [registry[n].consumes] : [])),
+    { group: generationWorkQueue.group, topics: [generationWorkQueue.topic] },
+  ];
+  return groups.some((g) => g.group === parsed.groupId && g.topics.includes(parsed.topic));
 }
