@@ -80,19 +80,21 @@ describe('money races through the API', { timeout: 300_000 }, () => {
     assert.equal(l.balance, expected, `balance; history: ${l.history.join(', ')}`);
     assert.equal(l.sum, expected, `the history sums to the balance; history: ${l.history.join(', ')}`);
   };
+  /** Test set-up through the ledger directly (not the API under test). */
+  const addTokens = (userId: string, tokens: number, direction: 'add' | 'deduct' = 'add') =>
+    call(s.ledgerClient, s.ledgerClient.adjust, {
+      userId,
+      adjustmentId: randomUUID(),
+      operatorId: 'money-races-test',
+      reason: 'test set-up',
+      direction,
+      tokens,
+    });
   /** A fresh user whose balance (sign-up grant included) is exactly `tokens`. */
   const userWith = async (prefix: string, tokens: number) => {
     const user = await s.newUser(prefix);
     await waitFor(async () => (await ledgerOf(user.token)).balance === 200, 'the sign-up grant', WAIT_MS);
-    if (tokens !== 200)
-      await call(s.ledgerClient, s.ledgerClient.adjust, {
-        userId: user.id,
-        adjustmentId: randomUUID(),
-        operatorId: 'money-races-test',
-        reason: 'test set-up',
-        direction: tokens > 200 ? 'add' : 'deduct',
-        tokens: Math.abs(tokens - 200),
-      });
+    if (tokens !== 200) await addTokens(user.id, Math.abs(tokens - 200), tokens > 200 ? 'add' : 'deduct');
     return user;
   };
   const completed = (token: string, id: string) =>
@@ -138,14 +140,7 @@ describe('money races through the API', { timeout: 300_000 }, () => {
     const made = await generate(user.token);
     assert.equal(made.body.is_locked, true);
     await completed(user.token, made.body.id);
-    await call(s.ledgerClient, s.ledgerClient.adjust, {
-      userId: user.id,
-      adjustmentId: randomUUID(),
-      operatorId: 'money-races-test',
-      reason: 'test set-up',
-      direction: 'add',
-      tokens: 100,
-    });
+    await addTokens(user.id, 100);
     const clicks = await Promise.all(
       [1, 2, 3].map(() =>
         s.request<{ tokens_used: number }>('POST', `/images/unlock-with-tokens/${made.body.id}`, {
@@ -172,14 +167,7 @@ describe('money races through the API', { timeout: 300_000 }, () => {
     });
     const made = await generate(user.token);
     assert.equal(made.body.is_locked, true);
-    await call(s.ledgerClient, s.ledgerClient.adjust, {
-      userId: user.id,
-      adjustmentId: randomUUID(),
-      operatorId: 'money-races-test',
-      reason: 'test set-up',
-      direction: 'add',
-      tokens: 100,
-    });
+    await addTokens(user.id, 100);
     const early = await s.request('POST', `/images/unlock-with-tokens/${made.body.id}`, { token: user.token });
     assert.equal(early.status, 409, JSON.stringify(early.body));
     assert.match(early.body.message, /still being made/);
@@ -198,14 +186,7 @@ describe('money races through the API', { timeout: 300_000 }, () => {
     const user = await userWith('race-webhook', 0);
     const made = await generate(user.token);
     await completed(user.token, made.body.id);
-    await call(s.ledgerClient, s.ledgerClient.adjust, {
-      userId: user.id,
-      adjustmentId: randomUUID(),
-      operatorId: 'money-races-test',
-      reason: 'test set-up',
-      direction: 'add',
-      tokens: 100,
-    });
+    await addTokens(user.id, 100);
     const started = await s.request<{ url: string }>('POST', '/payments/create-checkout-session', {
       token: user.token,
       json: { price_id: 'price_main_pack', product_type: 'payment' },
