@@ -128,7 +128,7 @@ describe('a crash in the middle of charges', { timeout: 420_000 }, () => {
         return pages.some((p) => p.body.images.some((img) => img.status !== 'processing'));
       },
       'the first results',
-      120_000,
+      60_000,
     );
     first.child.kill('SIGKILL');
     await first.exited;

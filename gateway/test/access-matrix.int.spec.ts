@@ -104,7 +104,7 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
         (await s.request<{ status: string }>('GET', `/payments/anonymous-enhancement/${openGuestTry}`)).body.status ===
         'pending_payment',
       'the open guest try made',
-      120_000,
+      60_000,
     );
     assert.ok(userImage && guestTry, 'the matrix has an image and a guest try to ask about');
     // The admin's token adjustment finds the user once analytics has projected the registration.

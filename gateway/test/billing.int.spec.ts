@@ -88,7 +88,7 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
         async () =>
           (await s.request<{ status: string }>('GET', `/payments/anonymous-enhancement/${id}`)).body.status === until,
         `the try ${until}`,
-        180_000,
+        60_000,
       );
     return id;
   };
@@ -451,7 +451,7 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
           (await s.request<{ status: string }>('GET', `/payments/anonymous-enhancement/${id}`)).body.status ===
           'pending_payment',
         'the try made',
-        180_000,
+        60_000,
       );
       const ready = await payFor(id);
       assert.equal(ready.status, 200, JSON.stringify(ready.body));
