@@ -12,6 +12,10 @@ export const protobufPackage = "flatlay.events.v1";
 
 export const protobufFileName = "flatlay/events/v1/billing.proto";
 
+/**
+ * A payment went through (a token pack, an image unlock or a guest's unlock): the revenue figure,
+ * and the ledger's credit for a pack.
+ */
 export interface PaymentSucceeded {
   paymentId: string;
   userId: string;
@@ -82,6 +86,10 @@ export interface PaymentDisputed {
   packName: string;
 }
 
+/**
+ * A plan was bought: its first period starts (the ledger grants the period's tokens; identity
+ * records the plan).
+ */
 export interface SubscriptionActivated {
   subscriptionId: string;
   userId: string;
@@ -93,6 +101,7 @@ export interface SubscriptionActivated {
   periodEnd: Date | undefined;
 }
 
+/** A plan's next period was paid: the ledger grants that period once. */
 export interface SubscriptionRenewed {
   subscriptionId: string;
   userId: string;
@@ -119,6 +128,7 @@ export interface PlanPeriodReversed {
   disputeId: string;
 }
 
+/** A plan ended, now or at the end of its paid period. */
 export interface SubscriptionCanceled {
   subscriptionId: string;
   userId: string;

@@ -11,6 +11,10 @@ export const protobufPackage = "flatlay.events.v1";
 
 export const protobufFileName = "flatlay/events/v1/identity.proto";
 
+/**
+ * A new account was made (by e-mail and password, or the first sign-in with Google or Supabase);
+ * the ledger grants the sign-up tokens.
+ */
 export interface UserRegistered {
   userId: string;
   email: string;
@@ -18,6 +22,7 @@ export interface UserRegistered {
   method: string;
 }
 
+/** The account's name, e-mail or avatar changed. */
 export interface UserProfileChanged {
   userId: string;
   email: string;
@@ -26,12 +31,14 @@ export interface UserProfileChanged {
   avatarUrl: string;
 }
 
+/** The account's plan or its status changed, as billing's subscription events said. */
 export interface UserPlanChanged {
   userId: string;
   subscriptionPlan: string;
   subscriptionStatus: string;
 }
 
+/** The account was deleted (by its owner or an operator); the ledger closes its token account. */
 export interface UserDeleted {
   userId: string;
 }

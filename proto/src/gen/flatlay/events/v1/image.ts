@@ -20,6 +20,7 @@ export interface GenerationOptions {
   preset: string;
 }
 
+/** A generation was paid for (or is a guest's try) and queued: the work order the workers take. */
 export interface GenerationRequested {
   imageId: string;
   userId: string;
@@ -36,6 +37,7 @@ export interface GenerationRequested {
   tokensCharged: number;
 }
 
+/** A generation finished: its result (locked or not) can be fetched. */
 export interface GenerationCompleted {
   imageId: string;
   userId: string;
@@ -47,6 +49,7 @@ export interface GenerationCompleted {
   attempts: number;
 }
 
+/** A generation ended without a result; with refund_due its tokens are given back. */
 export interface GenerationFailed {
   imageId: string;
   userId: string;
@@ -58,6 +61,7 @@ export interface GenerationFailed {
   refundDue: boolean;
 }
 
+/** A locked result was unlocked: with tokens, by a payment, or by a user claiming a guest's try. */
 export interface ImageUnlocked {
   imageId: string;
   userId: string;

@@ -11,6 +11,7 @@ export const protobufPackage = "flatlay.events.v1";
 
 export const protobufFileName = "flatlay/events/v1/ledger.proto";
 
+/** Free tokens: the sign-up grant, or a token plan's tokens for one paid period (once per period). */
 export interface TokensGranted {
   userId: string;
   amount: number;
@@ -23,6 +24,10 @@ export interface TokensGranted {
   plan: string;
 }
 
+/**
+ * Tokens taken for a generation or an unlock (0 inside an unlimited plan's period), keyed by the
+ * image.
+ */
 export interface TokensSpent {
   userId: string;
   amount: number;
@@ -35,6 +40,7 @@ export interface TokensSpent {
   unlimitedPlan: boolean;
 }
 
+/** The tokens of a generation that failed, or whose charge a crash left unsettled, given back once. */
 export interface TokensRefunded {
   userId: string;
   amount: number;
@@ -44,6 +50,7 @@ export interface TokensRefunded {
   imageId: string;
 }
 
+/** A paid token pack's tokens, once per payment. */
 export interface TokensCredited {
   userId: string;
   amount: number;
@@ -67,6 +74,7 @@ export interface TokensReversed {
   subscriptionId: string;
 }
 
+/** An operator added or deducted tokens by hand (never below 0). */
 export interface TokensAdjusted {
   userId: string;
   amount: number;
@@ -78,6 +86,7 @@ export interface TokensAdjusted {
   direction: string;
 }
 
+/** The account was deleted: its token account takes no more movements. */
 export interface AccountClosed {
   userId: string;
   balanceAtClosing: number;
