@@ -4,6 +4,7 @@
 // tests run the TypeScript sources, not a stale dist/.
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import SlowTiersFirst from './scripts/test/sequencer.ts';
 
 const conditions = ['source', ...defaultServerConditions.filter((c) => c !== 'module')];
 
@@ -20,6 +21,8 @@ export default defineConfig({
     // bound to ports, do not share a worker well); two at a time on the project's 2-core machines.
     pool: 'forks',
     maxWorkers: 2,
+    // Slow tiers start first, so neither worker idles through a long file at the end.
+    sequence: { sequencer: SlowTiersFirst },
     // Integration tests start real services and Kafka consumers: the defaults (5 s / 10 s) are
     // for unit tests. These are ceilings against hangs, not timing assertions.
     testTimeout: 120_000,
