@@ -547,25 +547,44 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
               .map((a: K8s) => a.resource.name)
               .sort();
           assert.equal(user.spec.authorization.type, 'simple');
+          // Analytics serves the admin's dead-letter calls (ADR 0009): it also reads every group's
+          // dead letters and may put one back on its source topic, in the operator's groups.
+          const operator = comp === 'analytics';
+          const sources = operator
+            ? [...new Set([...serviceNames.flatMap((n) => registry[n].consumes?.topics ?? []), WORK_QUEUE])].filter(
+                (t) => !expected.publishes.includes(t),
+              )
+            : [];
           for (const a of user.spec.authorization.acls) {
+            if (operator && a.resource.type === 'group' && a.resource.patternType === 'prefix') {
+              assert.equal(a.resource.name, 'flatlay-dead-letters-reader-', 'the one prefix ACL: throwaway readers');
+              continue;
+            }
             assert.equal(a.resource.patternType, 'literal', `${comp}: no prefix or wildcard ACL`);
             assert.equal(a.type ?? 'allow', 'allow');
             assert.ok(!a.operations.includes('All'), `${comp}: no All operation`);
           }
           assert.deepEqual(
             acl('topic', 'Write'),
-            [...expected.publishes, ...deadLettersOf({ group: expected.group, topics: expected.consumes })].sort(),
-            `${comp}: writes exactly its own topics and its group's dead letters`,
+            [
+              ...expected.publishes,
+              ...deadLettersOf({ group: expected.group, topics: expected.consumes }),
+              ...sources,
+            ].sort(),
+            `${comp}: writes exactly its own topics and its group's dead letters (the operator: and replays)`,
           );
           assert.deepEqual(
             acl('topic', 'Read'),
-            [...expected.consumes].sort(),
-            `${comp}: reads exactly its own topics`,
+            [...expected.consumes, ...(operator ? DEAD_LETTER_TOPICS : [])].sort(),
+            `${comp}: reads exactly its own topics (the operator: and every dead letter)`,
           );
           assert.deepEqual(
             acl('group', 'Read'),
-            expected.group ? [expected.group] : [],
-            `${comp}: its own consumer group`,
+            [
+              ...(expected.group ? [expected.group] : []),
+              ...(operator ? ['flatlay-dead-letters', 'flatlay-dead-letters-reader-'] : []),
+            ].sort(),
+            `${comp}: its own consumer group (the operator: and the dead-letter groups)`,
           );
           assert.deepEqual(acl('cluster', 'Describe'), [], `${comp}: nothing cluster-wide`);
           assert.deepEqual(
