@@ -3,15 +3,13 @@
 // click charges or credits once; the services turn the key into the id the charge is keyed by.
 import type { Request } from 'express';
 import { z } from 'zod';
-import { AppError } from '@flatlay/platform';
+import { AppError, IDEMPOTENCY_KEY_MESSAGE, IDEMPOTENCY_KEY_RULE } from '@flatlay/platform';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-const RULE = /^[\x21-\x7e]{1,255}$/;
-const MESSAGE = `${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 visible ASCII characters (a UUID per user action is a good key)`;
 
 /** As the document declares it (an optional header parameter). */
 export const idempotencyKeyHeader = z.object({
-  [IDEMPOTENCY_KEY_HEADER]: z.string().regex(RULE, { error: MESSAGE }).optional().meta({
+  [IDEMPOTENCY_KEY_HEADER]: z.string().regex(IDEMPOTENCY_KEY_RULE, { error: IDEMPOTENCY_KEY_MESSAGE }).optional().meta({
     description:
       'A key of your choosing, new for each action (a UUID): the same request sent again with the same key charges or credits once and answers as the first did',
   }),
@@ -21,7 +19,9 @@ export const idempotencyKeyHeader = z.object({
 export function checkIdempotencyKeyHeader(req: Request): void {
   const key = req.headers['idempotency-key'];
   if (key === undefined) return;
-  if (typeof key !== 'string' || !RULE.test(key)) throw new AppError('INVALID_ARGUMENT', MESSAGE);
+  // Sent empty or twice is malformed too: it must not pass as "no key".
+  if (typeof key !== 'string' || !IDEMPOTENCY_KEY_RULE.test(key))
+    throw new AppError('INVALID_ARGUMENT', IDEMPOTENCY_KEY_MESSAGE);
 }
 
 /** The request's key, '' when none was sent. */

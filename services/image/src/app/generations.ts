@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, enqueueOutbox, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
+import {
+  AppError,
+  checkIdempotencyKey,
+  enqueueOutbox,
+  withTransaction,
+  type Logger,
+  type Pool,
+  type Queryable,
+} from '@flatlay/platform';
 import type { BlobStore } from '../blobs/index.js';
 import {
   anonymousView,
@@ -14,7 +22,7 @@ import {
   type SignKey,
 } from '../domain/index.js';
 import { recordUnlock, settleCharge, settleUnlock } from './charges.js';
-import { checkIdempotencyKey, idempotentImageId } from './idempotency.js';
+import { idempotentImageId } from './idempotency.js';
 import { generationRequested, imageUnlocked } from './image-events.js';
 import {
   claimGuestImage,
