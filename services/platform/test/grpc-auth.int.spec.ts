@@ -3,6 +3,9 @@
 // lets that caller call; health stays open.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { ledger } from '@flatlay/proto';
@@ -12,11 +15,15 @@ import {
   createLogger,
   generateServiceKeys,
   GrpcServer,
+  publicKeyFile,
+  publicKeyPem,
   publicKeysOf,
+  readPublicKeys,
   SERVICE_TOKEN_METADATA,
   ServiceCredential,
   signServiceToken,
   unary,
+  writePublicKeys,
   type CallerName,
   type GrpcServerAuth,
 } from '../src/index.js';
@@ -204,5 +211,69 @@ describe('service credentials on internal gRPC', () => {
   it('keeps the standard health check open for probes', async () => {
     assert.equal(await checkHealth(address), 'SERVING');
     assert.equal(await checkHealth(address, 'flatlay.ledger.v1.LedgerService'), 'SERVING');
+  });
+});
+
+describe("a caller's key rotation", () => {
+  // The gateway's new key is added to its public key file beside the old one (both accepted),
+  // then the gateway signs with the new one, then the old one is removed: no call is refused.
+  const keys = generateServiceKeys();
+  const next = generateKeyPairSync('ed25519');
+  const dir = mkdtempSync(join(tmpdir(), 'flatlay-rotation-'));
+  let server: GrpcServer;
+  let address: string;
+  const clients: LedgerClient[] = [];
+
+  beforeAll(async () => {
+    writePublicKeys(dir, keys);
+    appendFileSync(join(dir, publicKeyFile('gateway')), publicKeyPem(next.publicKey));
+    const logger = createLogger('grpc-rotation-test', 'silent');
+    const publicKeys = readPublicKeys(dir, { caller: 'ledger', privateKey: keys.ledger.privateKey });
+    server = new GrpcServer(
+      [
+        {
+          name: 'flatlay.ledger.v1.LedgerService',
+          definition: ledger.LedgerServiceService,
+          implementation: {
+            getServiceStatus: unary(logger, async () => ({
+              service: 'ledger',
+              version: 'test',
+              schemaVersion: 1,
+              uptimeSeconds: 0,
+            })),
+          },
+        },
+      ],
+      { service: 'ledger', publicKeys, logger },
+    );
+    address = `127.0.0.1:${await server.listen('127.0.0.1', 0)}`;
+    server.setServing(true);
+  });
+
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await server.shutdown(1_000);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const signedWith = (key: typeof next.privateKey) => {
+    const client = createClient(ledger.LedgerServiceClient, address, new ServiceCredential('gateway', key));
+    clients.push(client);
+    return client;
+  };
+
+  it('accepts the caller signing with its old key and with its new one, and no third', async () => {
+    assert.equal((await status_(signedWith(keys.gateway.privateKey))).code, status.OK);
+    assert.equal((await status_(signedWith(next.privateKey))).code, status.OK);
+    const stranger = generateKeyPairSync('ed25519').privateKey;
+    assert.equal((await status_(signedWith(stranger))).code, status.UNAUTHENTICATED);
+  });
+
+  it('starts a component whose own file holds two keys when one is its own, and refuses one that holds neither', () => {
+    assert.equal(readPublicKeys(dir, { caller: 'gateway', privateKey: next.privateKey }).get('gateway')?.length, 2);
+    assert.throws(
+      () => readPublicKeys(dir, { caller: 'gateway', privateKey: generateKeyPairSync('ed25519').privateKey }),
+      /SERVICE_PRIVATE_KEY is not gateway's key/,
+    );
   });
 });

@@ -115,10 +115,12 @@ export function checkServiceToken(
     typeof claims.iat !== 'number'
   )
     return refuse('malformed service credential');
-  const key = isCallerName(claims.sub) ? publicKeys.get(claims.sub) : undefined;
-  if (!key) return refuse(`no public key for caller ${JSON.stringify(claims.sub.slice(0, 40))}`);
-  if (!verify(null, Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, 'base64url')))
-    return refuse('bad service credential signature');
+  const keys = isCallerName(claims.sub) ? publicKeys.get(claims.sub) : undefined;
+  if (!keys?.length) return refuse(`no public key for caller ${JSON.stringify(claims.sub.slice(0, 40))}`);
+  // Any of the caller's keys: two only while its key is being rotated (docs/operations.md).
+  const signed = Buffer.from(`${header}.${payload}`);
+  const sig = Buffer.from(signature, 'base64url');
+  if (!keys.some((key) => verify(null, signed, key, sig))) return refuse('bad service credential signature');
   const now = Math.floor(nowMs / 1000);
   if (claims.exp <= now || claims.iat > now + CLOCK_SKEW_SECONDS || claims.exp - claims.iat > TOKEN_TTL_SECONDS)
     return refuse('expired service credential');

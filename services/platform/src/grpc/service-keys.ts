@@ -8,8 +8,11 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from '../config.js';
 import { callerNames, type CallerName } from '../registry.js';
 
-/** Each caller's public key, by caller name. */
-export type PublicKeys = ReadonlyMap<string, KeyObject>;
+/**
+ * Each caller's public keys, by caller name: one, or two while its key is being rotated (the new
+ * key is accepted before the caller signs with it, and the old one until every caller has moved).
+ */
+export type PublicKeys = ReadonlyMap<string, readonly KeyObject[]>;
 
 export interface ServiceKeyPair {
   privateKey: KeyObject;
@@ -49,7 +52,16 @@ export function inProcessSecret(purpose: string): Buffer {
 }
 
 export const publicKeysOf = (pairs: ServiceKeyPairs): PublicKeys =>
-  new Map(callerNames.map((c) => [c, pairs[c].publicKey]));
+  new Map(callerNames.map((c) => [c, [pairs[c].publicKey]]));
+
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
+
+/** Every public key in a PEM file: public keys or X.509 certificates of them, one or more. */
+export function publicKeysInPem(text: string): KeyObject[] {
+  const blocks = text.match(PEM_BLOCK) ?? [];
+  if (blocks.length === 0) throw new Error('no PEM public key or certificate in it');
+  return blocks.map((block) => ed25519(createPublicKey(block)));
+}
 
 export const privateKeyPem = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }).toString();
 export const publicKeyPem = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }).toString();
@@ -126,17 +138,18 @@ export function servicePrivateKeyFrom(config: z.infer<typeof serviceIdentityEnvS
 }
 
 /**
- * Every caller's public key from SERVICE_PUBLIC_KEYS_DIR; a missing or unreadable one fails the
- * start, naming the file. When `self` is given, its own file must match `privateKey` (a mounted
- * key of another component would otherwise surface only as refused calls).
+ * Every caller's public keys from SERVICE_PUBLIC_KEYS_DIR (`<caller>.pem`, which may hold two
+ * during a rotation); a missing or unreadable one fails the start, naming the file. When `self` is
+ * given, its own file must hold the public key of `privateKey` (a mounted key of another component
+ * would otherwise surface only as refused calls).
  */
 export function readPublicKeys(dir: string, self?: { caller: CallerName; privateKey: KeyObject }): PublicKeys {
-  const keys = new Map<string, KeyObject>();
+  const keys = new Map<string, KeyObject[]>();
   const problems: string[] = [];
   for (const caller of callerNames) {
     const path = join(dir, publicKeyFile(caller));
     try {
-      keys.set(caller, ed25519(createPublicKey(readFileSync(path, 'utf8'))));
+      keys.set(caller, publicKeysInPem(readFileSync(path, 'utf8')));
     } catch (error) {
       problems.push(`SERVICE_PUBLIC_KEYS_DIR is invalid: ${path}: ${(error as Error).message}`);
     }
@@ -144,9 +157,9 @@ export function readPublicKeys(dir: string, self?: { caller: CallerName; private
   if (problems.length) throw new ConfigError(problems);
   if (self) {
     const own = publicKeyPem(createPublicKey(self.privateKey));
-    if (own !== publicKeyPem(keys.get(self.caller)!))
+    if (!keys.get(self.caller)!.some((k) => publicKeyPem(k) === own))
       throw new ConfigError([
-        `SERVICE_PRIVATE_KEY is not ${self.caller}'s key: its public key differs from ${join(dir, publicKeyFile(self.caller))}`,
+        `SERVICE_PRIVATE_KEY is not ${self.caller}'s key: its public key is not in ${join(dir, publicKeyFile(self.caller))}`,
       ]);
   }
   return keys;
