@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, it } from 'vitest';
 import { createEngine, EngineError } from '../src/engine/index.js';
 import type { ManifestInput } from '../src/engine/model/manifest.js';
-import { loadSegmentationModel } from '../src/engine/model/session.js';
+import { cudaProviderInstalled, loadSegmentationModel } from '../src/engine/model/session.js';
 import { type TinySegmenter, tinySegmenter } from '../src/engine/model/tiny-segmenter.fixtures.js';
 import { probabilityPlane } from '../src/engine/stages/segment.js';
 
@@ -160,8 +160,8 @@ describe('bring your own model (MODEL_PATH with a manifest)', () => {
     await refused(redIsProbability, { inputSize: 'free', output: 'logits', outputName: 'alpha' }, /no output alpha/);
   });
 
-  it('falls back to CPU with one warning when CUDA is asked for and cannot start, and still gives a result', async () => {
-    // this host has no CUDA libraries (and no GPU): asking for CUDA must not fail the engine
+  it('runs on CPU with one warning when CUDA is asked for and its provider is not there, and still gives a result', async () => {
+    // this host has no CUDA provider library (and no GPU): asking for CUDA must not fail the engine
     const saved = { MODEL_PATH: process.env.MODEL_PATH, ENGINE_CUDA: process.env.ENGINE_CUDA };
     process.env.MODEL_PATH = ownModel(redIsLogit, { inputSize: 'free', output: 'logits' });
     process.env.ENGINE_CUDA = '1';
@@ -187,5 +187,16 @@ describe('bring your own model (MODEL_PATH with a manifest)', () => {
         else process.env[k] = v;
       }
     }
+  });
+
+  it('finds the CUDA provider library where onnxruntime-node loads it from', () => {
+    const pkg = path.join(dir, 'onnxruntime-node');
+    const native = path.join(pkg, 'bin', 'napi-v6', 'linux', 'x64');
+    mkdirSync(native, { recursive: true });
+    writeFileSync(path.join(native, 'libonnxruntime.so.1'), '');
+    assert.equal(cudaProviderInstalled(pkg), false, 'the core alone');
+    writeFileSync(path.join(native, 'libonnxruntime_providers_cuda.so'), '');
+    assert.equal(cudaProviderInstalled(pkg), process.platform === 'linux' && process.arch === 'x64');
+    assert.equal(cudaProviderInstalled(path.join(dir, 'nowhere')), false);
   });
 });

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
 import {
@@ -142,20 +144,45 @@ export interface ModelSettings {
   intraOpThreads?: number;
 }
 
-/** The providers to try, and a warning when CUDA was asked for and this onnxruntime-node build has none. */
+/**
+ * The providers to try, and a warning when CUDA was asked for and cannot be had. onnxruntime-node's
+ * Linux build lists CUDA as not bundled: its provider library is installed apart (NuGet at `npm
+ * install`, which the project skips, or scripts/cuda-libs.sh, or the image's ENGINE_CUDA_LIBS=1).
+ * `installed`: that library is beside the core (cudaProviderInstalled). Only then is CUDA tried,
+ * asked for or not: trying a missing library makes ONNX Runtime print its own error besides ours.
+ */
 export function chooseProviders(
   cuda: ModelSettings['cuda'],
   backends: readonly { name: string; bundled: boolean }[],
+  installed = false,
 ): { providers: ('cuda' | 'cpu')[]; warning?: string } {
   if (cuda === '0') return { providers: ['cpu'] };
   const backend = backends.find((b) => b.name === 'cuda');
-  if (backend && (backend.bundled || cuda === '1')) return { providers: ['cuda', 'cpu'] };
-  if (cuda === '1')
-    return {
-      providers: ['cpu'],
-      warning: 'ENGINE_CUDA=1 but this onnxruntime-node build has no CUDA execution provider: running on CPU',
-    };
-  return { providers: ['cpu'] };
+  if (backend && (backend.bundled || installed)) return { providers: ['cuda', 'cpu'] };
+  if (cuda !== '1') return { providers: ['cpu'] };
+  return {
+    providers: ['cpu'],
+    warning: backend
+      ? "ENGINE_CUDA=1 but the CUDA execution provider's library is not installed beside onnxruntime-node (scripts/cuda-libs.sh): running on CPU"
+      : 'ENGINE_CUDA=1 but this onnxruntime-node build has no CUDA execution provider: running on CPU',
+  };
+}
+
+/**
+ * Whether libonnxruntime_providers_cuda.so lies beside onnxruntime-node's core library (Linux x64,
+ * where it loads it from); `packageDir`: onnxruntime-node's folder (default: the one this resolves).
+ */
+export function cudaProviderInstalled(packageDir?: string): boolean {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return false;
+  try {
+    const pkg =
+      packageDir ?? path.resolve(path.dirname(createRequire(import.meta.url).resolve('onnxruntime-node')), '..');
+    return readdirSync(path.join(pkg, 'bin')).some((napi) =>
+      existsSync(path.join(pkg, 'bin', napi, 'linux', 'x64', 'libonnxruntime_providers_cuda.so')),
+    );
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -188,7 +215,11 @@ export async function loadSegmentationModel({
   // an operator's model is described by the manifest beside it, checked before anything is loaded
   const manifest = modelPath === undefined ? ISNET_MANIFEST : readManifest(modelPath);
   const threads = intraOpThreads ?? threadsForEngines(engines).threads;
-  const { providers: wanted, warning } = chooseProviders(cuda, ort.listSupportedBackends?.() ?? []);
+  const { providers: wanted, warning } = chooseProviders(
+    cuda,
+    ort.listSupportedBackends?.() ?? [],
+    cuda !== '0' && cudaProviderInstalled(),
+  );
   // An operator's model is used as given; the default one comes in float16 for CUDA and
   // widened to float32 for the CPU provider, which runs float16 weights through casts.
   const fileFor = (executionProviders: string[]) =>
