@@ -95,6 +95,7 @@ export async function runPipeline(
   let inferenceMs = 0;
   const timed = (model: SegmentationModel): SegmentationModel => ({
     inputSize: model.inputSize,
+    encoding: model.encoding,
     run: async (x) => {
       const t = performance.now();
       try {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../errors.js';
 import { freeInputSize } from './free-input-size.js';
+import { ISNET_MANIFEST, type ModelManifest, manifestPathFor } from './manifest.js';
 import { keepOutputs } from './prune-outputs.js';
 import { widenToFloat32 } from './widen-fp16.js';
 
@@ -73,7 +74,8 @@ export interface DefaultModelOptions {
  * Returns the path of the default model file, building it on first use: the shipped chunks are
  * assembled into isnet-<name>-<id>.onnx, and that file is rewritten to take any input size
  * (free-input-size.ts), pruned to the final mask output and, for the CPU, widened to float32, into
- * isnet-<name>-<id>-<fp16|fp32>-w<version>.onnx.
+ * isnet-<name>-<id>-<fp16|fp32>-w<version>.onnx, with the model's manifest beside it (ISNET_MANIFEST
+ * as `<file>.json`), so the file can also be given as MODEL_PATH like any operator's model.
  */
 export function defaultModelPath({
   precision = 'fp32',
@@ -82,6 +84,7 @@ export function defaultModelPath({
 }: DefaultModelOptions = {}): string {
   const shipped = shippedModelPath(key, cacheDir);
   const target = shipped.replace(/\.onnx$/, `-${precision}-w${CPU_MODEL_VERSION}.onnx`);
+  writeManifest(manifestPathFor(target), ISNET_MANIFEST);
   if (existsSync(target)) return target;
   let prepared: Uint8Array;
   try {
@@ -99,7 +102,7 @@ export function defaultModelPath({
   return target;
 }
 
-/** The model file as shipped (assembled from the package's chunks), built on first use. */
+/** The model file as shipped (assembled from the package's chunks), built on first use, with its manifest beside it. */
 export function shippedModelPath(key = DEFAULT_MODEL_KEY, cacheDir = modelCacheDir()): string {
   const dist = isnetDistDir();
   const resources = JSON.parse(readFileSync(path.join(dist, 'resources.json'), 'utf8')) as Record<
@@ -113,6 +116,8 @@ export function shippedModelPath(key = DEFAULT_MODEL_KEY, cacheDir = modelCacheD
     .digest('hex')
     .slice(0, 16);
   const target = path.join(cacheDir, `isnet-${key.split('/').pop()}-${id}.onnx`);
+  // as shipped, the file is fixed at 1024 px, ISNet's export size
+  writeManifest(manifestPathFor(target), { ...ISNET_MANIFEST, inputSize: 1024 });
   if (existsSync(target)) return target;
   const parts = [...entry.chunks]
     .sort((a, b) => a.offsets[0] - b.offsets[0])
@@ -123,6 +128,21 @@ export function shippedModelPath(key = DEFAULT_MODEL_KEY, cacheDir = modelCacheD
   }
   writeAtomically(target, model);
   return target;
+}
+
+/**
+ * The default model's manifest beside its prepared file. The engine's own use of the default model
+ * never reads it (ISNET_MANIFEST is in the code); it is there for whoever passes the file as
+ * MODEL_PATH (the bench, tests). A cache that cannot be written (a read-only image built before
+ * manifests existed) is left as it is.
+ */
+function writeManifest(file: string, manifest: ModelManifest): void {
+  if (existsSync(file)) return;
+  try {
+    writeAtomically(file, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+  } catch {
+    /* read-only cache: see above */
+  }
 }
 
 /** Another process may be building the same file: readers only ever see it whole. */

@@ -1,3 +1,6 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
 import {
@@ -8,6 +11,14 @@ import {
   MIN_INFERENCE_SIZE,
 } from './inference-size.js';
 import { defaultModelPath } from './isnet-assets.js';
+import {
+  type InputEncoding,
+  inputEncoding,
+  ISNET_MANIFEST,
+  type ModelManifest,
+  readManifest,
+  toProbabilities,
+} from './manifest.js';
 import { threadsForEngines } from './threads.js';
 
 /** What the model runs on, for the logs: the provider actually in use, its threads, and why it is not the one asked for. */
@@ -18,6 +29,8 @@ export interface ModelRuntime {
   /** ONNX Runtime intra-op threads (threads.ts). */
   intraOpThreads: number;
   file: string;
+  /** The model's name and licence, from its manifest (model/manifest.ts). */
+  model: { name: string; licence: string };
   /** Said once per engine, e.g. CUDA asked for but not available. */
   warnings: string[];
 }
@@ -28,7 +41,9 @@ export interface SegmentationModel {
   readonly inputSize: number;
   /** Where and how it runs (absent on fakes). */
   readonly runtime?: ModelRuntime;
-  /** input: NCHW float32 [1,3,S,S]; returns S*S probabilities in [0,1]. */
+  /** How 8-bit RGB becomes the model's input, from its manifest; absent: ISNet's (fakes follow it). */
+  readonly encoding?: InputEncoding;
+  /** input: NCHW float32 [1,3,S,S] (encoded as `encoding` says); returns S*S probabilities in [0,1]. */
   run(input: Float32Array): Promise<Float32Array>;
   /**
    * The same model run at another side (same session and threads), for a cheap first pass;
@@ -42,8 +57,10 @@ interface LoadedSession {
   session: ort.InferenceSession;
   inputName: string;
   outputName: string;
-  /** Set when the model file fixes its input size (an operator's model exported at one size). */
+  /** Set when the model's manifest fixes its input size (an operator's model exported at one size). */
   fixedSize?: number;
+  manifest: ModelManifest;
+  encoding: InputEncoding;
   executionProvider: 'cuda' | 'cpu';
   file: string;
   warnings: string[];
@@ -53,6 +70,7 @@ const sessions = new Map<string, Promise<LoadedSession>>();
 
 class OnnxSegmentationModel implements SegmentationModel {
   readonly runtime: ModelRuntime;
+  readonly encoding: InputEncoding;
   constructor(
     private readonly loaded: LoadedSession,
     readonly inputSize: number,
@@ -64,8 +82,10 @@ class OnnxSegmentationModel implements SegmentationModel {
       inferenceSize: inputSize,
       intraOpThreads,
       file: loaded.file,
+      model: { name: loaded.manifest.name, licence: loaded.manifest.licence },
       warnings: [...loaded.warnings, ...warnings],
     };
+    this.encoding = loaded.encoding;
   }
 
   async run(input: Float32Array): Promise<Float32Array> {
@@ -76,9 +96,13 @@ class OnnxSegmentationModel implements SegmentationModel {
     const out = await session.run({ [inputName]: tensor }, [outputName]);
     const result = out[outputName];
     if (!result) throw new EngineError('MODEL_UNAVAILABLE', 'model produced no output');
-    const data = result.data as Float32Array;
     tensor.dispose?.();
-    return data;
+    if (result.type !== 'float32' || result.data.length !== s * s)
+      throw new EngineError(
+        'MODEL_UNAVAILABLE',
+        `model output ${outputName} is ${result.type} [${result.dims.join(', ')}]: expected ${s * s} float32 values (one per input pixel at ${s}x${s})`,
+      );
+    return toProbabilities(result.data as Float32Array, this.loaded.manifest.output);
   }
 
   atSize(size: number): SegmentationModel | undefined {
@@ -95,7 +119,10 @@ export type GraphOptimization = 'basic' | 'extended' | 'all';
 
 /** How to load the model; the engine fills these from its configuration (nothing here reads the environment). */
 export interface ModelSettings {
-  /** An operator's ONNX file; unset: the default ISNet model, built into cacheDir on first use. */
+  /**
+   * An operator's ONNX file, with its manifest beside it (`<model>.json`, model/manifest.ts);
+   * unset: the default ISNet model, built into cacheDir on first use.
+   */
   modelPath?: string;
   /** '0': CPU only; '1': ask for CUDA; unset: CUDA when this onnxruntime-node build carries it. */
   cuda?: '0' | '1';
@@ -117,20 +144,45 @@ export interface ModelSettings {
   intraOpThreads?: number;
 }
 
-/** The providers to try, and a warning when CUDA was asked for and this onnxruntime-node build has none. */
+/**
+ * The providers to try, and a warning when CUDA was asked for and cannot be had. onnxruntime-node's
+ * Linux build lists CUDA as not bundled: its provider library is installed apart (NuGet at `npm
+ * install`, which the project skips, or scripts/cuda-libs.sh, or the image's ENGINE_CUDA_LIBS=1).
+ * `installed`: that library is beside the core (cudaProviderInstalled). Only then is CUDA tried,
+ * asked for or not: trying a missing library makes ONNX Runtime print its own error besides ours.
+ */
 export function chooseProviders(
   cuda: ModelSettings['cuda'],
   backends: readonly { name: string; bundled: boolean }[],
+  installed = false,
 ): { providers: ('cuda' | 'cpu')[]; warning?: string } {
   if (cuda === '0') return { providers: ['cpu'] };
   const backend = backends.find((b) => b.name === 'cuda');
-  if (backend && (backend.bundled || cuda === '1')) return { providers: ['cuda', 'cpu'] };
-  if (cuda === '1')
-    return {
-      providers: ['cpu'],
-      warning: 'ENGINE_CUDA=1 but this onnxruntime-node build has no CUDA execution provider: running on CPU',
-    };
-  return { providers: ['cpu'] };
+  if (backend && (backend.bundled || installed)) return { providers: ['cuda', 'cpu'] };
+  if (cuda !== '1') return { providers: ['cpu'] };
+  return {
+    providers: ['cpu'],
+    warning: backend
+      ? "ENGINE_CUDA=1 but the CUDA execution provider's library is not installed beside onnxruntime-node (scripts/cuda-libs.sh): running on CPU"
+      : 'ENGINE_CUDA=1 but this onnxruntime-node build has no CUDA execution provider: running on CPU',
+  };
+}
+
+/**
+ * Whether libonnxruntime_providers_cuda.so lies beside onnxruntime-node's core library (Linux x64,
+ * where it loads it from); `packageDir`: onnxruntime-node's folder (default: the one this resolves).
+ */
+export function cudaProviderInstalled(packageDir?: string): boolean {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return false;
+  try {
+    const pkg =
+      packageDir ?? path.resolve(path.dirname(createRequire(import.meta.url).resolve('onnxruntime-node')), '..');
+    return readdirSync(path.join(pkg, 'bin')).some((napi) =>
+      existsSync(path.join(pkg, 'bin', napi, 'linux', 'x64', 'libonnxruntime_providers_cuda.so')),
+    );
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -144,7 +196,7 @@ export function chooseProviders(
  * The provider in use is reported in `runtime`; asking for CUDA where it is missing or fails to
  * start falls back to CPU with a warning there, which the engine's host logs.
  */
-export function loadSegmentationModel({
+export async function loadSegmentationModel({
   modelPath,
   cuda,
   cacheDir,
@@ -154,14 +206,20 @@ export function loadSegmentationModel({
   intraOpThreads,
 }: ModelSettings = {}): Promise<SegmentationModel> {
   if (!isInferenceSize(inputSize))
-    return Promise.reject(
-      new EngineError(
-        'INVALID_CONFIG',
-        `inference size must be a multiple of ${INFERENCE_SIZE_STEP} from ${MIN_INFERENCE_SIZE} to ${MAX_INFERENCE_SIZE}, not ${inputSize}`,
-      ),
+    throw new EngineError(
+      'INVALID_CONFIG',
+      `inference size must be a multiple of ${INFERENCE_SIZE_STEP} from ${MIN_INFERENCE_SIZE} to ${MAX_INFERENCE_SIZE}, not ${inputSize}`,
     );
+  if (modelPath !== undefined && !existsSync(modelPath))
+    throw new EngineError('MODEL_UNAVAILABLE', `cannot load segmentation model ${modelPath}: no file at that path`);
+  // an operator's model is described by the manifest beside it, checked before anything is loaded
+  const manifest = modelPath === undefined ? ISNET_MANIFEST : readManifest(modelPath);
   const threads = intraOpThreads ?? threadsForEngines(engines).threads;
-  const { providers: wanted, warning } = chooseProviders(cuda, ort.listSupportedBackends?.() ?? []);
+  const { providers: wanted, warning } = chooseProviders(
+    cuda,
+    ort.listSupportedBackends?.() ?? [],
+    cuda !== '0' && cudaProviderInstalled(),
+  );
   // An operator's model is used as given; the default one comes in float16 for CUDA and
   // widened to float32 for the CPU provider, which runs float16 weights through casts.
   const fileFor = (executionProviders: string[]) =>
@@ -171,6 +229,7 @@ export function loadSegmentationModel({
   let pending = sessions.get(key);
   if (!pending) {
     pending = (async () => {
+      let session: ort.InferenceSession | undefined;
       try {
         const options = (executionProviders: string[]): ort.InferenceSession.SessionOptions => ({
           executionProviders,
@@ -182,7 +241,7 @@ export function loadSegmentationModel({
         const warnings: string[] = [];
         let executionProvider = wanted[0]!;
         let loadedFile = file;
-        const session = await ort.InferenceSession.create(file, options(wanted)).catch((err: unknown) => {
+        session = await ort.InferenceSession.create(file, options(wanted)).catch((err: unknown) => {
           if (wanted[0] === 'cpu') throw err;
           // no usable CUDA (no device, missing libraries): stay on CPU, and say so
           warnings.push(`CUDA execution provider failed to start (${(err as Error).message}): running on CPU`);
@@ -190,21 +249,11 @@ export function loadSegmentationModel({
           loadedFile = fileFor(['cpu']);
           return ort.InferenceSession.create(loadedFile, options(['cpu']));
         });
-        const output = session.outputNames.includes('output') ? 'output' : (session.outputNames[0] ?? 'output');
-        const loaded: LoadedSession = {
-          session,
-          inputName: session.inputNames[0] ?? 'input',
-          outputName: output,
-          executionProvider,
-          file: loadedFile,
-          warnings,
-        };
-        const meta = session.inputMetadata?.[0];
-        const side = meta?.isTensor ? meta.shape[2] : undefined;
-        if (typeof side === 'number' && side > 0) loaded.fixedSize = side;
-        return loaded;
+        return { ...checkAgainstManifest(session, manifest), session, executionProvider, file: loadedFile, warnings };
       } catch (cause) {
         sessions.delete(key);
+        await session?.release();
+        if (cause instanceof EngineError) throw cause;
         throw new EngineError(
           'MODEL_UNAVAILABLE',
           `cannot load segmentation model ${file}: ${(cause as Error).message}`,
@@ -214,10 +263,47 @@ export function loadSegmentationModel({
     })();
     sessions.set(key, pending);
   }
-  return pending.then((l) => {
-    const extra = warning ? [warning] : [];
-    if (l.fixedSize && l.fixedSize !== inputSize)
-      extra.push(`the model's input is fixed at ${l.fixedSize} px: running at that size, not ${inputSize}`);
-    return new OnnxSegmentationModel(l, l.fixedSize ?? inputSize, threads, extra);
-  });
+  const l = await pending;
+  const extra = warning ? [warning] : [];
+  if (l.fixedSize && l.fixedSize !== inputSize)
+    extra.push(`the model's input is fixed at ${l.fixedSize} px: running at that size, not ${inputSize}`);
+  return new OnnxSegmentationModel(l, l.fixedSize ?? inputSize, threads, extra);
+}
+
+/**
+ * The session's input and output as the manifest describes them, or an error saying where they
+ * disagree (a manifest written for another model must not give silently wrong masks).
+ */
+function checkAgainstManifest(
+  session: ort.InferenceSession,
+  manifest: ModelManifest,
+): Pick<LoadedSession, 'inputName' | 'outputName' | 'fixedSize' | 'manifest' | 'encoding'> {
+  const refuse = (why: string) => new EngineError('INVALID_CONFIG', `model "${manifest.name}": ${why}`);
+  const inputs = session.inputNames;
+  if (inputs.length !== 1) throw refuse(`expected one image input, found ${inputs.length} (${inputs.join(', ')})`);
+  const outputName =
+    manifest.outputName ?? (session.outputNames.includes('output') ? 'output' : session.outputNames[0]);
+  if (!outputName || !session.outputNames.includes(outputName))
+    throw refuse(
+      `no output ${outputName ?? ''} (outputs: ${session.outputNames.join(', ')}); set outputName in the manifest`,
+    );
+  const meta = session.inputMetadata?.[0];
+  const shape = meta?.isTensor ? meta.shape : undefined;
+  if (shape && shape.length !== 4) throw refuse(`the input is [${shape.join(', ')}], not [1, 3, height, width]`);
+  if (shape && typeof shape[1] === 'number' && shape[1] !== 3)
+    throw refuse(`the input has ${shape[1]} channels, not 3`);
+  const fixed = shape?.slice(2).filter((d): d is number => typeof d === 'number' && d > 0) ?? [];
+  if (manifest.inputSize === 'free') {
+    if (fixed.length > 0)
+      throw refuse(`the manifest says inputSize "free" but the model's input is fixed at ${fixed.join('x')}`);
+  } else if (fixed.some((d) => d !== manifest.inputSize)) {
+    throw refuse(`the manifest says inputSize ${manifest.inputSize} but the model's input is ${fixed.join('x')}`);
+  }
+  return {
+    inputName: inputs[0]!,
+    outputName,
+    ...(manifest.inputSize === 'free' ? {} : { fixedSize: manifest.inputSize }),
+    manifest,
+    encoding: inputEncoding(manifest),
+  };
 }

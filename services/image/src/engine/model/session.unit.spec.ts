@@ -10,10 +10,17 @@ describe('execution provider choice', () => {
     assert.deepEqual(chooseProviders('0', withCuda(true)), { providers: ['cpu'] });
   });
 
-  it('takes CUDA when the build carries it, with CPU behind it', () => {
+  it('takes CUDA when the build carries it or its library is installed, with CPU behind it', () => {
     assert.deepEqual(chooseProviders(undefined, withCuda(true)).providers, ['cuda', 'cpu']);
-    assert.deepEqual(chooseProviders('1', withCuda(false)).providers, ['cuda', 'cpu'], 'asked for: tried');
-    assert.deepEqual(chooseProviders(undefined, withCuda(false)).providers, ['cpu'], 'not bundled, not asked: CPU');
+    assert.deepEqual(chooseProviders('1', withCuda(false), true).providers, ['cuda', 'cpu'], 'asked for, installed');
+    assert.deepEqual(chooseProviders(undefined, withCuda(false), true).providers, ['cuda', 'cpu'], 'installed');
+    assert.deepEqual(chooseProviders(undefined, withCuda(false)).providers, ['cpu'], 'not installed, not asked: CPU');
+  });
+
+  it('does not try a provider whose library is not installed: CPU, with one warning saying what to install', () => {
+    const choice = chooseProviders('1', withCuda(false), false);
+    assert.deepEqual(choice.providers, ['cpu']);
+    assert.match(choice.warning ?? '', /ENGINE_CUDA=1 .* not installed .*cuda-libs\.sh.*running on CPU/);
   });
 
   it('falls back to CPU with a warning when CUDA is asked for and missing', () => {

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { type InputEncoding, ISNET_INPUT } from '../model/manifest.js';
 import type { SegmentationModel } from '../model/session.js';
 import type { Mask, RawImage } from '../types.js';
 import { refineEdges } from './refine-edges.js';
@@ -6,14 +7,19 @@ import { refineEdges } from './refine-edges.js';
 /** Long side of the mask the cleanup and geometry stages work on. */
 export const MASK_LONG_SIDE = 1024;
 
-/** ISNet's input normalisation, as the model was exported: (value - 128) / 256, planar RGB. */
-export function toModelInput(rgb: Buffer, size: number): Float32Array {
+/**
+ * Packed RGB to the model's planar input, normalised as its manifest says (model/manifest.ts); by
+ * default ISNet's: (value - 128) / 256, planar RGB.
+ */
+export function toModelInput(rgb: Buffer, size: number, encoding: InputEncoding = ISNET_INPUT): Float32Array {
   const plane = size * size;
   const out = new Float32Array(3 * plane);
+  const [s0, s1, s2] = encoding.sources;
+  const [t0, t1, t2] = encoding.tables;
   for (let i = 0, j = 0; j < plane; i += 3, j++) {
-    out[j] = (rgb[i]! - 128) / 256;
-    out[j + plane] = (rgb[i + 1]! - 128) / 256;
-    out[j + 2 * plane] = (rgb[i + 2]! - 128) / 256;
+    out[j] = t0[rgb[i + s0]!]!;
+    out[j + plane] = t1[rgb[i + s1]!]!;
+    out[j + 2 * plane] = t2[rgb[i + s2]!]!;
   }
   return out;
 }
@@ -45,7 +51,7 @@ export function maskSize(imageWidth: number, imageHeight: number): { scale: numb
 /** The model's answer for a photo squashed to its square input (RGB), as probabilities 0..255. */
 export async function probabilityPlane(squashed: Buffer, model: SegmentationModel): Promise<Buffer> {
   const s = model.inputSize;
-  const probs = await model.run(toModelInput(squashed, s));
+  const probs = await model.run(toModelInput(squashed, s, model.encoding));
   const plane = Buffer.alloc(s * s);
   for (let i = 0; i < plane.length; i++) plane[i] = Math.max(0, Math.min(255, Math.round(probs[i]! * 255)));
   return plane;
