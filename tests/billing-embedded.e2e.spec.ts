@@ -76,6 +76,8 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
         // The address the product is reached at: checkout pages and return addresses are on it.
         PUBLIC_BASE_URL: base,
         LOG_LEVEL: 'warn',
+        // The engine's stand-in: these are payments, not the engine's CPU time.
+        IMAGE_ENGINE: 'instant',
       }),
     );
     await untilHealthy(base, product.child);
@@ -105,7 +107,7 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
     const form = await openForm(base, checkout.body.url);
     const back = await pay(base, checkout.body.url);
     assert.equal(`${back.pathname}${back.search}`, '/dashboard?payment=success');
-    await waitFor(async () => (await me(token)).tokenBalance === 200 + main.tokens, 'the pack credited', 180_000);
+    await waitFor(async () => (await me(token)).tokenBalance === 200 + main.tokens, 'the pack credited', 60_000);
     // Pay again on the same page (a second click, a reload): the success page, and nothing more.
     const again = await submit(form, 'pay', form.csrfToken);
     assert.equal(again.status, 303);
@@ -119,7 +121,7 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
     await waitFor(
       async () => (await me(token)).tokenBalance === 200 + main.tokens + starter.tokens,
       'the second pack credited',
-      180_000,
+      60_000,
     );
     const history = await api<{ transactions: Array<{ amount: number }> }>('GET', '/tokens/', { token });
     assert.equal(history.body.transactions.filter((t) => t.amount === main.tokens).length, 1, 'main_pack once');
@@ -141,7 +143,7 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
         return p.subscriptionStatus === 'active' && p.tokenBalance === before + 4000;
       },
       'the active plan and its tokens on the profile',
-      180_000,
+      60_000,
     );
     const profile = await me(token);
     assert.equal(profile.subscriptionPlan, 'studio');
@@ -178,7 +180,7 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
       async () =>
         (await api<{ status: string }>('GET', `/images/anonymous/status/${id}`)).body.status === 'pending_payment',
       'the locked result',
-      300_000,
+      60_000,
     );
     const locked = await api<{ is_paid: boolean; processed_url: string; preview_url: string }>(
       'GET',
@@ -206,7 +208,7 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
         return unlocked.status === 200;
       },
       'the paid try unlocked',
-      180_000,
+      60_000,
     );
     assert.equal(unlocked.body.success, true);
     const paid = await api<{ is_paid: boolean; processed_url: string; preview_url: string }>(

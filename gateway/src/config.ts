@@ -84,6 +84,8 @@ export const gatewayEnvSchema = z
     // The bus the services publish on: the gateway follows identity's and the ledger's events
     // there to keep its cache right; without it the gateway keeps nothing between requests.
     KAFKA_BROKERS: env.csv().optional(),
+    // The services' namespace on a shared broker (a test's, ADR 0010); unset in production.
+    KAFKA_TOPIC_PREFIX: env.kafkaTopicPrefix(),
   })
   .extend(rateLimitEnvSchema.shape)
   .extend(cacheEnvSchema.shape)

@@ -46,6 +46,7 @@ const config = loadConfig(
         .regex(/^[a-z_][a-z0-9_]{0,40}$/, 'must be lowercase letters, digits and _, starting with a letter or _')
         .default('flatlay_'),
       KAFKA_BROKERS: env.csv().optional(),
+      KAFKA_TOPIC_PREFIX: env.kafkaTopicPrefix(),
       CORS_ORIGINS: env.csv().optional(),
       LOG_LEVEL: env.logLevel(),
       // `0`: no generation worker in this process (jobs wait for a worker run as its own process).
@@ -62,7 +63,7 @@ await mkdir(dataDir, { recursive: true });
 
 const postgres = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(join(dataDir, 'postgres'));
 const databaseUrl = config.DATABASE_URL ?? postgres!.url;
-const bus = createBus(config.KAFKA_BROKERS, 'flatlay');
+const bus = createBus(config.KAFKA_BROKERS, 'flatlay', undefined, config.KAFKA_TOPIC_PREFIX);
 const services: RunningService[] = [];
 const rateLimits = rateLimitsFrom(config);
 

@@ -32,7 +32,9 @@ const addressOf = {
   analytics: config.ANALYTICS_ADDR,
 };
 // A bus of its own (a consumer group per instance): without Kafka there is nothing to follow.
-const bus = config.KAFKA_BROKERS?.length ? createBus(config.KAFKA_BROKERS, 'gateway') : undefined;
+const bus = config.KAFKA_BROKERS?.length
+  ? createBus(config.KAFKA_BROKERS, 'gateway', undefined, config.KAFKA_TOPIC_PREFIX)
+  : undefined;
 const cache = bus ? startGatewayCache(bus, logger, { ttlMs: config.GATEWAY_CACHE_TTL_SECONDS * 1000 }) : undefined;
 const services = calleesOf('gateway').map((name) => ({ name, address: addressOf[name] }));
 const app = createGatewayApp({

@@ -118,7 +118,7 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
         return found.body.total === 1;
       },
       'analytics knows the user',
-      120_000,
+      60_000,
     );
   }, 180_000);
   afterAll(async () => s?.stop());

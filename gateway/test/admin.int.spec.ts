@@ -48,7 +48,7 @@ describe('the admin API', () => {
         return Boolean(found && check(found));
       },
       `analytics projects ${email}`,
-      120_000,
+      60_000,
     );
     return found!;
   };

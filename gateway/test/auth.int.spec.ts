@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createPrivateKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import { SignJWT } from 'jose';
 import {
   call,
@@ -33,8 +33,6 @@ const UNVERIFIED_LINK =
 const SUPABASE_LINK_REFUSED =
   'An account with this email already exists. Sign in the way you signed up (with your email and password, or with Google).';
 const SESSION_ENDED = 'Not authenticated: the session has ended. Please sign in again.';
-const dbOf = (name: string) =>
-  new pg.Pool({ connectionString: requireEnv('DATABASE_URL').replace(/\/[^/]*$/, `/flatlay_${name}`), max: 2 });
 
 describe('auth through the gateway', { timeout: 240_000 }, () => {
   let s: Stack;
@@ -43,12 +41,12 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
 
   beforeAll(async () => {
     s = await startStack('auth-test', { perIp: 10_000, perEmail: 5, windowSeconds: 600 });
-    identityDb = dbOf('identity');
-    ledgerDb = dbOf('ledger');
+    // The stack's own databases (each stack has its own), through its services' pools.
+    const poolOf = (name: string) => s.services.find((service) => service.name === name)!.context.pool;
+    identityDb = poolOf('identity');
+    ledgerDb = poolOf('ledger');
   });
   afterAll(async () => {
-    await identityDb?.end();
-    await ledgerDb?.end();
     await s?.stop();
   });
 
@@ -647,7 +645,8 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
 
   describe('sign-in providers this deployment has not configured', () => {
     it('Google and Supabase sign-in answer 501 with a message, never 503 (clients drop the session on 503)', async () => {
-      // A second identity instance on the same database, without provider settings.
+      // A second identity instance on the same database (the stack's), without provider settings.
+      const { rows } = await identityDb.query<{ db: string }>('SELECT current_database() AS db');
       const bare = await startService(
         createIdentityService({
           JWT_PRIVATE_KEY: s.jwtPrivateKeyPem,
@@ -658,6 +657,7 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
         }),
         {
           databaseUrl: requireEnv('DATABASE_URL'),
+          database: rows[0]!.db,
           bus: s.bus,
           grpcPort: 0,
           logger: createLogger('bare-identity', 'silent'),

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { createLogger, KafkaBus } from '@flatlay/platform';
-import { requireEnv, waitFor } from '../../services/platform/test/support.js';
+import { createLogger } from '@flatlay/platform';
+import { testKafkaBus, type TestKafkaBus, waitFor } from '../../services/platform/test/support.js';
 import { createGatewayApp, listen, startGatewayCache, type GatewayCache } from '../src/index.js';
 import { call } from '@flatlay/platform';
 import { startStack, type SessionBody, type Stack, type TokenBody, type UserBody } from './support/stack.js';
@@ -16,13 +16,14 @@ import { startStack, type SessionBody, type Stack, type TokenBody, type UserBody
 interface Gateway {
   base: string;
   cache: GatewayCache;
-  bus: KafkaBus;
+  bus: TestKafkaBus;
   stop(): Promise<void>;
 }
 
 async function startGateway(stack: Stack, name: string): Promise<Gateway> {
   const logger = createLogger(name, 'silent');
-  const bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: name });
+  // On the stack's topics (its namespace, which the stack deletes when it stops).
+  const bus = testKafkaBus(name, { prefix: stack.bus.prefix, keep: true });
   const cache = startGatewayCache(bus, logger, { ttlMs: 60_000 });
   const app = createGatewayApp({
     logger,
@@ -94,7 +95,7 @@ describe('gateway cache: two gateways on one bus', { timeout: 180_000 }, () => {
         (await get<{ users: unknown[] }>(a.base, `/admin/users?q=${encodeURIComponent(`email:${email}`)}`, admin)).body
           .users.length === 1,
       `analytics projects ${email}`,
-      120_000,
+      60_000,
     );
 
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -29,7 +30,14 @@ describe('gateway', { timeout: 120_000 }, () => {
     const logger = createLogger('gateway-test', 'silent');
     services = await Promise.all(
       [ledgerService, billingService].map((def) =>
-        startService(def, { databaseUrl: requireEnv('DATABASE_URL'), bus, grpcPort: 0, logger }),
+        startService(def, {
+          databaseUrl: requireEnv('DATABASE_URL'),
+          // Its own (a shared database's outbox would go to whichever process's relay took it).
+          database: `flatlay_${def.name}_gateway_int_${randomUUID().replaceAll('-', '').slice(0, 10)}`,
+          bus,
+          grpcPort: 0,
+          logger,
+        }),
       ),
     );
     const webDir = await mkdtemp(join(tmpdir(), 'web-'));

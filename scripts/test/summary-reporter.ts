@@ -1,8 +1,21 @@
-// Prints the closing line `N passed, N failed[, N skipped]` alone on a line, which CI reads.
+// Prints the time per tier (where a run's time goes, for CI logs), then the closing line
+// `N passed, N failed[, N skipped]` alone on a line, which CI reads.
 import type { Reporter, TestModule } from 'vitest/node';
+import { type FileTime, formatTierTimes, tierTimes } from './tier-times.js';
 
 export default class SummaryReporter implements Reporter {
   private modules: ReadonlyArray<TestModule> = [];
+  private readonly started = new Map<string, number>();
+  private readonly ended = new Map<string, number>();
+  private readonly runStarted = Date.now();
+
+  onTestModuleStart(module: TestModule): void {
+    this.started.set(module.moduleId, Date.now());
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    this.ended.set(module.moduleId, Date.now());
+  }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     this.modules = modules;
@@ -20,6 +33,17 @@ export default class SummaryReporter implements Reporter {
       if (module.state() === 'failed' && ![...module.children.allTests()].some((t) => t.result().state === 'failed'))
         failed++;
     }
+    const times: FileTime[] = modules.map((module) => {
+      const d = module.diagnostic();
+      return {
+        file: module.moduleId,
+        durationMs: d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration,
+        startMs: this.started.get(module.moduleId),
+        endMs: this.ended.get(module.moduleId),
+      };
+    });
+    const tiers = formatTierTimes(tierTimes(times), Date.now() - this.runStarted);
+    process.stdout.write(`\n${tiers.join('\n')}\n`);
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
 }

@@ -51,8 +51,8 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
     waitFor(
       async () => (await listed(`email:${email}`)).some(check),
       `analytics projects ${email}`,
-      // Under a loaded machine the projection can lag well behind; a ceiling, not a target.
-      240_000,
+      // The stack's own topics (ADR 0010): analytics reads this journey's events only.
+      60_000,
     );
 
   beforeAll(async () => {
@@ -124,7 +124,7 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
         (await stack.request<{ balance: number }>('GET', '/tokens/balance', { token: plain.token })).body.balance ===
         200,
       'the ledger grants the sign-up tokens',
-      120_000,
+      60_000,
     );
     app = await serveApp(stack.base, built);
     browser = await launchBrowser();

@@ -221,7 +221,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       uploadThroughput: -1,
     });
     await page.getByText('AI PROCESSING...').waitFor();
-    await page.getByText('Your enhanced image is ready!').waitFor({ timeout: 300_000 });
+    await page.getByText('Your enhanced image is ready!').waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Pay $5 to Unlock' }).waitFor();
     await screenshot(page, 'guest-locked-desktop');
     // What the guest sees before paying is the watermarked preview: at most 512 px.
@@ -283,7 +283,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     await page.getByText('AI PROCESSING...').waitFor();
     // The result: the preview's Download, and the same image completed in Recent images.
     const previewDownload = page.getByLabel('Enhancement preview').getByRole('button', { name: 'Download' });
-    await previewDownload.waitFor({ timeout: 300_000 });
+    await previewDownload.waitFor({ timeout: 60_000 });
     await recent.locator('li[data-status="completed"]').first().waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), previewDownload.click()]);
     assert.match(download.suggestedFilename(), /^enhanced\.(png|jpg|webp)$/);
@@ -321,7 +321,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     );
     assert.ok(made.status === 200 || made.status === 201 || made.status === 202, JSON.stringify(made));
     const locked = recent.locator('li[data-status="locked"]');
-    await locked.waitFor({ timeout: 300_000 });
+    await locked.waitFor({ timeout: 60_000 });
     await locked.getByText('Need 100 tokens to unlock').waitFor();
     await locked.getByRole('button', { name: 'Unlock for $5' }).waitFor();
     await screenshot(page, 'dashboard-locked-desktop');

@@ -13,7 +13,6 @@ import {
   createClient,
   createLogger,
   freePort,
-  KafkaBus,
   ServiceCredential,
   startService,
   type RunningService,
@@ -33,7 +32,7 @@ import { ledgerGrpcService } from '../../../services/ledger/src/grpc/ledger-grpc
 import type { EnhanceEngine } from '../../../services/image/src/worker/generation-worker.js';
 import { analyticsService, createAnalyticsService, type AnalyticsOptions } from '@flatlay/analytics';
 import { createBillingService } from '@flatlay/billing';
-import { requireEnv } from '../../../services/platform/test/support.js';
+import { requireEnv, testKafkaBus, type TestKafkaBus } from '../../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../../src/index.js';
 import type { errorBody } from '../../src/http/errors.js';
 import type { AuthRateLimitOptions } from '../../src/http/rate-limit.js';
@@ -116,7 +115,7 @@ export interface Stack {
   admin: { email: string; password: string };
   /** The PEM that signs access tokens (tests forge expired or foreign tokens with it). */
   jwtPrivateKeyPem: string;
-  bus: KafkaBus;
+  bus: TestKafkaBus;
   identityClient: identity.IdentityServiceClient;
   ledgerClient: ledger.LedgerServiceClient;
   services: RunningService[];
@@ -168,7 +167,8 @@ export async function startStack(
   // STACK_LOG_LEVEL=warn shows the services' logs when a test needs reading.
   const logger = createLogger(name, (process.env.STACK_LOG_LEVEL as 'warn' | undefined) ?? 'silent');
   const databaseUrl = requireEnv('DATABASE_URL');
-  const bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: name });
+  // Topics of its own (ADR 0010): its consumers read this stack's events only, never the run's history.
+  const bus = testKafkaBus(name);
   const redis = new Redis(requireEnv('REDIS_URL'));
 
   // Google's side: a signing key and its certificate endpoint, served here.
@@ -188,8 +188,9 @@ export async function startStack(
     .toString();
   const admin = { email: `Admin.${randomUUID().slice(0, 8)}@Example.com`, password: 'operator password 1' };
 
-  // With billing, the ledger credits what billing publishes: it runs in a database and consumer
-  // group of its own, so no other run's ledger (sharing the default group) takes those events.
+  // Every service in databases of this stack's own: a shared database's outbox would be published
+  // by whichever stack's relay got to it first, into that stack's topics, and this stack's
+  // consumers (the ledger's sign-up grant, the gateway's cache) would never see it.
   const ledgerRun = randomUUID().slice(0, 8);
   // Identity is a leaf (it knows no ledger address): the two start side by side.
   const [ledgerRunning, identityRunning] = await Promise.all([
@@ -201,7 +202,13 @@ export async function startStack(
           grpcPort: 0,
           logger,
         })
-      : startService(ledgerService, { databaseUrl, bus, grpcPort: 0, logger }),
+      : startService(ledgerService, {
+          databaseUrl,
+          database: `flatlay_ledger_gateway_test_${ledgerRun}`,
+          bus,
+          grpcPort: 0,
+          logger,
+        }),
     startService(
       createIdentityService({
         JWT_PRIVATE_KEY: jwtPrivateKeyPem,
@@ -211,7 +218,7 @@ export async function startStack(
         ADMIN_EMAIL: admin.email,
         ADMIN_PASSWORD: admin.password,
       }),
-      { databaseUrl, bus, grpcPort: 0, logger },
+      { databaseUrl, database: `flatlay_identity_gateway_test_${ledgerRun}`, bus, grpcPort: 0, logger },
     ),
   ]);
   const services: RunningService[] = [ledgerRunning, identityRunning];
@@ -237,7 +244,15 @@ export async function startStack(
   }
   // Analytics only where a test needs it: its consumers read every topic.
   if (options.analytics === true)
-    services.push(await startService(analyticsService, { databaseUrl, bus, grpcPort: 0, logger }));
+    services.push(
+      await startService(analyticsService, {
+        databaseUrl,
+        database: `flatlay_analytics_gateway_test_${ledgerRun}`,
+        bus,
+        grpcPort: 0,
+        logger,
+      }),
+    );
   else if (options.analytics)
     services.push(
       await startService(createAnalyticsService(options.analytics), {

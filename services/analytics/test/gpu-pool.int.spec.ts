@@ -5,8 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { KafkaBus } from '@flatlay/platform';
-import { requireEnv, waitFor } from '../../platform/test/support.js';
+import { testKafkaBus, type TestKafkaBus, waitFor } from '../../platform/test/support.js';
 import { clusterAccess, readGpuPool } from '../src/ops/gpu-pool.js';
 
 const condition = (ok: boolean) => ({ status: { conditions: [{ type: 'Ready', status: ok ? 'True' : 'False' }] } });
@@ -14,7 +13,7 @@ const condition = (ok: boolean) => ({ status: { conditions: [{ type: 'Ready', st
 describe('the GPU pool', { timeout: 120_000 }, () => {
   let api: Server;
   let kubeConfig: KubeConfig;
-  let bus: KafkaBus;
+  let bus: TestKafkaBus;
   const seen: Array<{ path: string; auth: string | undefined }> = [];
   let refusePods = false;
 
@@ -65,7 +64,7 @@ describe('the GPU pool', { timeout: 120_000 }, () => {
       contexts: [{ name: 'fake', cluster: 'fake', user: 'analytics' }],
       currentContext: 'fake',
     });
-    bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `gpu-pool-test-${randomUUID()}` });
+    bus = testKafkaBus(`gpu-pool-test-${randomUUID()}`);
   });
   afterAll(async () => {
     await bus?.close();

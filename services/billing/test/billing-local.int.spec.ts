@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { waitFor as waitForShort } from '../../platform/test/support.js';
 import { startStack, type Stack } from './support/stack.js';
 
-// The ledger's consumer starts in a fresh group and reads the topics from the beginning, which takes
-// a while on a busy shared machine: patience, not a weaker condition.
-const waitFor = (condition: () => Promise<boolean>, message: string) => waitForShort(condition, message, 180_000);
+// The stack's consumers read its own topics only (a fresh namespace, ADR 0010), never the run's
+// history: a delivery slower than this is a fault to find, not to wait out.
+const waitFor = (condition: () => Promise<boolean>, message: string) => waitForShort(condition, message, 60_000);
 
 // The default catalogue with one promo code, as a deployment would configure it.
 const catalogue = Catalogue.parse({

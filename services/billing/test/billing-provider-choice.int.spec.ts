@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, it } from 'vitest';
-import { createLogger, KafkaBus, startService } from '@flatlay/platform';
-import { requireEnv } from '../../platform/test/support.js';
+import { createLogger, startService } from '@flatlay/platform';
+import { requireEnv, testKafkaBus } from '../../platform/test/support.js';
 import { createBillingService, type BillingOverrides } from '../src/service.js';
 
 describe('billing in production chooses its payment provider on purpose', { timeout: 180_000 }, () => {
   const run = randomUUID().replaceAll('-', '').slice(0, 10);
-  const bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `billing-choice-${run}` });
+  const bus = testKafkaBus(`billing-choice-${run}`);
   afterAll(() => bus.close());
 
   const start = (env: BillingOverrides['env'], lines: string[] = []) =>

@@ -20,9 +20,9 @@ import {
 import { startStack, type Stack } from './support/stack.js';
 
 const secret = 'whsec_test_billing_stripe_mock';
-// Each run's consumers start in fresh groups and read the topics from the beginning, which takes a
-// while on a busy shared machine: patience, not a weaker condition.
-const waitFor = (condition: () => Promise<boolean>, message: string) => waitForShort(condition, message, 180_000);
+// The stack's consumers read its own topics only (a fresh namespace, ADR 0010), never the run's
+// history: a delivery slower than this is a fault to find, not to wait out.
+const waitFor = (condition: () => Promise<boolean>, message: string) => waitForShort(condition, message, 60_000);
 const day = 86_400_000;
 
 describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity over Kafka', {

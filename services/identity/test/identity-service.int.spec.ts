@@ -13,12 +13,11 @@ import {
   createClient,
   createLogger,
   httpStatusOf,
-  KafkaBus,
   ServiceCredential,
   startService,
   type RunningService,
 } from '@flatlay/platform';
-import { requireEnv } from '../../platform/test/support.js';
+import { requireEnv, testKafkaBus, type TestKafkaBus } from '../../platform/test/support.js';
 import { AccessTokens } from '../src/app/access-tokens.js';
 import { Accounts } from '../src/app/accounts.js';
 import { ensureAdminAccount } from '../src/app/admin-account.js';
@@ -29,13 +28,17 @@ import { loadSigningKey } from '../src/app/signing-key.js';
 import { createIdentityService, identityEnvSchema } from '../src/index.js';
 
 describe('identity service', { timeout: 180_000 }, () => {
-  let bus: KafkaBus;
+  let bus: TestKafkaBus;
   let keyFile: string;
   const logger = createLogger('identity-test', 'silent');
+  // A database of this file's own (every start below reopens it): another test process's identity
+  // on a shared one would relay this one's outbox into its own topics.
+  const database = `flatlay_identity_test_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   // No ledger anywhere: identity is a leaf (the ledger grants from UserRegistered).
   const start = (): Promise<RunningService> =>
     startService(createIdentityService({ JWT_KEY_FILE: keyFile }), {
       databaseUrl: requireEnv('DATABASE_URL'),
+      database,
       bus,
       grpcPort: 0,
       logger,
@@ -44,7 +47,7 @@ describe('identity service', { timeout: 180_000 }, () => {
     createClient(identity.IdentityServiceClient, `127.0.0.1:${s.port}`, new ServiceCredential('gateway'));
 
   beforeAll(async () => {
-    bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: 'identity-test' });
+    bus = testKafkaBus('identity-test');
     keyFile = join(await mkdtemp(join(tmpdir(), 'identity-key-')), 'keys', 'jwt-signing-key.pem');
   });
   afterAll(async () => bus?.close());

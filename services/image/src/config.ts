@@ -21,6 +21,9 @@ export const imageEnvSchema = blobEnvSchema.extend({
   GENERATION_SWEEP_INTERVAL_MS: positiveInt(5_000),
   GENERATION_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
   GENERATION_CONSUMER_GROUP: z.string().default('image-worker'),
+  // `instant`: the engine's stand-in (worker/instant-engine.ts) for tests of the product around the
+  // engine, refused under NODE_ENV=production; `model`: the real engine.
+  IMAGE_ENGINE: z.enum(['model', 'instant']).default('model'),
   // A guest's unclaimed, unpaid try (original and results) is deleted this many days after it was
   // made, by a sweep this often (ADR 0105).
   ANON_RETENTION_DAYS: z.coerce.number().positive().default(7),

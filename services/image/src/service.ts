@@ -53,7 +53,13 @@ async function startWorker(
   generations?: Generations,
 ) {
   const { config } = parts;
-  const engine = options.engine ?? (async () => (await import('./engine/thread.js')).createThreadedEngine());
+  if (config.IMAGE_ENGINE === 'instant' && process.env.NODE_ENV === 'production')
+    throw new Error('IMAGE_ENGINE=instant is a stand-in for tests: NODE_ENV=production runs the real engine');
+  const engine =
+    options.engine ??
+    (config.IMAGE_ENGINE === 'instant'
+      ? async () => (await import('./worker/instant-engine.js')).instantEngine
+      : async () => (await import('./engine/thread.js')).createThreadedEngine());
   const worker = new GenerationWorker({
     pool: ctx.pool,
     blobs: parts.blobs,

@@ -17,7 +17,6 @@ import {
   createClient,
   createLogger,
   InProcessBus,
-  KafkaBus,
   outboxMessage,
   sealSetting,
   serviceCredential,
@@ -26,7 +25,7 @@ import {
   type RunningService,
 } from '@flatlay/platform';
 import { ledgerService } from '@flatlay/ledger';
-import { requireEnv, waitFor } from '../../platform/test/support.js';
+import { requireEnv, testKafkaBus, type TestKafkaBus, waitFor } from '../../platform/test/support.js';
 import { FolderBlobStore } from '../src/blobs/index.js';
 import { SETTINGS_CONSUMER } from '../src/consumers/settings-consumer.js';
 import { createGenerationWorkerService, createImageService } from '../src/service.js';
@@ -45,7 +44,7 @@ describe("the generative provider takes the operator's key from the settings", {
   let ledgerSvc: RunningService;
   let imageSvc: RunningService;
   let workerSvc: RunningService;
-  let bus: KafkaBus;
+  let bus: TestKafkaBus;
   let fake: FakeImageEditApi;
   let blobRoot: string;
   let blobs: FolderBlobStore;
@@ -154,9 +153,10 @@ describe("the generative provider takes the operator's key from the settings", {
     fake = await startFakeImageEditApi();
     blobRoot = await mkdtemp(join(tmpdir(), 'flatlay-image-settings-'));
     blobs = new FolderBlobStore(blobRoot);
-    bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: 'image-settings-test' });
+    bus = testKafkaBus('image-settings-test');
     ledgerSvc = await startService(ledgerService, {
       databaseUrl: requireEnv('DATABASE_URL'),
+      database: `flatlay_ledger_settings_test_${run}`,
       bus: new InProcessBus(),
       grpcPort: 0,
       logger: silent,

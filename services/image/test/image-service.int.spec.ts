@@ -13,14 +13,13 @@ import {
   createLogger,
   generationWorkQueue,
   InProcessBus,
-  KafkaBus,
   outboxMessage,
   serviceCredential,
   startService,
   type RunningService,
 } from '@flatlay/platform';
 import { ledgerService } from '@flatlay/ledger';
-import { requireEnv, waitFor } from '../../platform/test/support.js';
+import { requireEnv, testKafkaBus, type TestKafkaBus, waitFor } from '../../platform/test/support.js';
 import { grpcLedger } from '../src/app/ledger-port.js';
 import { FolderBlobStore, readAll } from '../src/blobs/index.js';
 import { exponentialBackoff } from '../src/domain/index.js';
@@ -44,7 +43,7 @@ const brokenEngine: EnhanceEngine = {
 describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, () => {
   let ledgerSvc: RunningService;
   let imageSvc: RunningService;
-  let bus: KafkaBus;
+  let bus: TestKafkaBus;
   let blobRoot: string;
   let blobs: FolderBlobStore;
   let images: image.ImageServiceClient;
@@ -54,10 +53,11 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
   beforeAll(async () => {
     blobRoot = await mkdtemp(join(tmpdir(), 'flatlay-image-'));
     blobs = new FolderBlobStore(blobRoot);
-    bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: 'image-test' });
+    bus = testKafkaBus('image-test');
     // The ledger is the real service; only its own consumers are left off the shared Kafka.
     ledgerSvc = await startService(ledgerService, {
       databaseUrl: requireEnv('DATABASE_URL'),
+      database: `flatlay_ledger_image_test_${run}`,
       bus: new InProcessBus(),
       grpcPort: 0,
       logger: silent,

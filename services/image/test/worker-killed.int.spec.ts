@@ -16,7 +16,6 @@ import {
   createClient,
   createLogger,
   InProcessBus,
-  KafkaBus,
   publicKeysOf,
   startService,
   type CallerName,
@@ -24,7 +23,7 @@ import {
 } from '@flatlay/platform';
 import { ledgerService } from '@flatlay/ledger';
 import { serviceKeyEnv, testCredential, testServiceKeys, testUrlSigningKey } from '../../platform/test/process.js';
-import { requireEnv, waitFor } from '../../platform/test/support.js';
+import { requireEnv, testKafkaBus, type TestKafkaBus, waitFor } from '../../platform/test/support.js';
 import { FolderBlobStore } from '../src/blobs/index.js';
 import { createImageService } from '../src/service.js';
 
@@ -44,14 +43,14 @@ describe('a worker process killed mid-job', { timeout: 180_000 }, () => {
   const children: ChildProcess[] = [];
   let ledgerSvc: RunningService;
   let imageSvc: RunningService;
-  let bus: KafkaBus;
+  let bus: TestKafkaBus;
   let dataDir: string;
   let images: image.ImageServiceClient;
   let ledgerClient: ledger.LedgerServiceClient;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'flatlay-kill-'));
-    bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: 'image-kill-test' });
+    bus = testKafkaBus('image-kill-test');
     ledgerSvc = await startService(ledgerService, {
       databaseUrl: requireEnv('DATABASE_URL'),
       database: `flatlay_ledger_kill_test_${run}`,
@@ -102,6 +101,7 @@ describe('a worker process killed mid-job', { timeout: 180_000 }, () => {
         DATABASE_URL: requireEnv('DATABASE_URL'),
         TEST_DATABASE: database,
         KAFKA_BROKERS: requireEnv('KAFKA_BROKERS'),
+        KAFKA_TOPIC_PREFIX: bus.prefix, // this test's topics
         // Its own key, and no URL-signing key: a worker signs no file URL.
         ...serviceKeyEnv('image-worker'),
         FLATLAY_DATA_DIR: dataDir,

@@ -7,24 +7,24 @@ import {
   call,
   createClient,
   createLogger,
-  KafkaBus,
   outboxMessage,
   serviceCredential,
   startService,
   type RunningService,
 } from '@flatlay/platform';
-import { requireEnv, waitFor } from '../../platform/test/support.js';
+import { requireEnv, testKafkaBus, type TestKafkaBus, waitFor } from '../../platform/test/support.js';
 import { ledgerService } from '../src/service.js';
 
 describe('ledger service over gRPC and Kafka', { timeout: 180_000 }, () => {
   let service: RunningService;
-  let bus: KafkaBus;
+  let bus: TestKafkaBus;
   let client: ledger.LedgerServiceClient;
 
   beforeAll(async () => {
-    bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: 'ledger-test' });
+    bus = testKafkaBus('ledger-test');
     service = await startService(ledgerService, {
       databaseUrl: requireEnv('DATABASE_URL'),
+      database: `flatlay_ledger_test_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
       bus,
       grpcPort: 0,
       logger: createLogger('ledger', 'silent'),

@@ -45,4 +45,10 @@ export const env = {
       )
       .pipe(z.array(z.string().min(1)).min(1)),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** KAFKA_TOPIC_PREFIX: a namespace on a shared broker (ADR 0010); unset in production. */
+  kafkaTopicPrefix: () =>
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, dots, dashes and underscores only (at most 100)')
+      .optional(),
 };

@@ -33,4 +33,13 @@ describe('loadConfig', () => {
   it('treats an empty variable as unset', () => {
     assert.throws(() => loadConfig(schema, { DATABASE_URL: '' }), /DATABASE_URL is required/);
   });
+
+  it('takes a Kafka topic prefix of the characters a topic name allows, and leaves it unset when empty', () => {
+    const prefixed = z.object({ KAFKA_TOPIC_PREFIX: env.kafkaTopicPrefix() });
+    assert.deepEqual(loadConfig(prefixed, { KAFKA_TOPIC_PREFIX: 'test.ab12_cd-3.' }), {
+      KAFKA_TOPIC_PREFIX: 'test.ab12_cd-3.',
+    });
+    assert.deepEqual(loadConfig(prefixed, { KAFKA_TOPIC_PREFIX: '' }), { KAFKA_TOPIC_PREFIX: undefined });
+    assert.throws(() => loadConfig(prefixed, { KAFKA_TOPIC_PREFIX: 'test/one' }), /KAFKA_TOPIC_PREFIX is invalid/);
+  });
 });

@@ -10,13 +10,19 @@ const config = loadConfig(
     KAFKA_BROKERS: env.csv(),
     KAFKA_SASL_USERNAME: z.string().min(1).optional(),
     KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+    KAFKA_TOPIC_PREFIX: env.kafkaTopicPrefix(),
   }),
 );
 const sasl =
   config.KAFKA_SASL_USERNAME && config.KAFKA_SASL_PASSWORD
     ? { username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD }
     : undefined;
-const bus = new KafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'dead-letters-cli', sasl });
+const bus = new KafkaBus({
+  brokers: config.KAFKA_BROKERS,
+  clientId: 'dead-letters-cli',
+  sasl,
+  ...(config.KAFKA_TOPIC_PREFIX ? { topicPrefix: config.KAFKA_TOPIC_PREFIX } : {}),
+});
 const [command, topic, limitArg] = process.argv.slice(2);
 const limit = limitArg === undefined ? undefined : Number(limitArg);
 try {

@@ -5,7 +5,6 @@ import {
   createPool,
   EventStore,
   InProcessBus,
-  KafkaBus,
   OutboxRelay,
   PostgresInbox,
   decodeEnvelope,
@@ -21,7 +20,7 @@ import {
   type Pool,
 } from '../src/index.js';
 import { events } from '@flatlay/proto';
-import { freshDatabase, requireEnv, uniqueName, waitFor } from './support.js';
+import { freshDatabase, testKafkaBus, uniqueName, waitFor } from './support.js';
 
 const started = (topic: string, service: string) =>
   outboxMessage(
@@ -222,7 +221,7 @@ describe('Transactional outbox and relay', { timeout: 120_000 }, () => {
   });
 
   it('delivers through real Kafka to a consumer whose inbox absorbs the duplicate of a crashed relay', async () => {
-    const kafka = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: 'relay-test' });
+    const kafka = testKafkaBus('relay-test');
     const kafkaTopic = uniqueName('platform.relay');
     await kafka.ensureTopics([{ name: kafkaTopic, partitions: 3 }]);
     // Its own database: the rows above are addressed to a topic that exists only on the in-process bus.

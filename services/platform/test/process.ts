@@ -12,7 +12,7 @@ import {
   writePublicKeys,
   type CallerName,
 } from '../src/index.js';
-import { waitFor } from './support.js';
+import { freshTopicPrefix, testKafkaBus, waitFor } from './support.js';
 
 export interface ChildRun {
   child: ChildProcess;
@@ -52,18 +52,25 @@ export const testUrlSigningKey = randomBytes(32).toString('base64');
 /** A caller's credential with the test deployment's key. */
 export const testCredential = (caller: CallerName) => new ServiceCredential(caller, testServiceKeys[caller].privateKey);
 
-/** Starts a service's built entry point; `credential` is the gateway's, which may call every service. */
+/**
+ * Starts a service's built entry point; `credential` is the gateway's, which may call every service.
+ * Its topics are in a namespace of its own on the test broker (KAFKA_TOPIC_PREFIX, ADR 0010), or
+ * in `topicPrefix` (a test's stack it joins); a namespace of its own is deleted once it exits.
+ */
 export async function startServiceProcess(
   service: string,
   databaseUrl: string,
+  options: { topicPrefix?: string } = {},
 ): Promise<ChildRun & { address: string; credential: ServiceCredential }> {
   const port = await freePort();
+  const topicPrefix = options.topicPrefix ?? freshTopicPrefix();
   // The built entry point, as deployed (npm test builds first).
   const run = startNode([`services/${service}/dist/main.js`], {
     DATABASE_URL: databaseUrl,
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: String(port),
     KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+    KAFKA_TOPIC_PREFIX: topicPrefix,
     ...serviceKeyEnv(service as CallerName),
     // The image service signs file URLs with a key it must be given as its own process.
     IMAGE_URL_SIGNING_KEY: testUrlSigningKey,
@@ -75,5 +82,12 @@ export async function startServiceProcess(
     60_000,
   );
   if (run.child.exitCode !== null) throw new Error(`${service} exited early:\n${run.output()}`);
-  return { ...run, address, credential: testCredential('gateway') };
+  // Its own namespace goes when it has gone (closing a test bus on it deletes it).
+  const exited = options.topicPrefix
+    ? run.exited
+    : run.exited.then(async (code) => {
+        await testKafkaBus(`${service}-cleanup`, { prefix: topicPrefix }).close();
+        return code;
+      });
+  return { ...run, exited, address, credential: testCredential('gateway') };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createPool, ensureDatabase, runMigrations, platformMigrations, type Pool } from '../src/index.js';
+import { createPool, ensureDatabase, KafkaBus, runMigrations, platformMigrations, type Pool } from '../src/index.js';
 
 /** Integration tests run only under `npm test`, which provisions the real services and sets these. */
 export function requireEnv(name: 'DATABASE_URL' | 'KAFKA_BROKERS' | 'REDIS_URL' | 'STRIPE_MOCK_URL'): string {
@@ -34,3 +34,26 @@ export async function waitFor(
 }
 
 export const uniqueName = (prefix: string) => `${prefix}.${randomUUID().slice(0, 8)}`;
+
+/** A fresh namespace on the test broker: `test.<12 hex>.` (ADR 0010). */
+export const freshTopicPrefix = () => `test.${randomUUID().replaceAll('-', '').slice(0, 12)}.`;
+
+/**
+ * A KafkaBus on the test broker in a namespace of its own (a fresh topic prefix unless one is
+ * given, e.g. to share one with a process the test starts: pass `bus.prefix` as
+ * KAFKA_TOPIC_PREFIX). Its consumer groups start on empty topics, so they read this stack's
+ * messages only, never the run's history. Closing it deletes the namespace's topics and groups,
+ * so the one broker does not collect partitions; `keep` leaves them (for a second bus on the same
+ * namespace that another closes).
+ */
+export function testKafkaBus(clientId: string, options: { prefix?: string; keep?: boolean } = {}): KafkaBus {
+  return new KafkaBus({
+    brokers: requireEnv('KAFKA_BROKERS').split(','),
+    clientId,
+    topicPrefix: options.prefix ?? freshTopicPrefix(),
+    deleteNamespaceOnClose: !options.keep,
+  });
+}
+
+/** A bus testKafkaBus made (its type as the tests see the platform's source). */
+export type TestKafkaBus = KafkaBus;

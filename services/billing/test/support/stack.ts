@@ -9,7 +9,6 @@ import {
   type Bus,
   createClient,
   createLogger,
-  KafkaBus,
   serviceCredential,
   startService,
   type RunningService,
@@ -21,11 +20,11 @@ import { ledgerService } from '@flatlay/ledger';
 import { TokenAccounts } from '../../../ledger/src/app/token-accounts.js';
 import { consumedTopics, ledgerEventHandler } from '../../../ledger/src/consumers/ledger-consumers.js';
 import { ledgerGrpcService } from '../../../ledger/src/grpc/ledger-grpc.js';
-import { requireEnv } from '../../../platform/test/support.js';
+import { requireEnv, testKafkaBus, type TestKafkaBus } from '../../../platform/test/support.js';
 import { createBillingService, type BillingOverrides } from '../../src/service.js';
 
 export interface Stack {
-  bus: KafkaBus;
+  bus: TestKafkaBus;
   billingService: RunningService;
   billing: billing.BillingServiceClient;
   ledgerService?: RunningService;
@@ -85,7 +84,8 @@ export async function startStack(options: {
 }): Promise<Stack> {
   const run = randomUUID().replaceAll('-', '').slice(0, 10);
   const databaseUrl = requireEnv('DATABASE_URL');
-  const bus = new KafkaBus({ brokers: requireEnv('KAFKA_BROKERS').split(','), clientId: `billing-test-${run}` });
+  // Topics of its own (ADR 0010): its consumers read this stack's events only, never the run's history.
+  const bus = testKafkaBus(`billing-test-${run}`);
   const billingService = await startService(
     createBillingService({ consumerGroup: `billing-${run}`, ...options.billing }),
     {

@@ -28,7 +28,8 @@ const env = (name: string) => {
   return value;
 };
 const logger = createLogger('image-worker', 'warn');
-const bus = createBus(env('KAFKA_BROKERS').split(','), 'image-worker-test');
+// On the test's topics (KAFKA_TOPIC_PREFIX, its namespace on the test broker).
+const bus = createBus(env('KAFKA_BROKERS').split(','), 'image-worker-test', undefined, env('KAFKA_TOPIC_PREFIX'));
 const running = await startService(createGenerationWorkerService({ engine: async () => engine }), {
   databaseUrl: env('DATABASE_URL'),
   database: env('TEST_DATABASE'),

@@ -71,7 +71,19 @@ export interface KafkaBusOptions {
   replicationFactor?: number;
   /** SCRAM credentials of this client's Kafka user; absent: an unauthenticated listener. */
   sasl?: KafkaSasl;
+  /**
+   * A namespace on a shared broker (ADR 0010): every topic and consumer group this bus touches is
+   * `${topicPrefix}${name}` on the broker, while what the application sees (topic names in
+   * deliveries, dead-letter summaries, group ids) stays logical. Each test stack takes a fresh one,
+   * so no test reads another's history; production leaves it empty, and nothing changes there.
+   */
+  topicPrefix?: string;
+  /** Delete the namespace's topics and groups when the bus closes (a test stack's; needs a prefix). */
+  deleteNamespaceOnClose?: boolean;
 }
+
+/** The characters Kafka allows in a topic name (and so in a prefix of one). */
+export const TOPIC_PREFIX_PATTERN = /^[A-Za-z0-9._-]{0,100}$/;
 
 /** A Kafka user's SCRAM-SHA-512 credentials (the only mechanism the cluster's listener accepts). */
 export interface KafkaSasl {
@@ -91,7 +103,12 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   private connected: Promise<void> | undefined;
   private readonly consumers = new Set<Consumer>();
 
+  /** The namespace on the broker ('' in production). */
+  readonly prefix: string;
+
   constructor(private readonly options: KafkaBusOptions) {
+    this.prefix = options.topicPrefix ?? '';
+    if (!TOPIC_PREFIX_PATTERN.test(this.prefix)) throw new Error(`invalid Kafka topic prefix ${this.prefix}`);
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
@@ -116,6 +133,16 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
     });
   }
 
+  /** The broker's name of a logical topic or group. */
+  private physical(name: string): string {
+    return `${this.prefix}${name}`;
+  }
+
+  /** The logical name of one of this namespace's broker names (undefined: another namespace's). */
+  private logical(name: string): string | undefined {
+    return name.startsWith(this.prefix) ? name.slice(this.prefix.length) : undefined;
+  }
+
   private connect(): Promise<void> {
     this.connected ??= this.producer.connect();
     return this.connected;
@@ -131,6 +158,7 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
     this.admin ??= this.kafka.admin();
     const admin = this.admin;
     await admin.connect();
+    topics = topics.map((t) => ({ ...t, name: this.physical(t.name) }));
     for (let attempt = 1; ; attempt++) {
       try {
         const existing = new Set(await admin.listTopics());
@@ -160,6 +188,8 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
    * counts from the earliest kept offset, as the group would start there).
    */
   async consumerLag(groupId: string, topic: string): Promise<number> {
+    groupId = this.physical(groupId);
+    topic = this.physical(topic);
     this.admin ??= this.kafka.admin();
     await this.admin.connect();
     const [ends, [committed]] = await Promise.all([
@@ -177,7 +207,10 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
     if (messages.length === 0) return;
     await this.connect();
     const byTopic = new Map<string, BusMessage[]>();
-    for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+    for (const m of messages) {
+      const topic = this.physical(m.topic);
+      byTopic.set(topic, [...(byTopic.get(topic) ?? []), m]);
+    }
     await this.producer.sendBatch({
       acks: -1,
       topicMessages: [...byTopic].map(([topic, ms]) => ({
@@ -189,7 +222,7 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     const consumer = this.kafka.consumer({
-      groupId: options.groupId,
+      groupId: this.physical(options.groupId),
       allowAutoTopicCreation: false,
       sessionTimeout: 10_000,
       rebalanceTimeout: 15_000,
@@ -200,7 +233,12 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
     const killed = new AbortController();
     let assignment = new Map<string, number[]>();
     consumer.on(consumer.events.GROUP_JOIN, (e) => {
-      assignment = new Map(Object.entries(e.payload.memberAssignment));
+      assignment = new Map(
+        Object.entries(e.payload.memberAssignment).map(([topic, partitions]) => [
+          this.logical(topic) ?? topic,
+          partitions,
+        ]),
+      );
     });
     // Failures in a row of the message each partition is stuck on, and the timers that resume them.
     const failures = new Map<string, number>();
@@ -208,13 +246,17 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
     const baseDelay = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     const maxDelay = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
     await consumer.connect();
-    await consumer.subscribe({ topics: options.topics, fromBeginning: options.from !== 'end' });
+    await consumer.subscribe({
+      topics: options.topics.map((t) => this.physical(t)),
+      fromBeginning: options.from !== 'end',
+    });
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 8,
       eachBatch: async ({ batch, resolveOffset, heartbeat, pause, isRunning, isStale }) => {
-        const { topic, partition } = batch;
+        const { partition } = batch;
+        const topic = batch.topic; // the broker's name: offsets and pauses use it
         const slot = `${topic}:${partition}`;
         // Offsets are committed a batch at a time (and every COMMIT_EVERY messages or COMMIT_MS
         // within a long one), only ever past messages whose handlers finished: one commit per
@@ -234,7 +276,7 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
             const headers: Record<string, string> = {};
             for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = v.toString();
             const delivery = {
-              topic,
+              topic: this.logical(topic) ?? topic, // what the application sees is the logical name
               partition,
               offset: Number(message.offset),
               key: message.key?.toString() ?? '',
@@ -316,17 +358,21 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
    */
   async listDeadLetters(): Promise<DeadLetterSummary[]> {
     const admin = await this.adminClient();
-    const names = (await admin.listTopics()).filter((t) => isDeadLetterTopic(t)).sort();
+    // Only this namespace's, in logical names (another prefix's topics are another stack's).
+    const names = (await admin.listTopics())
+      .map((t) => this.logical(t))
+      .filter((t): t is string => t !== undefined && isDeadLetterTopic(t))
+      .sort();
     const out: DeadLetterSummary[] = [];
     // One topic at a time: kafkajs' admin client mixes up concurrent offset requests.
     for (const name of names) {
       const parsed = parseDeadLetterTopic(name)!;
-      const { from, to } = await this.waitingRange(admin, name);
+      const { from, to } = await this.waitingRange(admin, this.physical(name));
       const summary: DeadLetterSummary = { deadLetterTopic: name, ...parsed, count: Math.max(0, to - from) };
       if (to > from) {
         const [first, last] = await Promise.all([
-          this.readLetters(name, from, from + 1),
-          this.readLetters(name, to - 1, to),
+          this.readLetters(this.physical(name), from, from + 1),
+          this.readLetters(this.physical(name), to - 1, to),
         ]);
         summary.oldestAt = first[0]?.headers[deadLetterHeaders.at];
         summary.lastError = last[0]?.headers[deadLetterHeaders.error];
@@ -355,15 +401,16 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   ): Promise<number> {
     if (!isDeadLetterTopic(deadLetterTopic)) throw new UnknownTopicError(deadLetterTopic);
     const admin = await this.adminClient();
-    if (!(await admin.listTopics()).includes(deadLetterTopic)) throw new UnknownTopicError(deadLetterTopic);
-    const { from, to } = await this.waitingRange(admin, deadLetterTopic);
+    const topic = this.physical(deadLetterTopic);
+    if (!(await admin.listTopics()).includes(topic)) throw new UnknownTopicError(deadLetterTopic);
+    const { from, to } = await this.waitingRange(admin, topic);
     const until = Math.min(to, from + Math.max(0, limit));
     if (until <= from) return 0;
-    if (work) await work(await this.readLetters(deadLetterTopic, from, until));
+    if (work) await work(await this.readLetters(topic, from, until));
     // After the work: a crash in between replays those letters again, which the inbox absorbs.
     await admin.setOffsets({
-      groupId: DEAD_LETTER_OPERATOR_GROUP,
-      topic: deadLetterTopic,
+      groupId: this.physical(DEAD_LETTER_OPERATOR_GROUP),
+      topic,
       partitions: [{ partition: 0, offset: String(until) }],
     });
     return until - from;
@@ -377,16 +424,22 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
       await admin.fetchTopicMetadata({ topics: [topic] });
       return admin.fetchTopicOffsets(topic);
     });
-    const [committed] = await admin.fetchOffsets({ groupId: DEAD_LETTER_OPERATOR_GROUP, topics: [topic] });
+    const [committed] = await admin.fetchOffsets({
+      groupId: this.physical(DEAD_LETTER_OPERATOR_GROUP),
+      topics: [topic],
+    });
     const end = ends.find((p) => p.partition === 0);
     const low = Number(end?.low ?? 0);
     const at = Number(committed?.partitions.find((p) => p.partition === 0)?.offset ?? -1);
     return { from: Math.max(low, at), to: Number(end?.high ?? 0) };
   }
 
-  /** The letters at offsets [from, to) of a dead-letter topic, read by a throwaway consumer. */
+  /**
+   * The letters at offsets [from, to) of a dead-letter topic (its broker name), read by a throwaway
+   * consumer; each letter carries the logical topic name.
+   */
   private async readLetters(topic: string, from: number, to: number): Promise<BusMessage[]> {
-    const groupId = `${DEAD_LETTER_OPERATOR_GROUP}-reader-${randomUUID()}`;
+    const groupId = this.physical(`${DEAD_LETTER_OPERATOR_GROUP}-reader-${randomUUID()}`);
     const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false, retry: { retries: 8 } });
     const letters: BusMessage[] = [];
     await consumer.connect();
@@ -405,7 +458,7 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
                 for (const [k, v] of Object.entries(message.headers ?? {}))
                   if (v !== undefined) headers[k] = v.toString();
                 letters.push({
-                  topic,
+                  topic: this.logical(topic) ?? topic,
                   key: message.key?.toString() ?? '',
                   value: message.value ?? Buffer.alloc(0),
                   headers,
@@ -426,9 +479,27 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
     return letters;
   }
 
+  /**
+   * Deletes every topic and consumer group of this bus's namespace (a test stack's, when it
+   * closes, so the one test broker does not collect partitions). Refuses without a prefix: that
+   * would be the whole broker.
+   */
+  async deleteNamespace(): Promise<void> {
+    if (!this.prefix) throw new Error('deleteNamespace needs a topic prefix: without one it would be every topic');
+    const admin = await this.adminClient();
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(this.prefix));
+    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 });
+    const { groups } = await admin.listGroups();
+    const own = groups.map((g) => g.groupId).filter((g) => g.startsWith(this.prefix));
+    // A group whose members are still leaving refuses; its offsets expire with the broker's retention.
+    if (own.length > 0) await admin.deleteGroups(own).catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
     this.consumers.clear();
+    // After this bus's consumers left (a group with members refuses deletion); a failure only leaves topics behind.
+    if (this.options.deleteNamespaceOnClose && this.prefix) await this.deleteNamespace().catch(() => undefined);
     if (this.connected) await this.producer.disconnect();
     await this.admin?.disconnect();
   }

@@ -7,6 +7,14 @@ import { KafkaBus, type KafkaSasl } from '../bus/kafka-bus.js';
  * `sasl`, the client authenticates as its own Kafka user (in Kubernetes, the Strimzi KafkaUser of
  * that service, whose ACLs name only its own topics and consumer group).
  */
-export function createBus(kafkaBrokers: string[] | undefined, clientId: string, sasl?: KafkaSasl): Bus {
-  return kafkaBrokers?.length ? new KafkaBus({ brokers: kafkaBrokers, clientId, sasl }) : new InProcessBus();
+export function createBus(
+  kafkaBrokers: string[] | undefined,
+  clientId: string,
+  sasl?: KafkaSasl,
+  /** KAFKA_TOPIC_PREFIX: this process's namespace on a shared broker (a test's); unset in production. */
+  topicPrefix?: string,
+): Bus {
+  return kafkaBrokers?.length
+    ? new KafkaBus({ brokers: kafkaBrokers, clientId, sasl, ...(topicPrefix ? { topicPrefix } : {}) })
+    : new InProcessBus();
 }

@@ -20,6 +20,7 @@ export const serviceEnvSchema = z
     // This service's own Kafka user (SCRAM-SHA-512): both or neither.
     KAFKA_SASL_USERNAME: z.string().min(1).optional(),
     KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+    KAFKA_TOPIC_PREFIX: env.kafkaTopicPrefix(),
     GRPC_HOST: z.string().default('0.0.0.0'),
     GRPC_PORT: env.port(50051),
     LOG_LEVEL: env.logLevel(),
@@ -55,7 +56,7 @@ export async function runStandalone(def: ServiceDefinition): Promise<void> {
     privateKey,
     publicKeys: readPublicKeys(config.SERVICE_PUBLIC_KEYS_DIR, { caller, privateKey }),
   };
-  const bus = createBus(config.KAFKA_BROKERS, def.name, sasl);
+  const bus = createBus(config.KAFKA_BROKERS, def.name, sasl, config.KAFKA_TOPIC_PREFIX);
   const running = await startService(def, {
     databaseUrl: config.DATABASE_URL,
     bus,

@@ -24,7 +24,7 @@ describe('the Signups Trend chart', () => {
       'GET /api/admin/stats/trend': ({ url }) => json(200, trend(url.searchParams.get('period') ?? '')),
     });
     renderPage(<SignupsTrend enabled />, { path: '/admin' });
-    await waitFor(() => assert.equal(dots().length, 7), { timeout: 10_000 });
+    await waitFor(() => assert.equal(dots().length, 7));
     const expected: [string, string, number][] = [
       ['30D', '30d', 30],
       ['3M', '3m', 13],
@@ -35,7 +35,7 @@ describe('the Signups Trend chart', () => {
     for (const [label, period, count] of expected) {
       await userEvent.click(screen.getByRole('button', { name: label }));
       assert.equal(screen.getByRole('button', { name: label }).getAttribute('aria-pressed'), 'true');
-      await waitFor(() => assert.equal(dots().length, count), { timeout: 5000 });
+      await waitFor(() => assert.equal(dots().length, count));
       assert.equal(dots()[0]?.getAttribute('aria-label'), `${period} #1: 0 signups`);
     }
     assert.deepEqual(
@@ -51,7 +51,7 @@ describe('the Signups Trend chart', () => {
   it('selects a point for its detail, deselects it, and clears it on a period change', async () => {
     fakeApi({ 'GET /api/admin/stats/trend': ({ url }) => json(200, trend(url.searchParams.get('period') ?? '')) });
     renderPage(<SignupsTrend enabled />, { path: '/admin' });
-    await waitFor(() => assert.equal(dots().length, 7), { timeout: 10_000 });
+    await waitFor(() => assert.equal(dots().length, 7));
     await userEvent.click(screen.getByRole('button', { name: '7d #3: 2 signups' }));
     screen.getByText('7d #3', { selector: 'strong' });
     assert.equal(screen.getByRole('button', { name: '7d #3: 2 signups' }).getAttribute('aria-pressed'), 'true');
