@@ -81,7 +81,7 @@ async function helm(args: string[]): Promise<string> {
 }
 
 /** Polls `check` until it returns a truthy value; fails with `what` and the last state after `ms`. */
-async function eventually<T>(what: string, check: () => Promise<T>, ms = 180_000): Promise<T> {
+async function eventually<T>(what: string, check: () => Promise<T>, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   let last: unknown;
   for (;;) {
