@@ -88,12 +88,15 @@ export function UserManagement({ enabled }: { enabled: boolean }) {
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
 
   useEffect(() => {
+    // Only a changed search goes back to page 1: on mount (nothing typed) a page the operator
+    // picked within the debounce must stay picked.
+    if (searchText === q) return;
     const timer = setTimeout(() => {
       setQ(searchText);
       setPage(1);
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [searchText]);
+  }, [searchText, q]);
 
   const query: UserQuery = { q, ...filters, page, pageSize: PAGE_SIZE };
   const list = useUserPage(query, enabled);
