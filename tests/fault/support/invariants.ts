@@ -42,8 +42,10 @@ export class Invariants {
   private readonly bus: KafkaBus;
   /** Dead letters the suite caused on purpose, by dead-letter topic. */
   readonly expectedDeadLetters = new Map<string, number>();
-  /** Users whose operator adjustments may have been applied or not (every try failed). */
+  /** How many invariants the last check() looked at (users' books, outboxes, groups, dead-letter topics). */
   checked = 0;
+  /** Images that ended failed (their charges refunded), as the last check() found them. */
+  failedGenerations = 0;
 
   constructor(
     private readonly product: Product,
@@ -57,6 +59,7 @@ export class Invariants {
     const found: Violation[] = [];
     const add = (invariant: string, detail: string) => found.push({ invariant, detail });
     this.checked = 0;
+    this.failedGenerations = 0;
     for (const user of this.shop.users) await this.checkUser(user, add);
     await this.checkOutboxes(add);
     await this.checkLag(add);
@@ -76,6 +79,7 @@ export class Invariants {
     this.checked++;
     if (sum !== balance) add('history sums to balance', `${user.email}: balance ${balance}, history sums to ${sum}`);
 
+    this.failedGenerations += images.body.images.filter((i) => i.status === 'failed').length;
     const unfinished = images.body.images.filter((i) => i.status !== 'completed' && i.status !== 'failed');
     this.checked++;
     if (unfinished.length)

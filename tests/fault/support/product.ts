@@ -109,7 +109,8 @@ export async function startProduct(infra: FaultInfra): Promise<Product> {
       // broker's second listener advertises are both the proxy's.
       KAFKA_BROKERS: workerKafka,
       LEDGER_ADDR: addr(port.ledger),
-      TEST_ENGINE: 'complete',
+      // The instant stand-in engine; it refuses the photos traffic.ts makes 33 pixels wide.
+      TEST_ENGINE: 'complete-or-refuse',
       TEST_DATABASE: 'flatlay_image',
     }),
     gateway: () => ({

@@ -9,9 +9,13 @@ import type { Product } from './product.js';
 import { WEBHOOK_SECRET } from './product.js';
 
 export const PACK_TOKENS = 1500;
-const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#a0522d' } })
-  .jpeg()
-  .toBuffer();
+const photoOf = (width: number) =>
+  sharp({ create: { width, height: 48, channels: 3, background: '#a0522d' } })
+    .jpeg()
+    .toBuffer();
+const photo = await photoOf(64);
+/** A photo the worker's stand-in engine refuses (services/image/test/support/worker-process.ts): its job fails. */
+const refusedPhoto = await photoOf(33);
 
 export interface User {
   email: string;
@@ -112,10 +116,10 @@ export class Shop {
     return user;
   }
 
-  async generate(user: User, sent: Sent): Promise<void> {
+  async generate(user: User, sent: Sent, refused = false): Promise<void> {
     sent.generations++;
     const form = new FormData();
-    form.append('file', new Blob([photo]), 'photo.jpg');
+    form.append('file', new Blob([refused ? refusedPhoto : photo]), 'photo.jpg');
     form.append('enhancement_type', 'tops');
     await this.api('POST', '/images/generate', user.token, form).catch(() => undefined);
   }
@@ -228,7 +232,8 @@ export class Shop {
 
   /**
    * Traffic until `stop` resolves: each round signs up a user, who generates three times (the
-   * sign-up grant pays for two: the third result stays locked) and buys a pack (every third
+   * sign-up grant pays for two: a third result stays locked; one photo of the three fails in
+   * the engine, and its charge must come back) and buys a pack (every third
    * round); an operator adds 100 tokens to an earlier user (every second round), who then unlocks
    * what is finished and locked.
    */
@@ -242,7 +247,7 @@ export class Shop {
       round++;
       const user = await this.signUp(sent);
       if (user) {
-        await Promise.all([this.generate(user, sent), this.generate(user, sent), this.generate(user, sent)]);
+        await Promise.all([this.generate(user, sent), this.generate(user, sent), this.generate(user, sent, true)]);
         if (round % 3 === 1) await this.buyPack(user, sent);
       }
       const earlier = this.users[Math.floor(Math.random() * this.users.length)];
