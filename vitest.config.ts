@@ -12,7 +12,6 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ['{proto,services,gateway,web,tests,scripts}/**/*.{unit,int,e2e,k8s}.spec.{ts,tsx}'],
     exclude: ['**/node_modules/**', '**/dist/**', '**/.*/**'],
     environment: 'node',
     // Testing Library's waits for the web app's jsdom tests (web/src/test/dom-setup.ts).
@@ -29,5 +28,29 @@ export default defineConfig({
     hookTimeout: 180_000,
     teardownTimeout: 60_000,
     reporters: ['default', './scripts/test/summary-reporter.ts'],
+    // The fault tier (tests/fault, ADR 0011) runs after every other file has finished: it owns a
+    // Postgres and Kafka of its own and stops and restarts them, while the other tiers run files
+    // two at a time on the shared ones. One run, so the closing line counts both.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'tiers',
+          include: ['{proto,services,gateway,web,tests,scripts}/**/*.{unit,int,e2e,k8s}.spec.{ts,tsx}'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'fault',
+          include: ['tests/fault/**/*.fault.spec.ts'],
+          sequence: { groupOrder: 1 },
+          // Its own ceilings: one file whose faults run one after another.
+          testTimeout: 240_000,
+          hookTimeout: 300_000,
+        },
+      },
+    ],
   },
 });

@@ -34,6 +34,7 @@ import { startRedis, stopRedis } from './infra/redis.mjs';
 import { installSchemathesis } from './infra/schemathesis.mjs';
 import { envFrom, readJson } from './infra/state.mjs';
 import { startStripeMock, stopStripeMock } from './infra/stripe-mock.mjs';
+import { installToxiproxy } from './infra/toxiproxy.mjs';
 
 export { HELM_BIN, KUBECONFORM_BIN, VERSIONS } from './infra/layout.mjs';
 export { installK6, K6_BIN } from './infra/k6.mjs';
@@ -59,6 +60,8 @@ export async function install(opts = {}) {
     installSchemathesis(),
     // The load suite's k6 (tests/load-smoke.e2e.spec.ts in the e2e tier, `npm run load`).
     installK6(),
+    // The fault tier's network faults (tests/fault, scripts/infra/fault.mjs).
+    installToxiproxy(),
   ]);
   const failed = results.filter((r) => r.status === 'rejected');
   if (failed.length) throw new Error(failed.map((r) => r.reason?.message ?? r.reason).join('\n\n'));

@@ -2,17 +2,20 @@
 // `npm test`: installs, builds (proto check + type check), provisions real Postgres, Kafka,
 // Redis and stripe-mock, runs every test tier with vitest, and stops what it started.
 //   npm test                    every tier
-//   npm test -- unit            one tier (unit | int | e2e | k8s); or file paths / substrings to filter
+//   npm test -- unit            one tier (unit | int | e2e | k8s | fault); or file paths / substrings to filter
 // The k8s tier runs the chart on a real control plane with kwok nodes (tests/k8s, ADR 0302).
+// The fault tier (tests/fault, ADR 0011) runs last, on a Postgres, Kafka and Toxiproxy of its own.
+// FLATLAY_FAULTS=all (`npm run faults`) runs its longer set.
 // Every tier runs on vitest (vitest.config.ts); the run ends with the line `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { down, install, up } from './infra.mjs';
 import { installControlPlane } from './infra/kube-tools.mjs';
+import { installToxiproxy } from './infra/toxiproxy.mjs';
 import { build, ensureInstalled, repoRoot, sh, step } from './lib/steps.mjs';
 
-const TIERS = ['unit', 'int', 'e2e', 'k8s'];
+const TIERS = ['unit', 'int', 'e2e', 'k8s', 'fault'];
 const ROOTS = ['proto', 'services', 'gateway', 'web', 'tests', 'scripts'];
 
 function findSpecs(dir, out = []) {
@@ -20,13 +23,13 @@ function findSpecs(dir, out = []) {
     if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
     const p = join(dir, name);
     if (statSync(p).isDirectory()) findSpecs(p, out);
-    else if (/\.(unit|int|e2e|k8s)\.spec\.tsx?$/.test(name)) out.push(relative(repoRoot, p));
+    else if (/\.(unit|int|e2e|k8s|fault)\.spec\.tsx?$/.test(name)) out.push(relative(repoRoot, p));
   }
   return out;
 }
 
 const filters = process.argv.slice(2);
-const tierOf = (f) => f.match(/\.(unit|int|e2e|k8s)\.spec\./)[1];
+const tierOf = (f) => f.match(/\.(unit|int|e2e|k8s|fault)\.spec\./)[1];
 let files = ROOTS.flatMap((r) => findSpecs(join(repoRoot, r))).sort(
   (a, b) => TIERS.indexOf(tierOf(a)) - TIERS.indexOf(tierOf(b)) || a.localeCompare(b),
 );
@@ -55,6 +58,12 @@ if (files.some((f) => tierOf(f) === 'k8s')) {
   console.log('› Installing the Kubernetes control plane (cached after the first build)');
   await install();
   await installControlPlane(process.env.FLATLAY_KUBE_VERSION || undefined);
+}
+// The fault tier's Toxiproxy, built once per machine like the tools above (its Postgres and Kafka
+// are started by the suite itself, scripts/infra/fault.mjs).
+if (files.some((f) => tierOf(f) === 'fault')) {
+  console.log('› Installing Toxiproxy for the fault tier (cached after the first build)');
+  await installToxiproxy();
 }
 const needsInfra = files.some((f) => tierOf(f) === 'int' || tierOf(f) === 'e2e');
 if (needsInfra) console.log('› Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock, MinIO)');

@@ -88,9 +88,15 @@ function kafkaUuid() {
   }
 }
 
-export async function startKafka(port, controllerPort, state, save) {
+/**
+ * Starts a one-node Kafka in `opts.dir` (default .infra/run/kafka). `opts.proxied` adds a second
+ * listener on `proxied.port` that advertises `proxied.advertisedPort` (a Toxiproxy in front of it):
+ * a client bootstrapped there keeps talking through the proxy (the fault tier's worker link).
+ */
+export async function startKafka(port, controllerPort, state, save, opts = {}) {
   const java = process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
-  const dir = path.join(RUN, 'kafka');
+  const dir = opts.dir ?? path.join(RUN, 'kafka');
+  const proxied = opts.proxied;
   const logDir = path.join(dir, 'data');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(logDir, { recursive: true });
@@ -101,11 +107,11 @@ export async function startKafka(port, controllerPort, state, save) {
       'process.roles=broker,controller',
       'node.id=1',
       `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-      `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-      `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+      `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}${proxied ? `,PROXIED://127.0.0.1:${proxied.port}` : ''}`,
+      `advertised.listeners=PLAINTEXT://127.0.0.1:${port}${proxied ? `,PROXIED://127.0.0.1:${proxied.advertisedPort}` : ''}`,
       'inter.broker.listener.name=PLAINTEXT',
       'controller.listener.names=CONTROLLER',
-      'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+      `listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT${proxied ? ',PROXIED:PLAINTEXT' : ''}`,
       `log.dirs=${logDir}`,
       'num.partitions=1',
       'offsets.topic.replication.factor=1',
@@ -151,29 +157,35 @@ export async function startKafka(port, controllerPort, state, save) {
     props,
   ]);
   const logFile = path.join(dir, 'kafka.log');
-  const child = spawnDaemon(
-    java,
-    [
-      '-Xms128m',
-      '-Xmx384m',
-      '-XX:+UseG1GC',
-      '-XX:MaxGCPauseMillis=20',
-      '-XX:+ExitOnOutOfMemoryError',
-      `-Dflatlay.infra=${ROOT}`,
-      ...jvm,
-      'kafka.Kafka',
-      props,
-    ],
-    logFile,
-  );
-  state.kafka = { pid: child.pid, port, controllerPort, dir, logFile };
+  const args = [
+    '-Xms128m',
+    '-Xmx384m',
+    '-XX:+UseG1GC',
+    '-XX:MaxGCPauseMillis=20',
+    '-XX:+ExitOnOutOfMemoryError',
+    `-Dflatlay.infra=${ROOT}`,
+    ...jvm,
+    'kafka.Kafka',
+    props,
+  ];
+  state.kafka = { port, controllerPort, dir, logFile, java, args, ...(proxied ? { proxied } : {}) };
+  await launchKafka(state.kafka, save);
+}
+
+/** Starts the broker recorded in `k` (by startKafka) on its data as it is, and waits until it answers. */
+export async function launchKafka(k, save = () => {}) {
+  const child = spawnDaemon(k.java, k.args, k.logFile);
+  k.pid = child.pid;
   save();
+  const from = fs.statSync(k.logFile).size;
   await waitFor(
     'kafka',
-    async () => fs.readFileSync(logFile, 'utf8').includes('Kafka Server started') && (await kafkaApiVersions(port)),
-    { timeoutMs: 120000, child, logFile },
+    async () =>
+      fs.readFileSync(k.logFile, 'utf8').slice(from).includes('Kafka Server started') &&
+      (await kafkaApiVersions(k.port)),
+    { timeoutMs: 120000, child, logFile: k.logFile },
   );
-  log(`kafka: ready on 127.0.0.1:${port} (pid ${child.pid})`);
+  log(`kafka: ready on 127.0.0.1:${k.port} (pid ${child.pid})`);
 }
 
 export async function stopKafka(k) {

@@ -12,6 +12,7 @@ export const VERSIONS = Object.freeze({
   reload4j: '1.2.25',
   dependencyPlugin: '3.8.1',
   stripeMock: 'v0.203.0', // github.com/stripe/stripe-mock
+  toxiproxy: 'v2.5.0', // github.com/Shopify/toxiproxy/v2/cmd/server (the fault tier's network faults)
   helm: 'v3.21.4', // helm.sh/helm/v3/cmd/helm
   kubeconform: 'v0.7.0', // github.com/yannh/kubeconform/cmd/kubeconform
   schemathesis: '4.32.5',

@@ -105,6 +105,7 @@ export async function startPostgres(port, state, save) {
     '-c full_page_writes=off',
     '-c shared_buffers=128MB',
   ].join(' ');
+  state.postgres.opts = opts;
   // detached: the postmaster gets its own session, so a Ctrl-C aimed at our caller does not reach it.
   await run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', opts, '-w', '-t', '60', 'start'], {
     ...asPg,
@@ -135,4 +136,19 @@ export async function stopPostgres(pg) {
   }
   if (pg.pid) await killPid(pg.pid, 'postgres', { graceMs: 5000 });
   if (pg.base?.startsWith(path.join(os.tmpdir(), 'flatlay-pg-'))) fs.rmSync(pg.base, { recursive: true, force: true });
+}
+
+/**
+ * Restarts the server `startPostgres` recorded (the fault tier's Postgres restart): a fast stop
+ * (every connection cut, as a failover does) and a start on the same data; answers the new pid.
+ */
+export async function restartPostgres(pg) {
+  const asPg = { ...postgresIds(), cwd: pg.base, env: { ...process.env, LC_ALL: 'C', LANG: 'C' } };
+  await run(path.join(pg.bin, 'pg_ctl'), ['-D', pg.data, '-m', 'fast', '-w', '-t', '30', 'stop'], asPg);
+  await run(path.join(pg.bin, 'pg_ctl'), ['-D', pg.data, '-l', pg.logFile, '-o', pg.opts, '-w', '-t', '60', 'start'], {
+    ...asPg,
+    detached: true,
+  });
+  pg.pid = Number(fs.readFileSync(path.join(pg.data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return pg.pid;
 }

@@ -112,6 +112,42 @@ export const ev = {
       at,
       version,
     ),
+  credited: (userId: string, amount: number, balanceAfter: number, version: number, at: Date, paymentId = 'pay-1') =>
+    delivery(
+      topics.ledgerAccount,
+      'TokensCredited',
+      events.TokensCredited,
+      {
+        userId,
+        amount,
+        balanceAfter,
+        businessKey: `payment:${paymentId}`,
+        description: 'Token pack',
+        paymentId,
+        packId: 'main_pack',
+      },
+      userId,
+      at,
+      version,
+    ),
+  reversed: (userId: string, amount: number, balanceAfter: number, version: number, at: Date, paymentId = 'pay-1') =>
+    delivery(
+      topics.ledgerAccount,
+      'TokensReversed',
+      events.TokensReversed,
+      {
+        userId,
+        amount,
+        balanceAfter,
+        businessKey: `reversal:${paymentId}`,
+        description: 'Token pack refunded',
+        paymentId,
+        subscriptionId: '',
+      },
+      userId,
+      at,
+      version,
+    ),
   adjusted: (
     userId: string,
     operatorId: string,

@@ -90,13 +90,17 @@ export async function applyEvent(tx: Queryable, e: EventInput): Promise<void> {
     }
     case eventTypes.TokensGranted:
     case eventTypes.TokensRefunded:
-    case eventTypes.TokensCredited: {
+    case eventTypes.TokensCredited:
+    // A refunded or disputed pack's (or plan period's) tokens taken back: a balance event like the others.
+    case eventTypes.TokensReversed: {
       const t = (
         e.type === eventTypes.TokensGranted
           ? events.TokensGranted
           : e.type === eventTypes.TokensRefunded
             ? events.TokensRefunded
-            : events.TokensCredited
+            : e.type === eventTypes.TokensReversed
+              ? events.TokensReversed
+              : events.TokensCredited
       ).decode(e.payload);
       await balance(tx, t.userId, e, t.balanceAfter, false);
       return;

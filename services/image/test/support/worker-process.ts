@@ -3,7 +3,10 @@
 // test's own database (TEST_DATABASE; runStandalone would take the shared `flatlay_image`), on a
 // test engine chosen by TEST_ENGINE, so a test can kill it mid-job and start it again:
 //   hang      prints `engine started` when a job reaches the engine, and never finishes it;
-//   complete  answers a small real JPEG result and preview at once.
+//   complete  answers a small real JPEG result and preview at once;
+//   complete-or-refuse  the same, but refuses a photo 33 pixels wide (the job fails after its
+//             attempts and its charge is refunded: the fault suite's failing generations).
+import sharp from 'sharp';
 import { createBus, createLogger, serviceKeysFromEnv, startService, stopOnSignals } from '@flatlay/platform';
 import { createGenerationWorkerService } from '../../src/service.js';
 import type { EnhanceEngine } from '../../src/worker/generation-worker.js';
@@ -18,8 +21,18 @@ const engines: Record<string, EnhanceEngine> = {
     async close() {},
   },
   complete: instantEngine,
+  'complete-or-refuse': {
+    async enhance(input, options) {
+      if ((await sharp(input).metadata()).width === REFUSED_WIDTH)
+        throw new Error('the stand-in engine refuses this photo');
+      return instantEngine.enhance(input, options);
+    },
+    async close() {},
+  },
 };
 
+/** The width of the photos the `complete-or-refuse` engine refuses. */
+const REFUSED_WIDTH = 33;
 const engine = engines[process.env.TEST_ENGINE ?? ''];
 if (!engine) throw new Error(`TEST_ENGINE must be one of ${Object.keys(engines).join(', ')}`);
 const env = (name: string) => {
