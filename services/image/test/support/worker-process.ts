@@ -41,8 +41,14 @@ const env = (name: string) => {
   return value;
 };
 const logger = createLogger('image-worker', 'warn');
-// On the test's topics (KAFKA_TOPIC_PREFIX, its namespace on the test broker).
-const bus = createBus(env('KAFKA_BROKERS').split(','), 'image-worker-test', undefined, env('KAFKA_TOPIC_PREFIX'));
+// On the test's topics (KAFKA_TOPIC_PREFIX, its namespace on the shared test broker; the fault
+// tier's broker is its own and has none).
+const bus = createBus(
+  env('KAFKA_BROKERS').split(','),
+  'image-worker-test',
+  undefined,
+  process.env.KAFKA_TOPIC_PREFIX || undefined,
+);
 const running = await startService(createGenerationWorkerService({ engine: async () => engine }), {
   databaseUrl: env('DATABASE_URL'),
   database: env('TEST_DATABASE'),
