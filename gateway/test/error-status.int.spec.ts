@@ -22,7 +22,9 @@ type ErrorBody = ReturnType<typeof errorBody>;
 /** The parts of the served OpenAPI document that the tests read. */
 interface ServedOpenApi {
   info: { description: string };
-  paths: { '/auth/google': { post: { responses: { '501': { description: string }; '503'?: unknown } } } };
+  paths: {
+    '/auth/google': { post: { responses: { '501': { description: string }; '503': { description: string } } } };
+  };
 }
 
 /** An identity service that knows two tokens, has no sign-in provider set up, and refuses profile reads on a business rule. */
@@ -169,6 +171,7 @@ describe('status codes the web clients depend on', { timeout: 120_000 }, () => {
       /On \/admin\/\* \(except \/admin\/login\) and \/settings\/\*, 401 and 403 mean only "admin authentication required"/,
     );
     assert.match(doc.paths['/auth/google'].post.responses['501'].description, /not configured/);
-    assert.equal(doc.paths['/auth/google'].post.responses['503'], undefined);
+    // 503 is documented only for Google's real outage (its certificates cannot be fetched).
+    assert.doesNotMatch(doc.paths['/auth/google'].post.responses['503'].description, /not configured/i);
   });
 });

@@ -1449,7 +1449,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Google ID token (JWT) */
+                    /** @description Google ID token (a JWT: three base64url parts joined by dots) */
                     idToken: string;
                 };
             };
@@ -1589,6 +1589,22 @@ export interface operations {
                      *       "detail": "Google sign-in is not configured on this server. Please sign in with your email and password.",
                      *       "message": "Google sign-in is not configured on this server. Please sign in with your email and password.",
                      *       "code": "NOT_CONFIGURED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Google's signing certificates could not be fetched: a real outage, never a refused token */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Google accounts API unavailable",
+                     *       "message": "Google accounts API unavailable",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4302,7 +4318,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description A price id from GET /payments/products */
-                    price_id?: string;
+                    price_id: string;
                     /** @enum {string} */
                     product_type?: "payment" | "subscription";
                     /** @description A promotion code; an unknown one is refused (400) */

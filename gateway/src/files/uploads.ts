@@ -35,15 +35,16 @@ export const fileTooLarge = (maxFileBytes: number) =>
 export const NOT_AN_IMAGE = 'Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).';
 
 /**
- * A file part in the document: binary. At run time the handler sees the stored upload, so the
- * schema checks that shape; the document shows what a client sends.
+ * A file part in the document: binary, at least one byte (the reader refuses an empty file with
+ * 400 'The file is empty'). At run time the handler sees the stored upload, so the schema checks
+ * that shape; the document shows what a client sends.
  */
 export const uploadField = (description: string) =>
   z.object({ key: z.string(), contentType: z.string(), size: z.number(), filename: z.string() }).meta({
     description,
     override: ({ jsonSchema }) => {
       for (const k of Object.keys(jsonSchema)) delete (jsonSchema as Record<string, unknown>)[k];
-      Object.assign(jsonSchema, { type: 'string', format: 'binary', description });
+      Object.assign(jsonSchema, { type: 'string', format: 'binary', minLength: 1, description });
     },
   });
 

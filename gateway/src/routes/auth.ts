@@ -43,6 +43,9 @@ const sessionBody = (s: { accessToken: string; user?: identity.User }, tokenBala
 const bearerOf = (req: Request) => /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
 
 const SIGN_IN_MISSING = 'Email and password are required';
+/** A JWT's compact form: header, payload and signature, each base64url, joined by dots. */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+export const GOOGLE_TOKEN_MALFORMED = 'idToken is not a Google ID token (a JWT)';
 const signedInAnswer = { 200: { description: 'Signed in', schema: Session } };
 const providerNotConfigured = (what: string) =>
   refusal(
@@ -161,7 +164,10 @@ export function authRoutes(clients: ServiceClients, logger: Logger): ApiRoute[] 
               .string({ error: 'idToken is required' })
               .min(1, { error: 'idToken is required' })
               .max(8192)
-              .meta({ description: 'Google ID token (JWT)' }),
+              // Checking a token fetches Google's certificates first: one that is not a JWT at all
+              // is refused here, before any network call (and never reads as Google's outage).
+              .regex(JWT_SHAPE, { error: GOOGLE_TOKEN_MALFORMED })
+              .meta({ description: 'Google ID token (a JWT: three base64url parts joined by dots)' }),
           }),
         },
       },
@@ -175,6 +181,11 @@ export function authRoutes(clients: ServiceClients, logger: Logger): ApiRoute[] 
           'An account with this email exists and the Google address is not verified',
         ),
         501: providerNotConfigured('Google'),
+        503: refusal(
+          'UNAVAILABLE',
+          'Google accounts API unavailable',
+          "Google's signing certificates could not be fetched: a real outage, never a refused token",
+        ),
       },
       async handle(_req, res, { body }) {
         const c = identityClient();

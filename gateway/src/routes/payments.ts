@@ -85,10 +85,12 @@ const promoCode = z
   .max(64, { error: 'promo_code is at most 64 characters' })
   .optional()
   .meta({ description: 'A promotion code; an unknown one is refused (400)' });
+// An empty price id or plan names no product: refused here (400) with the message billing gives
+// an unknown one, so the document's minLength says what the server accepts.
 const priceId = z
   .string({ error: PRODUCT_NOT_AVAILABLE })
+  .min(1, { error: PRODUCT_NOT_AVAILABLE })
   .max(200, { error: PRODUCT_NOT_AVAILABLE })
-  .optional()
   .meta({ description: 'A price id from GET /payments/products' });
 
 const CheckoutUrl = z.object({ url: z.string().meta({ description: 'Where to send the browser: the checkout page' }) });
@@ -268,7 +270,7 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
           type: 'application/json',
           limit: 4096,
           schema: z.object({
-            price_id: priceId,
+            price_id: priceId.optional(),
             product_type: productType,
             type: z
               .enum(['subscription', 'payment'], { error: 'type must be subscription or payment' })
@@ -276,6 +278,7 @@ export function paymentRoutes(clients: ServiceClients, options: PaymentRouteOpti
               .meta({ description: 'subscription, with plan' }),
             plan: z
               .string({ error: INVALID_PLAN })
+              .min(1, { error: INVALID_PLAN })
               .max(64, { error: INVALID_PLAN })
               .optional()
               .meta({ description: 'lite_monthly, lite_yearly, studio_monthly or studio_yearly' }),

@@ -1,6 +1,8 @@
-// The typed client of the /api operations the OpenAPI document declares: openapi-fetch over the
-// generated types (./schema), with the web client's rules of ./http as its middleware, so both
-// paths (typed and raw) send and read the same way.
+// The one way the web app calls /api: openapi-fetch over the types generated from the gateway's
+// declarations (./schema), with the web client's rules of ./http as its middleware. Every call
+// names a documented path; there is no raw request helper (api-calls.unit.spec.tsx keeps it so).
+// Uploads with progress (./upload) and the image event stream are the only requests made
+// otherwise, and their paths and answers are typed from the same document.
 import createClient, { type Middleware } from 'openapi-fetch';
 import { applyRequestRules, readAnswer, requestDefaults } from './http';
 import type { paths } from './schema';
@@ -8,8 +10,7 @@ import type { paths } from './schema';
 /**
  * The rules of ./http as openapi-fetch middleware: Accept and the bearer token on the way out; on
  * the way back the 503/504 reset, the 401 sign-out and an ApiError with the error text for any
- * non-ok answer (so a typed call rejects exactly as `apiRequest` does), and 'Unexpected server
- * response' for an ok answer that is not JSON.
+ * non-ok answer, and 'Unexpected server response' for an ok answer that is not JSON.
  */
 export function apiRules(options: { auth?: boolean } = {}): Middleware {
   return {
@@ -24,22 +25,26 @@ export function apiRules(options: { auth?: boolean } = {}): Middleware {
   };
 }
 
-function typedClient(options: { auth?: boolean }) {
+/** A typed client of /api with the given rules (the admin pages bring their own, see features/admin). */
+export function typedClient(rules: Middleware | null, init: { credentials?: RequestCredentials } = requestDefaults) {
   const client = createClient<paths>({
     // A Request (unlike fetch with a string) needs an absolute URL outside a document (tests).
     baseUrl: `${globalThis.location?.origin ?? ''}/api`,
-    ...requestDefaults,
+    ...init,
     // Looked up per call, so a test's stubbed fetch is the one used.
     fetch: (request) => globalThis.fetch(request),
   });
-  client.use(apiRules(options));
+  if (rules) client.use(rules);
   return client;
 }
 
 /** Calls that send the stored token (or the one they set in Authorization). */
-export const api = typedClient({});
-/** Sign-in calls: no stored token (a 401 there is a wrong password, not a dead session). */
-export const signInApi = typedClient({ auth: false });
+export const api = typedClient(apiRules({}));
+/**
+ * Calls that send no stored token: sign-in (a 401 there is a wrong password, not a dead session),
+ * the catalogue and a guest's try.
+ */
+export const noTokenApi = typedClient(apiRules({ auth: false }));
 
 /**
  * The body of a typed call's answer. The middleware has already thrown for anything but an ok

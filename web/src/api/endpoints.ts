@@ -1,24 +1,14 @@
-// One small function per /api call the visitor and customer side makes. The operations the
-// OpenAPI document declares go through the typed client (./client: paths, bodies and answers
-// checked against the generated types); the others through the raw helper until declared.
-import { newActionKey } from './action-key';
-import { answerOf, api, signInApi } from './client';
-import { apiRequest } from './http';
-import type { AnonymousEnhancement, ImagePage, ImageStatusAnswer, Products } from './types';
-
-export const paths = {
-  me: '/api/auth/me',
-  balance: '/api/tokens/balance',
-  tokenHistory: '/api/tokens/',
-  products: '/api/payments/products',
-  images: '/api/images/',
-} as const;
+// One small function per /api call the visitor and customer side makes, each through the typed
+// client (./client): paths, bodies and answers are checked against the types generated from the
+// gateway's declarations, so a renamed field fails the web app's type check.
+import { actionKeyHeader } from './action-key';
+import { answerOf, api, noTokenApi } from './client';
 
 export type Credentials = { email: string; password: string };
 
-export const register = (body: Credentials) => answerOf(signInApi.POST('/auth/register', { body }));
-export const login = (body: Credentials) => answerOf(signInApi.POST('/auth/login', { body }));
-export const loginWithGoogle = (idToken: string) => answerOf(signInApi.POST('/auth/google', { body: { idToken } }));
+export const register = (body: Credentials) => answerOf(noTokenApi.POST('/auth/register', { body }));
+export const login = (body: Credentials) => answerOf(noTokenApi.POST('/auth/login', { body }));
+export const loginWithGoogle = (idToken: string) => answerOf(noTokenApi.POST('/auth/google', { body: { idToken } }));
 /** Logout sends the token it ends explicitly: it is already removed from storage when this runs. */
 export const logoutWith = (token: string) =>
   answerOf(api.POST('/auth/logout', { headers: { Authorization: `Bearer ${token}` } }));
@@ -31,64 +21,33 @@ export const fetchTokenHistory = (signal?: AbortSignal) => answerOf(api.GET('/to
 export const exchangeSupabaseToken = (accessToken: string) =>
   answerOf(api.POST('/auth/supabase', { body: {}, headers: { Authorization: `Bearer ${accessToken}` } }));
 
-// Not in the document yet: moves to the typed client once its route is declared.
-export const fetchProducts = () => apiRequest<Products>(paths.products, { auth: false });
+export const fetchProducts = () => answerOf(noTokenApi.GET('/payments/products'));
 
 export type CheckoutProductType = 'subscription' | 'payment';
 
-// Not in the document yet: moves to the typed client once its route is declared.
 export const createCheckoutSession = (body: {
   price_id: string;
   product_type: CheckoutProductType;
   promo_code?: string;
-}) =>
-  apiRequest<{ url?: string; message?: string }>('/api/payments/create-checkout-session', {
-    json: body,
-    idempotencyKey: newActionKey(),
-  });
+}) => answerOf(api.POST('/payments/create-checkout-session', { body, params: { header: actionKeyHeader() } }));
 
-export const fetchImages = (page: number, signal?: AbortSignal): Promise<ImagePage> =>
+export const fetchImages = (page: number, signal?: AbortSignal) =>
   answerOf(api.GET('/images/', { params: { query: { page, limit: 12 } }, signal }));
-// Not in the document yet: moves to the typed client once its route is declared.
-export const fetchImageStatus = (id: string) =>
-  apiRequest<ImageStatusAnswer>(`/api/images/status/${encodeURIComponent(id)}`);
-// Not in the document yet: moves to the typed client once its route is declared.
+export const fetchImageStatus = (id: string) => answerOf(api.GET('/images/status/{id}', { params: { path: { id } } }));
 export const unlockImageByPayment = (id: string) =>
-  apiRequest<{ checkout_url?: string }>(`/api/images/unlock/${encodeURIComponent(id)}`, {
-    method: 'POST',
-    idempotencyKey: newActionKey(),
-  });
-// Not in the document yet: moves to the typed client once its route is declared.
-export const unlockImageWithTokens = (id: string) =>
-  apiRequest<unknown>(`/api/images/unlock-with-tokens/${encodeURIComponent(id)}`, {
-    method: 'POST',
-    idempotencyKey: newActionKey(),
-  });
+  answerOf(api.POST('/images/unlock/{id}', { params: { path: { id }, header: actionKeyHeader() } }));
 
-// Not in the document yet: moves to the typed client once its route is declared.
+// A guest's try: no stored token is sent (the guest has none; a signed-in visitor's is not needed).
 export const fetchAnonymousStatus = (id: string) =>
-  apiRequest<AnonymousEnhancement>(`/api/images/anonymous/status/${encodeURIComponent(id)}`, { auth: false });
-// Not in the document yet: moves to the typed client once its route is declared.
+  answerOf(noTokenApi.GET('/images/anonymous/status/{id}', { params: { path: { id } } }));
 export const fetchAnonymousEnhancement = (id: string) =>
-  apiRequest<AnonymousEnhancement>(`/api/payments/anonymous-enhancement/${encodeURIComponent(id)}`, {
-    auth: false,
-  });
-// Not in the document yet: moves to the typed client once its route is declared.
+  answerOf(noTokenApi.GET('/payments/anonymous-enhancement/{id}', { params: { path: { id } } }));
 export const unlockAnonymousEnhancement = (id: string) =>
-  apiRequest<{ success?: boolean; processed_url?: string | null }>(
-    `/api/payments/unlock-anonymous-enhancement/${encodeURIComponent(id)}`,
-    { method: 'POST', auth: false },
-  );
-// Not in the document yet: moves to the typed client once its route is declared.
+  answerOf(noTokenApi.POST('/payments/unlock-anonymous-enhancement/{id}', { params: { path: { id } } }));
 export const createAnonymousPayment = (body: { enhancement_id: string; success_url: string; cancel_url: string }) =>
-  apiRequest<{ checkout_url?: string }>('/api/payments/create-anonymous-payment', {
-    json: body,
-    auth: false,
-    idempotencyKey: newActionKey(),
-  });
-// Not in the document yet: moves to the typed client once its route is declared.
+  answerOf(noTokenApi.POST('/payments/create-anonymous-payment', { body, params: { header: actionKeyHeader() } }));
+/** A guest's try unlocked with the signed-in person's tokens (after they signed in to do so). */
 export const unlockAnonymousWithTokens = (id: string) =>
-  apiRequest<{ success?: boolean; tokens_used?: number; new_balance?: number; image_url?: string }>(
-    `/api/images/unlock-anonymous-with-tokens/${encodeURIComponent(id)}`,
-    { method: 'POST', idempotencyKey: newActionKey() },
+  answerOf(
+    api.POST('/images/unlock-anonymous-with-tokens/{id}', { params: { path: { id }, header: actionKeyHeader() } }),
   );

@@ -1,4 +1,3 @@
-import { IDEMPOTENCY_HEADER } from './action-key';
 import { readAuthToken } from '../lib/storage';
 import { errorTextOf } from './error-text';
 
@@ -36,20 +35,9 @@ export function reportStatus(status: number, carriedToken: boolean): void {
   else if (status === 401 && carriedToken) onUnauthorized?.(status);
 }
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  json?: unknown;
-  /** Send the stored token (default); sign-in calls send none. */
-  auth?: boolean;
-  /** A token to send instead of the stored one (the Supabase exchange). */
-  bearer?: string;
-  signal?: AbortSignal;
-  /** The action's Idempotency-Key (./action-key), on calls that charge or credit. */
-  idempotencyKey?: string;
-}
-
-export function authHeaders(bearer?: string | null): Record<string, string> {
-  const token = bearer ?? readAuthToken();
+/** The stored token as an Authorization header (none when signed out). */
+export function authHeaders(): Record<string, string> {
+  const token = readAuthToken();
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
@@ -57,19 +45,18 @@ export function authHeaders(bearer?: string | null): Record<string, string> {
 export const requestDefaults = { credentials: 'include' } as const satisfies RequestInit;
 
 /**
- * The request half of the rules, for both paths (the typed client's middleware and
- * `apiRequest`): JSON wanted, and a bearer token unless the call is a sign-in (`auth: false`).
- * A call that sets Authorization itself keeps it (logout and the Supabase exchange send the
- * token they mean).
+ * The request half of the rules (the typed client's middleware, ./client): JSON wanted, and the
+ * stored bearer token unless the call sends none (`auth: false`). A call that sets Authorization
+ * itself keeps it (logout and the Supabase exchange send the token they mean).
  */
-export function applyRequestRules(headers: Headers, options: Pick<RequestOptions, 'auth' | 'bearer'> = {}): void {
+export function applyRequestRules(headers: Headers, options: { auth?: boolean } = {}): void {
   if (!headers.has('Accept')) headers.set('Accept', 'application/json');
   if (options.auth === false || headers.has('Authorization')) return;
-  for (const [name, value] of Object.entries(authHeaders(options.bearer))) headers.set(name, value);
+  for (const [name, value] of Object.entries(authHeaders())) headers.set(name, value);
 }
 
 /**
- * The answer half of the rules, for both paths: a non-ok answer reports its status (503/504 reset
+ * The answer half of the rules: a non-ok answer reports its status (503/504 reset
  * the app, 401 on a call that carried our token signs out) and throws an ApiError with the one
  * error text; an ok answer gives its JSON body (undefined when empty) or throws when it is not JSON.
  */
@@ -91,23 +78,4 @@ export async function readAnswer(response: Response, carriedToken: boolean): Pro
   } catch {
     throw new ApiError(response.status, 'Unexpected server response');
   }
-}
-
-/**
- * The raw path, for the /api calls the document does not declare yet (images, payments): the same
- * rules as the typed client in ./client, with the path and the answer's type given by the caller.
- */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers = new Headers();
-  applyRequestRules(headers, options);
-  if (options.json !== undefined) headers.set('Content-Type', 'application/json');
-  if (options.idempotencyKey) headers.set(IDEMPOTENCY_HEADER, options.idempotencyKey);
-  const res = await fetch(path, {
-    ...requestDefaults,
-    method: options.method ?? (options.json !== undefined ? 'POST' : 'GET'),
-    headers,
-    body: options.json !== undefined ? JSON.stringify(options.json) : undefined,
-    signal: options.signal,
-  });
-  return (await readAnswer(res, headers.has('Authorization'))) as T;
 }

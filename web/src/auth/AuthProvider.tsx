@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import * as api from '../api/endpoints';
 import { setUnauthorizedHandler } from '../api/http';
-import type { Session, UserProfile } from '../api/types';
+import type { Session, UserProfile } from '../api/schema';
 import { toast } from '../components/toast/toast-store';
 import { clearAuthToken, readAuthToken, storeAuthToken } from '../lib/storage';
 import { type AuthApi, AuthContext, type AuthState } from './auth-context';

@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, it, vi } from 'vitest';
 import { createQueryClient } from '../api/queries';
-import type { UserProfile } from '../api/types';
+import type { UserProfile } from '../api/schema';
 import { storageKeys } from '../lib/storage';
 import { useAuth } from './auth-context';
 import { AuthProvider } from './AuthProvider';

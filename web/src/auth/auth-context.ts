@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { Session, UserProfile } from '../api/types';
+import type { Session, UserProfile } from '../api/schema';
 
 export interface AuthUser {
   id: string;

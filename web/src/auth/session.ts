@@ -1,5 +1,5 @@
 import { ApiError } from '../api/http';
-import type { UserProfile } from '../api/types';
+import type { UserProfile } from '../api/schema';
 
 export const AUTH_ATTEMPTS = 3;
 export const AUTH_RETRY_STEP_MS = 500;

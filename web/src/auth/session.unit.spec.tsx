@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import { ApiError } from '../api/http';
-import type { UserProfile } from '../api/types';
+import type { UserProfile } from '../api/schema';
 import { displayNameOf, initialiseSession, isProfileFresh, type SessionDeps } from './session';
 
 const profile: UserProfile = {

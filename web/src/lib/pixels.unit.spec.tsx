@@ -8,8 +8,8 @@ const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 
 async function pixelsWith(pixels: { meta: string | null; tiktok: string | null }) {
   vi.resetModules();
   const asked: string[] = [];
-  vi.stubGlobal('fetch', async (url: string) => {
-    asked.push(String(url));
+  vi.stubGlobal('fetch', async (input: Request | string) => {
+    asked.push(typeof input === 'string' ? input : new URL(input.url).pathname);
     return json({ google_client_id: null, support_email: null, pixels });
   });
   const mod = await import('./pixels');

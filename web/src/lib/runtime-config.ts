@@ -3,12 +3,14 @@
 // Until it answers (or when it cannot), the <meta> tags of index.html and the build's VITE_*
 // variables stand in; the server's answer wins.
 import { useEffect, useState } from 'react';
+import { typedClient } from '../api/client';
+import type { JsonAnswer } from '../api/schema';
 
-interface ServerConfig {
-  google_client_id: string | null;
-  support_email: string | null;
-  pixels: { meta: string | null; tiktok: string | null };
-}
+type ServerConfig = JsonAnswer<'getConfig', 200>;
+
+// Without the app's answer rules: this read happens before anything else and its failure only
+// leaves the fallbacks (an outage here must not reset the app or sign anyone out).
+const configApi = typedClient(null, {});
 
 let fromServer: ServerConfig | null = null;
 let loading: Promise<ServerConfig | null> | null = null;
@@ -21,8 +23,9 @@ function meta(name: string): string | null {
 
 /** Asks the gateway once; later calls share the answer. A failure leaves the local fallbacks. */
 export function loadWebConfig(): Promise<ServerConfig | null> {
-  loading ??= fetch('/api/config', { headers: { Accept: 'application/json' } })
-    .then((r) => (r.ok ? (r.json() as Promise<ServerConfig>) : null))
+  loading ??= configApi
+    .GET('/config', { headers: { Accept: 'application/json' } })
+    .then(({ data, response }) => (response.ok ? (data ?? null) : null))
     .then((c) => {
       fromServer = c;
       return c;

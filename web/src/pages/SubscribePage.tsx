@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useProducts } from '../api/queries';
-import type { SubscriptionProduct } from '../api/types';
+import type { SubscriptionProduct } from '../api/schema';
 import { useAuth } from '../auth/auth-context';
 import { Spinner } from '../components/Spinner';
 import { errorToast } from '../components/toast/toast-store';
@@ -42,7 +42,7 @@ export default function SubscribePage() {
     setBusy(true);
     try {
       const answer = await startSubscriptionCheckout(`${chosen.id}_${period}`, params.get('promo') ?? undefined);
-      if (!answer?.url) throw new Error(answer?.message || 'The checkout could not be started.');
+      if (!answer?.url) throw new Error('The checkout could not be started.');
       navigateAway(answer.url);
     } catch (error) {
       errorToast(

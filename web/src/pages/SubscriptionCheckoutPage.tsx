@@ -28,7 +28,7 @@ export default function SubscriptionCheckoutPage() {
     }
     startSubscriptionCheckout(planKey as string, promo)
       .then((answer) => {
-        if (!answer?.url) throw new Error(answer?.message || 'The checkout could not be started.');
+        if (!answer?.url) throw new Error('The checkout could not be started.');
         navigateAway(answer.url);
       })
       .catch((error: unknown) => {

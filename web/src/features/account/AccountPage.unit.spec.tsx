@@ -7,17 +7,19 @@ import { resetToasts } from '../../components/toast/toast-store';
 import AccountPage from '../../pages/AccountPage';
 import { currentLocation, customer, fakeApi, json, renderPage } from '../../test/fake-api';
 import { formatPeriodEnd, parsePlanKey, subscriptionView } from './subscription';
+import type { SubscriptionStatus } from '../../api/schema';
 
 const left = vi.hoisted(() => [] as string[]);
 vi.mock('../../lib/navigate-away', () => ({ navigateAway: (url: string) => left.push(url) }));
 
 const END = Date.parse('2026-12-23T00:00:00Z') / 1000;
-const active = {
+const active: SubscriptionStatus = {
   hasSubscription: true,
   subscriptionPlan: 'studio',
   status: 'active',
   cancelAtPeriodEnd: false,
   currentPeriodEnd: END,
+  billingPeriod: 'monthly',
 };
 
 beforeEach(() => {

@@ -1,33 +1,21 @@
-// The account and subscription calls of the billing API. None is declared in the /api document
-// yet (billing is being built beside this work): they go through the raw `apiRequest` with the
-// spec's field names, and move to the typed client once their routes are declared.
-import { apiRequest } from '../../api/http';
+// The account and subscription calls of the billing API, through the typed client.
+import { answerOf, api, noTokenApi } from '../../api/client';
 
-export type SubscriptionState = 'active' | 'past_due' | 'canceled';
-
-export interface SubscriptionStatus {
-  hasSubscription: boolean;
-  subscriptionPlan?: string | null;
-  status?: SubscriptionState | string | null;
-  cancelAtPeriodEnd?: boolean;
-  /** Unix seconds. */
-  currentPeriodEnd?: number | null;
-}
+export type { SubscriptionStatus } from '../../api/schema';
 
 export const subscriptionKey = ['/api/subscription/status'] as const;
 
-export const fetchSubscriptionStatus = (signal?: AbortSignal) =>
-  apiRequest<SubscriptionStatus>('/api/subscription/status', { signal });
+export const fetchSubscriptionStatus = (signal?: AbortSignal) => answerOf(api.GET('/subscription/status', { signal }));
 
-export const cancelSubscription = () =>
-  apiRequest<{ message?: string }>('/api/subscription/cancel', { method: 'POST' });
+export const cancelSubscription = () => answerOf(api.POST('/subscription/cancel'));
 
-export const openBillingPortal = () => apiRequest<{ url?: string }>('/api/create-billing-portal', { method: 'POST' });
+export const openBillingPortal = () => answerOf(api.POST('/create-billing-portal'));
 
-export const fetchStripeConfig = (signal?: AbortSignal) =>
-  apiRequest<{ publishableKey?: string | null }>('/api/stripe/config', { auth: false, signal });
+export const fetchStripeConfig = (signal?: AbortSignal) => answerOf(noTokenApi.GET('/stripe/config', { signal }));
 
 export const startSubscriptionCheckout = (plan: string, promoCode?: string) =>
-  apiRequest<{ url?: string; message?: string }>('/api/checkout/session', {
-    json: { type: 'subscription', plan, ...(promoCode ? { promo_code: promoCode } : {}) },
-  });
+  answerOf(
+    api.POST('/checkout/session', {
+      body: { type: 'subscription', plan, ...(promoCode ? { promo_code: promoCode } : {}) },
+    }),
+  );

@@ -1,11 +1,12 @@
-// Every call the operator pages make, with the admin token (never the customer's) as bearer. The
-// documented /api/admin operations go through a typed client; the settings calls, not declared
-// yet, through `adminRequest`. Both read answers with the app's one set of rules (./http), except
-// that a 401/403 here ends the admin session only: the customer's session is left alone.
+// Every call the operator pages make (/api/admin and /api/settings), through the typed client with
+// the admin token (never the customer's) as bearer. Answers are read with the app's one set of
+// rules (./http), except that a 401/403 here ends the admin session only: the customer's session
+// is left alone.
+import type { Middleware } from 'openapi-fetch';
 import { actionKeyHeader } from '../../api/action-key';
-import createClient, { type Middleware } from 'openapi-fetch';
-import { ApiError, readAnswer, requestDefaults } from '../../api/http';
-import type { JsonAnswer, paths, Schema } from '../../api/schema';
+import { typedClient } from '../../api/client';
+import { ApiError, readAnswer } from '../../api/http';
+import type { JsonAnswer, Schema } from '../../api/schema';
 import { clearAdminToken, readAdminToken } from './admin-session';
 
 export type AdminUser = Schema<'AdminUser'>;
@@ -48,14 +49,10 @@ const adminRules: Middleware = {
   },
 };
 
-const adminApi = createClient<paths>({
-  baseUrl: `${globalThis.location?.origin ?? ''}/api`,
-  ...requestDefaults,
-  fetch: (request) => globalThis.fetch(request),
-});
-adminApi.use(adminRules);
+/** The typed client with the admin token and the admin session's rules (the settings calls use it too). */
+export const adminApi = typedClient(adminRules);
 
-async function dataOf<T>(call: Promise<{ data?: T }>): Promise<T> {
+export async function dataOf<T>(call: Promise<{ data?: T }>): Promise<T> {
   return (await call).data as T;
 }
 
@@ -106,21 +103,3 @@ export const adjustTokens = (body: { user_email: string; tokens: number; action:
 
 export const deleteUser = (email: string) =>
   dataOf(adminApi.DELETE('/admin/user/delete', { params: { query: { email } } }));
-
-/** The raw path with the admin token, for operations the document does not declare yet. */
-export async function adminRequest<T>(
-  path: string,
-  options: { method?: 'GET' | 'POST'; json?: unknown; signal?: AbortSignal } = {},
-): Promise<T> {
-  const headers = new Headers();
-  withAdminToken(headers);
-  if (options.json !== undefined) headers.set('Content-Type', 'application/json');
-  const response = await fetch(path, {
-    ...requestDefaults,
-    method: options.method ?? (options.json !== undefined ? 'POST' : 'GET'),
-    headers,
-    body: options.json !== undefined ? JSON.stringify(options.json) : undefined,
-    signal: options.signal,
-  });
-  return (await readAdminAnswer(response, false)) as T;
-}

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useImages } from '../../api/queries';
-import type { ImageRecord } from '../../api/types';
+import type { ImageRecord } from '../../api/schema';
 import { useAuth } from '../../auth/auth-context';
 import { Spinner } from '../../components/Spinner';
 import { DASHBOARD_POLL, TOKENS_PER_UNLOCK, UNLOCK_PRICE_LABEL } from '../../lib/constants';

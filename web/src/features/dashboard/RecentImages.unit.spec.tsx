@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, it, vi } from 'vitest';
 import { createQueryClient } from '../../api/queries';
-import type { ImagePage, UserProfile } from '../../api/types';
+import type { ImagePage, ImageRecord, UserProfile } from '../../api/schema';
 import { type AuthApi, AuthContext } from '../../auth/auth-context';
 import { RecentImages } from './RecentImages';
 
@@ -16,11 +16,23 @@ const profile = (tokenBalance: number, isUnlimited = false) =>
 
 const page = (n: number, total: number, images: ImagePage['images']): ImagePage => ({
   images,
-  pagination: { page: n, total_pages: total, has_prev: n > 1, has_next: n < total },
+  pagination: { page: n, total_pages: total, has_prev: n > 1, has_next: n < total, total: images.length, limit: 12 },
 });
 
-const locked = { id: 'img-locked', status: 'completed' as const, is_locked: true, original_url: '/files/o.jpg' };
-const done = { id: 'img-done', status: 'completed' as const, is_locked: false, processed_url: '/files/r.png' };
+/** An image as the document describes it: nothing to show unless given. */
+const image = (fields: Partial<ImageRecord> & Pick<ImageRecord, 'id' | 'status'>): ImageRecord => ({
+  image_id: fields.id,
+  original_url: null,
+  processed_url: null,
+  preview_url: null,
+  image_url: null,
+  is_locked: false,
+  createdAt: null,
+  ...fields,
+});
+
+const locked = image({ id: 'img-locked', status: 'completed', is_locked: true, original_url: '/files/o.jpg' });
+const done = image({ id: 'img-done', status: 'completed', is_locked: false, processed_url: '/files/r.png' });
 
 /** Renders the grid over a stubbed /api; EventSource is absent, so the grid polls (the spec's fallback). */
 function mount(p: UserProfile, pages: Record<string, ImagePage>) {
@@ -74,10 +86,7 @@ describe('Recent images', () => {
 
   it('shows the processing and failed tiles, and pages only when there is more than one page', async () => {
     mount(profile(0), {
-      '1': page(1, 2, [
-        { id: 'a', status: 'processing' },
-        { id: 'b', status: 'failed' },
-      ]),
+      '1': page(1, 2, [image({ id: 'a', status: 'processing' }), image({ id: 'b', status: 'failed' })]),
       '2': page(2, 2, [done]),
     });
     await screen.findByText('Enhancement failed');

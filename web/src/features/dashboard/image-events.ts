@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, answerOf } from '../../api/client';
-import type { ImageRecord } from '../../api/types';
+import type { ImageRecord } from '../../api/schema';
 
 /** How the dashboard learns that an image changed: the live stream, or polling when it is unavailable. */
 export type LiveMode = 'connecting' | 'live' | 'polling';

@@ -1,8 +1,8 @@
 import { fetchAnonymousStatus, fetchImageStatus } from '../../api/endpoints';
 import { type EnhanceSurface, generationErrorText } from '../../api/generation-errors';
 import { reportStatus } from '../../api/http';
-import type { AnonymousEnhancement, GenerationAnswer } from '../../api/types';
-import { uploadForm } from '../../api/upload';
+import type { AnonymousEnhancement } from '../../api/schema';
+import { type UploadBody, type UploadPath, uploadForm } from '../../api/upload';
 import { HERO_POLL } from '../../lib/constants';
 import { pollUntil } from './poll';
 
@@ -23,14 +23,14 @@ export class GenerationError extends Error {
   }
 }
 
-async function upload(
-  url: string,
+async function upload<P extends UploadPath>(
+  path: P,
   form: FormData,
   withToken: boolean,
   surface: EnhanceSurface,
   onProgress: (p: number) => void,
-) {
-  const answer = await uploadForm(url, form, { withToken, onProgress });
+): Promise<UploadBody<P>> {
+  const answer = await uploadForm(path, form, { withToken, onProgress });
   if (answer.status < 200 || answer.status >= 300) {
     // A refused token signs the person out; outages are reported as text here, not as a reset,
     // so the person reads why their upload failed.
@@ -38,13 +38,13 @@ async function upload(
     throw new GenerationError(generationErrorText(answer, surface), answer.status);
   }
   try {
-    return JSON.parse(answer.text) as unknown;
+    return JSON.parse(answer.text) as UploadBody<P>;
   } catch {
     throw new GenerationError('Unexpected server response', answer.status);
   }
 }
 
-/** Reads the three answer shapes of POST /api/images/generate, polling when the image is still processing. */
+/** Reads the answer of POST /api/images/generate (locked, or processing: then polls its status). */
 export async function generateSignedIn(
   file: File,
   enhancementType: string,
@@ -54,18 +54,16 @@ export async function generateSignedIn(
   const form = new FormData();
   form.append('file', file);
   form.append('enhancement_type', enhancementType);
-  const body = (await upload('/api/images/generate', form, true, 'hero', onProgress)) as GenerationAnswer;
+  const body = await upload('/images/generate', form, true, 'hero', onProgress);
   const newBalance = typeof body.newBalance === 'number' ? body.newBalance : undefined;
-  const imageId = body.image_id ?? body.image?.id ?? body.image?.image_id;
-  if (body.is_locked || body.locked || body.image?.is_locked) {
-    if (!imageId) throw new GenerationError('Unexpected server response');
+  const imageId = body.image_id ?? body.image?.id;
+  if (!imageId) throw new GenerationError('Unexpected server response');
+  if (body.is_locked || body.image?.is_locked) {
     const previewUrl = body.preview_url ?? body.image?.preview_url ?? body.image?.original_url ?? '';
     return { kind: 'locked', imageId, previewUrl, newBalance };
   }
-  const ready = body.image?.processed_url ?? body.processed_url ?? body.image_url;
-  if (ready && body.status !== 'processing') return { kind: 'result', resultUrl: ready, newBalance };
-  if (body.image?.status === 'failed' || body.status === 'failed') throw new GenerationError('Generation failed');
-  if (!imageId) throw new GenerationError('Unexpected server response');
+  // The answer is always `processing` (the result is made after it): the status tells the rest.
+  if (body.image?.status === 'failed') throw new GenerationError('Generation failed');
   const outcome = await pollUntil<Extract<GenerationOutcome, { kind: 'result' | 'locked' }>>({
     intervalMs: poll.intervalMs,
     timeoutMs: poll.timeoutMs,
@@ -105,7 +103,7 @@ export async function generateAsGuest(
   form.append('email', email);
   form.append('enhancement_type', enhancementType);
   form.append('file', file);
-  const body = (await upload('/api/images/anonymous/generate', form, false, 'hero', onProgress)) as GenerationAnswer;
+  const body = await upload('/images/anonymous/generate', form, false, 'hero', onProgress);
   const enhancementId = body.enhancement_id;
   if (!enhancementId) throw new GenerationError('Unexpected server response');
   return pollUntil({

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useProducts } from '../../api/queries';
-import type { SubscriptionProduct, TokenPack } from '../../api/types';
+import type { SubscriptionProduct, TokenPack } from '../../api/schema';
 import { useAuth } from '../../auth/auth-context';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast/toast-store';

@@ -21,7 +21,7 @@ export async function goToCheckout(
       product_type: productType,
       ...(promoCode ? { promo_code: promoCode } : {}),
     });
-    if (!answer?.url) throw new Error(answer?.message || CHECKOUT_FALLBACK);
+    if (!answer?.url) throw new Error(CHECKOUT_FALLBACK);
     navigateAway(answer.url);
     return true;
   } catch (error) {

@@ -1,14 +1,10 @@
-// The operator settings API (issue "analytics and operations"): administrators only, so every
-// call carries the admin session. Not declared in the /api document yet: raw calls with the admin
-// token until the routes land, then the typed client.
-import { adminRequest } from '../admin/admin-api';
+// The operator settings API: administrators only, so every call goes through the admin client
+// (the admin session's token and rules).
+import type { JsonAnswer } from '../../api/schema';
+import { adminApi, dataOf } from '../admin/admin-api';
 
-export type KeyStatus = 'active' | 'inactive' | 'invalid' | 'unknown';
-
-export interface KeyStatusEntry {
-  key: string;
-  status: KeyStatus | string;
-}
+export type KeyStatusEntry = JsonAnswer<'getSettingsKeysStatus', 200>[number];
+export type KeyStatus = KeyStatusEntry['status'];
 
 export const settingsKeys = {
   all: ['settings'] as const,
@@ -16,15 +12,12 @@ export const settingsKeys = {
   config: ['settings', 'config'] as const,
 };
 
-export const fetchKeyStatus = (signal?: AbortSignal) =>
-  adminRequest<KeyStatusEntry[] | { keys?: KeyStatusEntry[] }>('/api/settings/keys/status', { signal });
+export const fetchKeyStatus = (signal?: AbortSignal) => dataOf(adminApi.GET('/settings/keys/status', { signal }));
 
-export const fetchSettingsConfig = (signal?: AbortSignal) => adminRequest<unknown>('/api/settings/config', { signal });
+export const fetchSettingsConfig = (signal?: AbortSignal) => dataOf(adminApi.GET('/settings/config', { signal }));
 
 export const saveSettingsKeys = (values: Record<string, string>) =>
-  adminRequest<{ message?: string }>('/api/settings/keys', { json: values });
+  dataOf(adminApi.POST('/settings/keys', { body: values }));
 
 export const testService = (service: string) =>
-  adminRequest<{ success?: boolean; message?: string }>(`/api/settings/test/${encodeURIComponent(service)}`, {
-    method: 'POST',
-  });
+  dataOf(adminApi.POST('/settings/test/{service}', { params: { path: { service } } }));

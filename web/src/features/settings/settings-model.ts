@@ -1,6 +1,6 @@
 // The settings form as data: which keys exist, how they are labelled, what is dirty, and what a
 // masked secret means. Pure, so the rules are tested without a page.
-import type { KeyStatus, KeyStatusEntry } from './settings-api';
+import type { KeyStatus } from './settings-api';
 
 export const PAYMENT_KEYS = [
   'stripe_public_key',
@@ -57,7 +57,10 @@ export function normaliseConfig(answer: unknown): Record<string, string> {
   return out;
 }
 
-export function normaliseStatus(answer: KeyStatusEntry[] | { keys?: KeyStatusEntry[] } | undefined) {
+/** A status entry as read: a status this page does not know (a newer server's) shows as unknown. */
+type StatusEntry = { key: string; status: string };
+
+export function normaliseStatus(answer: StatusEntry[] | { keys?: StatusEntry[] } | undefined) {
   const list = Array.isArray(answer) ? answer : (answer?.keys ?? []);
   const known: KeyStatus[] = ['active', 'inactive', 'invalid', 'unknown'];
   return new Map(list.map((e) => [e.key, (known.includes(e.status as KeyStatus) ? e.status : 'unknown') as KeyStatus]));
