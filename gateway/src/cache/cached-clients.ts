@@ -5,6 +5,7 @@
 // instance through the broadcast, before its answer goes back to the route.
 import type { Metadata } from '@grpc/grpc-js';
 import { fromServiceError, LOCAL_ANSWER } from '@flatlay/platform';
+import type { analytics, billing, identity, image, ledger } from '@flatlay/proto';
 import type { ServiceClients } from '../clients.js';
 import type { Broadcast } from './invalidations.js';
 import type { Known, Scope, Stamp, UserFactsCache } from './user-facts.js';
@@ -25,10 +26,95 @@ interface CachedRead {
   local: (request: Request) => unknown;
 }
 
-/** Identity methods that change nothing a cached fact depends on; every other one invalidates. */
-const IDENTITY_READS = new Set(['verifyToken', 'getProfile', 'getServiceStatus', 'login', 'register', 'adminLogin']);
-/** A method of any other service whose name says it only reads. */
-const READ_NAME = /^(get|list|search|watch|stream|check|verify|count|export)/;
+/**
+ * What each RPC does to the facts this cache keeps, written out per method: `cached` (served from
+ * the cache), `reads` (touches nothing cached), `user` (may change a user's session, profile or
+ * plan: identity's writes drop all that user's facts) or `balance` (may change a user's balance:
+ * drops the balance of the user it names or acts for). `satisfies` makes it exhaustive: a new RPC
+ * fails the build here until someone says what it changes.
+ */
+type Effect = 'cached' | 'reads' | 'user' | 'balance';
+type Effects<Service> = Record<keyof Service, Effect>;
+const RPC_EFFECTS = {
+  identity: {
+    getServiceStatus: 'reads',
+    register: 'reads', // a new user has nothing cached yet
+    login: 'reads',
+    adminLogin: 'reads',
+    verifyToken: 'cached',
+    getProfile: 'cached',
+    // External sign-ins may end a taken-over account's sessions; logout and deletion end them.
+    loginWithGoogle: 'user',
+    loginWithSupabase: 'user',
+    revokeToken: 'user',
+    deleteUser: 'user',
+  } satisfies Effects<typeof identity.IdentityServiceService>,
+  ledger: {
+    getServiceStatus: 'reads',
+    getBalance: 'cached',
+    listTransactions: 'reads',
+    openAccount: 'balance',
+    spend: 'balance',
+    refund: 'balance',
+    credit: 'balance',
+    grantPlan: 'balance',
+    adjust: 'balance',
+  } satisfies Effects<typeof ledger.LedgerServiceService>,
+  // The image service spends and refunds through the ledger on the user's behalf.
+  image: {
+    getServiceStatus: 'reads',
+    getStatus: 'reads',
+    listImages: 'reads',
+    getAnonymousStatus: 'reads',
+    listUnpaidRefunds: 'reads',
+    countUnfinishedGuestTries: 'reads',
+    createGeneration: 'balance',
+    unlockWithTokens: 'balance',
+    claimAnonymous: 'balance',
+    markPaid: 'balance',
+  } satisfies Effects<typeof image.ImageServiceService>,
+  // Billing's credits reach the ledger as events (whose invalidations follow); its calls that
+  // start or finish a payment drop the caller's balance at once as well.
+  billing: {
+    getServiceStatus: 'reads',
+    listProducts: 'reads',
+    getAnonymousPayment: 'reads',
+    getSubscription: 'reads',
+    getStripeConfig: 'reads',
+    createCheckoutSession: 'balance',
+    createAnonymousPayment: 'balance',
+    createImageUnlockCheckout: 'balance',
+    cancelSubscription: 'balance',
+    createPortalSession: 'balance',
+    handleWebhook: 'balance',
+    renderLocalCheckout: 'balance',
+    submitLocalCheckout: 'balance',
+    renderLocalPortal: 'balance',
+    submitLocalPortal: 'balance',
+  } satisfies Effects<typeof billing.BillingServiceService>,
+  analytics: {
+    getServiceStatus: 'reads',
+    listUsers: 'reads',
+    findUser: 'reads',
+    getSignupStats: 'reads',
+    getPaidUserStats: 'reads',
+    getSignupTrend: 'reads',
+    getOverview: 'reads',
+    getKeyStatuses: 'reads',
+    getSettingsConfig: 'reads',
+    listDeadLetters: 'reads',
+    saveSettings: 'balance',
+    testConnection: 'balance',
+    replayDeadLetters: 'balance',
+    discardDeadLetters: 'balance',
+  } satisfies Effects<typeof analytics.AnalyticsServiceService>,
+};
+
+/** The effect of `method` of `service`; undefined for the client's own methods (close, waitForReady). */
+function effectOf(service: string, method: string): Effect | undefined {
+  const table = (RPC_EFFECTS as Record<string, Record<string, Effect>>)[service];
+  return table && Object.hasOwn(table, method) ? table[method] : undefined;
+}
 
 const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 
@@ -138,7 +224,7 @@ export function cachedClients(clients: ServiceClients, cache: UserFactsCache, br
           cache.rememberProfile(stamp, String(request.userId ?? ''), response, changesAt);
         },
       );
-    if (IDENTITY_READS.has(name)) return undefined;
+    if (effectOf('identity', name) !== 'user') return undefined;
     // Logout, deletion, password or profile changes, external sign-ins (which may end a taken-over
     // account's sessions): the user named by the request or the answer, else everyone.
     return afterWrite((request, response) => {
@@ -157,19 +243,21 @@ export function cachedClients(clients: ServiceClients, cache: UserFactsCache, br
         (request) => cache.knownBalance(String(request.userId ?? '')),
         (stamp, request, response) => cache.rememberBalance(stamp, String(request.userId ?? ''), response),
       );
-    if (READ_NAME.test(name)) return undefined;
+    if (effectOf('ledger', name) !== 'balance') return undefined;
     return afterWrite((request) => (text(request.userId) ? [text(request.userId)!] : 'everyone'), 'balance');
   };
 
   // Any other service: a write on behalf of a user (a generation spends tokens through the image
   // service) makes that user's balance stale.
-  const otherHooks = (name: string): Hook | undefined =>
-    READ_NAME.test(name)
-      ? undefined
-      : afterWrite((request, _response, metadata) => {
-          const caller = metadata?.get('x-flatlay-user-id')[0];
-          return [...new Set([text(caller), text(request.userId)].filter((u): u is string => !!u))];
-        }, 'balance');
+  const otherHooks =
+    (service: string) =>
+    (name: string): Hook | undefined =>
+      effectOf(service, name) !== 'balance'
+        ? undefined
+        : afterWrite((request, _response, metadata) => {
+            const caller = metadata?.get('x-flatlay-user-id')[0];
+            return [...new Set([text(caller), text(request.userId)].filter((u): u is string => !!u))];
+          }, 'balance');
 
   const wrapped: Record<string, unknown> = {};
   for (const [name, member] of Object.entries(clients)) {
@@ -177,7 +265,7 @@ export function cachedClients(clients: ServiceClients, cache: UserFactsCache, br
       wrapped[name] = typeof member === 'function' ? member.bind(clients) : member;
       continue;
     }
-    const hooks = name === 'identity' ? identityHooks : name === 'ledger' ? ledgerHooks : otherHooks;
+    const hooks = name === 'identity' ? identityHooks : name === 'ledger' ? ledgerHooks : otherHooks(name);
     let last: { raw: object; decorated: object } | undefined;
     wrapped[name] = () => {
       const raw = (member as () => object).call(clients);

@@ -52,6 +52,7 @@ function setup(now?: () => number) {
     getProfile: (r) => ({ user: { id: r.userId } }),
     revokeToken: () => ({ revoked: true }),
     changePassword: () => ({}),
+    deleteUser: () => ({}),
   });
   const ledger = fakeClient({ getBalance: () => ({ balance: 5 }), adjust: () => ({ balance: 6, applied: 1 }) });
   const image = fakeClient({ getImage: () => ({}), createGeneration: () => ({ id: 'i1' }) });
@@ -99,10 +100,13 @@ describe('cachedClients', () => {
     assert.deepEqual(identity.calls, ['verifyToken', 'revokeToken', 'verifyToken']);
   });
 
-  it('any identity method that is not a read (a password change) drops the user everywhere', async () => {
+  it('an identity write named in the effects table (a deletion) drops the user everywhere; a method it does not name drops nothing', async () => {
     const { clients, facts, sent } = setup();
     await invoke(clients.identity(), 'verifyToken', { token });
-    await invoke(clients.identity(), 'changePassword', { userId: 'u1' });
+    await invoke(clients.identity(), 'changePassword', { userId: 'u1' }); // not an RPC of identity's
+    assert.ok(facts.session(token), 'a method outside the table is not guessed at from its name');
+    assert.deepEqual(sent, []);
+    await invoke(clients.identity(), 'deleteUser', { userId: 'u1' });
     assert.equal(facts.session(token), undefined);
     assert.deepEqual(sent, [[['u1'], 'all']]);
   });
