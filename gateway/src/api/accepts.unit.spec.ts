@@ -8,7 +8,7 @@ import type { Request } from 'express';
 import { serviceClients } from '../clients.js';
 import { apiRoutes } from '../routes/index.js';
 import { GOOGLE_TOKEN_MALFORMED } from '../routes/auth.js';
-import { INVALID_PLAN, PRODUCT_NOT_AVAILABLE } from '../routes/payments.js';
+import { INVALID_PLAN, PRODUCT_NOT_AVAILABLE } from '../routes/payments-checkout.js';
 import { compileValidator } from './validate.js';
 
 const { routes, document } = apiRoutes(serviceClients([]), createLogger('accepts-test', 'silent'));
