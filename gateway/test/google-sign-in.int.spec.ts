@@ -10,7 +10,7 @@ import { createLogger, startService, type RunningService } from '@flatlay/platfo
 import { createIdentityService } from '@flatlay/identity';
 import { requireEnv } from '../../services/platform/test/support.js';
 import { createGatewayApp, listen } from '../src/index.js';
-import { GOOGLE_TOKEN_MALFORMED } from '../src/routes/auth.js';
+import { GOOGLE_TOKEN_MALFORMED } from '@flatlay/platform';
 import { GOOGLE_CLIENT_ID, startStack, type Stack } from './support/stack.js';
 
 describe('Google sign-in during an outage of Google certificates', { timeout: 240_000 }, () => {

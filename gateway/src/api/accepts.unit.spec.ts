@@ -7,7 +7,7 @@ import { createLogger } from '@flatlay/platform';
 import type { Request } from 'express';
 import { serviceClients } from '../clients.js';
 import { apiRoutes } from '../routes/index.js';
-import { GOOGLE_TOKEN_MALFORMED } from '../routes/auth.js';
+import { GOOGLE_TOKEN_MALFORMED } from '@flatlay/platform';
 import { INVALID_PLAN, PRODUCT_NOT_AVAILABLE } from '../routes/payments-checkout.js';
 import { compileValidator } from './validate.js';
 

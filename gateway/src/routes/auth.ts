@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { identity } from '@flatlay/proto';
-import { AppError, call, type Logger } from '@flatlay/platform';
+import { AppError, call, GOOGLE_TOKEN_MALFORMED, JWT_SHAPE, type Logger } from '@flatlay/platform';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
 import { EMAIL_MAX_LENGTH, emailField, NewPassword, passwordField, Session, User } from '../api/schemas.js';
@@ -44,8 +44,6 @@ const bearerOf = (req: Request) => /^Bearer\s+(\S+)$/i.exec(req.headers.authoriz
 
 const SIGN_IN_MISSING = 'Email and password are required';
 /** A JWT's compact form: header, payload and signature, each base64url, joined by dots. */
-const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-export const GOOGLE_TOKEN_MALFORMED = 'idToken is not a Google ID token (a JWT)';
 const signedInAnswer = { 200: { description: 'Signed in', schema: Session } };
 const providerNotConfigured = (what: string) =>
   refusal(

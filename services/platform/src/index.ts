@@ -26,3 +26,4 @@ export * from './service/standalone.js';
 export * from './registry.js';
 export * from './settings-cipher.js';
 export * from './keyed-id.js';
+export * from './jwt-shape.js';

@@ -1,6 +1,6 @@
 import { jwtVerify, type JWTPayload } from 'jose';
 import { OAuth2Client, type TokenPayload } from 'google-auth-library';
-import { AppError } from '@flatlay/platform';
+import { AppError, GOOGLE_TOKEN_MALFORMED, JWT_SHAPE } from '@flatlay/platform';
 import type { ExternalClaims } from '../domain/index.js';
 
 export interface ExternalProfile extends ExternalClaims {
@@ -43,6 +43,8 @@ export class GoogleVerifier implements ExternalVerifier {
   async verify(idToken: string): Promise<ExternalProfile> {
     if (!this.client || !this.clientId) throw notConfigured('Google');
     if (!idToken) throw new AppError('INVALID_ARGUMENT', 'idToken is required');
+    // Before the certificates are fetched: a malformed token is the caller's mistake, not an outage.
+    if (!JWT_SHAPE.test(idToken)) throw new AppError('INVALID_ARGUMENT', GOOGLE_TOKEN_MALFORMED);
     let payload: TokenPayload | undefined;
     try {
       payload = (await this.client.verifyIdToken({ idToken, audience: this.clientId })).getPayload();
