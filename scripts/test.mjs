@@ -4,7 +4,7 @@
 //   npm test                    every tier
 //   npm test -- unit            one tier (unit | int | e2e | k8s | fault); or file paths / substrings to filter
 // The k8s tier runs the chart on a real control plane with kwok nodes (tests/k8s, ADR 0302).
-// The fault tier (tests/fault, ADR 0011) runs last, on a Postgres, Kafka and Toxiproxy of its own.
+// The fault tier (tests/fault, ADR 0011) runs beside the others, on a Postgres, Kafka and Toxiproxy of its own.
 // FLATLAY_FAULTS=all (`npm run faults`) runs its longer set.
 // Every tier runs on vitest (vitest.config.ts); the run ends with the line `N passed, N failed`.
 import { spawn } from 'node:child_process';
