@@ -3,6 +3,7 @@
 #   node gateway/dist/main.js            gateway (HTTP 8080, serves web/dist)
 #   node services/<name>/dist/main.js     identity | ledger | image | billing | analytics (gRPC)
 #   node services/image/dist/worker.js    image worker (GPU node pool)
+#   node apps/embedded/dist/embedded.js   everything in one process (`npm start`; not used by the chart)
 # The Helm chart (charts/flatlay) sets the command per Deployment.
 
 ARG NODE_IMAGE=node:20-slim
@@ -28,12 +29,14 @@ ENV ONNXRUNTIME_NODE_INSTALL=skip
 COPY package.json package-lock.json ./
 COPY proto/package.json proto/
 COPY services/platform/package.json services/platform/
+COPY services/files/package.json services/files/
 COPY services/identity/package.json services/identity/
 COPY services/ledger/package.json services/ledger/
 COPY services/image/package.json services/image/
 COPY services/billing/package.json services/billing/
 COPY services/analytics/package.json services/analytics/
 COPY gateway/package.json gateway/
+COPY apps/embedded/package.json apps/embedded/
 COPY web/package.json web/
 RUN npm ci --no-audit --no-fund --loglevel=error
 COPY . .
@@ -57,6 +60,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/proto ./proto
 COPY --from=build /app/services ./services
 COPY --from=build /app/gateway ./gateway
+COPY --from=build /app/apps ./apps
 COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/web/package.json ./web/package.json
 COPY --from=build /app/models ./models

@@ -6,7 +6,7 @@ import { build, ensureInstalled, repoRoot } from './lib/steps.mjs';
 
 ensureInstalled();
 build();
-const child = spawn(process.execPath, [join(repoRoot, 'gateway', 'dist', 'embedded.js')], {
+const child = spawn(process.execPath, [join(repoRoot, 'apps', 'embedded', 'dist', 'embedded.js')], {
   stdio: 'inherit',
   cwd: repoRoot,
 });

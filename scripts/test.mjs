@@ -16,7 +16,7 @@ import { installToxiproxy } from './infra/toxiproxy.mjs';
 import { build, ensureInstalled, repoRoot, sh, step } from './lib/steps.mjs';
 
 const TIERS = ['unit', 'int', 'e2e', 'k8s', 'fault'];
-const ROOTS = ['proto', 'services', 'gateway', 'web', 'tests', 'scripts'];
+const ROOTS = ['proto', 'services', 'gateway', 'apps', 'web', 'tests', 'scripts'];
 
 function findSpecs(dir, out = []) {
   for (const name of readdirSync(dir)) {

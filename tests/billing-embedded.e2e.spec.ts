@@ -70,7 +70,7 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     product = startNode(
-      ['gateway/dist/embedded.js'],
+      ['apps/embedded/dist/embedded.js'],
       embeddedEnv(port, dataDir, {
         STRIPE_SECRET_KEY: '',
         // The address the product is reached at: checkout pages and return addresses are on it.

@@ -1,5 +1,5 @@
 // The product killed with SIGKILL in the middle of generations, failures and unlocks, and started
-// again on the same data (ADR 0104). The product is gateway/dist/embedded.js, as `npm start` runs
+// again on the same data (ADR 0104). The product is apps/embedded/dist/embedded.js, as `npm start` runs
 // it, on a fresh database of the test Postgres (the same code path as its embedded one) and a data
 // folder of its own for files. Afterwards, for every user: nothing stays processing, the history
 // sums to the balance, and the tokens spent net on images are 100 per completed, unlocked image
@@ -53,7 +53,7 @@ describe('a crash in the middle of charges', { timeout: 420_000 }, () => {
     const base = `http://127.0.0.1:${port}`;
     const start = async (): Promise<ChildRun> => {
       const proc = startNode(
-        ['gateway/dist/embedded.js'],
+        ['apps/embedded/dist/embedded.js'],
         embeddedEnv(port, dataDir, {
           DATABASE_URL: databaseUrl,
           DATABASE_NAME_PREFIX: prefix,

@@ -23,7 +23,10 @@ describe('embedded default', { timeout: 240_000 }, () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-data-'));
     const run = async (extra: Record<string, string> = {}) => {
       const port = await freePort();
-      const proc = startNode(['gateway/dist/embedded.js'], embeddedEnv(port, dataDir, { LOG_LEVEL: 'info', ...extra }));
+      const proc = startNode(
+        ['apps/embedded/dist/embedded.js'],
+        embeddedEnv(port, dataDir, { LOG_LEVEL: 'info', ...extra }),
+      );
       const url = `http://127.0.0.1:${port}`;
       await untilHealthy(url, proc.child, 'healthy');
       assert.equal(proc.child.exitCode, null, proc.output());

@@ -24,7 +24,7 @@ import {
 } from '@flatlay/platform';
 import { createIdentityService } from '@flatlay/identity';
 import { createImageService } from '@flatlay/image';
-import { FolderBlobStore, urlSigningKey } from '@flatlay/image/files';
+import { FolderBlobStore, urlSigningKey } from '@flatlay/files';
 import { ledgerService } from '@flatlay/ledger';
 import { createThreadedEngine } from '../../services/image/src/engine/thread.js';
 import type { EnhanceOptions } from '../../services/image/src/engine/options.js';

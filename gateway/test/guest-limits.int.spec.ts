@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createLogger } from '@flatlay/platform';
 import { waitFor } from '../../services/platform/test/support.js';
-import type { BlobStore } from '@flatlay/image/files';
+import type { BlobStore } from '@flatlay/files';
 import type { EnhanceEngine } from '../../services/image/src/worker/generation-worker.js';
 import { createGatewayApp, listen } from '../src/index.js';
 import type { GuestTryLimitOptions } from '../src/http/guest-limits.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { call } from '@flatlay/platform';
-import { urlSigner } from '@flatlay/image/files';
+import { urlSigner } from '@flatlay/files';
 import { waitFor } from '../../services/platform/test/support.js';
 import type { EnhanceEngine } from '../../services/image/src/worker/generation-worker.js';
 import { startStack, type Stack } from './support/stack.js';

@@ -1,4 +1,4 @@
-// The API fuzz run: the embedded product (gateway/dist/embedded.js, as `npm start` runs it) on its
+// The API fuzz run: the embedded product (apps/embedded/dist/embedded.js, as `npm start` runs it) on its
 // own data folder, Schemathesis against its served document as a signed-in user and as the
 // administrator, every check on. Used by tests/api-fuzz.e2e.spec.ts (few examples) and
 // `npm run fuzz` (tests/fuzz/main.ts, 200 per operation).
@@ -171,8 +171,8 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
   const started = Date.now();
   if (!existsSync(schemathesisBin))
     throw new Error(`Schemathesis is not installed at ${schemathesisBin}: run \`node scripts/infra.mjs install\``);
-  if (!existsSync(join(repoRoot, 'gateway', 'dist', 'embedded.js')))
-    throw new Error('gateway/dist/embedded.js is missing: run `npm run build`');
+  if (!existsSync(join(repoRoot, 'apps', 'embedded', 'dist', 'embedded.js')))
+    throw new Error('apps/embedded/dist/embedded.js is missing: run `npm run build`');
   await rm(options.reportDir, { recursive: true, force: true });
   await mkdir(options.reportDir, { recursive: true });
   const stops: Array<() => Promise<unknown>> = [];
@@ -200,7 +200,7 @@ export async function runFuzz(options: { examples: number; reportDir: string; lo
     const admin = { email: 'fuzz.admin@example.com', password: 'fuzz admin password' };
     const many = '1000000';
     const product = startNode(
-      [join(repoRoot, 'gateway', 'dist', 'embedded.js')],
+      [join(repoRoot, 'apps', 'embedded', 'dist', 'embedded.js')],
       embeddedEnv(port, dataDir, {
         LOG_LEVEL: 'error',
         // Answers are checked against the document in the gateway too (a mismatch is a 500 naming it).

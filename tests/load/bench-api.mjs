@@ -2,7 +2,7 @@
 // `npm run bench:api`: the API hot path against bare Express, in the same run, with k6.
 //
 // Starts bare Express (tests/load/bare-express.mjs, the limit) and the product as `npm start` runs
-// it (gateway/dist/embedded.js: every service, embedded Postgres, in-process bus, on a data folder
+// it (apps/embedded/dist/embedded.js: every service, embedded Postgres, in-process bus, on a data folder
 // of its own; tests/load/harness.mjs, shared with `npm run load`), signs a user up,
 // then runs k6 (tests/load/hot-path.js) against each: as many requests as 50 connections get
 // through in BENCH_SECONDS (default 10), and a fixed 500 requests/s for the p99. Prints the

@@ -1,6 +1,6 @@
 // What the load suite's runners share (`npm run bench:api`, `npm run load`, tests/load-smoke.e2e.spec.ts):
 // free ports, child processes started and stopped, bare Express (the limit), the product as `npm start`
-// runs it (gateway/dist/embedded.js on its own data folder), k6 runs, and the k6 scenarios' list.
+// runs it (apps/embedded/dist/embedded.js on its own data folder), k6 runs, and the k6 scenarios' list.
 // Node built-ins only (and the repository's own scripts).
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -155,7 +155,7 @@ export async function startBareExpress() {
 }
 
 /**
- * The product as `npm start` runs it after its build (gateway/dist/embedded.js: every service,
+ * The product as `npm start` runs it after its build (apps/embedded/dist/embedded.js: every service,
  * embedded PostgreSQL, in-process bus, the web app), on a free port and a temporary data folder of
  * its own, whatever DATABASE_URL, KAFKA_BROKERS, REDIS_URL or S3_* the environment holds (the test
  * infrastructure's). Resolves once /healthz answers 200; `stop()` ends it and removes the folder.
@@ -168,7 +168,7 @@ export async function startProduct({ env = {}, nodeArgs = [], logFile, timeoutMs
   try {
     product = await startProcess(
       'the product',
-      [...nodeArgs, join(repoRoot, 'gateway', 'dist', 'embedded.js')],
+      [...nodeArgs, join(repoRoot, 'apps', 'embedded', 'dist', 'embedded.js')],
       {
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -1,4 +1,4 @@
-// The product as `npm start` runs it, for the tests that start gateway/dist/embedded.js as a
+// The product as `npm start` runs it, for the tests that start apps/embedded/dist/embedded.js as a
 // process: the environment that keeps it on its own defaults, and the wait for it to be healthy.
 import type { ChildProcess } from 'node:child_process';
 import { waitFor } from '../../services/platform/test/support.js';

@@ -4,7 +4,7 @@
 // Every other method on a declared path answers 405 with Allow.
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { AppError } from '@flatlay/platform';
-import type { BlobStore } from '@flatlay/image/files';
+import type { BlobStore } from '@flatlay/files';
 import { discardUploads, fileTooLarge, multipartReader } from '../files/uploads.js';
 import type { GuestTryLimit } from '../http/guest-limits.js';
 import { type Authenticator, NO_TOKEN } from '../http/auth.js';

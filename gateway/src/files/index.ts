@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadConfig } from '@flatlay/platform';
-import { blobEnvSchema, blobStoreFrom, urlSigningKey } from '@flatlay/image/files';
+import { blobEnvSchema, blobStoreFrom, urlSigningKey } from '@flatlay/files';
 import type { FileServing } from './serve.js';
 
 /** The gateway's file settings: the image service's blob store settings and its URL-signing key. */

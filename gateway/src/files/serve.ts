@@ -5,7 +5,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
 import { AppError, type Logger } from '@flatlay/platform';
-import { verifySignedUrl, type BlobStore } from '@flatlay/image/files';
+import { verifySignedUrl, type BlobStore } from '@flatlay/files';
 import { downloadName } from './sniff.js';
 
 export const FILES_PREFIX = '/files/';

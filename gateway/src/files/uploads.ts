@@ -9,7 +9,7 @@ import busboy from 'busboy';
 import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError, type Logger } from '@flatlay/platform';
-import type { BlobStore } from '@flatlay/image/files';
+import type { BlobStore } from '@flatlay/files';
 import { SNIFF_BYTES, sniffImageType } from './sniff.js';
 
 /** A file part of a multipart body, as the handler gets it: already stored. */

@@ -3,7 +3,7 @@
 // (null when there is nothing the caller may see); a locked result's full file has none.
 import { z } from 'zod';
 import type { image } from '@flatlay/proto';
-import { MAIN_TYPES, SUB_TYPES } from '@flatlay/image/files';
+import { MAIN_TYPES, SUB_TYPES } from '@flatlay/files';
 
 const signedUrl = (description: string) =>
   z

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { AppError, call, type Logger } from '@flatlay/platform';
 import type { image } from '@flatlay/proto';
-import { MAX_UPLOAD_BYTES } from '@flatlay/image/files';
+import { MAX_UPLOAD_BYTES } from '@flatlay/files';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
 import { emailField } from '../api/schemas.js';

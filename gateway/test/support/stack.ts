@@ -21,7 +21,7 @@ import {
 } from '@flatlay/platform';
 import { createIdentityService } from '@flatlay/identity';
 import { createImageService } from '@flatlay/image';
-import { FolderBlobStore, urlSigningKey } from '@flatlay/image/files';
+import { FolderBlobStore, urlSigningKey } from '@flatlay/files';
 import { ledgerService } from '@flatlay/ledger';
 import { TokenAccounts } from '../../../services/ledger/src/app/token-accounts.js';
 import {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type AppError, call } from '@flatlay/platform';
-import { embeddedReturnOrigins } from '../../../gateway/src/embedded-origins.js';
+import { embeddedReturnOrigins } from '../../../apps/embedded/src/embedded-origins.js';
 import { loadBillingConfig } from '../src/config.js';
 import { startStack, type Stack } from './support/stack.js';
 

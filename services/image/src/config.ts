@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { loadConfig, parseSettingsKey, registry } from '@flatlay/platform';
-import { blobEnvSchema } from './blobs/from-config.js';
+import { blobEnvSchema } from '@flatlay/files';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -47,4 +47,4 @@ export type ImageConfig = z.infer<typeof imageEnvSchema>;
 export const loadImageConfig = (overrides: Partial<Record<keyof ImageConfig, string>> = {}) =>
   loadConfig(imageEnvSchema, { ...process.env, ...overrides });
 
-export { blobFolder } from './blobs/from-config.js';
+export { blobFolder } from '@flatlay/files';

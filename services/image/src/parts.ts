@@ -1,12 +1,10 @@
 import type { ServiceContext } from '@flatlay/platform';
-import { blobStoreFrom } from './blobs/from-config.js';
-import type { BlobStore } from './blobs/index.js';
+import { blobStoreFrom, urlSigner, urlSigningKey, type BlobStore } from '@flatlay/files';
 import { grpcLedger, type LedgerPort } from './app/ledger-port.js';
 import { loadImageConfig, type ImageConfig } from './config.js';
 import { exponentialBackoff, type JobPolicy, type SignKey } from './domain/index.js';
 import type { GenerativeEnvName, GenerativeSettingsSource } from './generative/index.js';
 import type { EnhanceEngine } from './worker/generation-worker.js';
-import { urlSigner, urlSigningKey } from './urls/signed-url.js';
 
 /** What a composition root or a test may set instead of the environment's choice. */
 export interface ImageServiceOptions {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { createLogger, outboxMessage, runMigrations, type Delivery, type Pool } from '@flatlay/platform';
 import { freshDatabase, waitFor } from '../../platform/test/support.js';
-import { type BlobStore, FolderBlobStore } from '../src/blobs/index.js';
+import { type BlobStore, FolderBlobStore } from '@flatlay/files';
 import { drainBlobDeletions } from '../src/app/blob-deletions.js';
 import type { Generations } from '../src/app/generations.js';
 import { imageEventHandler } from '../src/consumers/image-consumers.js';

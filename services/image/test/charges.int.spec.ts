@@ -27,7 +27,7 @@ import { recordUnlock } from '../src/app/charges.js';
 import { findImage, insertImage } from '../src/app/image-store.js';
 import { insertJob, loadJob, saveJob } from '../src/app/job-store.js';
 import { grpcLedger } from '../src/app/ledger-port.js';
-import { FolderBlobStore } from '../src/blobs/index.js';
+import { FolderBlobStore } from '@flatlay/files';
 import { createImageService } from '../src/index.js';
 import { exponentialBackoff, newChargingJob, newJob } from '../src/domain/index.js';
 import { GenerationWorker } from '../src/worker/generation-worker.js';

@@ -26,7 +26,7 @@ import {
 } from '@flatlay/platform';
 import { ledgerService } from '@flatlay/ledger';
 import { requireEnv, testKafkaBus, type TestKafkaBus, waitFor } from '../../platform/test/support.js';
-import { FolderBlobStore } from '../src/blobs/index.js';
+import { FolderBlobStore } from '@flatlay/files';
 import { SETTINGS_CONSUMER } from '../src/consumers/settings-consumer.js';
 import { createGenerationWorkerService, createImageService } from '../src/service.js';
 import { type FakeImageEditApi, startFakeImageEditApi } from './support/fake-image-edit-api.js';

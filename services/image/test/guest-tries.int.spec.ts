@@ -21,7 +21,7 @@ import {
 } from '@flatlay/platform';
 import { requireEnv } from '../../platform/test/support.js';
 import { GuestRetention } from '../src/app/guest-tries.js';
-import { type BlobStore, FolderBlobStore } from '../src/blobs/index.js';
+import { type BlobStore, FolderBlobStore } from '@flatlay/files';
 import { createImageService } from '../src/service.js';
 
 const silent = createLogger('guest-tries-test', 'silent');

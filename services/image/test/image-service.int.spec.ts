@@ -21,10 +21,10 @@ import {
 import { ledgerService } from '@flatlay/ledger';
 import { requireEnv, testKafkaBus, type TestKafkaBus, waitFor } from '../../platform/test/support.js';
 import { grpcLedger } from '../src/app/ledger-port.js';
-import { FolderBlobStore, readAll } from '../src/blobs/index.js';
+import { FolderBlobStore, readAll } from '@flatlay/files';
 import { exponentialBackoff } from '../src/domain/index.js';
 import { createImageService } from '../src/service.js';
-import { urlSigningKey, verifyUrl } from '../src/urls/signed-url.js';
+import { urlSigningKey, verifyUrl } from '@flatlay/files';
 import { GenerationWorker, type EnhanceEngine } from '../src/worker/generation-worker.js';
 import { envGenerativeSettings, GenerativeProvider } from '../src/generative/index.js';
 import { startFakeImageEditApi } from './support/fake-image-edit-api.js';

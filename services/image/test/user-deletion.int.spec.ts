@@ -21,7 +21,7 @@ import {
 } from '@flatlay/platform';
 import { ledgerService } from '@flatlay/ledger';
 import { requireEnv, waitFor } from '../../platform/test/support.js';
-import { type BlobStore, FolderBlobStore, S3BlobStore } from '../src/blobs/index.js';
+import { type BlobStore, FolderBlobStore, S3BlobStore } from '@flatlay/files';
 import { createImageService } from '../src/service.js';
 import { instantEngine } from './support/instant-engine.js';
 

@@ -24,7 +24,7 @@ import {
 import { ledgerService } from '@flatlay/ledger';
 import { serviceKeyEnv, testCredential, testServiceKeys, testUrlSigningKey } from '../../platform/test/process.js';
 import { requireEnv, testKafkaBus, type TestKafkaBus, waitFor } from '../../platform/test/support.js';
-import { FolderBlobStore } from '../src/blobs/index.js';
+import { FolderBlobStore } from '@flatlay/files';
 import { createImageService } from '../src/service.js';
 
 const silent = createLogger('image-test', 'silent');

@@ -1,4 +1,4 @@
-// The product as `npm start` runs it (gateway/dist/embedded.js: every service, the gateway and
+// The product as `npm start` runs it (apps/embedded/dist/embedded.js: every service, the gateway and
 // the built web app in one process, on the in-process bus), on a fresh database of the test
 // Postgres instead of an embedded one (same code path: embedded.ts switches on DATABASE_URL),
 // and a headless Chromium (Debian's, installed by the test infrastructure) to drive it.
@@ -51,7 +51,7 @@ const NOT_FOR_THE_PRODUCT = [
 ];
 
 export async function startProduct(): Promise<RunningProduct> {
-  for (const built of ['gateway/dist/embedded.js', 'web/dist/index.html'])
+  for (const built of ['apps/embedded/dist/embedded.js', 'web/dist/index.html'])
     if (!existsSync(join(repoRoot, built)))
       throw new Error(`${built} is missing: npm test builds it (or run \`npm run build\`)`);
   // Databases of its own on the test server (web_e2e_<run>_<service>): no other product's rows meet these.
@@ -84,7 +84,7 @@ export async function startProduct(): Promise<RunningProduct> {
     // (the real engine on a busy machine made one generation take minutes).
     IMAGE_ENGINE: 'instant',
   });
-  const child = spawn(process.execPath, ['gateway/dist/embedded.js'], {
+  const child = spawn(process.execPath, ['apps/embedded/dist/embedded.js'], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

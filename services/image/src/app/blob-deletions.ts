@@ -1,5 +1,5 @@
 import type { Logger, Pool, Queryable } from '@flatlay/platform';
-import type { BlobStore } from '../blobs/index.js';
+import type { BlobStore } from '@flatlay/files';
 
 export interface BlobDeletion {
   key: string;

@@ -8,7 +8,7 @@ import {
   type Pool,
   type Queryable,
 } from '@flatlay/platform';
-import type { BlobStore } from '../blobs/index.js';
+import type { BlobStore } from '@flatlay/files';
 import {
   anonymousView,
   checkEnhancementType,

@@ -1,5 +1,5 @@
 import { withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
-import type { BlobStore } from '../blobs/index.js';
+import type { BlobStore } from '@flatlay/files';
 import { imageFolder } from './image-store.js';
 
 // A guest's tries (ADR 0105): how many are still processing (the gateway's limit on unfinished

@@ -8,7 +8,7 @@ import {
   type Logger,
   type Pool,
 } from '@flatlay/platform';
-import type { BlobStore } from '../blobs/index.js';
+import type { BlobStore } from '@flatlay/files';
 import type { Generations } from '../app/generations.js';
 import { drainBlobDeletions, recordBlobDeletions } from '../app/blob-deletions.js';
 import { blobsOfUser, deleteImagesOfUser, imageFolder } from '../app/image-store.js';

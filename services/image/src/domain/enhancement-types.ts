@@ -1,11 +1,12 @@
-import { SUB_TYPES } from '../engine/recipes/recipe.js';
+import { MAIN_TYPES, SUB_TYPES } from '@flatlay/files/uploads';
+
+export { MAIN_TYPES };
 
 /**
  * Who may ask for which enhancement: the four main types, and the first sub-type of each group
  * (what the type chooser picks for everyone), are open to all; choosing any other sub-type is a
  * subscriber's feature.
  */
-export const MAIN_TYPES = Object.keys(SUB_TYPES) as Array<keyof typeof SUB_TYPES>;
 export const OPEN_SUB_TYPES = ['tops', 'jewelry', 'two_shoe', 'logo_detail'] as const;
 const ALL_SUB_TYPES: readonly string[] = Object.values(SUB_TYPES).flat();
 

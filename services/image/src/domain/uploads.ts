@@ -1,16 +1,8 @@
-/** What a photo upload must be: one of the stated formats, at most 10 MB. */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const ACCEPTED_TYPES = [
-  'image/jpeg',
-  'image/png',
-  'image/webp',
-  'image/heic',
-  'image/heif',
-  'image/avif',
-] as const;
+import { ACCEPTED_TYPES, MAX_UPLOAD_BYTES, UPLOAD_PREFIX } from '@flatlay/files/uploads';
 
-/** The gateway puts uploads under this prefix; a generation may only start from one of them. */
-export const UPLOAD_PREFIX = 'uploads/';
+// What a photo upload must be (formats, at most 10 MB, under the uploads prefix) is agreed with the
+// gateway in @flatlay/files; this is the service's own check of a generation's upload.
+export { ACCEPTED_TYPES, MAX_UPLOAD_BYTES, UPLOAD_PREFIX };
 
 export type UploadVerdict =
   | { ok: true }

@@ -13,8 +13,7 @@ import {
   type Subscription,
 } from '@flatlay/platform';
 import { eventTypes } from '@flatlay/proto';
-import type { BlobStore } from '../blobs/index.js';
-import { readAll } from '../blobs/index.js';
+import { readAll, type BlobStore } from '@flatlay/files';
 import { decide, evolve, type JobCommand, type JobDecision, type JobPolicy } from '../domain/index.js';
 import type { Engine } from '../engine/engine.js';
 import { isEngineError } from '../engine/errors.js';

@@ -1,3 +1,4 @@
+import { SUB_TYPES } from '@flatlay/files/uploads';
 import type { LevelStrategy } from '../stages/straighten.js';
 
 /** How one kind of product is laid out on its canvas. */
@@ -25,12 +26,8 @@ export interface Recipe {
   sharpen: number;
 }
 
-export const SUB_TYPES = {
-  clothing: ['tops', 'bottoms', 'socks'],
-  accessory: ['jewelry', 'bags_belts', 'accessory_headwear'],
-  shoes: ['two_shoe', 'side_view', 'front_view'],
-  details: ['logo_detail', 'fabric_texture', 'hardware_tag'],
-} as const;
+// The types and sub-types are agreed with the gateway (which validates requests against them).
+export { SUB_TYPES };
 
 export type EnhancementType = keyof typeof SUB_TYPES;
 export type SubType = (typeof SUB_TYPES)[EnhancementType][number];

@@ -23,14 +23,20 @@ import { createBillingService } from '@flatlay/billing';
 import { createIdentityService } from '@flatlay/identity';
 import { createImageService } from '@flatlay/image';
 import { ledgerService } from '@flatlay/ledger';
-import { createGatewayApp } from './app.js';
+import {
+  cacheEnvSchema,
+  createGatewayApp,
+  filesFromEnv,
+  listen,
+  rateLimitEnvSchema,
+  rateLimitsFrom,
+  startGatewayCache,
+  type GatewayCache,
+} from '@flatlay/gateway';
 import { embeddedReturnOrigins } from './embedded-origins.js';
-import { filesFromEnv } from './files/index.js';
-import { cacheEnvSchema, rateLimitEnvSchema, rateLimitsFrom } from './config.js';
-import { startGatewayCache, type GatewayCache } from './cache/index.js';
-import { listen } from './server.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+// apps/embedded/{src,dist}/embedded.*: three folders up.
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 const config = loadConfig(
   z
