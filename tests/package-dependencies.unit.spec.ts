@@ -133,4 +133,11 @@ describe('package dependencies', () => {
     for (const pkg of ['@flatlay/gateway', ...servicePackages])
       assert.ok(deps.includes(pkg), `@flatlay/embedded needs ${pkg}`);
   });
+
+  it("copies every workspace's manifest into the image before `npm ci`", () => {
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    const beforeInstall = dockerfile.slice(0, dockerfile.indexOf('RUN npm ci'));
+    const copied = [...beforeInstall.matchAll(/^COPY (\S+)\/package\.json \1\/$/gm)].map((m) => m[1]);
+    assert.deepEqual(copied.sort(), [...workspaces().values()].map((w) => w.dir).sort());
+  });
 });

@@ -1,5 +1,5 @@
 // GET /files/<key>: the files the image service points browsers at, each at a signed URL that
-// expires (services/image/src/urls/signed-url.ts). The signature covers the path and the expiry,
+// expires (services/files/src/urls/signed-url.ts). The signature covers the path and the expiry,
 // so a link works only for the file it was made for and only until then. A locked result's full
 // file is never signed, so it has no URL at all.
 import { pipeline } from 'node:stream/promises';
