@@ -102,6 +102,21 @@ async function signUp(page: Page, email: string) {
   await page.getByTitle('Click to buy more tokens').getByText('200', { exact: true }).waitFor();
 }
 
+/**
+ * Waits until every image in the element has loaded and is laid out at a visible size (its
+ * rendered and natural widths both above 0), and answers the rendered widths.
+ */
+async function visibleImageWidths(page: Page, selector: string): Promise<number[]> {
+  const handle = await page.waitForFunction((sel) => {
+    type Img = { naturalWidth: number; getBoundingClientRect: () => { width: number } };
+    const doc = (globalThis as unknown as { document: { querySelectorAll: (s: string) => ArrayLike<Img> } }).document;
+    const images = Array.from(doc.querySelectorAll(`${sel} img`));
+    const sizes = images.map((img) => ({ shown: img.getBoundingClientRect().width, natural: img.naturalWidth }));
+    return sizes.length > 0 && sizes.every((s) => s.shown > 0 && s.natural > 0) ? sizes.map((s) => s.shown) : null;
+  }, selector);
+  return (await handle.jsonValue()) as number[];
+}
+
 /** Picks the photo, presses Enhance Image and confirms the type chooser's choice. */
 async function enhance(page: Page) {
   await page.locator('input[type=file]').first().setInputFiles(photo);
@@ -285,6 +300,17 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     const previewDownload = page.getByLabel('Enhancement preview').getByRole('button', { name: 'Download' });
     await previewDownload.waitFor({ timeout: 60_000 });
     await recent.locator('li[data-status="completed"]').first().waitFor();
+    // The result is seen, not only downloadable: its before/after images are laid out at a visible
+    // size at both widths (they once loaded but were laid out 0 px wide).
+    for (const viewport of [VIEWPORTS.mobile, VIEWPORTS.desktop]) {
+      await page.setViewportSize(viewport);
+      const widths = await visibleImageWidths(page, 'section[aria-label="Enhancement preview"][data-state="result"]');
+      assert.ok(
+        widths.every((w) => w >= viewport.width / 4),
+        `the result is shown at ${viewport.width} px: ${widths}`,
+      );
+      await screenshot(page, `dashboard-result-${viewport.width}`);
+    }
     const [download] = await Promise.all([page.waitForEvent('download'), previewDownload.click()]);
     assert.match(download.suggestedFilename(), /^enhanced\.(png|jpg|webp)$/);
     await page.getByTitle('Click to buy more tokens').getByText('100', { exact: true }).waitFor();
