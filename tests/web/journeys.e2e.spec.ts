@@ -407,8 +407,12 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     const errors = recordErrors(page);
     await signUp(page, `subscriber.${Date.now()}@example.com`);
 
-    // No plan yet: /account offers View Plans, which leads to /subscribe.
-    await page.goto('/account');
+    // No plan yet: /account (the header's account menu leads there) offers View Plans, which leads to /subscribe.
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: /My Account/ })
+      .click();
+    await page.waitForURL((u) => u.pathname === '/account');
     await page.getByRole('heading', { name: 'My Account' }).waitFor();
     await page.getByText('You have no subscription').waitFor();
     await page.getByRole('link', { name: 'View Plans' }).click();
@@ -441,7 +445,13 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       day: 'numeric',
       timeZone: 'UTC',
     });
-    await page.goto('/account');
+    // On a phone the header's account icon leads to /account.
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await page.getByRole('banner').getByRole('link', { name: 'My Account' }).click();
+    await page.waitForURL((u) => u.pathname === '/account');
+    await page.getByRole('heading', { name: 'My Account' }).waitFor();
+    await screenshot(page, 'account-from-header-375');
+    await page.setViewportSize(VIEWPORTS.desktop);
     const card = page.locator('article[aria-labelledby="subscription-title"]');
     await card.getByText('Active', { exact: true }).waitFor();
     await card.getByText('Next Billing Date').waitFor();
