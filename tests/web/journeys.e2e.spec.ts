@@ -197,6 +197,17 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       await page.waitForLoadState('networkidle');
       assert.deepEqual(await seriousViolations(page), [], `axe on ${path}`);
     }
+    // /pricing (signed out, the page left by the loop): each plan card states its token count once,
+    // and the Free card's Get Started says a sign-up is required and leads to it.
+    for (const plan of ['Lite', 'Studio']) {
+      const card = page.locator('article.price-card', { has: page.getByRole('heading', { name: plan, exact: true }) });
+      assert.equal(await card.getByText(/\d[\d,]* tokens/).count(), 1, `${plan} states its tokens once`);
+    }
+    const free = page.locator('article.price-card', { has: page.getByRole('heading', { name: 'Free', exact: true }) });
+    await free.getByRole('link', { name: 'Get Started' }).click();
+    await page.getByText('Sign up required').waitFor();
+    await page.waitForURL((u) => u.pathname === '/auth' && u.searchParams.get('mode') === 'signup');
+    await screenshot(page, 'free-card-sign-up-required-1440');
     await context.close();
   });
 
