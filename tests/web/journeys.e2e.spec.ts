@@ -294,6 +294,49 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     await context.close();
   });
 
+  it('a guest unlocks their try with tokens: the try waits while they sign up, then is in their gallery for 100 tokens', async () => {
+    // bypassCSP: axe runs on the locked preview (injected inline).
+    const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    const email = `claimer.${Date.now()}@example.com`;
+    await page.goto('/');
+    await page.getByPlaceholder('Your email').fill(email);
+    await enhance(page);
+    const withTokens = page.getByRole('button', { name: 'Unlock with 100 tokens' });
+    await withTokens.waitFor({ timeout: 60_000 });
+    assert.deepEqual(await seriousViolations(page), [], 'axe on the locked preview');
+    await screenshot(page, 'guest-locked-1440');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'guest-locked-375');
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await withTokens.click();
+    await page.waitForURL((u) => u.pathname === '/auth');
+    const waiting = await page.evaluate(() =>
+      (globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }).localStorage.getItem(
+        'pending_token_unlock_request',
+      ),
+    );
+    assert.ok(waiting, 'the try waits under pending_token_unlock_request');
+    // Signing up unlocks it (not the signUp helper: the balance it waits for is spent at once).
+    await page.goto('/auth?mode=signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('a good long password');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByText('Image Unlocked').first().waitFor();
+    await page.goto('/dashboard');
+    await page.locator('section[aria-labelledby="recent-title"] li[data-status="completed"]').waitFor();
+    await page.getByTitle('Click to buy more tokens').getByText('100', { exact: true }).waitFor();
+    const left = await page.evaluate(() =>
+      (globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }).localStorage.getItem(
+        'pending_token_unlock_request',
+      ),
+    );
+    assert.equal(left, null, 'the waiting try is forgotten once unlocked');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('a new user signs up with 200 tokens, enhances, sees the result live in Recent images, buys main_pack on the local checkout page, and unlocks a locked image with tokens', async () => {
     const context = await newContext(browser, product.url);
     const page = await context.newPage();

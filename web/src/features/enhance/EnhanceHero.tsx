@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useReducer, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { loginRequired, needsLogin } from '../../api/generation-errors';
 import { queryKeys } from '../../api/queries';
 import { useAuth } from '../../auth/auth-context';
+import { rememberTokenUnlock } from '../../auth/pending-unlock';
 import { errorToast, toast } from '../../components/toast/toast-store';
 import { TOKENS_PER_IMAGE } from '../../lib/constants';
 import {
@@ -34,6 +35,7 @@ export function EnhanceHero() {
   const [busy, setBusy] = useState(false);
   const objectUrl = useRef<string | null>(null);
   const [query, setQuery] = useSearchParams();
+  const navigate = useNavigate();
 
   useEffect(() => () => void (objectUrl.current && URL.revokeObjectURL(objectUrl.current)), []);
 
@@ -142,6 +144,11 @@ export function EnhanceHero() {
         onDownload={(url) => void downloadResult(url)}
         onPayToUnlock={(id) => void payAsGuest(id)}
         onUnlock={(id) => void unlockByPayment(id)}
+        onUnlockWithTokens={(id) => {
+          // Kept under pending_token_unlock_request: the sign-in (or sign-up) unlocks it (auth/pending-unlock.ts).
+          rememberTokenUnlock(id);
+          navigate('/auth');
+        }}
       />
       <TypeChooserDialog
         open={choosing}
