@@ -294,6 +294,83 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     await context.close();
   });
 
+  it("a guest back from paying before the provider's confirmation sees it being confirmed, with a link for later, then the image", async () => {
+    // bypassCSP: axe runs on the confirming panel (injected inline).
+    const context = await browser.newContext({
+      baseURL: product.url,
+      viewport: VIEWPORTS.desktop,
+      bypassCSP: true,
+      acceptDownloads: true,
+    });
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    await page.goto('/');
+    await page.getByPlaceholder('Your email').fill('late.webhook@example.com');
+    await enhance(page);
+    const payButton = page.getByRole('button', { name: 'Pay $5 to Unlock' });
+    await payButton.waitFor({ timeout: 60_000 });
+    const created = page.waitForRequest((r) => r.url().endsWith('/api/payments/create-anonymous-payment'));
+    await payButton.click();
+    const successUrl = ((await created).postDataJSON() as { success_url: string }).success_url;
+    await page.waitForURL((u) => u.pathname.startsWith('/checkout/local/'));
+    const checkoutUrl = page.url();
+    // The webhook is held back: the guest comes back to the return address before anyone pays (the
+    // local provider confirms the moment Pay is clicked, so Pay is clicked later, elsewhere).
+    let unlockCalls = 0;
+    const askedAgain = new Promise<void>((ok) =>
+      page.on('request', (r) => {
+        if (r.url().includes('/api/payments/unlock-anonymous-enhancement/') && ++unlockCalls === 2) ok();
+      }),
+    );
+    await page.goto(successUrl);
+    const confirming = page.locator('section[aria-label="Enhancement preview"][data-state="confirming"]');
+    await confirming.getByText('Confirming your payment...').waitFor();
+    assert.equal(await confirming.getByRole('link').getAttribute('href'), successUrl, 'the link opens it later');
+    await page.waitForURL((u) => u.search === '');
+    // The server answered "pending" (202) at once; the browser asks again after its back-off.
+    await askedAgain;
+    assert.equal(await confirming.count(), 1, 'still confirming');
+    assert.deepEqual(await seriousViolations(page), [], 'axe on the confirming panel');
+    await screenshot(page, 'guest-confirming-1440');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'guest-confirming-375');
+    await page.setViewportSize(VIEWPORTS.desktop);
+
+    // The confirmation arrives: Pay is clicked on the same checkout, in another browser.
+    const provider = await newContext(browser, product.url);
+    const providerPage = await provider.newPage();
+    await providerPage.goto(checkoutUrl);
+    await payOnLocalCheckout(providerPage, {
+      item: 'Image unlock',
+      total: '$5',
+      screenshot: 'local-checkout-late-unlock-desktop',
+    });
+    await provider.close();
+    const result = page.locator('section[aria-label="Enhancement preview"][data-state="result"]');
+    await result.getByRole('button', { name: 'Download' }).waitFor({ timeout: 60_000 });
+    await page.getByText('Payment Confirmed').first().waitFor();
+    assert.equal(await result.getByRole('link', { name: 'Link to this image' }).getAttribute('href'), successUrl);
+    const kept = await page.evaluate(() =>
+      (globalThis as unknown as { sessionStorage: { getItem: (k: string) => string | null } }).sessionStorage.getItem(
+        'flatlay-paid-guest-try',
+      ),
+    );
+    assert.equal(kept, null, 'the id is forgotten once unlocked');
+    await screenshot(page, 'guest-confirmed-1440');
+    assert.deepEqual(errors, []);
+    await context.close();
+
+    // The link, opened later in another browser, shows the paid result.
+    const later = await newContext(browser, product.url);
+    const laterPage = await later.newPage();
+    await laterPage.goto(successUrl);
+    await laterPage
+      .locator('section[aria-label="Enhancement preview"][data-state="result"]')
+      .getByRole('button', { name: 'Download' })
+      .waitFor();
+    await later.close();
+  });
+
   it('a guest unlocks their try with tokens: the try waits while they sign up, then is in their gallery for 100 tokens', async () => {
     // bypassCSP: axe runs on the locked preview (injected inline).
     const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });

@@ -70,11 +70,32 @@ function PreviewBody({ state, onDownload, onPayToUnlock, onUnlock, onUnlockWithT
             <img className="preview__image" src={state.resultUrl} alt="Enhanced flat-lay" />
           )}
           <div className="preview__actions">
+            {state.laterUrl && (
+              <a className="button button--outline" href={state.laterUrl}>
+                Link to this image
+              </a>
+            )}
             <button type="button" className="button button--primary" onClick={() => onDownload(state.resultUrl)}>
               <DownloadIcon /> Download
             </button>
           </div>
         </>
+      );
+    case 'confirming':
+      return (
+        <div className="preview__placeholder preview__confirming">
+          <span className="spinner" aria-hidden="true" />
+          <p className="preview__title">
+            {state.status === 'unlocking' ? 'Payment received: unlocking your image...' : 'Confirming your payment...'}
+          </p>
+          <p className="small">This usually takes a few seconds; your image appears here when it is ready.</p>
+          <p className="small">
+            Keep this link to open your paid image later, in any browser:{' '}
+            <a href={state.laterUrl} className="preview__link">
+              {state.laterUrl}
+            </a>
+          </p>
+        </div>
       );
     case 'guest-locked':
       return (

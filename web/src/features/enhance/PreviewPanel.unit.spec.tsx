@@ -88,6 +88,18 @@ describe('PreviewPanel', () => {
     show({ kind: 'guest-locked', previewUrl: '/p', enhancementId: 'e1', paying: true });
     assert.equal((screen.getByRole('button', { name: 'Processing...' }) as HTMLButtonElement).disabled, true);
   });
+  it("says a guest's payment is being confirmed, with the link that opens the paid result later", () => {
+    const laterUrl = 'https://flatlay.example/?payment=success&enhancement_id=e1';
+    show({ kind: 'confirming', status: 'pending_payment', laterUrl });
+    screen.getByText('Confirming your payment...');
+    assert.equal(screen.getByRole('link', { name: laterUrl }).getAttribute('href'), laterUrl);
+    cleanup();
+    show({ kind: 'confirming', status: 'unlocking', laterUrl });
+    screen.getByText('Payment received: unlocking your image...');
+    cleanup();
+    show({ kind: 'result', resultUrl: '/r.png', imageUrl: null, laterUrl });
+    assert.equal(screen.getByRole('link', { name: 'Link to this image' }).getAttribute('href'), laterUrl);
+  });
   it('offers a guest the unlock with tokens, after signing in', () => {
     const calls = show({ kind: 'guest-locked', previewUrl: '/p', enhancementId: 'e1', paying: false });
     screen.getByText('Sign in first, or sign up free with 200 tokens.');
