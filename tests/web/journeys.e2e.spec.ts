@@ -117,6 +117,33 @@ async function visibleImageWidths(page: Page, selector: string): Promise<number[
   return (await handle.jsonValue()) as number[];
 }
 
+/**
+ * Whether the page keeps to the viewport's width (wider means a sideways scroll on a phone): none
+ * when it fits, else the first elements that reach past it.
+ */
+function pastTheViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    type El = { tagName: string; className: unknown; getBoundingClientRect: () => { right: number } };
+    const doc = (
+      globalThis as unknown as {
+        document: {
+          documentElement: { clientWidth: number; scrollWidth: number };
+          querySelectorAll: (s: string) => ArrayLike<El>;
+        };
+      }
+    ).document;
+    const width = doc.documentElement.clientWidth;
+    // A wide table in its own scrolling box is fine: only the page's own sideways scroll counts.
+    if (doc.documentElement.scrollWidth <= width) return [];
+    return Array.from(doc.querySelectorAll('body *'))
+      .filter((e) => e.getBoundingClientRect().right > width + 1)
+      .slice(0, 5)
+      .map(
+        (e) => `${e.tagName.toLowerCase()}.${String(e.className)} (${Math.round(e.getBoundingClientRect().right)} px)`,
+      );
+  });
+}
+
 /** Picks the photo, presses Enhance Image and confirms the type chooser's choice. */
 async function enhance(page: Page) {
   await page.locator('input[type=file]').first().setInputFiles(photo);
@@ -205,7 +232,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     }
     const free = page.locator('article.price-card', { has: page.getByRole('heading', { name: 'Free', exact: true }) });
     await free.getByRole('link', { name: 'Get Started' }).click();
-    await page.getByText('Sign up required').waitFor();
+    await page.getByText('Sign up required').first().waitFor();
     await page.waitForURL((u) => u.pathname === '/auth' && u.searchParams.get('mode') === 'signup');
     await screenshot(page, 'free-card-sign-up-required-1440');
     await context.close();
@@ -440,6 +467,8 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
         widths.every((w) => w >= viewport.width / 4),
         `the result is shown at ${viewport.width} px: ${widths}`,
       );
+      // The greeting names the user by their long e-mail local part: it wraps, the page keeps its width.
+      assert.deepEqual(await pastTheViewport(page), [], `the dashboard fits ${viewport.width} px`);
       await screenshot(page, `dashboard-result-${viewport.width}`);
     }
     const [download] = await Promise.all([page.waitForEvent('download'), previewDownload.click()]);
@@ -581,6 +610,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     await page.getByRole('banner').getByRole('link', { name: 'My Account' }).click();
     await page.waitForURL((u) => u.pathname === '/account');
     await page.getByRole('heading', { name: 'My Account' }).waitFor();
+    assert.deepEqual(await pastTheViewport(page), [], 'the long e-mail address wraps on /account');
     await screenshot(page, 'account-from-header-375');
     await page.setViewportSize(VIEWPORTS.desktop);
     const card = page.locator('article[aria-labelledby="subscription-title"]');
