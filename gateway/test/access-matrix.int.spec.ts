@@ -318,11 +318,12 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       send: (s, token) => s.request('GET', `/payments/anonymous-enhancement/${openGuestTry}`, { token }),
       expect: all(200),
     },
-    // Unpaid: refused whoever asks (the browser's word is not a payment).
+    // Its payment started (the row above) and not confirmed: pending (202) whoever asks, nothing
+    // unlocked (the browser's word is not a payment).
     {
       operation: 'POST /payments/unlock-anonymous-enhancement/{id}',
       send: (s, token) => s.request('POST', `/payments/unlock-anonymous-enhancement/${openGuestTry}`, { token }),
-      expect: all(409),
+      expect: all(202),
     },
     // The user's image was paid for with tokens when it was made: there is nothing to buy (409);
     // for everyone else it does not exist.

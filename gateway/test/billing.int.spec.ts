@@ -156,9 +156,9 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
       json: { enhancement_id: randomUUID(), success_url: '/', cancel_url: '/' },
     });
     assert.equal(missing.status, 404);
-    // Not paid: the browser's word unlocks nothing.
+    // Not paid, no payment even started: the browser's word unlocks nothing.
     const early = await s.request('POST', `/payments/unlock-anonymous-enhancement/${tried.body.enhancement_id}`);
-    assert.equal(early.status, 409);
+    assert.deepEqual([early.status, early.body.message], [409, 'No payment was started for this enhancement.']);
     // Without a subscription there is nothing to cancel; without a checkout, no billing account.
     assert.equal((await s.request('POST', '/subscription/cancel', { token })).status, 404);
     assert.equal((await s.request('POST', '/create-billing-portal', { token })).status, 404);
@@ -196,6 +196,13 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
         headers: { 'idempotency-key': 'pay-1' },
       });
     assert.equal((await pay()).body.checkout_url, (await pay()).body.checkout_url);
+    // A started payment not confirmed yet (the provider's webhook can land after the browser
+    // returns): answered at once as pending, for the browser to ask again; nothing is unlocked.
+    const early = await s.request('POST', `/payments/unlock-anonymous-enhancement/${id}`);
+    assert.deepEqual(
+      [early.status, early.body],
+      [202, { success: false, status: 'pending_payment', processed_url: null }],
+    );
   });
 
   it('a Stripe-signed webhook credits a pack once however often it comes; a bad signature changes nothing', async () => {

@@ -102,6 +102,48 @@ async function signUp(page: Page, email: string) {
   await page.getByTitle('Click to buy more tokens').getByText('200', { exact: true }).waitFor();
 }
 
+/**
+ * Waits until every image in the element has loaded and is laid out at a visible size (its
+ * rendered and natural widths both above 0), and answers the rendered widths.
+ */
+async function visibleImageWidths(page: Page, selector: string): Promise<number[]> {
+  const handle = await page.waitForFunction((sel) => {
+    type Img = { naturalWidth: number; getBoundingClientRect: () => { width: number } };
+    const doc = (globalThis as unknown as { document: { querySelectorAll: (s: string) => ArrayLike<Img> } }).document;
+    const images = Array.from(doc.querySelectorAll(`${sel} img`));
+    const sizes = images.map((img) => ({ shown: img.getBoundingClientRect().width, natural: img.naturalWidth }));
+    return sizes.length > 0 && sizes.every((s) => s.shown > 0 && s.natural > 0) ? sizes.map((s) => s.shown) : null;
+  }, selector);
+  return (await handle.jsonValue()) as number[];
+}
+
+/**
+ * Whether the page keeps to the viewport's width (wider means a sideways scroll on a phone): none
+ * when it fits, else the first elements that reach past it.
+ */
+function pastTheViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    type El = { tagName: string; className: unknown; getBoundingClientRect: () => { right: number } };
+    const doc = (
+      globalThis as unknown as {
+        document: {
+          documentElement: { clientWidth: number; scrollWidth: number };
+          querySelectorAll: (s: string) => ArrayLike<El>;
+        };
+      }
+    ).document;
+    const width = doc.documentElement.clientWidth;
+    // A wide table in its own scrolling box is fine: only the page's own sideways scroll counts.
+    if (doc.documentElement.scrollWidth <= width) return [];
+    return Array.from(doc.querySelectorAll('body *'))
+      .filter((e) => e.getBoundingClientRect().right > width + 1)
+      .slice(0, 5)
+      .map(
+        (e) => `${e.tagName.toLowerCase()}.${String(e.className)} (${Math.round(e.getBoundingClientRect().right)} px)`,
+      );
+  });
+}
+
 /** Picks the photo, presses Enhance Image and confirms the type chooser's choice. */
 async function enhance(page: Page) {
   await page.locator('input[type=file]').first().setInputFiles(photo);
@@ -182,6 +224,17 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       await page.waitForLoadState('networkidle');
       assert.deepEqual(await seriousViolations(page), [], `axe on ${path}`);
     }
+    // /pricing (signed out, the page left by the loop): each plan card states its token count once,
+    // and the Free card's Get Started says a sign-up is required and leads to it.
+    for (const plan of ['Lite', 'Studio']) {
+      const card = page.locator('article.price-card', { has: page.getByRole('heading', { name: plan, exact: true }) });
+      assert.equal(await card.getByText(/\d[\d,]* tokens/).count(), 1, `${plan} states its tokens once`);
+    }
+    const free = page.locator('article.price-card', { has: page.getByRole('heading', { name: 'Free', exact: true }) });
+    await free.getByRole('link', { name: 'Get Started' }).click();
+    await page.getByText('Sign up required').first().waitFor();
+    await page.waitForURL((u) => u.pathname === '/auth' && u.searchParams.get('mode') === 'signup');
+    await screenshot(page, 'free-card-sign-up-required-1440');
     await context.close();
   });
 
@@ -268,6 +321,126 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     await context.close();
   });
 
+  it("a guest back from paying before the provider's confirmation sees it being confirmed, with a link for later, then the image", async () => {
+    // bypassCSP: axe runs on the confirming panel (injected inline).
+    const context = await browser.newContext({
+      baseURL: product.url,
+      viewport: VIEWPORTS.desktop,
+      bypassCSP: true,
+      acceptDownloads: true,
+    });
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    await page.goto('/');
+    await page.getByPlaceholder('Your email').fill('late.webhook@example.com');
+    await enhance(page);
+    const payButton = page.getByRole('button', { name: 'Pay $5 to Unlock' });
+    await payButton.waitFor({ timeout: 60_000 });
+    const created = page.waitForRequest((r) => r.url().endsWith('/api/payments/create-anonymous-payment'));
+    await payButton.click();
+    const successUrl = ((await created).postDataJSON() as { success_url: string }).success_url;
+    await page.waitForURL((u) => u.pathname.startsWith('/checkout/local/'));
+    const checkoutUrl = page.url();
+    // The webhook is held back: the guest comes back to the return address before anyone pays (the
+    // local provider confirms the moment Pay is clicked, so Pay is clicked later, elsewhere).
+    let unlockCalls = 0;
+    const askedAgain = new Promise<void>((ok) =>
+      page.on('request', (r) => {
+        if (r.url().includes('/api/payments/unlock-anonymous-enhancement/') && ++unlockCalls === 2) ok();
+      }),
+    );
+    await page.goto(successUrl);
+    const confirming = page.locator('section[aria-label="Enhancement preview"][data-state="confirming"]');
+    await confirming.getByText('Confirming your payment...').waitFor();
+    assert.equal(await confirming.getByRole('link').getAttribute('href'), successUrl, 'the link opens it later');
+    await page.waitForURL((u) => u.search === '');
+    // The server answered "pending" (202) at once; the browser asks again after its back-off.
+    await askedAgain;
+    assert.equal(await confirming.count(), 1, 'still confirming');
+    assert.deepEqual(await seriousViolations(page), [], 'axe on the confirming panel');
+    await screenshot(page, 'guest-confirming-1440');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'guest-confirming-375');
+    await page.setViewportSize(VIEWPORTS.desktop);
+
+    // The confirmation arrives: Pay is clicked on the same checkout, in another browser.
+    const provider = await newContext(browser, product.url);
+    const providerPage = await provider.newPage();
+    await providerPage.goto(checkoutUrl);
+    await payOnLocalCheckout(providerPage, {
+      item: 'Image unlock',
+      total: '$5',
+      screenshot: 'local-checkout-late-unlock-desktop',
+    });
+    await provider.close();
+    const result = page.locator('section[aria-label="Enhancement preview"][data-state="result"]');
+    await result.getByRole('button', { name: 'Download' }).waitFor({ timeout: 60_000 });
+    await page.getByText('Payment Confirmed').first().waitFor();
+    assert.equal(await result.getByRole('link', { name: 'Link to this image' }).getAttribute('href'), successUrl);
+    const kept = await page.evaluate(() =>
+      (globalThis as unknown as { sessionStorage: { getItem: (k: string) => string | null } }).sessionStorage.getItem(
+        'flatlay-paid-guest-try',
+      ),
+    );
+    assert.equal(kept, null, 'the id is forgotten once unlocked');
+    await screenshot(page, 'guest-confirmed-1440');
+    assert.deepEqual(errors, []);
+    await context.close();
+
+    // The link, opened later in another browser, shows the paid result.
+    const later = await newContext(browser, product.url);
+    const laterPage = await later.newPage();
+    await laterPage.goto(successUrl);
+    await laterPage
+      .locator('section[aria-label="Enhancement preview"][data-state="result"]')
+      .getByRole('button', { name: 'Download' })
+      .waitFor();
+    await later.close();
+  });
+
+  it('a guest unlocks their try with tokens: the try waits while they sign up, then is in their gallery for 100 tokens', async () => {
+    // bypassCSP: axe runs on the locked preview (injected inline).
+    const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    const email = `claimer.${Date.now()}@example.com`;
+    await page.goto('/');
+    await page.getByPlaceholder('Your email').fill(email);
+    await enhance(page);
+    const withTokens = page.getByRole('button', { name: 'Unlock with 100 tokens' });
+    await withTokens.waitFor({ timeout: 60_000 });
+    assert.deepEqual(await seriousViolations(page), [], 'axe on the locked preview');
+    await screenshot(page, 'guest-locked-1440');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'guest-locked-375');
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await withTokens.click();
+    await page.waitForURL((u) => u.pathname === '/auth');
+    const waiting = await page.evaluate(() =>
+      (globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }).localStorage.getItem(
+        'pending_token_unlock_request',
+      ),
+    );
+    assert.ok(waiting, 'the try waits under pending_token_unlock_request');
+    // Signing up unlocks it (not the signUp helper: the balance it waits for is spent at once).
+    await page.goto('/auth?mode=signup');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('a good long password');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByText('Image Unlocked').first().waitFor();
+    await page.goto('/dashboard');
+    await page.locator('section[aria-labelledby="recent-title"] li[data-status="completed"]').waitFor();
+    await page.getByTitle('Click to buy more tokens').getByText('100', { exact: true }).waitFor();
+    const left = await page.evaluate(() =>
+      (globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }).localStorage.getItem(
+        'pending_token_unlock_request',
+      ),
+    );
+    assert.equal(left, null, 'the waiting try is forgotten once unlocked');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('a new user signs up with 200 tokens, enhances, sees the result live in Recent images, buys main_pack on the local checkout page, and unlocks a locked image with tokens', async () => {
     const context = await newContext(browser, product.url);
     const page = await context.newPage();
@@ -285,6 +458,19 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     const previewDownload = page.getByLabel('Enhancement preview').getByRole('button', { name: 'Download' });
     await previewDownload.waitFor({ timeout: 60_000 });
     await recent.locator('li[data-status="completed"]').first().waitFor();
+    // The result is seen, not only downloadable: its before/after images are laid out at a visible
+    // size at both widths (they once loaded but were laid out 0 px wide).
+    for (const viewport of [VIEWPORTS.mobile, VIEWPORTS.desktop]) {
+      await page.setViewportSize(viewport);
+      const widths = await visibleImageWidths(page, 'section[aria-label="Enhancement preview"][data-state="result"]');
+      assert.ok(
+        widths.every((w) => w >= viewport.width / 4),
+        `the result is shown at ${viewport.width} px: ${widths}`,
+      );
+      // The greeting names the user by their long e-mail local part: it wraps, the page keeps its width.
+      assert.deepEqual(await pastTheViewport(page), [], `the dashboard fits ${viewport.width} px`);
+      await screenshot(page, `dashboard-result-${viewport.width}`);
+    }
     const [download] = await Promise.all([page.waitForEvent('download'), previewDownload.click()]);
     assert.match(download.suggestedFilename(), /^enhanced\.(png|jpg|webp)$/);
     await page.getByTitle('Click to buy more tokens').getByText('100', { exact: true }).waitFor();
@@ -381,8 +567,12 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     const errors = recordErrors(page);
     await signUp(page, `subscriber.${Date.now()}@example.com`);
 
-    // No plan yet: /account offers View Plans, which leads to /subscribe.
-    await page.goto('/account');
+    // No plan yet: /account (the header's account menu leads there) offers View Plans, which leads to /subscribe.
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: /My Account/ })
+      .click();
+    await page.waitForURL((u) => u.pathname === '/account');
     await page.getByRole('heading', { name: 'My Account' }).waitFor();
     await page.getByText('You have no subscription').waitFor();
     await page.getByRole('link', { name: 'View Plans' }).click();
@@ -415,7 +605,14 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       day: 'numeric',
       timeZone: 'UTC',
     });
-    await page.goto('/account');
+    // On a phone the header's account icon leads to /account.
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await page.getByRole('banner').getByRole('link', { name: 'My Account' }).click();
+    await page.waitForURL((u) => u.pathname === '/account');
+    await page.getByRole('heading', { name: 'My Account' }).waitFor();
+    assert.deepEqual(await pastTheViewport(page), [], 'the long e-mail address wraps on /account');
+    await screenshot(page, 'account-from-header-375');
+    await page.setViewportSize(VIEWPORTS.desktop);
     const card = page.locator('article[aria-labelledby="subscription-title"]');
     await card.getByText('Active', { exact: true }).waitFor();
     await card.getByText('Next Billing Date').waitFor();

@@ -684,7 +684,7 @@ export interface paths {
         put?: never;
         /**
          * The full result of a guest's paid try
-         * @description Succeeds only once the payment provider has confirmed the payment to billing (its webhook) and the image service has unlocked the try; on return from checkout the confirmation may still be on its way (409: try again in a moment).
+         * @description Answers at once: 200 once the payment provider has confirmed the payment to billing (its webhook) and the image service has unlocked the try; 202 while a started payment is not confirmed yet (the webhook can land after the browser returns) or is confirmed and still being unlocked. The client asks again, with back-off, while it is 202 (docs/decisions/0107-guest-unlock-confirmation.md).
          */
         post: operations["postPaymentsUnlockAnonymousEnhancementId"];
         delete?: never;
@@ -4746,6 +4746,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not unlocked yet: ask again in a moment */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /**
+                         * @description pending_payment: a checkout was started, its confirmation has not arrived; unlocking: confirmed, the image service is unlocking it
+                         * @enum {string}
+                         */
+                        status: "pending_payment" | "unlocking";
+                        processed_url: null;
+                    };
+                };
+            };
             /** @description The request does not match this operation: the message names the field and the rule */
             400: {
                 headers: {
@@ -4778,7 +4796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No confirmed payment yet, or confirmed and still being unlocked (try again in a moment) */
+            /** @description No checkout was ever started for this try */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4786,8 +4804,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Payment for this enhancement has not been confirmed yet.",
-                     *       "message": "Payment for this enhancement has not been confirmed yet.",
+                     *       "detail": "No payment was started for this enhancement.",
+                     *       "message": "No payment was started for this enhancement.",
                      *       "code": "CONFLICT"
                      *     }
                      */

@@ -19,8 +19,7 @@ const NOT_FOUND = 'Image not found';
 export const STILL_PROCESSING = 'Your image is still being made. You can pay as soon as it is ready.';
 export const FAILED_NOTHING_TO_PAY = 'This enhancement failed; there is nothing to pay for.';
 const TICKET_REFUSED = 'Not authenticated: the payment link is invalid or has expired; start the unlock again';
-/** How long an unlock call waits for the image service to act on a confirmed payment. */
-const UNLOCK_WAIT_MS = 5_000;
+const NO_PAYMENT = 'No payment was started for this enhancement.';
 
 const idParams = z.object({
   id: z.uuid({ error: 'id must be an image id (a UUID)' }).meta({ description: 'The image (or enhancement) id' }),
@@ -155,38 +154,40 @@ export function unlockPaymentRoutes(clients: ServiceClients, options: PaymentRou
       access: 'none',
       summary: "The full result of a guest's paid try",
       description:
-        'Succeeds only once the payment provider has confirmed the payment to billing (its webhook) and the image service has unlocked the try; on return from checkout the confirmation may still be on its way (409: try again in a moment).',
+        'Answers at once: 200 once the payment provider has confirmed the payment to billing (its webhook) and the image service has unlocked the try; 202 while a started payment is not confirmed yet (the webhook can land after the browser returns) or is confirmed and still being unlocked. The client asks again, with back-off, while it is 202 (docs/decisions/0107-guest-unlock-confirmation.md).',
       request: { params: idParams },
       responses: {
         200: {
           description: 'Paid and unlocked',
           schema: z.object({ success: z.literal(true), processed_url: z.string().nullable() }),
         },
+        202: {
+          description: 'Not unlocked yet: ask again in a moment',
+          schema: z.object({
+            success: z.literal(false),
+            status: z.enum(['pending_payment', 'unlocking']).meta({
+              description:
+                'pending_payment: a checkout was started, its confirmation has not arrived; unlocking: confirmed, the image service is unlocking it',
+            }),
+            processed_url: z.null(),
+          }),
+        },
         404: refusal('NOT_FOUND', NOT_FOUND, "No guest's try with this id"),
-        409: refusal(
-          'CONFLICT',
-          'Payment for this enhancement has not been confirmed yet.',
-          'No confirmed payment yet, or confirmed and still being unlocked (try again in a moment)',
-        ),
+        409: refusal('CONFLICT', NO_PAYMENT, 'No checkout was ever started for this try'),
       },
       async handle(_req, res, { params }) {
-        let guest = await guestTry(params.id);
+        const guest = await guestTry(params.id);
         if (!guest.isPaid) {
           const b = billing();
           const payment = await call(b, b.getAnonymousPayment, { enhancementId: params.id });
-          if (!payment.isPaid)
-            throw new AppError('CONFLICT', 'Payment for this enhancement has not been confirmed yet.');
-          // Billing has the provider's confirmation; its event is on the way to the image service.
-          const until = Date.now() + UNLOCK_WAIT_MS;
-          while (!guest.isPaid && Date.now() < until) {
-            await new Promise((ok) => setTimeout(ok, 250));
-            guest = await guestTry(params.id);
-          }
-          if (!guest.isPaid)
-            throw new AppError(
-              'CONFLICT',
-              'Your payment is confirmed; the image is being unlocked. Please try again in a moment.',
-            );
+          if (payment.status === 'none') throw new AppError('CONFLICT', NO_PAYMENT);
+          // No waiting here (a request held open per returning guest): the browser waits and asks again.
+          res.status(202).json({
+            success: false,
+            status: payment.isPaid ? 'unlocking' : 'pending_payment',
+            processed_url: null,
+          });
+          return;
         }
         res.json({ success: true, processed_url: anonymousJson(guest).processed_url });
       },

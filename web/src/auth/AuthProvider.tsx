@@ -7,7 +7,7 @@ import { toast } from '../components/toast/toast-store';
 import { clearAuthToken, readAuthToken, storeAuthToken } from '../lib/storage';
 import { type AuthApi, AuthContext, type AuthState } from './auth-context';
 import { signOutOfGoogle } from './google-identity';
-import { retryPendingTokenUnlock } from './pending-unlock';
+import { pendingUnlockToast, retryPendingTokenUnlock } from './pending-unlock';
 import { initialiseSession, isProfileFresh, sleep } from './session';
 
 const signedOut: AuthState = {
@@ -49,10 +49,9 @@ export function AuthProvider({ children, wait = sleep }: AuthProviderProps) {
 
   const tryPendingUnlock = useCallback(async () => {
     const outcome = await retryPendingTokenUnlock(api.unlockAnonymousWithTokens);
-    if (outcome === 'unlocked') {
-      toast({ title: 'Image Unlocked', description: 'Your enhanced image is unlocked in your dashboard.' });
-      await queryClient.invalidateQueries();
-    }
+    const told = pendingUnlockToast(outcome);
+    if (told) toast(told);
+    if (outcome === 'unlocked') await queryClient.invalidateQueries();
   }, [queryClient]);
 
   const initialise = useCallback(async () => {

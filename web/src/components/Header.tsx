@@ -57,7 +57,12 @@ export function Header() {
         <div className="site-header__account">
           {authUser && profile ? (
             <>
-              <span className="site-header__name">{displayNameOf(profile)}</span>
+              {/* The account menu: the name opens /account (plan, Manage Billing, Cancel Subscription). */}
+              <Link to="/account" className="site-header__name" title="My Account">
+                <AccountIcon />
+                {displayNameOf(profile)}
+                <span className="visually-hidden">, My Account</span>
+              </Link>
               <TokenChip balance={tokens} />
               <button type="button" className="button button--ghost site-header__signout" onClick={signOut}>
                 Sign Out
@@ -72,7 +77,7 @@ export function Header() {
             <IconLink to="/dashboard" label="Dashboard">
               <DashboardIcon />
             </IconLink>
-            <IconLink to={authUser ? '/dashboard' : '/auth'} label="Account">
+            <IconLink to={authUser ? '/account' : '/auth'} label={authUser ? 'My Account' : 'Account'}>
               <AccountIcon />
             </IconLink>
           </div>

@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useReducer, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { loginRequired, needsLogin } from '../../api/generation-errors';
 import { queryKeys } from '../../api/queries';
 import { useAuth } from '../../auth/auth-context';
+import { rememberTokenUnlock } from '../../auth/pending-unlock';
 import { errorToast, toast } from '../../components/toast/toast-store';
 import { TOKENS_PER_IMAGE } from '../../lib/constants';
 import {
@@ -16,7 +17,15 @@ import {
 import { downloadResult } from './download';
 import { type GenerationOutcome, generateAsGuest, generateSignedIn } from './hero-generation';
 import { ImagePicker } from './ImagePicker';
-import { payToUnlockGuest, resumeGuestPayment, unlockByPayment } from './unlock';
+import { askGuestUnlock, payToUnlockGuest, unlockByPayment } from './unlock';
+import {
+  confirmGuestUnlock,
+  forgetPaidTry,
+  paidResultLink,
+  readPaidTry,
+  rememberPaidTry,
+  sleepUnlessAborted,
+} from './paid-unlock';
 import { prepareUpload } from './prepare-file';
 import { PreviewPanel } from './PreviewPanel';
 import { initialPreview, previewReducer } from './preview-state';
@@ -34,15 +43,42 @@ export function EnhanceHero() {
   const [busy, setBusy] = useState(false);
   const objectUrl = useRef<string | null>(null);
   const [query, setQuery] = useSearchParams();
+  const navigate = useNavigate();
 
   useEffect(() => () => void (objectUrl.current && URL.revokeObjectURL(objectUrl.current)), []);
 
-  // Back from the hosted payment page: unlock the guest's enhancement and show it.
+  // Back from the hosted payment page (or opening the link to a paid try): the id is kept in session
+  // storage until the try is unlocked, and asked about with back-off while the payment is confirmed.
   const paidId = query.get('payment') === 'success' ? query.get('enhancement_id') : null;
   useEffect(() => {
-    if (!paidId) return;
-    setQuery({}, { replace: true });
-    void resumeGuestPayment(paidId).then((url) => url && dispatch({ type: 'result', resultUrl: url }));
+    if (paidId) {
+      rememberPaidTry(paidId);
+      setQuery({}, { replace: true });
+      return;
+    }
+    const id = readPaidTry();
+    if (!id) return;
+    const laterUrl = paidResultLink(window.location.origin, id);
+    const stop = new AbortController();
+    dispatch({ type: 'confirming', status: 'pending_payment', laterUrl });
+    void confirmGuestUnlock(id, {
+      unlock: askGuestUnlock,
+      sleep: (ms) => sleepUnlessAborted(ms, stop.signal),
+      onPending: (status) => dispatch({ type: 'confirming', status, laterUrl }),
+      signal: stop.signal,
+    }).then((outcome) => {
+      if (outcome.kind === 'aborted') return;
+      if (outcome.kind === 'unlocked') {
+        forgetPaidTry();
+        dispatch({ type: 'result', resultUrl: outcome.url, laterUrl });
+        toast({ title: 'Payment Confirmed', description: 'Your full-resolution image is ready.' });
+        return;
+      }
+      if (outcome.forget) forgetPaidTry();
+      dispatch({ type: 'reset' });
+      errorToast('Unlock Failed', outcome.message);
+    });
+    return () => stop.abort();
   }, [paidId, setQuery]);
 
   const choose = (picked: File) => {
@@ -142,6 +178,11 @@ export function EnhanceHero() {
         onDownload={(url) => void downloadResult(url)}
         onPayToUnlock={(id) => void payAsGuest(id)}
         onUnlock={(id) => void unlockByPayment(id)}
+        onUnlockWithTokens={(id) => {
+          // Kept under pending_token_unlock_request: the sign-in (or sign-up) unlocks it (auth/pending-unlock.ts).
+          rememberTokenUnlock(id);
+          navigate('/auth');
+        }}
       />
       <TypeChooserDialog
         open={choosing}

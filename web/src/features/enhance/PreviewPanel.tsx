@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { BeforeAfter } from '../../components/BeforeAfter';
 import { DownloadIcon, LockIcon } from '../../components/icons';
-import { UNLOCK_PRICE_LABEL } from '../../lib/constants';
+import { FREE_SIGNUP_TOKENS, TOKENS_PER_IMAGE, UNLOCK_PRICE_LABEL } from '../../lib/constants';
 import type { PreviewState } from './preview-state';
 
 export interface PreviewPanelProps {
@@ -9,18 +9,20 @@ export interface PreviewPanelProps {
   onDownload: (url: string) => void;
   onPayToUnlock: (enhancementId: string) => void;
   onUnlock: (imageId: string) => void;
+  /** A guest's try unlocked with tokens: they sign in (or up) first, the try waits for them. */
+  onUnlockWithTokens?: (enhancementId: string) => void;
 }
 
 /** The right-hand panel of the hero: one view per state of the enhancement. */
-export function PreviewPanel({ state, onDownload, onPayToUnlock, onUnlock }: PreviewPanelProps) {
+export function PreviewPanel(props: PreviewPanelProps) {
   return (
-    <section className="preview" aria-label="Enhancement preview" aria-live="polite" data-state={state.kind}>
-      <PreviewBody state={state} onDownload={onDownload} onPayToUnlock={onPayToUnlock} onUnlock={onUnlock} />
+    <section className="preview" aria-label="Enhancement preview" aria-live="polite" data-state={props.state.kind}>
+      <PreviewBody {...props} />
     </section>
   );
 }
 
-function PreviewBody({ state, onDownload, onPayToUnlock, onUnlock }: PreviewPanelProps) {
+function PreviewBody({ state, onDownload, onPayToUnlock, onUnlock, onUnlockWithTokens }: PreviewPanelProps) {
   switch (state.kind) {
     case 'idle':
       return (
@@ -68,11 +70,32 @@ function PreviewBody({ state, onDownload, onPayToUnlock, onUnlock }: PreviewPane
             <img className="preview__image" src={state.resultUrl} alt="Enhanced flat-lay" />
           )}
           <div className="preview__actions">
+            {state.laterUrl && (
+              <a className="button button--outline" href={state.laterUrl}>
+                Link to this image
+              </a>
+            )}
             <button type="button" className="button button--primary" onClick={() => onDownload(state.resultUrl)}>
               <DownloadIcon /> Download
             </button>
           </div>
         </>
+      );
+    case 'confirming':
+      return (
+        <div className="preview__placeholder preview__confirming">
+          <span className="spinner" aria-hidden="true" />
+          <p className="preview__title">
+            {state.status === 'unlocking' ? 'Payment received: unlocking your image...' : 'Confirming your payment...'}
+          </p>
+          <p className="small">This usually takes a few seconds; your image appears here when it is ready.</p>
+          <p className="small">
+            Keep this link to open your paid image later, in any browser:{' '}
+            <a href={state.laterUrl} className="preview__link">
+              {state.laterUrl}
+            </a>
+          </p>
+        </div>
       );
     case 'guest-locked':
       return (
@@ -89,6 +112,19 @@ function PreviewBody({ state, onDownload, onPayToUnlock, onUnlock }: PreviewPane
             >
               {state.paying ? 'Processing...' : `Pay ${UNLOCK_PRICE_LABEL} to Unlock`}
             </button>
+            {onUnlockWithTokens && (
+              <>
+                <button
+                  type="button"
+                  className="button button--outline"
+                  disabled={state.paying}
+                  onClick={() => onUnlockWithTokens(state.enhancementId)}
+                >
+                  Unlock with {TOKENS_PER_IMAGE} tokens
+                </button>
+                <p className="small">Sign in first, or sign up free with {FREE_SIGNUP_TOKENS} tokens.</p>
+              </>
+            )}
           </div>
         </>
       );

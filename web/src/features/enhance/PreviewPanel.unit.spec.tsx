@@ -17,6 +17,7 @@ function show(state: PreviewState) {
         onDownload={(u) => calls.push(`download ${u}`)}
         onPayToUnlock={(id) => calls.push(`pay ${id}`)}
         onUnlock={(id) => calls.push(`unlock ${id}`)}
+        onUnlockWithTokens={(id) => calls.push(`tokens ${id}`)}
       />
     </MemoryRouter>,
   );
@@ -86,6 +87,24 @@ describe('PreviewPanel', () => {
     cleanup();
     show({ kind: 'guest-locked', previewUrl: '/p', enhancementId: 'e1', paying: true });
     assert.equal((screen.getByRole('button', { name: 'Processing...' }) as HTMLButtonElement).disabled, true);
+  });
+  it("says a guest's payment is being confirmed, with the link that opens the paid result later", () => {
+    const laterUrl = 'https://flatlay.example/?payment=success&enhancement_id=e1';
+    show({ kind: 'confirming', status: 'pending_payment', laterUrl });
+    screen.getByText('Confirming your payment...');
+    assert.equal(screen.getByRole('link', { name: laterUrl }).getAttribute('href'), laterUrl);
+    cleanup();
+    show({ kind: 'confirming', status: 'unlocking', laterUrl });
+    screen.getByText('Payment received: unlocking your image...');
+    cleanup();
+    show({ kind: 'result', resultUrl: '/r.png', imageUrl: null, laterUrl });
+    assert.equal(screen.getByRole('link', { name: 'Link to this image' }).getAttribute('href'), laterUrl);
+  });
+  it('offers a guest the unlock with tokens, after signing in', () => {
+    const calls = show({ kind: 'guest-locked', previewUrl: '/p', enhancementId: 'e1', paying: false });
+    screen.getByText('Sign in first, or sign up free with 200 tokens.');
+    fireEvent.click(screen.getByRole('button', { name: 'Unlock with 100 tokens' }));
+    assert.deepEqual(calls, ['tokens e1']);
   });
   it('shows a signed-in locked result blurred, with unlock, Dashboard and Buy Tokens', () => {
     const calls = show({ kind: 'locked', previewUrl: '/p', imageId: 'i1' });

@@ -5,7 +5,9 @@ export type PreviewState =
   | { kind: 'idle' }
   | { kind: 'selected'; imageUrl: string }
   | { kind: 'processing'; imageUrl: string; uploadPercent: number | null }
-  | { kind: 'result'; resultUrl: string; imageUrl: string | null }
+  | { kind: 'result'; resultUrl: string; imageUrl: string | null; laterUrl?: string }
+  /** A guest back from paying: the payment is being confirmed; laterUrl opens the paid result later. */
+  | { kind: 'confirming'; status: 'pending_payment' | 'unlocking'; laterUrl: string }
   | { kind: 'guest-locked'; previewUrl: string; enhancementId: string; paying: boolean }
   | { kind: 'locked'; previewUrl: string; imageId: string };
 
@@ -13,7 +15,8 @@ export type PreviewAction =
   | { type: 'select'; imageUrl: string }
   | { type: 'start' }
   | { type: 'upload-progress'; percent: number }
-  | { type: 'result'; resultUrl: string }
+  | { type: 'result'; resultUrl: string; laterUrl?: string }
+  | { type: 'confirming'; status: 'pending_payment' | 'unlocking'; laterUrl: string }
   | { type: 'guest-locked'; previewUrl: string; enhancementId: string }
   | { type: 'locked'; previewUrl: string; imageId: string }
   | { type: 'paying'; paying: boolean }
@@ -34,7 +37,14 @@ export function previewReducer(state: PreviewState, action: PreviewAction): Prev
     case 'upload-progress':
       return state.kind === 'processing' ? { ...state, uploadPercent: action.percent } : state;
     case 'result':
-      return { kind: 'result', resultUrl: action.resultUrl, imageUrl: chosenImage(state) };
+      return {
+        kind: 'result',
+        resultUrl: action.resultUrl,
+        imageUrl: chosenImage(state),
+        ...(action.laterUrl ? { laterUrl: action.laterUrl } : {}),
+      };
+    case 'confirming':
+      return { kind: 'confirming', status: action.status, laterUrl: action.laterUrl };
     case 'guest-locked':
       return {
         kind: 'guest-locked',

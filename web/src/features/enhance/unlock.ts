@@ -7,6 +7,7 @@ import {
 import { ApiError } from '../../api/http';
 import { errorToast } from '../../components/toast/toast-store';
 import { navigateAway } from '../../lib/navigate-away';
+import { paidResultLink, type UnlockAnswer } from './paid-unlock';
 
 /** Sends a guest to pay for their enhancement; false (with a toast) when no payment could be made. */
 export async function payToUnlockGuest(enhancementId: string | null): Promise<boolean> {
@@ -14,12 +15,11 @@ export async function payToUnlockGuest(enhancementId: string | null): Promise<bo
     errorToast('Payment Error', 'No enhancement ID found. Please try generating again.');
     return false;
   }
-  const here = `${window.location.origin}/`;
   try {
     const answer = await createAnonymousPayment({
       enhancement_id: enhancementId,
-      success_url: `${here}?payment=success&enhancement_id=${encodeURIComponent(enhancementId)}`,
-      cancel_url: `${here}?payment=cancelled`,
+      success_url: paidResultLink(window.location.origin, enhancementId),
+      cancel_url: `${window.location.origin}/?payment=cancelled`,
     });
     if (!answer?.checkout_url) throw new Error('No checkout url');
     navigateAway(answer.checkout_url);
@@ -32,22 +32,28 @@ export async function payToUnlockGuest(enhancementId: string | null): Promise<bo
   }
 }
 
-/** After payment: unlock, or when that fails read the enhancement (the webhook may have unlocked it). */
-export async function resumeGuestPayment(enhancementId: string): Promise<string | null> {
+/**
+ * One unlock call, read as the confirmation loop (./paid-unlock) needs it: unlocked, pending (202),
+ * refused for good (404, 409), or failed; on a failure the enhancement is read instead (the
+ * specification's fallback: it may be unlocked already).
+ */
+export async function askGuestUnlock(enhancementId: string): Promise<UnlockAnswer> {
   try {
-    const unlocked = await unlockAnonymousEnhancement(enhancementId);
-    if (unlocked?.processed_url) return unlocked.processed_url;
-  } catch {
+    const answer = await unlockAnonymousEnhancement(enhancementId);
+    if (answer && !answer.success) return { kind: 'pending', status: answer.status };
+    if (answer?.processed_url) return { kind: 'unlocked', url: answer.processed_url };
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 409))
+      return { kind: 'refused', message: error.message };
     // Fall through to reading the enhancement.
   }
   try {
     const e = await fetchAnonymousEnhancement(enhancementId);
-    if (e.is_paid && e.processed_url) return e.processed_url;
+    if (e.is_paid && e.processed_url) return { kind: 'unlocked', url: e.processed_url };
   } catch {
-    // Reported below.
+    // Counted as a failure below.
   }
-  errorToast('Unlock Failed', 'Failed to load your unlocked image.');
-  return null;
+  return { kind: 'failed' };
 }
 
 /** A signed-in person's locked result, unlocked by a one-off payment on the hosted checkout. */

@@ -6,9 +6,8 @@ import { useAuth } from '../../auth/auth-context';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast/toast-store';
 import { FREE_SIGNUP_TOKENS, formatMinorUnits } from '../../lib/constants';
+import { type Cycle, planCardLines } from './plan-lines';
 import { usePurchase } from './use-purchase';
-
-type Cycle = 'monthly' | 'yearly';
 
 /** Plans and token packs from the products answer, with the monthly/yearly switch. */
 export function PricingBlock({ title = 'Simple, transparent pricing' }: { title?: string }) {
@@ -112,7 +111,16 @@ function FreeCard() {
           Already Claimed
         </button>
       ) : (
-        <Link to="/auth?mode=signup" className="button button--outline button--block">
+        <Link
+          to="/auth?mode=signup"
+          className="button button--outline button--block"
+          onClick={() =>
+            toast({
+              title: 'Sign up required',
+              description: `Create a free account to claim your ${FREE_SIGNUP_TOKENS} tokens.`,
+            })
+          }
+        >
           Get Started
         </Link>
       )}
@@ -124,7 +132,6 @@ function PlanCard(props: { plan: SubscriptionProduct; cycle: Cycle; busy: boolea
   const { plan, cycle } = props;
   const price = plan.pricing[cycle];
   const popular = plan.id === 'lite';
-  const tokens = cycle === 'yearly' ? plan.tokens_per_month * 12 : plan.tokens_per_month;
   return (
     <article className={`price-card${popular ? ' price-card--featured' : ''}`}>
       <span className="badge">{popular ? 'Most Popular' : 'Premium Features'}</span>
@@ -136,11 +143,9 @@ function PlanCard(props: { plan: SubscriptionProduct; cycle: Cycle; busy: boolea
       {cycle === 'yearly' && price?.savings ? <p className="small accent">Save {price.savings}</p> : null}
       <p className="muted small">{plan.description}</p>
       <ul className="checklist">
-        <li>{tokens.toLocaleString('en-US')} tokens</li>
-        {plan.features.slice(0, 2).map((f) => (
-          <li key={f}>{f}</li>
+        {planCardLines(plan, cycle).map((line) => (
+          <li key={line}>{line}</li>
         ))}
-        <li>Advanced Prompting Options</li>
       </ul>
       <button
         type="button"

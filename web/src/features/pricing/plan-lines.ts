@@ -1,0 +1,26 @@
+import type { SubscriptionProduct } from '../../api/schema';
+
+export type Cycle = 'monthly' | 'yearly';
+
+const ADVANCED_PROMPTING = 'Advanced Prompting Options';
+/** A catalogue feature that states a token count ("1700 tokens a month"): the card states it already. */
+const TOKEN_COUNT = /^\s*[\d,.]+\s+tokens?\b/i;
+
+/**
+ * The checklist of a plan card: its token count once (for the chosen billing period), then the
+ * plan's first two other features, then Advanced Prompting Options. The catalogue's features also
+ * name the monthly token count; shown as well, the card said it twice (and the monthly figure
+ * beside the yearly one).
+ */
+export function planCardLines(
+  plan: Pick<SubscriptionProduct, 'features' | 'tokens_per_month'>,
+  cycle: Cycle,
+): string[] {
+  const tokens = cycle === 'yearly' ? plan.tokens_per_month * 12 : plan.tokens_per_month;
+  const others = plan.features.filter((f) => !TOKEN_COUNT.test(f) && f !== ADVANCED_PROMPTING).slice(0, 2);
+  return [
+    `${tokens.toLocaleString('en-US')} tokens a ${cycle === 'yearly' ? 'year' : 'month'}`,
+    ...others,
+    ADVANCED_PROMPTING,
+  ];
+}
