@@ -1,7 +1,7 @@
 // `npm run ledger:rebuild`: replays every token account stream into fresh read models.
 import { createPool, databaseUrl, loadConfig, env } from '@flatlay/platform';
 import { z } from 'zod';
-import { rebuildProjections } from './projections/rebuild.js';
+import { rebuildProjections } from './adapters/projection-rebuild.js';
 
 const { DATABASE_URL } = loadConfig(z.object({ DATABASE_URL: env.url() }));
 const pool = createPool(databaseUrl(DATABASE_URL, 'flatlay_ledger'));

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { AppError, runMigrations, type Pool } from '@flatlay/platform';
 import { freshDatabase } from '../../platform/test/support.js';
 import { TokenAccounts } from '../src/app/token-accounts.js';
-import { readBalance, readTransactions } from '../src/projections/account-projection.js';
-import { rebuildProjections } from '../src/projections/rebuild.js';
+import { readBalance, readTransactions } from '../src/adapters/account-projection.js';
+import { rebuildProjections } from '../src/adapters/projection-rebuild.js';
 import { ledgerService } from '../src/service.js';
 import type { TokenAccountCommand } from '../src/domain/index.js';
 

@@ -18,7 +18,7 @@ import {
   type TokenAccountRefusal,
   type TokenAccountState,
 } from '../domain/index.js';
-import { projectAccountChanges, type AccountChange } from '../projections/account-projection.js';
+import { projectAccountChanges, type AccountChange } from '../adapters/account-projection.js';
 import { GroupCommitter } from './group-commit.js';
 import { KeyedSerializer } from './account-lock.js';
 import { toOutboxMessages } from './ledger-events.js';

@@ -2,7 +2,7 @@ import { ledger } from '@flatlay/proto';
 import { AppError, serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
 import type { TokenAccountEvent } from '../domain/index.js';
 import type { TokenAccounts } from '../app/token-accounts.js';
-import { readBalance, readTransactions } from '../projections/account-projection.js';
+import { readBalance, readTransactions } from '../adapters/account-projection.js';
 
 const required = (value: string, field: string) => {
   if (!value) throw new AppError('INVALID_ARGUMENT', `${field} is required`);
