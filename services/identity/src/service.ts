@@ -3,9 +3,9 @@ import { registry, serviceTopics, type ServiceContext, type ServiceDefinition } 
 import { AccessTokens } from './app/access-tokens.js';
 import { Accounts } from './app/accounts.js';
 import { ensureAdminAccount } from './app/admin-account.js';
-import { GoogleVerifier, SupabaseVerifier } from './app/external-verifiers.js';
+import { GoogleVerifier, SupabaseVerifier } from './adapters/external-verifiers.js';
 import { Passwords } from './app/passwords.js';
-import { Revocations } from './app/revocations.js';
+import { Revocations } from './adapters/revocations.js';
 import { loadSigningKey } from './app/signing-key.js';
 import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import { consumedTopics, subscriptionEventHandler } from './consumers/subscription-consumer.js';

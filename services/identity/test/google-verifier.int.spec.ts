@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import { GOOGLE_TOKEN_MALFORMED } from '@flatlay/platform';
-import { GoogleVerifier } from '../src/app/external-verifiers.js';
+import { GoogleVerifier } from '../src/adapters/external-verifiers.js';
 
 describe('Google sign-in', () => {
   it("refuses a token that is not a JWT as the caller's mistake, before fetching any certificate", async () => {

@@ -21,9 +21,9 @@ import { requireEnv, testKafkaBus, type TestKafkaBus } from '../../platform/test
 import { AccessTokens } from '../src/app/access-tokens.js';
 import { Accounts } from '../src/app/accounts.js';
 import { ensureAdminAccount } from '../src/app/admin-account.js';
-import { GoogleVerifier, SupabaseVerifier } from '../src/app/external-verifiers.js';
+import { GoogleVerifier, SupabaseVerifier } from '../src/adapters/external-verifiers.js';
 import { Passwords } from '../src/app/passwords.js';
-import { Revocations } from '../src/app/revocations.js';
+import { Revocations } from '../src/adapters/revocations.js';
 import { loadSigningKey } from '../src/app/signing-key.js';
 import { createIdentityService, identityEnvSchema } from '../src/index.js';
 

@@ -17,11 +17,11 @@ import {
 } from '../domain/index.js';
 import { type AccessTokens, unauthenticated, type AccessClaims, type Role } from './access-tokens.js';
 import { accountForExternalSignIn } from './external-sign-in.js';
-import type { ExternalVerifier } from './external-verifiers.js';
+import type { ExternalVerifier } from '../adapters/external-verifiers.js';
 import type { Passwords } from './passwords.js';
-import type { Revocations } from './revocations.js';
+import type { Revocations } from '../adapters/revocations.js';
 import { userEvents } from './user-events.js';
-import { userStore, type UserRow } from './user-store.js';
+import { userStore, type UserRow } from '../adapters/user-store.js';
 
 export interface Profile {
   id: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { withTransaction, type Pool } from '@flatlay/platform';
 import { normalizeEmail, PASSWORD_MIN_LENGTH, passwordTooLong } from '../domain/index.js';
-import { userStore } from './user-store.js';
+import { userStore } from '../adapters/user-store.js';
 
 /**
  * Creates the operator's admin account, or brings its password and role up to date, from

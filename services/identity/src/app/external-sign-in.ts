@@ -9,9 +9,9 @@ import {
   splitName,
 } from '../domain/index.js';
 import { unauthenticated } from './access-tokens.js';
-import type { ExternalProfile } from './external-verifiers.js';
+import type { ExternalProfile } from '../adapters/external-verifiers.js';
 import { userEvents } from './user-events.js';
-import { userStore, type UserRow } from './user-store.js';
+import { userStore, type UserRow } from '../adapters/user-store.js';
 
 /** Thrown inside the transaction when a concurrent first sign-in with the same e-mail won the race. */
 class RaceLost extends Error {}

@@ -1,6 +1,6 @@
 import type { Queryable } from '@flatlay/platform';
 import type { Plan, PlanState, SubscriptionStatus } from '../domain/index.js';
-import type { Role } from './access-tokens.js';
+import type { Role } from '../app/access-tokens.js';
 
 export interface UserRow {
   id: string;
