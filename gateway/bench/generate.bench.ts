@@ -29,7 +29,7 @@ import { ledgerService } from '@flatlay/ledger';
 import { createThreadedEngine } from '../../services/image/src/engine/thread.js';
 import type { EnhanceOptions } from '../../services/image/src/engine/options.js';
 import { loadImageConfig } from '../../services/image/src/config.js';
-import type { EnhanceEngine } from '../../services/image/src/worker/generation-worker.js';
+import type { EnhanceEngine } from '../../services/image/src/app/generation-worker.js';
 import { createGatewayApp, listen } from '../src/index.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 20);

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { call } from '@flatlay/platform';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { EnhanceEngine } from '../../services/image/src/worker/generation-worker.js';
+import type { EnhanceEngine } from '../../services/image/src/app/generation-worker.js';
 import { documentedOperations } from '../src/api/document.js';
 import { apiDocument } from '../src/routes/index.js';
 import {

@@ -12,7 +12,7 @@ import { openForm, pay, submit } from './support/local-checkout.js';
 import { startStack, type Stack, type TokenBody, type TransactionsBody, type UserBody } from './support/stack.js';
 import { instantEngine } from '../../services/image/test/support/instant-engine.js';
 import { EngineError } from '../../services/image/src/engine/errors.js';
-import type { EnhanceEngine } from '../../services/image/src/worker/generation-worker.js';
+import type { EnhanceEngine } from '../../services/image/src/app/generation-worker.js';
 
 const photo = await readFile(new URL('../../services/image/test/fixtures/top_floor_01.jpg', import.meta.url));
 const WEBHOOK_SECRET = `whsec_test_${randomUUID().replaceAll('-', '')}`;

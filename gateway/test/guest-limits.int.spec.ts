@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createLogger } from '@flatlay/platform';
 import { waitFor } from '../../services/platform/test/support.js';
 import type { BlobStore } from '@flatlay/files';
-import type { EnhanceEngine } from '../../services/image/src/worker/generation-worker.js';
+import type { EnhanceEngine } from '../../services/image/src/app/generation-worker.js';
 import { createGatewayApp, listen } from '../src/index.js';
 import type { GuestTryLimitOptions } from '../src/http/guest-limits.js';
 import { type ErrorBody, startStack, type Stack } from './support/stack.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { call } from '@flatlay/platform';
 import { urlSigner } from '@flatlay/files';
 import { waitFor } from '../../services/platform/test/support.js';
-import type { EnhanceEngine } from '../../services/image/src/worker/generation-worker.js';
+import type { EnhanceEngine } from '../../services/image/src/app/generation-worker.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const photo = await readFile(new URL('../../services/image/test/fixtures/top_floor_01.jpg', import.meta.url));

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { call } from '@flatlay/platform';
 import { waitFor } from '../../services/platform/test/support.js';
 import { instantEngine } from '../../services/image/test/support/instant-engine.js';
-import type { EnhanceEngine } from '../../services/image/src/worker/generation-worker.js';
+import type { EnhanceEngine } from '../../services/image/src/app/generation-worker.js';
 import { pay } from './support/local-checkout.js';
 import { startStack, type Stack, type TokenBody, type TransactionsBody } from './support/stack.js';
 

@@ -29,7 +29,7 @@ import {
   ledgerEventHandler,
 } from '../../../services/ledger/src/consumers/ledger-consumers.js';
 import { ledgerGrpcService } from '../../../services/ledger/src/grpc/ledger-grpc.js';
-import type { EnhanceEngine } from '../../../services/image/src/worker/generation-worker.js';
+import type { EnhanceEngine } from '../../../services/image/src/app/generation-worker.js';
 import { analyticsService, createAnalyticsService, type AnalyticsOptions } from '@flatlay/analytics';
 import { createBillingService } from '@flatlay/billing';
 import { requireEnv, testKafkaBus, type TestKafkaBus } from '../../../services/platform/test/support.js';

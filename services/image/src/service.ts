@@ -10,7 +10,7 @@ import { startBlobDeletionSweeper } from './app/blob-deletions.js';
 import { startChargeSweeper } from './app/charge-sweeper.js';
 import { Generations } from './app/generations.js';
 import { GuestRetention } from './app/guest-tries.js';
-import { settingOf } from './app/operator-settings.js';
+import { settingOf } from './adapters/sealed-settings-store.js';
 import { consumedTopics, imageEventHandler } from './consumers/image-consumers.js';
 import { settingsEventHandler, settingsTopic } from './consumers/settings-consumer.js';
 import {
@@ -18,12 +18,12 @@ import {
   generativeEnvFrom,
   OperatorGenerativeSettings,
   settingsKeyFrom,
-} from './generative/index.js';
+} from './adapters/generative/index.js';
 import { imageGrpcService } from './grpc/image-grpc.js';
-import { imageParts, type ImageParts, type ImageServiceOptions } from './parts.js';
-import { GenerationWorker } from './worker/generation-worker.js';
+import { imageParts, type ImageParts, type ImageServiceOptions } from './service-options.js';
+import { GenerationWorker } from './app/generation-worker.js';
 
-export type { ImageServiceOptions } from './parts.js';
+export type { ImageServiceOptions } from './service-options.js';
 
 // Migrations are SQL files; they are read from src/ in both the source and the built layout.
 const migrationsDir = fileURLToPath(new URL('../src/db/migrations', import.meta.url));
@@ -58,7 +58,7 @@ async function startWorker(
   const engine =
     options.engine ??
     (config.IMAGE_ENGINE === 'instant'
-      ? async () => (await import('./worker/instant-engine.js')).instantEngine
+      ? async () => (await import('./adapters/instant-engine.js')).instantEngine
       : async () => (await import('./engine/thread.js')).createThreadedEngine());
   const worker = new GenerationWorker({
     pool: ctx.pool,

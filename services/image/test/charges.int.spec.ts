@@ -24,13 +24,13 @@ import { ledgerService } from '@flatlay/ledger';
 import { TokenAccounts } from '../../ledger/src/app/token-accounts.js';
 import { sweepCharges } from '../src/app/charge-sweeper.js';
 import { recordUnlock } from '../src/app/charges.js';
-import { findImage, insertImage } from '../src/app/image-store.js';
-import { insertJob, loadJob, saveJob } from '../src/app/job-store.js';
-import { grpcLedger } from '../src/app/ledger-port.js';
+import { findImage, insertImage } from '../src/adapters/image-store.js';
+import { insertJob, loadJob, saveJob } from '../src/adapters/job-store.js';
+import { grpcLedger } from '../src/adapters/ledger-client.js';
 import { FolderBlobStore } from '@flatlay/files';
 import { createImageService } from '../src/index.js';
 import { exponentialBackoff, newChargingJob, newJob } from '../src/domain/index.js';
-import { GenerationWorker } from '../src/worker/generation-worker.js';
+import { GenerationWorker } from '../src/app/generation-worker.js';
 import { requireEnv, waitFor } from '../../platform/test/support.js';
 import { instantEngine } from './support/instant-engine.js';
 

@@ -12,7 +12,7 @@ import {
   GenerativeProvider,
   generativeSettingsFromEnv,
   type JobResult,
-} from '../src/generative/index.js';
+} from '../src/adapters/generative/index.js';
 import { type FakeImageEditApi, startFakeImageEditApi } from './support/fake-image-edit-api.js';
 
 const silent = createLogger('generative-test', 'silent');

@@ -20,13 +20,13 @@ import {
 } from '@flatlay/platform';
 import { ledgerService } from '@flatlay/ledger';
 import { requireEnv, testKafkaBus, type TestKafkaBus, waitFor } from '../../platform/test/support.js';
-import { grpcLedger } from '../src/app/ledger-port.js';
+import { grpcLedger } from '../src/adapters/ledger-client.js';
 import { FolderBlobStore, readAll } from '@flatlay/files';
 import { exponentialBackoff } from '../src/domain/index.js';
 import { createImageService } from '../src/service.js';
 import { urlSigningKey, verifyUrl } from '@flatlay/files';
-import { GenerationWorker, type EnhanceEngine } from '../src/worker/generation-worker.js';
-import { envGenerativeSettings, GenerativeProvider } from '../src/generative/index.js';
+import { GenerationWorker, type EnhanceEngine } from '../src/app/generation-worker.js';
+import { envGenerativeSettings, GenerativeProvider } from '../src/adapters/generative/index.js';
 import { startFakeImageEditApi } from './support/fake-image-edit-api.js';
 import { instantEngine } from './support/instant-engine.js';
 

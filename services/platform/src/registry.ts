@@ -60,7 +60,7 @@ export const registry: { gateway: GatewayEntry; 'image-worker': WorkerEntry } & 
     httpPort: 8080,
     calls: { identity: 'all', ledger: 'all', image: 'all', billing: 'all', analytics: 'all' },
   },
-  // A worker only gives back the tokens of a job that failed (services/image/src/worker): never
+  // A worker only gives back the tokens of a job that failed (services/image/src/app/generation-worker.ts): never
   // Spend, never Adjust, never Credit.
   'image-worker': { name: 'image-worker', calls: { ledger: ['Refund'] } },
   identity: {

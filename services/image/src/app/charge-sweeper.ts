@@ -1,6 +1,6 @@
 import type { Logger, Queryable } from '@flatlay/platform';
 import { pendingUnlocks, settleCharge, settleUnlock, unsettledCharges, type ChargeDeps } from './charges.js';
-import type { StoredImage } from './image-store.js';
+import type { StoredImage } from '../adapters/image-store.js';
 
 export interface ChargeSweeperOptions extends ChargeDeps {
   logger: Logger;

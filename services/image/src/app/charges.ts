@@ -1,9 +1,9 @@
 import { AppError, enqueueOutbox, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
 import { decide, evolve, type JobCommand, type JobPolicy } from '../domain/index.js';
 import { generationFailed, generationRequested } from './image-events.js';
-import { failImage, findImage, type StoredImage } from './image-store.js';
-import { loadJob, saveJob } from './job-store.js';
-import type { LedgerPort } from './ledger-port.js';
+import { failImage, findImage, type StoredImage } from '../adapters/image-store.js';
+import { loadJob, saveJob } from '../adapters/job-store.js';
+import type { LedgerPort } from '../adapters/ledger-client.js';
 
 // Settling a signed-in user's generation charge (docs/decisions/0104-charges-and-refunds.md).
 // The image and its job were recorded first, the job 'charging'; settling spends 100 tokens on

@@ -34,9 +34,9 @@ import {
   type NewImage,
   type StoredImage,
   unlockImage,
-} from './image-store.js';
-import { insertJob } from './job-store.js';
-import type { LedgerPort } from './ledger-port.js';
+} from '../adapters/image-store.js';
+import { insertJob } from '../adapters/job-store.js';
+import type { LedgerPort } from '../adapters/ledger-client.js';
 import { checkOutputOptions } from './output-options.js';
 import { hasActiveSubscription } from './user-plans.js';
 

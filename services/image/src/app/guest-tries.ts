@@ -1,6 +1,6 @@
 import { withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
 import type { BlobStore } from '@flatlay/files';
-import { imageFolder } from './image-store.js';
+import { imageFolder } from '../adapters/image-store.js';
 
 // A guest's tries (ADR 0105): how many are still processing (the gateway's limit on unfinished
 // jobs), and their retention: an unclaimed, unpaid try is deleted, files and row, once it is

@@ -1,6 +1,6 @@
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { outboxMessage, type OutboxMessage } from '@flatlay/platform';
-import type { GenerationOptions } from './image-store.js';
+import type { GenerationOptions } from '../adapters/image-store.js';
 
 // The image service's events, addressed to their topics and keyed by image id.
 

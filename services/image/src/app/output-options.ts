@@ -2,7 +2,7 @@ import { AppError } from '@flatlay/platform';
 import { isEngineError } from '../engine/errors.js';
 import { resolveOptions } from '../engine/options.js';
 import { resolvePreset } from '../engine/presets/index.js';
-import type { GenerationOptions } from './image-store.js';
+import type { GenerationOptions } from '../adapters/image-store.js';
 
 /** The caller's output options, checked now with the engine's own rules so a job never fails on them. */
 export function checkOutputOptions(o: Partial<GenerationOptions> | undefined): GenerationOptions {

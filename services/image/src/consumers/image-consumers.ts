@@ -11,7 +11,7 @@ import {
 import type { BlobStore } from '@flatlay/files';
 import type { Generations } from '../app/generations.js';
 import { drainBlobDeletions, recordBlobDeletions } from '../app/blob-deletions.js';
-import { blobsOfUser, deleteImagesOfUser, imageFolder } from '../app/image-store.js';
+import { blobsOfUser, deleteImagesOfUser, imageFolder } from '../adapters/image-store.js';
 import { forgetPlan, recordPlan } from '../app/user-plans.js';
 
 export const CONSUMER = 'image';

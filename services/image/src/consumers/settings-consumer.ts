@@ -5,8 +5,8 @@
 // database and read it at their next job (OperatorGenerativeSettings); nothing here opens it.
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { decodeEnvelope, decodePayload, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
-import { keepSetting } from '../app/operator-settings.js';
-import { apiKeySetting } from '../generative/operator-settings-source.js';
+import { keepSetting } from '../adapters/sealed-settings-store.js';
+import { apiKeySetting } from '../adapters/generative/operator-settings-source.js';
 
 export const SETTINGS_CONSUMER = 'image-settings';
 export const settingsTopic = topics.analyticsSettings;

@@ -1,7 +1,7 @@
 import { image } from '@flatlay/proto';
 import { serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
 import type { Generations } from '../app/generations.js';
-import { refundsNotPossible } from '../app/image-store.js';
+import { refundsNotPossible } from '../adapters/image-store.js';
 import { countUnfinishedGuestTries } from '../app/guest-tries.js';
 
 /** Maps the ImageService protobuf API to the application. */

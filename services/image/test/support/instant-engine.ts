@@ -1,7 +1,7 @@
 // The model-backed engine's stand-in for tests of the service around it: a small real JPEG as
 // result, preview and thumbnail, at once (the engine itself has its own tests).
 import sharp from 'sharp';
-import type { EnhanceEngine } from '../../src/worker/generation-worker.js';
+import type { EnhanceEngine } from '../../src/app/generation-worker.js';
 
 export const instantEngine: EnhanceEngine = {
   async enhance() {

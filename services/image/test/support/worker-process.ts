@@ -9,7 +9,7 @@
 import sharp from 'sharp';
 import { createBus, createLogger, serviceKeysFromEnv, startService, stopOnSignals } from '@flatlay/platform';
 import { createGenerationWorkerService } from '../../src/service.js';
-import type { EnhanceEngine } from '../../src/worker/generation-worker.js';
+import type { EnhanceEngine } from '../../src/app/generation-worker.js';
 import { instantEngine } from './instant-engine.js';
 
 const engines: Record<string, EnhanceEngine> = {

@@ -1,4 +1,4 @@
-import { SUB_TYPES } from '../engine/recipes/recipe.js';
+import { SUB_TYPES } from '../../engine/recipes/recipe.js';
 import type { GenerativeSettings } from './settings-source.js';
 
 /** A user's plan as identity last announced it (none for guests and users never subscribed). */

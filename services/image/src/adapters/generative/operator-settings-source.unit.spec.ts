@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'vitest';
 import { sealSetting, type Logger } from '@flatlay/platform';
-import type { SealedSetting } from '../app/operator-settings.js';
+import type { SealedSetting } from '../sealed-settings-store.js';
 import { apiKeySetting, OperatorGenerativeSettings } from './operator-settings-source.js';
 import { chooseGenerativeSettings, generativeEnvFrom } from './settings-source.js';
 

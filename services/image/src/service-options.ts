@@ -1,10 +1,10 @@
 import type { ServiceContext } from '@flatlay/platform';
 import { blobStoreFrom, urlSigner, urlSigningKey, type BlobStore } from '@flatlay/files';
-import { grpcLedger, type LedgerPort } from './app/ledger-port.js';
+import { grpcLedger, type LedgerPort } from './adapters/ledger-client.js';
 import { loadImageConfig, type ImageConfig } from './config.js';
 import { exponentialBackoff, type JobPolicy, type SignKey } from './domain/index.js';
-import type { GenerativeEnvName, GenerativeSettingsSource } from './generative/index.js';
-import type { EnhanceEngine } from './worker/generation-worker.js';
+import type { GenerativeEnvName, GenerativeSettingsSource } from './adapters/generative/index.js';
+import type { EnhanceEngine } from './app/generation-worker.js';
 
 /** What a composition root or a test may set instead of the environment's choice. */
 export interface ImageServiceOptions {

@@ -4,7 +4,7 @@
 // timeout stay the environment's, since the operator settings have no such fields. Read once per
 // job, so a new key reaches the next job of every worker sharing the database, without a restart.
 import { loadSettingsKey, openSetting, type Logger } from '@flatlay/platform';
-import type { SealedSetting } from '../app/operator-settings.js';
+import type { SealedSetting } from '../sealed-settings-store.js';
 import {
   chooseGenerativeSettings,
   type GenerativeEnv,

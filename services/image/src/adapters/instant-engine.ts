@@ -4,7 +4,7 @@
 // the real engine a busy machine turns one generation into minutes. Never in production.
 import sharp from 'sharp';
 import type { EnhanceResult } from '../engine/pipeline.js';
-import type { EnhanceEngine } from './generation-worker.js';
+import type { EnhanceEngine } from '../app/generation-worker.js';
 
 const PREVIEW_SIDE = 512;
 const THUMBNAIL_SIDE = 256;

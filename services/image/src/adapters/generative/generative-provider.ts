@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import type { Logger } from '@flatlay/platform';
-import { resolveOptions, type EnhanceOptions } from '../engine/options.js';
-import type { EnhanceResult } from '../engine/pipeline.js';
-import { deliver } from '../engine/stages/deliver.js';
+import { resolveOptions, type EnhanceOptions } from '../../engine/options.js';
+import type { EnhanceResult } from '../../engine/pipeline.js';
+import { deliver } from '../../engine/stages/deliver.js';
 import { chooseProvider, type PlanOfUser } from './choose-provider.js';
 import { editImage, type ImageEditRequest } from './openai-image-edit.js';
 import type { GenerativeSettingsSource } from './settings-source.js';

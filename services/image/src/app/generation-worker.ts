@@ -17,8 +17,8 @@ import { readAll, type BlobStore } from '@flatlay/files';
 import { decide, evolve, type JobCommand, type JobDecision, type JobPolicy } from '../domain/index.js';
 import type { Engine } from '../engine/engine.js';
 import { isEngineError } from '../engine/errors.js';
-import { generationCompleted, generationFailed } from '../app/image-events.js';
-import { isFinalRefusal } from '../app/charges.js';
+import { generationCompleted, generationFailed } from './image-events.js';
+import { isFinalRefusal } from './charges.js';
 import {
   completeImage,
   failImage,
@@ -27,12 +27,12 @@ import {
   markRefunded,
   markRefundNotPossible,
   refundsDue,
-} from '../app/image-store.js';
-import { dueJobs, loadJob, saveJob } from '../app/job-store.js';
-import type { LedgerPort } from '../app/ledger-port.js';
-import { planOf } from '../app/user-plans.js';
+} from '../adapters/image-store.js';
+import { dueJobs, loadJob, saveJob } from '../adapters/job-store.js';
+import type { LedgerPort } from '../adapters/ledger-client.js';
+import { planOf } from './user-plans.js';
 import type { EnhanceOptions } from '../engine/options.js';
-import type { GenerativeProvider, JobResult } from '../generative/index.js';
+import type { GenerativeProvider, JobResult } from '../adapters/generative/index.js';
 import { Slots } from './slots.js';
 
 /** What the worker needs of the engine (the threaded engine in production, a fake in tests). */
