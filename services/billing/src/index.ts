@@ -1,3 +1,3 @@
 export { billingService, createBillingService, type BillingOverrides } from './service.js';
-export { Catalogue } from './catalogue/catalogue.js';
+export { Catalogue } from './app/catalogue.js';
 export { signWebhook } from './app/webhook-signature.js';

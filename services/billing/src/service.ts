@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { registry, serviceTopics, type ServiceContext, type ServiceDefinition } from '@flatlay/platform';
-import { createBillingApp, type BillingApp } from './billing-app.js';
-import type { Catalogue } from './catalogue/catalogue.js';
+import { createBillingApp, type BillingApp } from './service-app.js';
+import type { Catalogue } from './app/catalogue.js';
 import { loadBillingConfig, type BillingConfig } from './config.js';
 import { PriceOverrides, settingsTopic } from './consumers/settings-consumer.js';
 import { consumedTopics, userEventHandler } from './consumers/user-consumer.js';

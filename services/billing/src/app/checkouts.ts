@@ -2,9 +2,9 @@
 // Return addresses are chosen here, on the product's own origin, never taken from a client as is.
 import { createHash } from 'node:crypto';
 import { AppError, type Pool } from '@flatlay/platform';
-import type { Catalogue, Product } from '../catalogue/catalogue.js';
-import type { CheckoutRequest, PaymentProvider } from '../providers/payment-provider.js';
-import * as records from './records.js';
+import type { Catalogue, Product } from './catalogue.js';
+import type { CheckoutRequest, PaymentProvider } from '../adapters/payment-provider.js';
+import * as records from '../adapters/billing-records.js';
 
 const PRODUCT_NOT_AVAILABLE = 'Product not available. Please refresh and try again.';
 

@@ -2,8 +2,8 @@
 import { AppError, enqueueOutbox, withTransaction, type Pool } from '@flatlay/platform';
 import { cancelAtPeriodEnd } from '../domain/subscription.js';
 import { subscriptionMessage } from './billing-events.js';
-import type { PaymentProvider } from '../providers/payment-provider.js';
-import * as records from './records.js';
+import type { PaymentProvider } from '../adapters/payment-provider.js';
+import * as records from '../adapters/billing-records.js';
 
 export class Subscriptions {
   constructor(

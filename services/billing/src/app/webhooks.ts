@@ -1,13 +1,13 @@
 // The one webhook handler: Stripe's events and the local provider's take the same path. Each event
 // id is handled once, in the same transaction as its effects and the outbox rows they publish.
 import { AppError, enqueueOutbox, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
-import type { Catalogue } from '../catalogue/catalogue.js';
+import type { Catalogue } from './catalogue.js';
 import { factOf, type BillingFact, type ProviderEvent } from '../domain/billing-facts.js';
 import { decideDispute, decidePayment, decideRefund } from '../domain/payment.js';
 import { decidePlanDispute, type PaidPeriodRecord } from '../domain/plan-dispute.js';
 import { decideSubscription, type PlanRef, type SubscriptionFact } from '../domain/subscription.js';
 import { paymentMessage, subscriptionMessage } from './billing-events.js';
-import * as records from './records.js';
+import * as records from '../adapters/billing-records.js';
 import { verifyWebhook } from './webhook-signature.js';
 
 export interface WebhookResult {

@@ -4,7 +4,7 @@
 // so their ids are kept and take effect only if such a plan is added (docs/decisions/0802).
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { decodeEnvelope, decodePayload, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
-import type { Catalogue } from '../catalogue/catalogue.js';
+import type { Catalogue } from '../app/catalogue.js';
 
 export const SETTINGS_CONSUMER = 'billing-settings';
 export const settingsTopic = topics.analyticsSettings;

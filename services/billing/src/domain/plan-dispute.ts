@@ -6,7 +6,7 @@
 // period granted, once per period whatever came first (a second delivery, the funds_withdrawn
 // after the opening, or a second dispute of the same payment move nothing more); every dispute and
 // each change of its status is recorded and published for the operator.
-import type { BillingPeriod } from '../catalogue/catalogue.js';
+import type { BillingPeriod } from '../app/catalogue.js';
 import type { BillingFact } from './billing-facts.js';
 import type { DisputeRecord, PaymentEvent } from './payment.js';
 import type { SubscriptionEvent } from './subscription.js';

@@ -8,7 +8,7 @@
 //   changes no status, so retries and out-of-order delivery end in the same state.
 // - Cancelling at the period's end keeps the plan active until then; the end itself arrives as
 //   the subscription's deletion and publishes SubscriptionCanceled (immediate: access ends now).
-import type { BillingPeriod } from '../catalogue/catalogue.js';
+import type { BillingPeriod } from '../app/catalogue.js';
 import type { BillingFact } from './billing-facts.js';
 import type { SubscriptionStatus } from './subscription-status.js';
 

@@ -1,6 +1,6 @@
 import { billing } from '@flatlay/proto';
 import { AppError, serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
-import type { BillingApp } from '../billing-app.js';
+import type { BillingApp } from '../service-app.js';
 
 /** Maps the BillingService protobuf API to the application. */
 export function billingGrpcService(ctx: ServiceContext, app: () => BillingApp): GrpcService {

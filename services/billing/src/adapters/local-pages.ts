@@ -1,5 +1,5 @@
 // The local payment provider's pages: plain HTML the product serves in place of Stripe's.
-import { displayPrice } from '../catalogue/money.js';
+import { displayPrice } from '../domain/money.js';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -1,6 +1,6 @@
 // Billing's tables, read and written inside the caller's transaction.
 import { outboxInsertSql, outboxParams, outboxWritten, type OutboxMessage, type Queryable } from '@flatlay/platform';
-import type { BillingPeriod } from '../catalogue/catalogue.js';
+import type { BillingPeriod } from '../app/catalogue.js';
 import type { DisputeRecord, PaymentKind, PaymentRecord } from '../domain/payment.js';
 import type { PaidPeriodRecord } from '../domain/plan-dispute.js';
 import type { PaidPeriod, SubscriptionRecord } from '../domain/subscription.js';

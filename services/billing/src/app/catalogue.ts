@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@flatlay/platform';
 import { catalogueSchema, type CatalogueConfig, type PackConfig, type PlanConfig } from './catalogue-schema.js';
-import { displayPrice, perImageCost } from './money.js';
+import { displayPrice, perImageCost } from '../domain/money.js';
 
 export type BillingPeriod = 'monthly' | 'yearly';
 export const billingPeriods: readonly BillingPeriod[] = ['monthly', 'yearly'];

@@ -4,8 +4,8 @@
 // would call. No card is charged, and nothing renews by itself.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { AppError, withTransaction, type Pool, type Queryable } from '@flatlay/platform';
-import type { Catalogue } from '../catalogue/catalogue.js';
-import type { CheckoutRequest, PaymentProvider } from '../providers/payment-provider.js';
+import type { Catalogue } from '../app/catalogue.js';
+import type { CheckoutRequest, PaymentProvider } from './payment-provider.js';
 import { signWebhook } from '../app/webhook-signature.js';
 import { checkoutPage, notFoundPage, portalPage } from './local-pages.js';
 

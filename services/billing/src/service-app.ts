@@ -5,11 +5,11 @@ import type { Logger, Pool } from '@flatlay/platform';
 import { Checkouts } from './app/checkouts.js';
 import { Subscriptions } from './app/subscriptions.js';
 import { Webhooks } from './app/webhooks.js';
-import { Catalogue } from './catalogue/catalogue.js';
+import { Catalogue } from './app/catalogue.js';
 import { paymentProviderOf, type BillingConfig } from './config.js';
-import { LocalProvider } from './local/local-provider.js';
-import type { PaymentProvider } from './providers/payment-provider.js';
-import { StripeProvider } from './providers/stripe-provider.js';
+import { LocalProvider } from './adapters/local-provider.js';
+import type { PaymentProvider } from './adapters/payment-provider.js';
+import { StripeProvider } from './adapters/stripe-provider.js';
 
 export interface BillingApp {
   catalogue: Catalogue;
