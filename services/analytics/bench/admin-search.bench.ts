@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { createPool, ensureDatabase, platformMigrations, runMigrations } from '@flatlay/platform';
 import { userListQuery, type UserListQuery } from '../src/domain/user-search.js';
-import { searchUsers } from '../src/projections/admin-queries.js';
+import { searchUsers } from '../src/adapters/admin-queries.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);

@@ -11,9 +11,9 @@ import {
 } from '@flatlay/platform';
 import { analyticsEventHandler, type ProjectionClock } from './consumers/analytics-consumer.js';
 import { analyticsGrpcService } from './grpc/analytics-grpc.js';
-import { clusterAccess, outsideCluster, readGpuPool, type GpuPool } from './ops/gpu-pool.js';
-import { OperatorSettings } from './settings/operator-settings.js';
-import { loadSettingsConfig, type SettingsConfig } from './settings/settings-config.js';
+import { clusterAccess, outsideCluster, readGpuPool, type GpuPool } from './adapters/gpu-pool.js';
+import { OperatorSettings } from './adapters/settings-store.js';
+import { loadSettingsConfig, type SettingsConfig } from './config.js';
 
 export interface AnalyticsOptions {
   /** "Now" of every figure (tests fix it). */

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { testKafkaBus, type TestKafkaBus, waitFor } from '../../platform/test/support.js';
-import { clusterAccess, readGpuPool } from '../src/ops/gpu-pool.js';
+import { clusterAccess, readGpuPool } from '../src/adapters/gpu-pool.js';
 
 const condition = (ok: boolean) => ({ status: { conditions: [{ type: 'Ready', status: ok ? 'True' : 'False' }] } });
 

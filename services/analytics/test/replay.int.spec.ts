@@ -13,7 +13,7 @@ import {
   searchUsers,
   signupStats,
   signupTrend,
-} from '../src/projections/admin-queries.js';
+} from '../src/adapters/admin-queries.js';
 import { freshAnalyticsDatabase, generatedHistory } from './events.js';
 
 const now = new Date('2025-05-20T12:00:00Z');

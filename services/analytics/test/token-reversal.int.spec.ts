@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Pool } from '@flatlay/platform';
 import { analyticsEventHandler } from '../src/consumers/analytics-consumer.js';
-import { findUserByEmail } from '../src/projections/admin-queries.js';
+import { findUserByEmail } from '../src/adapters/admin-queries.js';
 import { ev, freshAnalyticsDatabase } from './events.js';
 
 describe('a reversed token pack in the admin view', () => {

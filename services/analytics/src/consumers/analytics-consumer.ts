@@ -1,5 +1,5 @@
 import { decodeEnvelope, PostgresInbox, type Delivery, type Pool } from '@flatlay/platform';
-import { applyEvent, recordPosition } from '../projections/admin-projection.js';
+import { applyEvent, recordPosition } from '../adapters/admin-projection.js';
 
 export const CONSUMER = 'analytics';
 

@@ -15,7 +15,7 @@ import {
 } from '@flatlay/platform';
 import { userListQuery } from '../domain/user-search.js';
 import { isTrendPeriod, trendPeriods } from '../domain/signup-stats.js';
-import type { GpuPool } from '../ops/gpu-pool.js';
+import type { GpuPool } from '../adapters/gpu-pool.js';
 import {
   allUsers,
   findUserByEmail,
@@ -25,8 +25,8 @@ import {
   signupStats,
   signupTrend,
   type AdminUserRecord,
-} from '../projections/admin-queries.js';
-import type { OperatorSettings } from '../settings/operator-settings.js';
+} from '../adapters/admin-queries.js';
+import type { OperatorSettings } from '../adapters/settings-store.js';
 
 const toProto = (u: AdminUserRecord): analytics.AdminUser => ({
   id: u.id,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { decideSave, keyStatus, maskSecret, settingDefinitions, type StoredSetting } from './operator-settings.js';
+import { decideSave, keyStatus, maskSecret, settingDefinitions, type StoredSetting } from './setting-rules.js';
 
 const defs = settingDefinitions('openai');
 const at = (s: string) => new Date(`2026-01-01T${s}Z`);

@@ -11,9 +11,9 @@ import {
   type KeyStatus,
   type SettingDefinition,
   type StoredSetting,
-} from '../domain/operator-settings.js';
+} from '../domain/setting-rules.js';
 import { testGenerativeProvider, testStripe, type ConnectionResult } from './connection-tests.js';
-import type { SettingsConfig } from './settings-config.js';
+import type { SettingsConfig } from '../config.js';
 
 /** The one settings aggregate's id (the SettingsChanged key on analytics.settings.v1). */
 export const SETTINGS_AGGREGATE = 'operator-settings';

@@ -1,7 +1,7 @@
 // The Test button: one real call to the provider with the saved settings. Stripe: the account's
 // balance (and each configured price); the generative provider: its model list
 // (OpenAI-compatible GET <GENERATIVE_API_URL>/models). Failures answer 'Connection failed: <reason>'.
-import type { SettingsConfig } from './settings-config.js';
+import type { SettingsConfig } from '../config.js';
 
 export interface ConnectionResult {
   success: boolean;
