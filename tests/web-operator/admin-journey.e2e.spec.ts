@@ -13,7 +13,15 @@ import { events, eventTypes, topics } from '@flatlay/proto';
 import { outboxMessage } from '@flatlay/platform';
 import { startStack, type Stack, type TokenBody } from '../../gateway/test/support/stack.js';
 import { waitFor } from '../../services/platform/test/support.js';
-import { buildWebApp, launchBrowser, newDesktopPage, screenshot, seriousViolations, serveApp } from './browser.js';
+import {
+  buildWebApp,
+  launchChromium,
+  newDesktopPage,
+  screenshotsIn,
+  seriousViolations,
+  serveApp,
+  WCAG_AA,
+} from '../support/browser.js';
 
 type Person = Awaited<ReturnType<Stack['newUser']>>;
 interface Row {
@@ -25,6 +33,7 @@ interface Row {
 /** The generative provider's key the provider served here accepts, and one it refuses. */
 const GOOD_KEY = `sk-e2e-${randomUUID().replaceAll('-', '')}-Good`;
 const WRONG_KEY = `sk-e2e-${randomUUID().replaceAll('-', '')}-Nope`;
+const screenshot = screenshotsIn('web-operator');
 
 describe('the operator in the browser', { timeout: 420_000 }, () => {
   let stack: Stack;
@@ -127,7 +136,7 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
       60_000,
     );
     app = await serveApp(stack.base, built);
-    browser = await launchBrowser();
+    browser = await launchChromium();
     page = await newDesktopPage(browser);
   }, 420_000);
 
@@ -238,7 +247,7 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
   });
 
   it('has no serious or critical accessibility violation on /admin', async () => {
-    const violations = await seriousViolations(page);
+    const violations = await seriousViolations(page, { tags: WCAG_AA });
     assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   });
 
@@ -290,7 +299,7 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
     const html = await page.content();
     assert.ok(!html.includes(GOOD_KEY) && !html.includes(WRONG_KEY), 'no key in the page');
     await screenshot(page, 'settings-1440');
-    const violations = await seriousViolations(page);
+    const violations = await seriousViolations(page, { tags: WCAG_AA });
     assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   });
 
@@ -308,7 +317,7 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
       'the subscription card settles',
     );
     await screenshot(customerPage, 'account-1440');
-    const violations = await seriousViolations(customerPage);
+    const violations = await seriousViolations(customerPage, { tags: WCAG_AA });
     assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
     await customerPage.context().close();
   });

@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -20,14 +19,12 @@ import {
   newContext,
   recordErrors,
   repoRoot,
-  type RunningProduct,
-  screenshot,
-  startProduct,
+  seriousViolations,
   VIEWPORTS,
-} from './support/product.js';
+} from '../support/browser.js';
+import { type RunningProduct, screenshot, startProduct } from './support/product.js';
 
 const photo = join(repoRoot, 'services/image/test/fixtures/top_floor_01.jpg');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** The longer side of an image, decoded from its bytes. */
 async function longSide(bytes: Buffer | ArrayBuffer): Promise<number> {
@@ -68,29 +65,6 @@ afterAll(async () => {
   await browser?.close();
   await product?.stop();
 });
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const found = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run();
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      targets: v.nodes.map((n) => JSON.stringify(n.target)),
-    }));
-  });
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
-}
 
 async function signUp(page: Page, email: string) {
   await page.goto('/auth?mode=signup');

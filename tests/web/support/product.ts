@@ -5,17 +5,16 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { join } from 'node:path';
 import { ensureDatabase, freePort } from '@flatlay/platform';
 import { requireEnv } from '../../../services/platform/test/support.js';
+import { repoRoot, screenshotsIn } from '../../support/browser.js';
 import { untilHealthy } from '../../support/embedded-product.js';
 
-export const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
-/** Screenshots and other artifacts of the browser tests (reports/ is kept out of git). */
-export const artifactsDir = join(repoRoot, 'reports', 'web-e2e');
+/** The journeys' screenshots, under reports/web-e2e/. */
+export const screenshot = screenshotsIn('web-e2e');
 
 export const ADMIN = { email: 'owner@example.com', password: 'e2e admin password' };
 
@@ -140,50 +139,4 @@ export async function startProduct(): Promise<RunningProduct> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Debian's Chromium with the flags that work in a container (docs: shared INFRA, Browsers). */
-export async function launchChromium(): Promise<Browser> {
-  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  if (!existsSync(executablePath))
-    throw new Error(`no Chromium at ${executablePath}: the test infrastructure installs it (npm test)`);
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
-}
-
-export const VIEWPORTS = { mobile: { width: 375, height: 812 }, desktop: { width: 1440, height: 900 } } as const;
-
-/** What a page logged as an error (console errors, uncaught exceptions), kept for assertions. */
-export function recordErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`);
-  });
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
-  return errors;
-}
-
-export async function screenshot(page: Page, name: string): Promise<void> {
-  await mkdir(artifactsDir, { recursive: true });
-  await page.screenshot({ path: join(artifactsDir, `${name}.png`), fullPage: true });
-}
-
-export async function newContext(
-  browser: Browser,
-  url: string,
-  viewport: { width: number; height: number } = VIEWPORTS.desktop,
-): Promise<BrowserContext> {
-  return browser.newContext({ baseURL: url, viewport, acceptDownloads: true });
 }
