@@ -19,7 +19,7 @@ const HowItWorksPage = lazy(() => import('../pages/HowItWorksPage'));
 const PrivacyPage = lazy(() => import('../pages/PrivacyPage'));
 const TermsPage = lazy(() => import('../pages/TermsPage'));
 const FuturisticPage = lazy(() => import('../pages/FuturisticPage'));
-const TikTokTestPage = lazy(() => import('../pages/TikTokTestPage'));
+const PixelTestPage = lazy(() => import('../pages/PixelTestPage'));
 const NotFoundPage = lazy(() => import('../pages/NotFoundPage'));
 // Operator and account pages: their chunks (the chart library among them) load only when visited.
 const AdminPage = lazy(() => import('../pages/AdminPage'));
@@ -77,7 +77,7 @@ export function App() {
           <Route path="privacy" element={<PrivacyPage />} />
           <Route path="terms" element={<TermsPage />} />
           <Route path="futuristic" element={<FuturisticPage />} />
-          <Route path="tiktok-test" element={<TikTokTestPage />} />
+          <Route path="tiktok-test" element={<PixelTestPage />} />
           <Route path="admin" element={<AdminPage />} />
           {/* The operator settings use the admin session, not the customer's (ADR 0711). */}
           <Route path="settings" element={<SettingsPage />} />

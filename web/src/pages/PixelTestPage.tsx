@@ -5,7 +5,7 @@ import { metaPixelId, tiktokPixelId } from '../lib/runtime-config';
 const EVENTS: PixelEvent[] = ['Lead', 'ViewContent', 'InitiateCheckout', 'Purchase', 'CompleteRegistration'];
 
 /** A page for checking the advertising pixel: fires each tracked event by hand and says whether a pixel heard it. */
-export default function TikTokTestPage() {
+export default function PixelTestPage() {
   const [log, setLog] = useState<string[]>([]);
   const fire = (event: PixelEvent) => {
     const configured = Boolean(metaPixelId() || tiktokPixelId());
