@@ -46,6 +46,7 @@ export interface UnschemaedVariable {
 
 const RUNTIME = 'runtime and container image (read outside the schemas)';
 const TOOLS = 'tests, benchmarks and tools';
+const WEB = 'web app build (Vite, read at build or dev-server time)';
 
 export const unschemaedVariables: UnschemaedVariable[] = [
   {
@@ -150,6 +151,169 @@ export const unschemaedVariables: UnschemaedVariable[] = [
     default: '`2`',
     meaning: '`bench:ledger` only: how many ledger group commits may run at once',
   },
+  {
+    name: 'BENCH_SHAPE',
+    group: TOOLS,
+    default: 'both shapes',
+    meaning: '`bench:api` only: `embedded` skips the distributed shape, `distributed` the embedded one',
+  },
+  {
+    name: 'BENCH_PROFILE',
+    group: TOOLS,
+    default: 'unset',
+    meaning: '`bench:api` only: `1` runs the product under `node --cpu-prof` (profile in reports/profile/)',
+  },
+  {
+    name: 'BENCH_ONLY',
+    group: TOOLS,
+    default: 'unset: every row',
+    meaning: '`bench:api` only: comma-separated product rows to run (`healthz`, `unknown`, `me`, `balance`)',
+  },
+  {
+    name: 'BENCH_ROUNDS',
+    group: TOOLS,
+    default: '`20`',
+    meaning: "`bench:api` only: rounds of the gateway cache's invalidation-latency measurement",
+  },
+  {
+    name: 'FLATLAY_DATASET',
+    group: TOOLS,
+    default: 'unset: the tool asks for a folder',
+    meaning:
+      'the engine tools (`npm run eval`, `bench:engine`): the dataset folder (`casual/`, `clean/`, `backgrounds/`) when none is passed (services/image/README.md)',
+  },
+  {
+    name: 'FAULT_INFRA_QUIET',
+    group: TOOLS,
+    default: 'unset',
+    meaning: "the fault tier sets it for `scripts/infra/fault.mjs`: the fault helper's own output is kept quiet",
+  },
+  {
+    name: 'FLATLAY_KUBE_VERSION',
+    group: TOOLS,
+    default: 'the newest pinned release',
+    meaning: 'the k8s tier and `scripts/k8s-rehearsal.mjs`: the Kubernetes release the control plane runs',
+  },
+  {
+    name: 'FLATLAY_GO_JOBS',
+    group: TOOLS,
+    default: "go's own (one per core)",
+    meaning: 'the k8s tier: parallel compiles when it builds the control plane, on a machine shared with other work',
+  },
+  {
+    name: 'FLATLAY_CACHE',
+    group: TOOLS,
+    default: '`~/.cache/flatlay`',
+    meaning:
+      'built binaries and generated CRDs of the test infrastructure, kept outside the clone per version (docs/decisions/0302-kafka-users-and-a-real-control-plane.md)',
+  },
+  {
+    name: 'FLATLAY_JAVA21',
+    group: TOOLS,
+    default: 'unset: the JDKs found on the machine',
+    meaning: "the home of a Java 21+ JDK for the Strimzi CRD generator (the k8s tier's infrastructure)",
+  },
+  {
+    name: 'CHROMIUM_PATH',
+    group: TOOLS,
+    default: '`/usr/bin/chromium`',
+    meaning: "the browser the web journeys drive (the test infrastructure installs Debian's `chromium`)",
+  },
+  {
+    name: 'CI',
+    group: TOOLS,
+    default: 'unset',
+    meaning:
+      'set by CI: `npm run build` checks the committed API document instead of regenerating it (`npm run api:check`)',
+  },
+  {
+    name: 'BENCH_ROWS',
+    group: TOOLS,
+    default: '`1000000`',
+    meaning: '`bench:admin-search` only: users loaded for the admin search benchmark',
+  },
+  { name: 'BENCH_RUNS', group: TOOLS, default: '`30`', meaning: '`bench:admin-search` only: runs of each query' },
+  {
+    name: 'BENCH_DB',
+    group: TOOLS,
+    default: 'unset: a fresh database, dropped after',
+    meaning: '`bench:admin-search` only: a database to keep and reuse (loaded once), for looking at plans between runs',
+  },
+  { name: 'BENCH_SENDERS', group: TOOLS, default: '`16`', meaning: '`bench:webhooks` only: webhook senders at once' },
+  {
+    name: 'BENCH_TARGET_SHARE',
+    group: TOOLS,
+    default: '`0.02`',
+    meaning:
+      '`bench:webhooks` only: the target, events credited end to end per second as a share of the bare signature check in the same run',
+  },
+  { name: 'BENCH_USERS', group: TOOLS, default: '`20`', meaning: '`bench:generate` only: users generating at once' },
+  {
+    name: 'BENCH_SEQUENTIAL',
+    group: TOOLS,
+    default: '`5`',
+    meaning: '`bench:generate` only: generations each user makes one after another',
+  },
+  {
+    name: 'BENCH_CHILD',
+    group: TOOLS,
+    default: 'unset',
+    meaning:
+      "set by the engine benchmarks for the child process they start (with the engine workers' `MALLOC_*` settings); not for hand use",
+  },
+  {
+    name: 'BENCH_AS_IS',
+    group: TOOLS,
+    default: 'unset',
+    meaning:
+      "the engine benchmarks: `1` leaves the environment as it is instead of giving the child the engine workers' `MALLOC_*` settings",
+  },
+  { name: 'RUNS', group: TOOLS, default: '`3`', meaning: '`bench:engine` only: repetitions of each measurement' },
+  {
+    name: 'SIZES',
+    group: TOOLS,
+    default: '`3,12,24`',
+    meaning: '`bench:engine` only: comma-separated photo sizes in megapixels',
+  },
+  {
+    name: 'ENGINE_OPTIMIZATION',
+    group: TOOLS,
+    default: '`all`',
+    meaning: "`bench:engine` only: ONNX Runtime's graph optimization level (`all` or `extended`)",
+  },
+  {
+    name: 'PHOTOS',
+    group: TOOLS,
+    default: '`8`',
+    meaning: '`bench:engine-threads` only: 12 MP photos the workers share from one queue',
+  },
+  {
+    name: 'TEST_ENGINE',
+    group: TOOLS,
+    default: 'set by the tests',
+    meaning:
+      "the image service's integration tests: which test engine their worker process runs (services/image/test/support/worker-process.ts)",
+  },
+  {
+    name: 'STACK_LOG_LEVEL',
+    group: TOOLS,
+    default: 'unset: silent',
+    meaning: "the gateway's integration tests: `warn` shows the services' logs when a test needs reading",
+  },
+  {
+    name: 'VITE_GOOGLE_CLIENT_ID',
+    group: WEB,
+    default: 'unset',
+    meaning:
+      "the web app's Google client id when neither the gateway's `GET /api/config` nor the page names one (the Vite dev server)",
+  },
+  {
+    name: 'VITE_SUPPORT_EMAIL',
+    group: WEB,
+    default: 'unset: `support@flatlay.app`',
+    meaning:
+      "the web app's support address when neither the gateway's `GET /api/config` nor the page names one (the Vite dev server)",
+  },
 ];
 
 interface Meta {
@@ -235,7 +399,7 @@ export function configRows(
   return [...rows.values()].map(({ meanings, ...row }) => {
     const [first, ...others] = [...meanings.entries()];
     const parts = [first ? first[1] : '', ...others.map(([group, text]) => `${group}: ${text}`)];
-    return { ...row, meaning: parts.filter(Boolean).join(' ') };
+    return { ...row, meaning: parts.filter(Boolean).join('; ') };
   });
 }
 
