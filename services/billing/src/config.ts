@@ -73,7 +73,7 @@ export const billingEnvSchema = z
       default: 'unset: a secret generated for the process',
     }),
     NODE_ENV: z.string().optional().meta({
-      description: 'billing: `production` without `STRIPE_SECRET_KEY` is refused unless `PAYMENTS_PROVIDER=local`',
+      description: '`production` without `STRIPE_SECRET_KEY` is refused unless `PAYMENTS_PROVIDER=local`',
     }),
   })
   .refine((v) => v.PAYMENTS_PROVIDER !== 'stripe' || Boolean(v.STRIPE_SECRET_KEY), {

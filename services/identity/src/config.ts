@@ -55,7 +55,7 @@ export const identityEnvSchema = z
       }),
     NODE_ENV: z.string().optional().meta({
       description:
-        '`production` refuses what only fits a developer machine: identity a process-lifetime signing key, billing a missing `STRIPE_SECRET_KEY` unless `PAYMENTS_PROVIDER=local`, the image service `IMAGE_ENGINE=instant`',
+        '`production` refuses what only fits a developer machine: identity a process-lifetime signing key, the image service `IMAGE_ENGINE=instant`; `test` and `development` make the gateway check its responses against the API document',
     }),
   })
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), {

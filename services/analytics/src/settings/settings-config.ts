@@ -19,7 +19,7 @@ export const settingsEnvSchema = z.object({
   // The payment provider's secret key and address, for the Stripe connection test (billing reads the same).
   STRIPE_SECRET_KEY: z.string().optional().meta({
     description:
-      "besides billing, analytics reads it for the settings page's Stripe Test (the balance); unset key: the Test answers `Connection failed` and why",
+      "the settings page's Stripe Test (the balance) uses it; unset key: the Test answers `Connection failed` and why",
   }),
   STRIPE_API_URL: env.optionalUrl().meta({ description: "where the settings page's Stripe Test calls Stripe" }),
   SETTINGS_TEST_TIMEOUT_MS: z.coerce
