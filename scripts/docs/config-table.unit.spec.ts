@@ -32,11 +32,17 @@ function sourceFiles(): string[] {
   return out;
 }
 
-/** `process.env.X`, `env.X`, `import.meta.env.X`, `env['X']`: the variables a source reads. */
+/**
+ * `process.env.X`, `env.X`, `import.meta.env.X`, `env['X']`, and the keys of the schemas a file
+ * validates its environment with: the variables a source reads.
+ */
 function variablesRead(source: string): string[] {
   const names = new Set<string>();
   for (const m of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)) names.add(m[1]!);
   for (const m of source.matchAll(/\benv\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\]/g)) names.add(m[1]!);
+  // A schema's keys where a file validates its environment (an inline schema included).
+  if (/\bloadConfig\(|EnvSchema\b/.test(source))
+    for (const m of source.matchAll(/^\s+([A-Z][A-Z0-9]*_[A-Z0-9_]*|PORT|HOST):\s/gm)) names.add(m[1]!);
   return [...names];
 }
 
@@ -113,6 +119,10 @@ describe('README.md configuration table', () => {
     assert.deepEqual(
       variablesRead("process.env.A_B; const c = env.C ?? import.meta.env.VITE_D; env['E']; env.lower; config.F"),
       ['A_B', 'C', 'VITE_D', 'E'],
+    );
+    assert.deepEqual(
+      variablesRead('loadConfig(\n  z.object({\n    NEW_ONE: z.string(),\n    PORT: env.port(1),\n  }),\n);'),
+      ['NEW_ONE', 'PORT'],
     );
   });
 
