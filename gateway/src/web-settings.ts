@@ -8,13 +8,29 @@ import { route, type ApiRoute } from './api/route.js';
 // loadConfig reads an empty variable as unset.
 export const webSettingsEnvSchema = z.object({
   // The same client id the identity service verifies Google ID tokens against.
-  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
-  SUPPORT_EMAIL: z.email().optional(),
-  META_PIXEL_ID: z.string().regex(/^\d+$/, 'must be digits').optional(),
+  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional().meta({
+    description:
+      "the gateway hands it to the web app's Google sign-in button (`GET /api/config`) and then allows Google's sign-in origins in its CSP",
+    default: 'unset: `/api/auth/google` answers 501 (not configured)',
+  }),
+  SUPPORT_EMAIL: z.email().optional().meta({
+    description: "the address of the web app's Contact Support link (served at `GET /api/config`)",
+    default: 'unset: `support@flatlay.app` in the web app',
+  }),
+  META_PIXEL_ID: z.string().regex(/^\d+$/, 'must be digits').optional().meta({
+    description:
+      "Meta pixel id the web app loads (Lead, ViewContent, InitiateCheckout, Purchase, sign-up); adds its origins to the gateway's Content Security Policy (docs/decisions/0704-web-config-and-csp.md)",
+    default: 'unset: no pixel is loaded and the CSP allows none of its origins',
+  }),
   TIKTOK_PIXEL_ID: z
     .string()
     .regex(/^[A-Z0-9]+$/, 'must be capital letters and digits')
-    .optional(),
+    .optional()
+    .meta({
+      description:
+        "TikTok pixel id the web app loads (the same events); adds its origins to the gateway's Content Security Policy (docs/decisions/0704-web-config-and-csp.md)",
+      default: 'unset: no pixel is loaded and the CSP allows none of its origins',
+    }),
 });
 
 export interface WebSettings {

@@ -110,14 +110,18 @@ export const generatedBlocks = (protoDir: string): { services: string; events: s
 });
 
 /** `doc` with each `<!-- generated:NAME -->…<!-- /generated:NAME -->` block replaced by `blocks[NAME]`. */
-export function fillGeneratedBlocks(doc: string, blocks: Record<string, string>): string {
+export function fillGeneratedBlocks(
+  doc: string,
+  blocks: Record<string, string>,
+  file = 'docs/ARCHITECTURE.md',
+): string {
   let out = doc;
   for (const [name, body] of Object.entries(blocks)) {
     const start = `<!-- generated:${name} (npm run docs:gen) -->`;
     const end = `<!-- /generated:${name} -->`;
     const from = out.indexOf(start);
     const to = out.indexOf(end);
-    if (from < 0 || to < from) throw new Error(`docs/ARCHITECTURE.md has no block ${start} … ${end}`);
+    if (from < 0 || to < from) throw new Error(`${file} has no block ${start} … ${end}`);
     out = `${out.slice(0, from + start.length)}\n${body}\n${out.slice(to)}`;
   }
   return out;

@@ -4,11 +4,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import {
   createBus,
   createLogger,
-  env,
   InProcessBus,
   loadConfig,
   startEmbeddedPostgres,
@@ -24,43 +22,20 @@ import { createIdentityService } from '@flatlay/identity';
 import { createImageService } from '@flatlay/image';
 import { ledgerService } from '@flatlay/ledger';
 import {
-  cacheEnvSchema,
   createGatewayApp,
   filesFromEnv,
   listen,
-  rateLimitEnvSchema,
   rateLimitsFrom,
   startGatewayCache,
   type GatewayCache,
 } from '@flatlay/gateway';
+import { embeddedEnvSchema } from './config.js';
 import { embeddedReturnOrigins } from './embedded-origins.js';
 
 // apps/embedded/{src,dist}/embedded.*: three folders up.
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
-const config = loadConfig(
-  z
-    .object({
-      PORT: env.port(8080),
-      HOST: z.string().default('0.0.0.0'),
-      FLATLAY_DATA_DIR: z.string().default(join(repoRoot, '.data')),
-      DATABASE_URL: env.optionalUrl(),
-      // Names of the services' databases on DATABASE_URL's server: <prefix><service>. Two products
-      // sharing one server (tests, a staging box) each take their own prefix.
-      DATABASE_NAME_PREFIX: z
-        .string()
-        .regex(/^[a-z_][a-z0-9_]{0,40}$/, 'must be lowercase letters, digits and _, starting with a letter or _')
-        .default('flatlay_'),
-      KAFKA_BROKERS: env.csv().optional(),
-      KAFKA_TOPIC_PREFIX: env.kafkaTopicPrefix(),
-      CORS_ORIGINS: env.csv().optional(),
-      LOG_LEVEL: env.logLevel(),
-      // `0`: no generation worker in this process (jobs wait for a worker run as its own process).
-      IMAGE_IN_PROCESS_WORKER: z.enum(['0', '1']).default('1'),
-    })
-    .extend(rateLimitEnvSchema.shape)
-    .extend(cacheEnvSchema.shape),
-);
+const config = loadConfig(embeddedEnvSchema);
 
 startTelemetry('flatlay');
 const logger = createLogger('flatlay', config.LOG_LEVEL);

@@ -5,7 +5,12 @@ import type { FileServing } from './serve.js';
 
 /** The gateway's file settings: the image service's blob store settings and its URL-signing key. */
 export const filesEnvSchema = blobEnvSchema.extend({
-  IMAGE_URL_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  IMAGE_URL_SIGNING_KEY: z.string().min(32, 'must be at least 32 characters').optional().meta({
+    description:
+      'key (≥ 32 characters) of the HMAC-SHA256 signature on the one-hour file URLs the image service hands out and the gateway serves under `IMAGE_URL_PREFIX` (outside `/api`)',
+    default:
+      'generated in memory (embedded default); required for the image service and the gateway run as their own processes (a generation worker needs none)',
+  }),
 });
 
 /**

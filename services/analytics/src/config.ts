@@ -12,11 +12,22 @@ export const settingsEnvSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9]{0,31}$/, 'must be lowercase letters and digits, starting with a letter')
     .default('openai'),
-  GENERATIVE_API_URL: z.url().default('https://api.openai.com/v1'),
+  GENERATIVE_API_URL: z.url().default('https://api.openai.com/v1').meta({
+    description:
+      "the settings page's Test lists the provider's models (`GET <GENERATIVE_API_URL>/models`, OpenAI-compatible; the same base address the worker uses)",
+  }),
   // The payment provider's secret key and address, for the Stripe connection test (billing reads the same).
-  STRIPE_SECRET_KEY: z.string().optional(),
-  STRIPE_API_URL: env.optionalUrl(),
-  SETTINGS_TEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  STRIPE_SECRET_KEY: z.string().optional().meta({
+    description:
+      "the settings page's Stripe Test (the balance) uses it; unset key: the Test answers `Connection failed` and why",
+  }),
+  STRIPE_API_URL: env.optionalUrl().meta({ description: "where the settings page's Stripe Test calls Stripe" }),
+  SETTINGS_TEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10_000)
+    .meta({ description: 'how long a settings Test waits for the provider' }),
 });
 export type SettingsConfig = z.infer<typeof settingsEnvSchema>;
 

@@ -5,34 +5,58 @@ import { loadConfig } from '@flatlay/platform';
 export const identityEnvSchema = z
   .object({
     // Sessions
-    JWT_PRIVATE_KEY: z.string().optional(),
-    JWT_KEY_FILE: z.string().optional(),
-    JWT_ISSUER: z.string().min(1).default('flatlay'),
-    JWT_AUDIENCE: z.string().min(1).default('flatlay-api'),
+    JWT_PRIVATE_KEY: z.string().optional().meta({
+      description:
+        'PEM private key (EC P-256, RSA ≥ 2048 or Ed25519) that signs access tokens; wins over `JWT_KEY_FILE`',
+    }),
+    JWT_KEY_FILE: z.string().optional().meta({
+      description:
+        'PEM key file, generated (mode 0600) when missing, so restarts keep sessions. With neither variable, a process-lifetime key is used, which `NODE_ENV=production` refuses',
+      default: 'unset (embedded: `$FLATLAY_DATA_DIR/identity/jwt-signing-key.pem`)',
+    }),
+    JWT_ISSUER: z.string().min(1).default('flatlay').meta({ description: "access tokens' `iss`" }),
+    JWT_AUDIENCE: z.string().min(1).default('flatlay-api').meta({ description: "access tokens' `aud`" }),
     JWT_TTL_SECONDS: z.coerce
       .number()
       .int()
       .min(60)
       .max(90 * 24 * 3600)
-      .default(7 * 24 * 3600),
+      .default(7 * 24 * 3600)
+      .meta({ description: 'lifetime of user tokens', default: '`604800` (7 days)' }),
     JWT_ADMIN_TTL_SECONDS: z.coerce
       .number()
       .int()
       .min(60)
       .max(7 * 24 * 3600)
-      .default(12 * 3600),
+      .default(12 * 3600)
+      .meta({ description: 'lifetime of admin tokens', default: '`43200` (12 hours)' }),
     // External sign-in
-    GOOGLE_CLIENT_ID: z.string().optional(),
-    GOOGLE_CERTS_URL: z.url().optional(),
-    SUPABASE_JWT_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
+    GOOGLE_CLIENT_ID: z.string().optional().meta({ description: 'audience that Google ID tokens must carry' }),
+    GOOGLE_CERTS_URL: z.url().optional().meta({
+      description: "where Google's signing certificates are fetched (tests serve their own)",
+      default: "Google's certificate endpoint",
+    }),
+    SUPABASE_JWT_SECRET: z.string().min(16, 'must have at least 16 characters').optional().meta({
+      description: 'HS256 secret of Supabase access tokens (≥ 16 characters)',
+      default: 'unset: `/api/auth/supabase` answers 501 (not configured)',
+    }),
     // Operator account
-    ADMIN_EMAIL: z.email().optional(),
+    ADMIN_EMAIL: z.email().optional().meta({
+      description: 'with `ADMIN_PASSWORD` (both or neither): the admin account is created or updated at start',
+    }),
     ADMIN_PASSWORD: z
       .string()
       .min(8, 'must have at least 8 characters')
       .max(256, 'must have at most 256 characters')
-      .optional(),
-    NODE_ENV: z.string().optional(),
+      .optional()
+      .meta({
+        description:
+          "the admin's password (8 to 256 characters), with `ADMIN_EMAIL`; a changed password ends the admin's earlier sessions",
+      }),
+    NODE_ENV: z.string().optional().meta({
+      description:
+        '`production` refuses what only fits a developer machine: identity a process-lifetime signing key, the image service `IMAGE_ENGINE=instant`; `test` and `development` make the gateway check its responses against the API document',
+    }),
   })
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), {
     message: 'set both ADMIN_EMAIL and ADMIN_PASSWORD, or neither',

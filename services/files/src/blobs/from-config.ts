@@ -12,12 +12,29 @@ import { S3BlobStore } from './s3-store.js';
  * settings, so they always share one store.
  */
 export const blobEnvSchema = z.object({
-  S3_ENDPOINT: env.optionalUrl(),
-  S3_BUCKET: z.string().optional(),
-  S3_REGION: z.string().default('us-east-1'),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  FLATLAY_DATA_DIR: z.string().default('.data'),
+  S3_ENDPOINT: env.optionalUrl().meta({
+    description: 'with `S3_BUCKET`: the address of an S3-compatible server such as MinIO',
+    default: 'unset: AWS S3',
+  }),
+  S3_BUCKET: z.string().optional().meta({
+    description:
+      'where the image service and worker keep originals, results and previews, and where the gateway streams uploads (`uploads/<id>`) and serves files from (set the same `S3_*` values on all three): an S3 bucket when set',
+    default: 'unset: files in `$FLATLAY_DATA_DIR/blobs`',
+  }),
+  S3_REGION: z.string().default('us-east-1').meta({ description: "with `S3_BUCKET`: the bucket's region" }),
+  S3_ACCESS_KEY_ID: z
+    .string()
+    .optional()
+    .meta({ description: 'with `S3_BUCKET`: the access key id', default: "unset: the SDK's own credential chain" }),
+  S3_SECRET_ACCESS_KEY: z
+    .string()
+    .optional()
+    .meta({ description: 'with `S3_BUCKET`: the secret access key', default: "unset: the SDK's own credential chain" }),
+  FLATLAY_DATA_DIR: z.string().default('.data').meta({
+    description:
+      "embedded default's data: PostgreSQL files, and blobs (`$FLATLAY_DATA_DIR/blobs`) unless `S3_BUCKET` is set",
+    default: '`.data` (the embedded product: `.data` in the repository)',
+  }),
 });
 
 export type BlobConfig = z.infer<typeof blobEnvSchema>;

@@ -108,21 +108,39 @@ const readable = (what: (text: string) => KeyObject) =>
  */
 export const serviceIdentityEnvSchema = z.object({
   // This component's Ed25519 private key, PEM (PKCS#8), inline or in a file (the chart mounts one).
-  SERVICE_PRIVATE_KEY: privateKeyText('SERVICE_PRIVATE_KEY').optional(),
-  SERVICE_PRIVATE_KEY_FILE: readable((pem) => ed25519(createPrivateKey(pem))).optional(),
+  SERVICE_PRIVATE_KEY: privateKeyText('SERVICE_PRIVATE_KEY').optional().meta({
+    description:
+      "this component's own Ed25519 private key (PEM, PKCS#8), inline; one of it and `SERVICE_PRIVATE_KEY_FILE`. It signs the component's internal gRPC calls; required for a service, the gateway or a generation worker run as its own process (docs/decisions/0008-service-identity.md)",
+    default: 'unset: key pairs generated in memory (embedded default)',
+  }),
+  SERVICE_PRIVATE_KEY_FILE: readable((pem) => ed25519(createPrivateKey(pem)))
+    .optional()
+    .meta({
+      description: 'a file holding that key (the chart mounts one); one of it and `SERVICE_PRIVATE_KEY`',
+      default: 'unset: key pairs generated in memory (embedded default)',
+    }),
   SERVICE_AUTH_SECRET: z
     .string()
     .optional()
     .refine((v) => v === undefined, {
       message:
         'no longer read: each component signs with its own key (SERVICE_PRIVATE_KEY or SERVICE_PRIVATE_KEY_FILE) and services check callers against SERVICE_PUBLIC_KEYS_DIR (docs/decisions/0008-service-identity.md); remove it',
+    })
+    .meta({
+      description:
+        'no longer read: a process given it refuses to start (each component signs with its own key, `SERVICE_PRIVATE_KEY`)',
+      default: 'unset (must stay unset)',
     }),
 });
 
 /** The callers' public keys, for a component that serves gRPC. */
 export const servicePublicKeysEnvSchema = z.object({
   // A folder holding `<caller>.pem` for every caller: its PEM public key or an X.509 certificate of it.
-  SERVICE_PUBLIC_KEYS_DIR: z.string().min(1),
+  SERVICE_PUBLIC_KEYS_DIR: z.string().min(1).meta({
+    description:
+      "a folder with `<caller>.pem` for every caller (`gateway`, `identity`, `ledger`, `image`, `billing`, `analytics`, `image-worker`): its public key, PEM or an X.509 certificate of it (two, one after the other, while that caller's key is rotated: either is accepted, docs/operations.md); a service checks each call's signature against its caller's key and its method against the registry's edges; required for a service or worker run as its own process",
+    default: 'required (the embedded default needs none)',
+  }),
 });
 
 /** This component's private key from its settings (one of SERVICE_PRIVATE_KEY, SERVICE_PRIVATE_KEY_FILE). */

@@ -40,10 +40,24 @@ const csv = z
 
 /** The environment's settings (README: GENERATIVE_*). Off unless both a key and plans are set. */
 export const generativeEnvSchema = z.object({
-  GENERATIVE_API_KEY: z.string().optional(),
-  GENERATIVE_API_URL: z.url().default('https://api.openai.com/v1'),
-  GENERATIVE_MODEL: z.string().min(1).default('gpt-image-1'),
-  GENERATIVE_PLANS: csv,
+  GENERATIVE_API_KEY: z.string().optional().meta({
+    description:
+      "the generation worker's generative provider (docs/decisions/0103-generative-provider.md): with a key (the operator's `{product}_api_key` from the settings page wins over this one, from the next job on, no restart) and `GENERATIVE_PLANS`, jobs of users with one of those plans active go to an OpenAI-compatible image edit API (`POST <GENERATIVE_API_URL>/images/edits`); any failure or a call longer than `GENERATIVE_TIMEOUT_MS` falls back to the local engine",
+    default: 'unset (off)',
+  }),
+  GENERATIVE_API_URL: z
+    .url()
+    .default('https://api.openai.com/v1')
+    .meta({ description: "the generative provider's OpenAI-compatible base address" }),
+  GENERATIVE_MODEL: z
+    .string()
+    .min(1)
+    .default('gpt-image-1')
+    .meta({ description: 'the model the image edit calls name' }),
+  GENERATIVE_PLANS: csv.meta({
+    description: "comma-separated plans (e.g. `pro,studio`) whose users' jobs go to the generative provider",
+    default: 'unset (none)',
+  }),
   // A JSON object: sub-type or main type -> prompt, e.g. {"tops":"...","shoes":"..."}.
   GENERATIVE_PROMPTS: z
     .string()
@@ -55,8 +69,17 @@ export const generativeEnvSchema = z.object({
         ctx.addIssue({ code: 'custom', message: 'must be a JSON object of type -> prompt' });
         return z.NEVER;
       }
+    })
+    .meta({
+      description:
+        'the prompt per sub-type or main type, a JSON object (e.g. `{"tops":"..."}`); a type not in it gets a built-in one',
     }),
-  GENERATIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  GENERATIVE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60_000)
+    .meta({ description: 'longest a generative call may take before the job falls back to the local engine' }),
 });
 
 /** The GENERATIVE_* variables. */
