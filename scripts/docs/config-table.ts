@@ -12,10 +12,10 @@ import { webSettingsEnvSchema } from '../../gateway/src/web-settings.js';
 import { filesEnvSchema } from '../../gateway/src/files/index.js';
 import { identityEnvSchema } from '../../services/identity/src/config.js';
 import { imageEnvSchema } from '../../services/image/src/config.js';
-import { generativeEnvSchema } from '../../services/image/src/generative/settings-source.js';
+import { generativeEnvSchema } from '../../services/image/src/adapters/generative/settings-source.js';
 import { engineEnvSchema } from '../../services/image/src/engine/config.js';
 import { billingEnvSchema } from '../../services/billing/src/config.js';
-import { settingsEnvSchema } from '../../services/analytics/src/settings/settings-config.js';
+import { settingsEnvSchema } from '../../services/analytics/src/config.js';
 
 /** Where a schema is read; a variable's row sits under the first of these that reads it. */
 export interface ConfigSource {

@@ -46,7 +46,7 @@ export const imageEnvSchema = blobEnvSchema.extend({
     .string()
     .default('image-worker')
     .meta({ description: "the work queue's consumer group" }),
-  // `instant`: the engine's stand-in (worker/instant-engine.ts) for tests of the product around the
+  // `instant`: the engine's stand-in (adapters/instant-engine.ts) for tests of the product around the
   // engine, refused under NODE_ENV=production; `model`: the real engine.
   IMAGE_ENGINE: z.enum(['model', 'instant']).default('model').meta({
     description:
