@@ -15,7 +15,7 @@ import { imageEnvSchema } from '../../services/image/src/config.js';
 import { generativeEnvSchema } from '../../services/image/src/adapters/generative/settings-source.js';
 import { engineEnvSchema } from '../../services/image/src/engine/config.js';
 import { billingEnvSchema } from '../../services/billing/src/config.js';
-import { settingsEnvSchema } from '../../services/analytics/src/config.js';
+import { gpuPoolEnvSchema, settingsEnvSchema } from '../../services/analytics/src/config.js';
 
 /** Where a schema is read; a variable's row sits under the first of these that reads it. */
 export interface ConfigSource {
@@ -33,7 +33,7 @@ export const configSources: ConfigSource[] = [
     schemas: [imageEnvSchema, generativeEnvSchema, engineEnvSchema],
   },
   { group: 'billing', schemas: [billingEnvSchema] },
-  { group: 'analytics', schemas: [settingsEnvSchema] },
+  { group: 'analytics', schemas: [settingsEnvSchema, gpuPoolEnvSchema] },
 ];
 
 /** A variable no zod schema reads: its row is written here. */
@@ -54,18 +54,6 @@ export const unschemaedVariables: UnschemaedVariable[] = [
     group: RUNTIME,
     default: 'unset: no export',
     meaning: 'OTLP/HTTP endpoint for traces',
-  },
-  {
-    name: 'GPU_NODE_SELECTOR',
-    group: RUNTIME,
-    default: '`flatlay.dev/pool=gpu`',
-    meaning: 'analytics, in Kubernetes only: label selector of the GPU nodes the admin overview counts',
-  },
-  {
-    name: 'GPU_WORKER_SELECTOR',
-    group: RUNTIME,
-    default: '`app.kubernetes.io/component=image-worker`',
-    meaning: 'analytics, in Kubernetes only: label selector of the image-worker pods the admin overview counts',
   },
   {
     name: 'KUBERNETES_SERVICE_HOST',

@@ -29,6 +29,20 @@ export const settingsEnvSchema = z.object({
     .default(10_000)
     .meta({ description: 'how long a settings Test waits for the provider' }),
 });
+/** How analytics finds the GPU pool it reports, in Kubernetes only (the chart's labels by default). */
+export const gpuPoolEnvSchema = z.object({
+  GPU_NODE_SELECTOR: z
+    .string()
+    .min(1)
+    .default('flatlay.dev/pool=gpu')
+    .meta({ description: 'in Kubernetes only: label selector of the GPU nodes the admin overview counts' }),
+  GPU_WORKER_SELECTOR: z
+    .string()
+    .min(1)
+    .default('app.kubernetes.io/component=image-worker')
+    .meta({ description: 'in Kubernetes only: label selector of the image-worker pods the admin overview counts' }),
+});
+
 export type SettingsConfig = z.infer<typeof settingsEnvSchema>;
 
 export const loadSettingsConfig = (overrides: Partial<Record<keyof SettingsConfig, string>> = {}) =>

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import {
   generationWorkQueue,
   KafkaBus,
+  loadConfig,
   loadSettingsKey,
   meter,
   registry,
@@ -13,7 +14,7 @@ import { analyticsEventHandler, type ProjectionClock } from './consumers/analyti
 import { analyticsGrpcService } from './grpc/analytics-grpc.js';
 import { clusterAccess, outsideCluster, readGpuPool, type GpuPool } from './adapters/gpu-pool.js';
 import { OperatorSettings } from './adapters/settings-store.js';
-import { loadSettingsConfig, type SettingsConfig } from './config.js';
+import { gpuPoolEnvSchema, loadSettingsConfig, type SettingsConfig } from './config.js';
 
 export interface AnalyticsOptions {
   /** "Now" of every figure (tests fix it). */
@@ -31,11 +32,12 @@ function gpuPoolOf(ctx: ServiceContext): () => Promise<GpuPool> {
   const cluster = clusterAccess(process.env);
   if (!cluster) return async () => outsideCluster;
   const bus = ctx.bus;
+  const selectors = loadConfig(gpuPoolEnvSchema, process.env);
   return () =>
     readGpuPool({
       ...cluster,
-      nodeSelector: process.env.GPU_NODE_SELECTOR || 'flatlay.dev/pool=gpu',
-      workerSelector: process.env.GPU_WORKER_SELECTOR || 'app.kubernetes.io/component=image-worker',
+      nodeSelector: selectors.GPU_NODE_SELECTOR,
+      workerSelector: selectors.GPU_WORKER_SELECTOR,
       queueLag: async () => {
         if (!(bus instanceof KafkaBus)) throw new Error('the bus is not Kafka');
         return bus.consumerLag(generationWorkQueue.group, generationWorkQueue.topic);
