@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { down, install, up } from './infra.mjs';
 import { installControlPlane } from './infra/kube-tools.mjs';
 import { installToxiproxy } from './infra/toxiproxy.mjs';
-import { build, ensureInstalled, repoRoot, sh, step } from './lib/steps.mjs';
+import { build, ensureInstalled, repoRoot, sh, step, typecheckScripts } from './lib/steps.mjs';
 
 const TIERS = ['unit', 'int', 'e2e', 'k8s', 'fault'];
 const ROOTS = ['proto', 'services', 'gateway', 'apps', 'web', 'tests', 'scripts'];
@@ -52,6 +52,7 @@ build();
 step('Type-checking tests (tsconfig.tests.json)', () =>
   sh('npx', ['--no-install', 'tsc', '-p', 'tsconfig.tests.json']),
 );
+typecheckScripts();
 // The control plane's binaries and the operators' CRDs are built once per machine (cached outside
 // the clone, keyed by version), before vitest starts, so no test's timeout includes a compile.
 if (files.some((f) => tierOf(f) === 'k8s')) {

@@ -110,7 +110,7 @@ current-context: kwok
       'etcd',
       async () => {
         const r = await fetch(`http://127.0.0.1:${etcdPort}/health`);
-        return r.ok && (await r.json()).health === 'true';
+        return r.ok && /** @type {{ health?: string }} */ (await r.json()).health === 'true';
       },
       { timeoutMs: 60_000, child: etcd, logFile: logOf('etcd') },
     );
@@ -176,7 +176,10 @@ current-context: kwok
   }
 
   const env = { ...process.env, KUBECONFIG: kubeconfig };
-  /** Runs kubectl against this cluster; `input` goes to its stdin. Resolves to { status, stdout, stderr }. */
+  /**
+   * Runs kubectl against this cluster; `input` goes to its stdin. Resolves to { status, stdout, stderr }.
+   * @param {string[]} args @param {{ input?: string }} [opts]
+   */
   const kubectl = (args, { input } = {}) => runWithInput(tools.bin.kubectl, args, { env, input });
   return {
     version,
@@ -193,7 +196,12 @@ current-context: kwok
   };
 }
 
-/** Runs a command with optional stdin; never rejects on a non-zero exit (callers assert on it). */
+/**
+ * Runs a command with optional stdin; never rejects on a non-zero exit (callers assert on it).
+ * @param {string} cmd @param {string[]} args
+ * @param {{ env?: NodeJS.ProcessEnv, input?: string, cwd?: string }} [opts]
+ * @returns {Promise<import('./kube-cluster.d.mts').RunResult>}
+ */
 export async function runWithInput(cmd, args, { env, input, cwd } = {}) {
   const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {

@@ -53,12 +53,19 @@ const goModDir = async (args, cwd) => (await run('go', args, { cwd, env: GO_ENV 
 // and helm refuses any chart with a kubeVersion.
 // ---------------------------------------------------------------------------------------------
 
-export const KUBE_BINARIES = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl'];
+export const KUBE_BINARIES = /** @type {const} */ ([
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kubectl',
+]);
 
+/** @param {string} [version] */
 export function kubernetesDir(version = VERSIONS.kubernetes) {
   return path.join(KUBE_CACHE, `kubernetes-${version}`);
 }
 
+/** @param {string} [version] */
 export async function installKubernetes(version = VERSIONS.kubernetes) {
   const [, major, minor, patch] = version.match(/^v(\d+)\.(\d+)\.(\d+)$/) ?? [];
   if (!major) throw new Error(`not a Kubernetes version: ${version}`);
@@ -118,6 +125,7 @@ export async function installKubernetes(version = VERSIONS.kubernetes) {
 // etcd: the server module's etcdmain behind a three-line main.
 // ---------------------------------------------------------------------------------------------
 
+/** @param {string} [version] */
 export async function installEtcd(version = VERSIONS.etcd) {
   const dir = path.join(KUBE_CACHE, `etcd-${version}`);
   return cached(dir, `etcd ${version}\n`, `etcd ${version}`, async (out) => {
@@ -154,6 +162,7 @@ const KWOK_STAGES = [
   'pod/fast/pod-delete.yaml',
 ];
 
+/** @param {string} [version] */
 export async function installKwok(version = VERSIONS.kwok) {
   const dir = path.join(KUBE_CACHE, `kwok-${version}`);
   return cached(dir, `kwok ${version}; ${KWOK_STAGES.join(' ')}\n`, `kwok ${version}`, async (out) => {
@@ -183,7 +192,7 @@ export const STRIMZI_KINDS = Object.freeze({
 
 /** A Java 21+ runtime: Strimzi's classes are compiled for it (the default Java 17 refuses them). */
 function java21() {
-  const candidates = [process.env.FLATLAY_JAVA21, ...listJvms()].filter(Boolean);
+  const candidates = [process.env.FLATLAY_JAVA21, ...listJvms()].flatMap((home) => (home ? [home] : []));
   for (const home of candidates) {
     const bin = path.join(home, 'bin', 'java');
     const release = path.join(home, 'release');
@@ -202,6 +211,7 @@ function listJvms() {
   }
 }
 
+/** @param {string} [version] */
 export async function makeStrimziCrds(version = VERSIONS.strimzi) {
   const dir = path.join(KUBE_CACHE, `strimzi-crds-${version}`);
   const recipe = `strimzi ${version}; ${Object.keys(STRIMZI_KINDS).join(' ')}; v1 only\n`;
@@ -253,6 +263,7 @@ export async function makeStrimziCrds(version = VERSIONS.strimzi) {
   });
 }
 
+/** @param {string} [version] */
 export async function makeKedaCrds(version = VERSIONS.keda) {
   const dir = path.join(KUBE_CACHE, `keda-crds-${version}`);
   const recipe = `keda ${version}; controller-gen ${VERSIONS.controllerTools}\n`;
@@ -287,6 +298,7 @@ export async function makeKedaCrds(version = VERSIONS.keda) {
 }
 
 /** Everything the k8s tier needs for one Kubernetes version; independent builds run side by side. */
+/** @param {string} [version] */
 export async function installControlPlane(version = VERSIONS.kubernetes) {
   const [kube, etcd, kwok, strimzi, keda] = await Promise.all([
     installKubernetes(version),
@@ -297,6 +309,7 @@ export async function installControlPlane(version = VERSIONS.kubernetes) {
   ]);
   // controller-gen also emits keda.sh_withtriggers.yaml for an internal helper type of KEDA's API
   // package; KEDA's releases ship no such CRD, so neither do we.
+  /** @param {string} d */
   const crdFiles = (d) =>
     fs
       .readdirSync(d)
@@ -305,7 +318,9 @@ export async function installControlPlane(version = VERSIONS.kubernetes) {
       .map((f) => path.join(d, f));
   return {
     version,
-    bin: Object.fromEntries(KUBE_BINARIES.map((b) => [b, path.join(kube, b)])),
+    bin: /** @type {Record<(typeof KUBE_BINARIES)[number], string>} */ (
+      Object.fromEntries(KUBE_BINARIES.map((b) => [b, path.join(kube, b)]))
+    ),
     etcd: path.join(etcd, 'etcd'),
     kwok: path.join(kwok, 'kwok'),
     kwokStages: path.join(kwok, 'stages.yaml'),

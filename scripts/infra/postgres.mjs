@@ -20,7 +20,7 @@ export function pgBinDir() {
     .readdirSync(base)
     .filter((v) => exists(path.join(base, v, 'bin', 'initdb')))
     .sort((a, b) => Number(b) - Number(a));
-  return versions.length ? path.join(base, versions[0], 'bin') : null;
+  return versions[0] !== undefined ? path.join(base, versions[0], 'bin') : null;
 }
 
 function postgresIds() {
@@ -131,7 +131,7 @@ export async function stopPostgres(pg) {
         cwd: pg.base,
       });
     } catch (e) {
-      log(`postgres: pg_ctl stop failed, killing (${e.message.split('\n')[0]})`);
+      log(`postgres: pg_ctl stop failed, killing (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
     }
   }
   if (pg.pid) await killPid(pg.pid, 'postgres', { graceMs: 5000 });

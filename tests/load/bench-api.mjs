@@ -54,6 +54,12 @@ async function k6Run(k6, env) {
   return summary;
 }
 
+/**
+ * One JSON request; `body` is the parsed answer (the text when it is not JSON).
+ * @param {string} base @param {string} method @param {string} path
+ * @param {{ token?: string, json?: unknown }} [opts]
+ * @returns {Promise<{ status: number, body: any }>} any: each caller reads the fields of its own route
+ */
 async function api(base, method, path, { token, json } = {}) {
   const res = await fetch(`${base}${path}`, {
     method,
@@ -64,6 +70,7 @@ async function api(base, method, path, { token, json } = {}) {
     body: json ? JSON.stringify(json) : undefined,
   });
   const text = await res.text();
+  /** @type {unknown} */
   let body = text;
   try {
     body = JSON.parse(text);
@@ -71,7 +78,8 @@ async function api(base, method, path, { token, json } = {}) {
   return { status: res.status, body };
 }
 
-const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '-');
+/** @param {unknown} n @param {number} [d] */
+const fmt = (n, d = 0) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(d) : '-');
 
 const percentiles = (values) => {
   const v = [...values].sort((a, b) => a - b);
@@ -99,8 +107,9 @@ async function until(check, since, what, timeoutMs = 10_000) {
 
 /** The distributed shape: identity and the ledger on Kafka and PostgreSQL, two gateway processes. */
 async function distributed() {
+  /** @type {Record<string, string | undefined>} */
   let env = process.env;
-  if (!env.DATABASE_URL || !env.KAFKA_BROKERS) env = await (await import('../../scripts/infra.mjs')).up();
+  if (!env.DATABASE_URL || !env.KAFKA_BROKERS) env = { ...(await (await import('../../scripts/infra.mjs')).up()) };
   // Each process its own key pair, as deployed (ADR 0008); every caller's public key in one folder.
   const platform = await import('../../services/platform/dist/index.js');
   const keys = platform.generateServiceKeys();
@@ -361,7 +370,8 @@ const signUp = async (origin) => {
 };
 const summary = {};
 try {
-  if (shape !== 'distributed') {
+  // The embedded product (base set) unless the shape is distributed.
+  if (base !== undefined) {
     const { token } = await signUp(base);
     const rows = [
       { name: 'healthz', target: '/healthz', expect: 200, ratio: 0.8 },

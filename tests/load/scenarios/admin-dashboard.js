@@ -14,6 +14,7 @@ export const options = scenarioOptions({
 
 export const setup = timedSetup(() => ({ token: adminLogin() }));
 
+/** @type {Array<[path: string, valid: (r: import('k6/http').Response) => boolean]>} */
 const paths = [
   ['/api/admin/users?q=&page=1&page_size=50', (r) => Array.isArray(r.json('users'))],
   ['/api/admin/stats/signups', (r) => typeof r.json('total_users') === 'number'],
