@@ -18,6 +18,7 @@ import { build, ensureInstalled, repoRoot, sh, step, typecheckScripts } from './
 const TIERS = ['unit', 'int', 'e2e', 'k8s', 'fault'];
 const ROOTS = ['proto', 'services', 'gateway', 'apps', 'web', 'tests', 'scripts'];
 
+/** @param {string} dir @param {string[]} [out] @returns {string[]} */
 function findSpecs(dir, out = []) {
   for (const name of readdirSync(dir)) {
     if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
@@ -29,7 +30,8 @@ function findSpecs(dir, out = []) {
 }
 
 const filters = process.argv.slice(2);
-const tierOf = (f) => f.match(/\.(unit|int|e2e|k8s|fault)\.spec\./)[1];
+/** @param {string} f findSpecs only collects names that carry a tier */
+const tierOf = (f) => /** @type {string} */ (f.match(/\.(unit|int|e2e|k8s|fault)\.spec\./)?.[1]);
 let files = ROOTS.flatMap((r) => findSpecs(join(repoRoot, r))).sort(
   (a, b) => TIERS.indexOf(tierOf(a)) - TIERS.indexOf(tierOf(b)) || a.localeCompare(b),
 );

@@ -121,7 +121,15 @@ export async function killPid(pid, needle, { graceMs = 10000, group = false } = 
 }
 
 /** Reserves `n` distinct free loopback ports by binding port 0 (all held at once, then released). */
-/** @param {number} n @returns {Promise<number[]>} */
+/**
+ * `n` numbers, as a tuple so destructuring the ports answers numbers.
+ * @template {number} N @template {number[]} [Acc=[]]
+ * @typedef {number extends N ? number[] : Acc['length'] extends N ? Acc : Ports<N, [...Acc, number]>} Ports
+ */
+/**
+ * @template {number} N
+ * @param {N} n @returns {Promise<Ports<N>>}
+ */
 export async function freePorts(n) {
   /** @type {net.Server[]} */
   const servers = [];
@@ -134,7 +142,7 @@ export async function freePorts(n) {
       });
       servers.push(s);
     }
-    return servers.map((s) => /** @type {AddressInfo} */ (s.address()).port);
+    return /** @type {Ports<N>} */ (servers.map((s) => /** @type {AddressInfo} */ (s.address()).port));
   } finally {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   }

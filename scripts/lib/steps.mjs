@@ -63,6 +63,7 @@ export function ensureInstalled() {
   return true;
 }
 
+/** @param {string} dir @returns {number} */
 function newestMtime(dir) {
   let newest = 0;
   for (const name of readdirSync(dir)) {

@@ -23,6 +23,7 @@ const paths = [
   ['/api/admin/stats/trend?period=30d', (r) => r.json('points.#') === 30],
 ];
 
+/** @param {{ token: string }} data setup's answer */
 export default function ({ token }) {
   for (const [path, valid] of paths) {
     const res = http.get(`${BASE}${path}`, bearer(token, `GET ${path}`));
@@ -30,4 +31,5 @@ export default function ({ token }) {
   }
 }
 
+/** @param {import('k6/summary').SummaryData} data */
 export const handleSummary = (data) => writeSummary(data);
