@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { build, ensureInstalled } from './lib/steps.mjs';
+import { build, ensureInstalled, typecheckScripts } from './lib/steps.mjs';
 
 ensureInstalled();
 build();
+typecheckScripts();

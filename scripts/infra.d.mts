@@ -11,6 +11,8 @@ export interface InfraEnv {
   S3_SECRET_ACCESS_KEY: string;
   CHROMIUM_PATH: string;
 }
+// Re-exported from scripts/infra/layout.mjs (checked there, by tsconfig.scripts.json).
+export { HELM_BIN, KUBECONFORM_BIN, VERSIONS } from './infra/layout.mjs';
 /** k6 of the load suite, linked into .infra/bin by `install()` (scripts/infra/k6.mjs). */
 export const K6_BIN: string;
 export function installK6(): Promise<string>;

@@ -44,6 +44,7 @@ export { installK6, K6_BIN } from './infra/k6.mjs';
 // ---------------------------------------------------------------------------------------------
 
 /** Fetches/builds everything into .infra/ (each step skipped when its output exists). */
+/** @param {{ quiet?: boolean }} [opts] */
 export async function install(opts = {}) {
   if (opts.quiet !== undefined) setQuiet(opts.quiet);
   ensureGitignore();
@@ -77,6 +78,7 @@ export async function install(opts = {}) {
  * and resolves to the env object (also written to .infra/run/env.json). When everything recorded
  * is already up and healthy, keeps it and resolves to the same env.
  */
+/** @param {{ quiet?: boolean }} [opts] */
 export async function up(opts = {}) {
   if (opts.quiet !== undefined) setQuiet(opts.quiet);
   const t0 = Date.now();
@@ -133,6 +135,7 @@ export async function up(opts = {}) {
 }
 
 /** Stops exactly what `up` recorded and removes .infra/run. */
+/** @param {{ quiet?: boolean }} [opts] */
 export async function down(opts = {}) {
   if (opts.quiet !== undefined) setQuiet(opts.quiet);
   const state = readJson(STATE_FILE);
@@ -161,6 +164,7 @@ export async function down(opts = {}) {
 }
 
 /** Prints (and resolves to) the health of what `up` recorded. */
+/** @param {{ quiet?: boolean }} [opts] */
 export async function status(opts = {}) {
   if (opts.quiet !== undefined) setQuiet(opts.quiet);
   const state = readJson(STATE_FILE);
@@ -169,6 +173,7 @@ export async function status(opts = {}) {
     return { up: false };
   }
   const h = await health(state);
+  /** @type {Record<string, string | undefined>} */
   const addr = {
     postgres: state.postgres && `127.0.0.1:${state.postgres.port}`,
     kafka: state.kafka && `127.0.0.1:${state.kafka.port}`,
@@ -190,13 +195,15 @@ export async function status(opts = {}) {
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const cmd = process.argv[2];
+  const cmd = process.argv[2] ?? '';
+  /** @type {Record<string, () => Promise<any>>} */
   const commands = { install, up, down, status };
-  if (!commands[cmd]) {
+  const command = commands[cmd];
+  if (!command) {
     console.error('usage: node scripts/infra.mjs <install|up|down|status>');
     process.exit(2);
   }
-  commands[cmd]()
+  command()
     .then((r) => {
       if (cmd === 'up') console.log(JSON.stringify(r, null, 2));
       if (cmd === 'status' && !r.up) process.exitCode = 1;

@@ -33,12 +33,15 @@ const values = ['--values', join(chartDir, 'values-prod.yaml'), ...SIZE.set.flat
 await install();
 const version = kubeVersionUnderTest();
 const cluster = await startCluster({ version });
+/** @param {Promise<import('./infra/kube-cluster.d.mts').RunResult>} p */
 const must = async (p) => {
   const r = await p;
   if (r.status !== 0) throw new Error(`${r.stderr}${r.stdout}`);
   return r.stdout;
 };
+/** @param {string[]} args @param {string} [input] */
 const kubectl = (args, input) => must(cluster.kubectl(args, { input }));
+/** @param {string[]} args */
 const helm = (args) =>
   must(runWithInput(HELM_BIN, args, { env: { ...cluster.env, HELM_CACHE_HOME: join(cluster.dir, 'helm') } }));
 try {
@@ -91,6 +94,11 @@ try {
 
   const t0 = Date.now();
   await helm(['install', 'flatlay', chartDir, '-n', NAMESPACE, ...values, '--timeout', '20m']);
+  /**
+   * The fields of a Pod (kubectl get -o json) read here.
+   * @typedef {{ status: { phase: string }, spec: { nodeName?: string }, metadata: { labels?: Record<string, string> } }} Pod
+   */
+  /** @type {Pod[]} */
   let pods = [];
   for (;;) {
     pods = JSON.parse(await kubectl(['get', 'pods', '-n', NAMESPACE, '-o', 'json'])).items;
@@ -99,7 +107,8 @@ try {
     await sleep(1000);
   }
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
-  const onGpu = pods.filter((p) => p.spec.nodeName.startsWith('gpu-'));
+  const onGpu = pods.filter((p) => p.spec.nodeName?.startsWith('gpu-'));
+  /** @type {Record<string, number>} */
   const counts = {};
   for (const kind of [
     'nodes',
@@ -120,7 +129,7 @@ try {
     `Kubernetes ${version}: ${nodes.length} kwok nodes (${SIZE.cpuNodes} CPU over 3 zones, ${SIZE.gpuNodes} GPU)`,
   );
   console.log(
-    `${expected} Pods placed and Running ${seconds} s after helm install began; ${onGpu.length} on GPU nodes, all image workers: ${onGpu.every((p) => p.metadata.labels['app.kubernetes.io/component'] === 'image-worker')}`,
+    `${expected} Pods placed and Running ${seconds} s after helm install began; ${onGpu.length} on GPU nodes, all image workers: ${onGpu.every((p) => p.metadata.labels?.['app.kubernetes.io/component'] === 'image-worker')}`,
   );
   console.log(
     `API objects: ${Object.entries(counts)

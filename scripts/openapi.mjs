@@ -32,6 +32,7 @@ export async function generate() {
   return { [documentFile]: json, [typesFile]: types };
 }
 
+/** @param {string} mode */
 async function main(mode) {
   const files = await generate();
   if (mode === 'gen') {

@@ -9,9 +9,12 @@ import { join, relative, resolve } from 'node:path';
 
 const protoDir = resolve(import.meta.dirname, '..', 'proto');
 const buf = resolve(protoDir, '..', 'node_modules', '.bin', 'buf');
+/** @param {string[]} args */
 const run = (args) => execFileSync(buf, args, { cwd: protoDir, stdio: 'inherit' });
 
+/** @param {string} dir @returns {string[]} */
 function listFiles(dir) {
+  /** @type {string[]} */
   const out = [];
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
@@ -21,6 +24,7 @@ function listFiles(dir) {
   return out;
 }
 
+/** @param {string} dir */
 function snapshot(dir) {
   const files = new Map();
   for (const f of listFiles(dir)) files.set(relative(dir, f), readFileSync(f, 'utf8'));

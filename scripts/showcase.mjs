@@ -60,6 +60,7 @@ try {
       { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] },
     );
     const [result] = readdirSync(out);
+    if (result === undefined) throw new Error(`enhance wrote nothing into ${out}`);
     await sharp(input)
       .rotate()
       .resize(SIZE, SIZE, { fit: 'inside' })

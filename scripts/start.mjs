@@ -11,5 +11,5 @@ const child = spawn(process.execPath, [join(repoRoot, 'apps', 'embedded', 'dist'
   cwd: repoRoot,
 });
 // Ctrl-C reaches the whole process group; the runtime stops its services and Postgres, and we wait for it.
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -13,11 +13,12 @@ import { join, relative } from 'node:path';
 import { down, install, up } from './infra.mjs';
 import { installControlPlane } from './infra/kube-tools.mjs';
 import { installToxiproxy } from './infra/toxiproxy.mjs';
-import { build, ensureInstalled, repoRoot, sh, step } from './lib/steps.mjs';
+import { build, ensureInstalled, repoRoot, sh, step, typecheckScripts } from './lib/steps.mjs';
 
 const TIERS = ['unit', 'int', 'e2e', 'k8s', 'fault'];
 const ROOTS = ['proto', 'services', 'gateway', 'apps', 'web', 'tests', 'scripts'];
 
+/** @param {string} dir @param {string[]} [out] @returns {string[]} */
 function findSpecs(dir, out = []) {
   for (const name of readdirSync(dir)) {
     if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
@@ -29,7 +30,8 @@ function findSpecs(dir, out = []) {
 }
 
 const filters = process.argv.slice(2);
-const tierOf = (f) => f.match(/\.(unit|int|e2e|k8s|fault)\.spec\./)[1];
+/** @param {string} f findSpecs only collects names that carry a tier */
+const tierOf = (f) => /** @type {string} */ (f.match(/\.(unit|int|e2e|k8s|fault)\.spec\./)?.[1]);
 let files = ROOTS.flatMap((r) => findSpecs(join(repoRoot, r))).sort(
   (a, b) => TIERS.indexOf(tierOf(a)) - TIERS.indexOf(tierOf(b)) || a.localeCompare(b),
 );
@@ -52,6 +54,7 @@ build();
 step('Type-checking tests (tsconfig.tests.json)', () =>
   sh('npx', ['--no-install', 'tsc', '-p', 'tsconfig.tests.json']),
 );
+typecheckScripts();
 // The control plane's binaries and the operators' CRDs are built once per machine (cached outside
 // the clone, keyed by version), before vitest starts, so no test's timeout includes a compile.
 if (files.some((f) => tierOf(f) === 'k8s')) {

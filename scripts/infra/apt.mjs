@@ -6,6 +6,7 @@ import { log } from './log.mjs';
 import { pgBinDir } from './postgres.mjs';
 import { exists, run } from './process.mjs';
 
+/** @param {string[]} pkgs */
 async function aptInstall(pkgs) {
   if (!IS_ROOT) throw new Error(`missing ${pkgs.join(', ')}: install them with apt-get (needs root)`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };

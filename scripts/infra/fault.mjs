@@ -26,6 +26,7 @@ export const FAULT_DIR = path.join(INFRA, 'fault');
 const STATE = path.join(FAULT_DIR, 'state.json');
 const ENV = path.join(FAULT_DIR, 'env.json');
 
+/** @param {import('./state.mjs').State} s */
 const envOf = (s) => ({
   FAULT_DATABASE_URL: s.postgres.url,
   FAULT_POSTGRES_PORT: String(s.postgres.port),
@@ -41,6 +42,7 @@ export async function faultUp() {
   await down();
   await Promise.all([installKafka(), installToxiproxy()]);
   fs.mkdirSync(FAULT_DIR, { recursive: true });
+  /** @type {import('./state.mjs').State} */
   const state = { startedAt: new Date().toISOString() };
   const save = () => fs.writeFileSync(STATE, JSON.stringify(state, null, 2));
   save();
@@ -80,6 +82,7 @@ export async function down() {
   if (left.length) throw new Error(`still running: ${left.map(([n, p]) => `${n} (${p})`).join(', ')}`);
 }
 
+/** @param {(s: import('./state.mjs').State) => Promise<unknown>} work */
 async function withState(work) {
   const s = readJson(STATE);
   if (!s) throw new Error('the fault infrastructure is not up (node scripts/infra/fault.mjs up)');
@@ -87,6 +90,7 @@ async function withState(work) {
   fs.writeFileSync(STATE, JSON.stringify(s, null, 2));
 }
 
+/** @type {Record<string, () => Promise<unknown>>} */
 const commands = {
   up: async () => console.log(JSON.stringify(await faultUp(), null, 2)),
   down,
@@ -97,13 +101,14 @@ const commands = {
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const cmd = process.argv[2];
-  if (!commands[cmd]) {
+  const cmd = process.argv[2] ?? '';
+  const command = commands[cmd];
+  if (!command) {
     console.error(`usage: node scripts/infra/fault.mjs <${Object.keys(commands).join('|')}>`);
     process.exit(2);
   }
   if (process.env.FAULT_INFRA_QUIET) setQuiet(true);
-  commands[cmd]().catch((e) => {
+  command().catch((e) => {
     log(`${cmd} failed: ${e.stack ?? e}`);
     process.exit(1);
   });

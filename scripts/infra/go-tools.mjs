@@ -8,6 +8,7 @@ import { log } from './log.mjs';
 import { exists, run, which } from './process.mjs';
 
 /** `go install <pkg>@<version>` into .infra/bin, skipped when that version is already there. */
+/** @param {string} name @param {string} pkg @param {string} version */
 export async function installGoTool(name, pkg, version) {
   const bin = path.join(BIN, name);
   const marker = path.join(BIN, `.${name}.version`);

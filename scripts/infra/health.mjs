@@ -7,8 +7,10 @@ import { redisPing } from './redis.mjs';
 import { minioOk } from './minio.mjs';
 import { stripeMockOk } from './stripe-mock.mjs';
 
+/** @param {import('./state.mjs').State} state */
 export async function health(state) {
   const h = {};
+  /** @param {() => unknown} f */
   const guard = async (f) => {
     try {
       return Boolean(await f());

@@ -12,6 +12,7 @@ import { exists, killPid, run, spawnDaemon, waitFor, which } from './process.mjs
 // The pom's text doubles as the cache marker in .infra/kafka/libs/.complete: changing a byte of it
 // (even the comment naming scripts/infra.mjs) refetches the jars.
 function kafkaPom() {
+  /** @param {string} g @param {string} a @param {string} v */
   const dep = (g, a, v) =>
     `    <dependency><groupId>${g}</groupId><artifactId>${a}</artifactId><version>${v}</version></dependency>`;
   return `<?xml version="1.0" encoding="UTF-8"?>
@@ -65,6 +66,7 @@ export async function installKafka() {
 }
 
 /** Kafka ApiVersions v0 request; resolves true when the broker answers with error_code 0. */
+/** @param {number} port */
 export async function kafkaApiVersions(port) {
   const clientId = Buffer.from('flatlay-infra');
   const body = Buffer.alloc(2 + 2 + 4 + 2 + clientId.length);
@@ -92,6 +94,11 @@ function kafkaUuid() {
  * Starts a one-node Kafka in `opts.dir` (default .infra/run/kafka). `opts.proxied` adds a second
  * listener on `proxied.port` that advertises `proxied.advertisedPort` (a Toxiproxy in front of it):
  * a client bootstrapped there keeps talking through the proxy (the fault tier's worker link).
+ */
+/**
+ * @param {number} port @param {number} controllerPort
+ * @param {import('./state.mjs').State} state @param {import('./state.mjs').Save} save
+ * @param {{ dir?: string, proxied?: { port: number, advertisedPort: number } }} [opts]
  */
 export async function startKafka(port, controllerPort, state, save, opts = {}) {
   const java = process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
@@ -173,6 +180,7 @@ export async function startKafka(port, controllerPort, state, save, opts = {}) {
 }
 
 /** Starts the broker recorded in `k` (by startKafka) on its data as it is, and waits until it answers. */
+/** @param {import('./state.mjs').ServiceRecord} k @param {import('./state.mjs').Save} [save] */
 export async function launchKafka(k, save = () => {}) {
   const child = spawnDaemon(k.java, k.args, k.logFile);
   k.pid = child.pid;
@@ -188,6 +196,7 @@ export async function launchKafka(k, save = () => {}) {
   log(`kafka: ready on 127.0.0.1:${k.port} (pid ${child.pid})`);
 }
 
+/** @param {import('./state.mjs').ServiceRecord | undefined} k */
 export async function stopKafka(k) {
   if (k?.pid) await killPid(k.pid, 'kafka.Kafka', { graceMs: 15000, group: true });
 }

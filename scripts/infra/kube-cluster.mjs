@@ -20,6 +20,7 @@ import { installControlPlane } from './kube-tools.mjs';
 export const KWOK_NODE_ANNOTATION = { key: 'kwok.x-k8s.io/node', value: 'fake' };
 
 /** GET an API path with the admin token; resolves to [status, body]. */
+/** @param {number} port @param {string} token @param {string} pathname @returns {Promise<[number, string]>} */
 function apiGet(port, token, pathname) {
   return new Promise((resolve, reject) => {
     const req = https.get(
@@ -33,7 +34,7 @@ function apiGet(port, token, pathname) {
       (res) => {
         let body = '';
         res.on('data', (d) => (body += d));
-        res.on('end', () => resolve([res.statusCode, body]));
+        res.on('end', () => resolve([res.statusCode ?? 0, body]));
       },
     );
     req.on('error', reject);
@@ -44,6 +45,8 @@ function apiGet(port, token, pathname) {
 /**
  * Starts the control plane and kwok; resolves once the API server is ready, the controllers and
  * scheduler are running and the `default` ServiceAccount exists.
+ * @param {{ version?: string, keep?: boolean }} [options]
+ * @returns {Promise<import('./kube-cluster.d.mts').Cluster>}
  */
 export async function startCluster({ version = VERSIONS.kubernetes, keep = false } = {}) {
   const tools = await installControlPlane(version);
@@ -79,8 +82,11 @@ current-context: kwok
     { mode: 0o600 },
   );
 
+  /** @type {Array<{ name: string, pid: number | undefined, needle: string, child: import('node:child_process').ChildProcess }>} */
   const procs = [];
+  /** @param {string} name */
   const logOf = (name) => path.join(dir, `${name}.log`);
+  /** @param {string} name @param {string} bin @param {string[]} args */
   const start = (name, bin, args) => {
     const child = spawnDaemon(bin, args, logOf(name), { cwd: dir });
     procs.push({ name, pid: child.pid, needle: path.basename(bin), child });
@@ -110,7 +116,7 @@ current-context: kwok
       'etcd',
       async () => {
         const r = await fetch(`http://127.0.0.1:${etcdPort}/health`);
-        return r.ok && (await r.json()).health === 'true';
+        return r.ok && /** @type {{ health?: string }} */ (await r.json()).health === 'true';
       },
       { timeoutMs: 60_000, child: etcd, logFile: logOf('etcd') },
     );
@@ -176,7 +182,10 @@ current-context: kwok
   }
 
   const env = { ...process.env, KUBECONFIG: kubeconfig };
-  /** Runs kubectl against this cluster; `input` goes to its stdin. Resolves to { status, stdout, stderr }. */
+  /**
+   * Runs kubectl against this cluster; `input` goes to its stdin. Resolves to { status, stdout, stderr }.
+   * @param {string[]} args @param {{ input?: string }} [opts]
+   */
   const kubectl = (args, { input } = {}) => runWithInput(tools.bin.kubectl, args, { env, input });
   return {
     version,
@@ -186,14 +195,19 @@ current-context: kwok
     apiPort,
     tools,
     kubectl,
-    get: (pathname) => apiGet(apiPort, token, pathname),
-    logs: (name) => fs.readFileSync(logOf(name), 'utf8'),
+    get: (/** @type {string} */ pathname) => apiGet(apiPort, token, pathname),
+    logs: (/** @type {string} */ name) => fs.readFileSync(logOf(name), 'utf8'),
     alive: () => procs.every((p) => p.child.exitCode === null),
     stop,
   };
 }
 
-/** Runs a command with optional stdin; never rejects on a non-zero exit (callers assert on it). */
+/**
+ * Runs a command with optional stdin; never rejects on a non-zero exit (callers assert on it).
+ * @param {string} cmd @param {string[]} args
+ * @param {{ env?: NodeJS.ProcessEnv, input?: string, cwd?: string }} [opts]
+ * @returns {Promise<import('./kube-cluster.d.mts').RunResult>}
+ */
 export async function runWithInput(cmd, args, { env, input, cwd } = {}) {
   const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
@@ -212,6 +226,7 @@ export async function runWithInput(cmd, args, { env, input, cwd } = {}) {
  * Node objects for kwok: `count` nodes of one pool, spread round-robin over `zones`, with the
  * labels, taints and capacity given (kwok marks them Ready and keeps their leases).
  */
+/** @param {Parameters<typeof import('./kube-cluster.d.mts').kwokNodes>[0]} options @returns {object[]} */
 export function kwokNodes({ pool, count, zones, capacity, labels = {}, taints = [] }) {
   return Array.from({ length: count }, (_, i) => {
     const name = `${pool}-${i}`;

@@ -17,6 +17,7 @@ import { exists, run, which } from './process.mjs';
 const GO_ENV = { ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 'on', GOWORK: 'off' };
 
 /** Runs `make(dir)` into a fresh `<dir>.tmp` and renames it into place, unless `dir` is complete. */
+/** @param {string} dir @param {string} recipe @param {string} what @param {(out: string) => Promise<unknown>} make */
 async function cached(dir, recipe, what, make) {
   const marker = path.join(dir, '.complete');
   if (exists(marker) && fs.readFileSync(marker, 'utf8') === recipe) {
@@ -40,10 +41,12 @@ async function cached(dir, recipe, what, make) {
   return dir;
 }
 
+/** @param {string} bin @param {string} why */
 function requireTool(bin, why) {
   if (!which(bin)) throw new Error(`${bin} is required to ${why}`);
 }
 
+/** @param {string[]} args @param {string} cwd */
 const goModDir = async (args, cwd) => (await run('go', args, { cwd, env: GO_ENV })).trim();
 
 // ---------------------------------------------------------------------------------------------
@@ -53,18 +56,25 @@ const goModDir = async (args, cwd) => (await run('go', args, { cwd, env: GO_ENV 
 // and helm refuses any chart with a kubeVersion.
 // ---------------------------------------------------------------------------------------------
 
-export const KUBE_BINARIES = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl'];
+export const KUBE_BINARIES = /** @type {const} */ ([
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kubectl',
+]);
 
+/** @param {string} [version] */
 export function kubernetesDir(version = VERSIONS.kubernetes) {
   return path.join(KUBE_CACHE, `kubernetes-${version}`);
 }
 
+/** @param {string} [version] */
 export async function installKubernetes(version = VERSIONS.kubernetes) {
   const [, major, minor, patch] = version.match(/^v(\d+)\.(\d+)\.(\d+)$/) ?? [];
   if (!major) throw new Error(`not a Kubernetes version: ${version}`);
   const stagingVersion = `v0.${minor}.${patch}`;
   const recipe = `kubernetes ${version}; staging ${stagingVersion}; ${KUBE_BINARIES.join(' ')}\n`;
-  return cached(kubernetesDir(version), recipe, `kubernetes ${version}`, async (out) => {
+  return cached(kubernetesDir(version), recipe, `kubernetes ${version}`, async (/** @type {string} */ out) => {
     requireTool('go', 'build the Kubernetes control plane');
     const mod = path.join(out, 'src');
     fs.mkdirSync(mod, { recursive: true });
@@ -118,9 +128,10 @@ export async function installKubernetes(version = VERSIONS.kubernetes) {
 // etcd: the server module's etcdmain behind a three-line main.
 // ---------------------------------------------------------------------------------------------
 
+/** @param {string} [version] */
 export async function installEtcd(version = VERSIONS.etcd) {
   const dir = path.join(KUBE_CACHE, `etcd-${version}`);
-  return cached(dir, `etcd ${version}\n`, `etcd ${version}`, async (out) => {
+  return cached(dir, `etcd ${version}\n`, `etcd ${version}`, async (/** @type {string} */ out) => {
     requireTool('go', 'build etcd');
     const mod = path.join(out, 'src');
     fs.mkdirSync(mod, { recursive: true });
@@ -154,20 +165,29 @@ const KWOK_STAGES = [
   'pod/fast/pod-delete.yaml',
 ];
 
+/** @param {string} [version] */
 export async function installKwok(version = VERSIONS.kwok) {
   const dir = path.join(KUBE_CACHE, `kwok-${version}`);
-  return cached(dir, `kwok ${version}; ${KWOK_STAGES.join(' ')}\n`, `kwok ${version}`, async (out) => {
-    requireTool('go', 'build kwok');
-    await run('go', ['install', `sigs.k8s.io/kwok/cmd/kwok@${version}`], { cwd: out, env: { ...GO_ENV, GOBIN: out } });
-    const src = await goModDir(['mod', 'download', '-json', `sigs.k8s.io/kwok@${version}`], out).then(
-      (j) => JSON.parse(j).Dir,
-    );
-    const stages = KWOK_STAGES.map((s) => fs.readFileSync(path.join(src, 'kustomize', 'stage', s), 'utf8').trim());
-    fs.writeFileSync(
-      path.join(out, 'stages.yaml'),
-      `${stages.map((s) => (s.startsWith('---') ? s : `---\n${s}`)).join('\n')}\n`,
-    );
-  });
+  return cached(
+    dir,
+    `kwok ${version}; ${KWOK_STAGES.join(' ')}\n`,
+    `kwok ${version}`,
+    async (/** @type {string} */ out) => {
+      requireTool('go', 'build kwok');
+      await run('go', ['install', `sigs.k8s.io/kwok/cmd/kwok@${version}`], {
+        cwd: out,
+        env: { ...GO_ENV, GOBIN: out },
+      });
+      const src = await goModDir(['mod', 'download', '-json', `sigs.k8s.io/kwok@${version}`], out).then(
+        (j) => JSON.parse(j).Dir,
+      );
+      const stages = KWOK_STAGES.map((s) => fs.readFileSync(path.join(src, 'kustomize', 'stage', s), 'utf8').trim());
+      fs.writeFileSync(
+        path.join(out, 'stages.yaml'),
+        `${stages.map((s) => (s.startsWith('---') ? s : `---\n${s}`)).join('\n')}\n`,
+      );
+    },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -183,7 +203,7 @@ export const STRIMZI_KINDS = Object.freeze({
 
 /** A Java 21+ runtime: Strimzi's classes are compiled for it (the default Java 17 refuses them). */
 function java21() {
-  const candidates = [process.env.FLATLAY_JAVA21, ...listJvms()].filter(Boolean);
+  const candidates = [process.env.FLATLAY_JAVA21, ...listJvms()].flatMap((home) => (home ? [home] : []));
   for (const home of candidates) {
     const bin = path.join(home, 'bin', 'java');
     const release = path.join(home, 'release');
@@ -202,12 +222,14 @@ function listJvms() {
   }
 }
 
+/** @param {string} [version] */
 export async function makeStrimziCrds(version = VERSIONS.strimzi) {
   const dir = path.join(KUBE_CACHE, `strimzi-crds-${version}`);
   const recipe = `strimzi ${version}; ${Object.keys(STRIMZI_KINDS).join(' ')}; v1 only\n`;
-  return cached(dir, recipe, `strimzi CRDs ${version}`, async (out) => {
+  return cached(dir, recipe, `strimzi CRDs ${version}`, async (/** @type {string} */ out) => {
     requireTool('mvn', 'fetch the Strimzi CRD generator');
     const java = java21();
+    /** @param {string} a */
     const dep = (a) =>
       `<dependency><groupId>io.strimzi</groupId><artifactId>${a}</artifactId><version>${version}</version></dependency>`;
     const pom = `<?xml version="1.0" encoding="UTF-8"?>
@@ -253,10 +275,11 @@ export async function makeStrimziCrds(version = VERSIONS.strimzi) {
   });
 }
 
+/** @param {string} [version] */
 export async function makeKedaCrds(version = VERSIONS.keda) {
   const dir = path.join(KUBE_CACHE, `keda-crds-${version}`);
   const recipe = `keda ${version}; controller-gen ${VERSIONS.controllerTools}\n`;
-  return cached(dir, recipe, `KEDA CRDs ${version}`, async (out) => {
+  return cached(dir, recipe, `KEDA CRDs ${version}`, async (/** @type {string} */ out) => {
     requireTool('go', 'run controller-gen');
     const mod = path.join(out, 'src');
     fs.mkdirSync(mod, { recursive: true });
@@ -287,6 +310,7 @@ export async function makeKedaCrds(version = VERSIONS.keda) {
 }
 
 /** Everything the k8s tier needs for one Kubernetes version; independent builds run side by side. */
+/** @param {string} [version] */
 export async function installControlPlane(version = VERSIONS.kubernetes) {
   const [kube, etcd, kwok, strimzi, keda] = await Promise.all([
     installKubernetes(version),
@@ -297,6 +321,7 @@ export async function installControlPlane(version = VERSIONS.kubernetes) {
   ]);
   // controller-gen also emits keda.sh_withtriggers.yaml for an internal helper type of KEDA's API
   // package; KEDA's releases ship no such CRD, so neither do we.
+  /** @param {string} d */
   const crdFiles = (d) =>
     fs
       .readdirSync(d)
@@ -305,7 +330,9 @@ export async function installControlPlane(version = VERSIONS.kubernetes) {
       .map((f) => path.join(d, f));
   return {
     version,
-    bin: Object.fromEntries(KUBE_BINARIES.map((b) => [b, path.join(kube, b)])),
+    bin: /** @type {Record<(typeof KUBE_BINARIES)[number], string>} */ (
+      Object.fromEntries(KUBE_BINARIES.map((b) => [b, path.join(kube, b)]))
+    ),
     etcd: path.join(etcd, 'etcd'),
     kwok: path.join(kwok, 'kwok'),
     kwokStages: path.join(kwok, 'stages.yaml'),

@@ -3,11 +3,13 @@
 
 let quiet = false;
 
+/** @param {boolean} q */
 export const setQuiet = (q) => {
   quiet = q;
 };
 export const isQuiet = () => quiet;
 
+/** @param {...unknown} a */
 export const log = (...a) => {
   if (!quiet) console.log('[infra]', ...a);
 };

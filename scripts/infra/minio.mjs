@@ -16,11 +16,16 @@ export const MINIO_BUCKET = 'flatlay-test';
 
 export const installMinio = () => installGoTool('minio', 'github.com/minio/minio', VERSIONS.minio);
 
+/** @param {number} port */
 export async function minioOk(port) {
   const res = await httpGet(`http://127.0.0.1:${port}/minio/health/live`);
   return res.status === 200;
 }
 
+/**
+ * @param {number} port @param {number} consolePort
+ * @param {import('./state.mjs').State} state @param {import('./state.mjs').Save} save
+ */
 export async function startMinio(port, consolePort, state, save) {
   const dir = path.join(RUN, 'minio');
   fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
@@ -37,11 +42,13 @@ export async function startMinio(port, consolePort, state, save) {
   log(`minio: ready on 127.0.0.1:${port} (pid ${child.pid})`);
 }
 
+/** @param {import('./state.mjs').ServiceRecord | undefined} s */
 export async function stopMinio(s) {
   if (s?.pid) await killPid(s.pid, 'minio', { graceMs: 5000, group: true });
 }
 
 /** The S3_* settings tests read (the bucket is created by the test that uses it). */
+/** @param {import('./state.mjs').ServiceRecord} s */
 export const minioEnv = (s) =>
   s && {
     S3_ENDPOINT: `http://127.0.0.1:${s.port}`,

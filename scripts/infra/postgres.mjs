@@ -20,9 +20,10 @@ export function pgBinDir() {
     .readdirSync(base)
     .filter((v) => exists(path.join(base, v, 'bin', 'initdb')))
     .sort((a, b) => Number(b) - Number(a));
-  return versions.length ? path.join(base, versions[0], 'bin') : null;
+  return versions[0] !== undefined ? path.join(base, versions[0], 'bin') : null;
 }
 
+/** The postgres OS user's ids when we run as root (it must own the data), none otherwise. @returns {{ uid: number, gid: number } | { uid?: undefined, gid?: undefined }} */
 function postgresIds() {
   if (!IS_ROOT) return {};
   const ids = () => ({
@@ -38,6 +39,7 @@ function postgresIds() {
   }
 }
 
+/** @param {string} bin @param {number} port */
 export async function pgReady(bin, port) {
   try {
     await run(path.join(bin, 'pg_isready'), [
@@ -57,10 +59,12 @@ export async function pgReady(bin, port) {
   }
 }
 
+/** @param {string} bin @param {string} url @param {string} sql */
 async function pgQuery(bin, url, sql) {
   return (await run(path.join(bin, 'psql'), [url, '-XAtqc', sql])).trim();
 }
 
+/** @param {number} port @param {import('./state.mjs').State} state @param {import('./state.mjs').Save} save */
 export async function startPostgres(port, state, save) {
   const bin = pgBinDir();
   if (!bin) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql');
@@ -68,14 +72,14 @@ export async function startPostgres(port, state, save) {
   // Under /tmp so that the `postgres` OS user can reach it whatever the repo's permissions.
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'flatlay-pg-'));
   fs.chmodSync(base, 0o700);
-  if (IS_ROOT) fs.chownSync(base, ids.uid, ids.gid);
+  if (ids.uid !== undefined) fs.chownSync(base, ids.uid, ids.gid);
   const data = path.join(base, 'data');
   const logFile = path.join(base, 'postgres.log');
   state.postgres = { base, data, port, bin, logFile };
   save();
   const pw = path.join(base, 'pw');
   fs.writeFileSync(pw, `${PG_PASSWORD}\n`);
-  if (IS_ROOT) fs.chownSync(pw, ids.uid, ids.gid);
+  if (ids.uid !== undefined) fs.chownSync(pw, ids.uid, ids.gid);
   const asPg = { ...ids, cwd: base, env: { ...process.env, LC_ALL: 'C', LANG: 'C' } };
   await run(
     path.join(bin, 'initdb'),
@@ -122,6 +126,7 @@ export async function startPostgres(port, state, save) {
   log(`postgres: ready on 127.0.0.1:${port} (pid ${state.postgres.pid})`);
 }
 
+/** @param {import('./state.mjs').ServiceRecord | undefined} pg */
 export async function stopPostgres(pg) {
   if (!pg) return;
   if (pg.data && exists(path.join(pg.data, 'postmaster.pid'))) {
@@ -131,7 +136,7 @@ export async function stopPostgres(pg) {
         cwd: pg.base,
       });
     } catch (e) {
-      log(`postgres: pg_ctl stop failed, killing (${e.message.split('\n')[0]})`);
+      log(`postgres: pg_ctl stop failed, killing (${String(e instanceof Error ? e.message : e).split('\n')[0]})`);
     }
   }
   if (pg.pid) await killPid(pg.pid, 'postgres', { graceMs: 5000 });
@@ -142,6 +147,7 @@ export async function stopPostgres(pg) {
  * Restarts the server `startPostgres` recorded (the fault tier's Postgres restart): a fast stop
  * (every connection cut, as a failover does) and a start on the same data; answers the new pid.
  */
+/** @param {import('./state.mjs').ServiceRecord} pg */
 export async function restartPostgres(pg) {
   const asPg = { ...postgresIds(), cwd: pg.base, env: { ...process.env, LC_ALL: 'C', LANG: 'C' } };
   await run(path.join(pg.bin, 'pg_ctl'), ['-D', pg.data, '-m', 'fast', '-w', '-t', '30', 'stop'], asPg);

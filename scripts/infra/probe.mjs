@@ -4,14 +4,21 @@
 import http from 'node:http';
 import net from 'node:net';
 
-export function tcpExchange(port, payload, { until, timeoutMs = 2000 } = {}) {
+/**
+ * Sends `payload` and answers the bytes received once `until` accepts them.
+ * @param {number} port @param {string | Uint8Array} payload
+ * @param {{ until: (received: Buffer) => boolean, timeoutMs?: number }} opts
+ * @returns {Promise<Buffer>}
+ */
+export function tcpExchange(port, payload, { until, timeoutMs = 2000 }) {
   return new Promise((resolve, reject) => {
     const sock = net.connect({ host: '127.0.0.1', port });
     let buf = Buffer.alloc(0);
+    /** @param {Error | null} err @param {Buffer} [v] */
     const done = (err, v) => {
       clearTimeout(t);
       sock.destroy();
-      err ? reject(err) : resolve(v);
+      err ? reject(err) : resolve(/** @type {Buffer} */ (v));
     };
     const t = setTimeout(() => done(new Error('timeout')), timeoutMs);
     sock.on('connect', () => sock.write(payload));
@@ -24,6 +31,10 @@ export function tcpExchange(port, payload, { until, timeoutMs = 2000 } = {}) {
   });
 }
 
+/**
+ * @param {string} url @param {Record<string, string>} [headers] @param {number} [timeoutMs]
+ * @returns {Promise<{ status: number | undefined, body: string }>}
+ */
 export function httpGet(url, headers = {}, timeoutMs = 2000) {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers, timeout: timeoutMs }, (res) => {

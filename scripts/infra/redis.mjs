@@ -7,11 +7,13 @@ import { log } from './log.mjs';
 import { tcpExchange } from './probe.mjs';
 import { exists, isOurs, killPid, run, waitFor, waitGone } from './process.mjs';
 
+/** @param {number} port */
 export async function redisPing(port) {
   const res = await tcpExchange(port, Buffer.from('*1\r\n$4\r\nPING\r\n'), { until: (b) => b.includes('\r\n') });
   return res.toString().startsWith('+PONG');
 }
 
+/** @param {number} port @param {import('./state.mjs').State} state @param {import('./state.mjs').Save} save */
 export async function startRedis(port, state, save) {
   const dir = path.join(RUN, 'redis');
   fs.mkdirSync(dir, { recursive: true });
@@ -44,6 +46,7 @@ export async function startRedis(port, state, save) {
   log(`redis: ready on 127.0.0.1:${port} (pid ${state.redis.pid})`);
 }
 
+/** @param {import('./state.mjs').ServiceRecord | undefined} r */
 export async function stopRedis(r) {
   if (!r) return;
   const pid = r.pid ?? (r.pidFile && exists(r.pidFile) ? Number(fs.readFileSync(r.pidFile, 'utf8').trim()) : 0);

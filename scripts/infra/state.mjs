@@ -5,6 +5,14 @@ import fs from 'node:fs';
 import { CHROMIUM } from './layout.mjs';
 import { minioEnv } from './minio.mjs';
 
+/**
+ * What `up` records in state.json (and the fault tier in its own): per service its pid, ports and
+ * settings. Read back from JSON written by these scripts, so each service's record stays loose.
+ * @typedef {{ pid?: number, port: number } & Record<string, any>} ServiceRecord
+ * @typedef {{ startedAt?: string } & Record<string, any>} State
+ * @typedef {() => void} Save writes the state as it stands (so `down` can stop a half-started run)
+ */
+/** @param {string} file @returns {any} JSON, or null when the file is missing or unreadable */
 export function readJson(file) {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -13,6 +21,7 @@ export function readJson(file) {
   }
 }
 
+/** @param {State} state */
 export function envFrom(state) {
   return {
     DATABASE_URL: state.postgres.url,

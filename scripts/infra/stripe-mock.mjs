@@ -7,11 +7,16 @@ import { log } from './log.mjs';
 import { httpGet } from './probe.mjs';
 import { killPid, spawnDaemon, waitFor } from './process.mjs';
 
+/** @param {number} port */
 export async function stripeMockOk(port) {
   const res = await httpGet(`http://127.0.0.1:${port}/v1/customers`, { Authorization: 'Bearer sk_test_123' });
   return res.status === 200;
 }
 
+/**
+ * @param {number} port @param {number} httpsPort
+ * @param {import('./state.mjs').State} state @param {import('./state.mjs').Save} save
+ */
 export async function startStripeMock(port, httpsPort, state, save) {
   const dir = path.join(RUN, 'stripe-mock');
   fs.mkdirSync(dir, { recursive: true });
@@ -26,6 +31,7 @@ export async function startStripeMock(port, httpsPort, state, save) {
   log(`stripe-mock: ready on 127.0.0.1:${port} (pid ${child.pid})`);
 }
 
+/** @param {import('./state.mjs').ServiceRecord | undefined} s */
 export async function stopStripeMock(s) {
   if (s?.pid) await killPid(s.pid, 'stripe-mock', { graceMs: 5000, group: true });
 }

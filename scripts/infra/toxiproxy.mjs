@@ -42,6 +42,7 @@ export async function installToxiproxy() {
 }
 
 /** Starts toxiproxy-server on 127.0.0.1:`port` (its HTTP API), output to `dir`/toxiproxy.log. */
+/** @param {number} port @param {string} dir */
 export async function startToxiproxy(port, dir) {
   fs.mkdirSync(dir, { recursive: true });
   const logFile = path.join(dir, 'toxiproxy.log');
@@ -55,6 +56,7 @@ export async function startToxiproxy(port, dir) {
   return { pid: child.pid, port, logFile };
 }
 
+/** @param {import('./state.mjs').ServiceRecord | undefined} t */
 export async function stopToxiproxy(t) {
   if (t?.pid) await killPid(t.pid, 'toxiproxy-server', { graceMs: 5000 });
 }

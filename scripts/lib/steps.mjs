@@ -7,6 +7,13 @@ import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 
+/**
+ * Runs one titled set-up step; a failed command (an exec error with a status) ends the process
+ * with `hint`, anything else is rethrown.
+ * @template T
+ * @param {string} title @param {() => T} fn @param {string} [hint]
+ * @returns {T}
+ */
 export function step(title, fn, hint) {
   const started = Date.now();
   process.stdout.write(`› ${title}\n`);
@@ -15,14 +22,20 @@ export function step(title, fn, hint) {
     result = fn();
   } catch (error) {
     // The command already printed what is wrong; add what to do, not a Node stack trace.
-    if (error?.status === undefined) throw error;
-    process.stderr.write(`\n✖ ${title} failed (exit code ${error.status}).${hint ? ` ${hint}` : ''}\n`);
+    const status = /** @type {{ status?: number | null } | undefined} */ (error)?.status;
+    if (status === undefined) throw error;
+    process.stderr.write(`\n✖ ${title} failed (exit code ${status}).${hint ? ` ${hint}` : ''}\n`);
     process.exit(1);
   }
   process.stdout.write(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return result;
 }
 
+/**
+ * Runs a command in the repository root, its output on ours; throws (with `status`) on a non-zero exit.
+ * @param {string} cmd @param {string[]} args
+ * @param {import('node:child_process').ExecFileSyncOptions} [options]
+ */
 export function sh(cmd, args, options = {}) {
   execFileSync(cmd, args, {
     cwd: repoRoot,
@@ -50,6 +63,7 @@ export function ensureInstalled() {
   return true;
 }
 
+/** @param {string} dir @returns {number} */
 function newestMtime(dir) {
   let newest = 0;
   for (const name of readdirSync(dir)) {
@@ -59,6 +73,16 @@ function newestMtime(dir) {
     newest = Math.max(newest, s.isDirectory() ? newestMtime(p) : s.mtimeMs);
   }
   return newest;
+}
+
+/**
+ * Type-checks the infrastructure's own JavaScript (scripts/, tests/load/: JSDoc types, checkJs) against
+ * tsconfig.scripts.json. Node runs these files untyped, so this is the only place their types are checked.
+ */
+export function typecheckScripts() {
+  step('Type-checking scripts/ and tests/load/ (tsconfig.scripts.json)', () =>
+    sh('npx', ['--no-install', 'tsc', '-p', 'tsconfig.scripts.json']),
+  );
 }
 
 /** Checks generated protobuf code, compiles every TypeScript project, builds the web app when it changed. */

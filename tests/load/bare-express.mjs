@@ -6,6 +6,6 @@ const app = express();
 app.disable('x-powered-by');
 app.use((_req, res) => res.json({ balance: 200 }));
 const server = app.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
-  process.stdout.write(`listening ${server.address().port}\n`);
+  process.stdout.write(`listening ${/** @type {import('node:net').AddressInfo} */ (server.address()).port}\n`);
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -42,7 +42,17 @@ const reports = join(repoRoot, 'reports');
 mkdirSync(reports, { recursive: true });
 stopChildrenOnSignals();
 
+/**
+ * What tests/load/hot-path.js's handleSummary writes.
+ * @typedef {{ requests: number, perSecond: number, p50: number, p99: number, max: number, failedRate: number,
+ *   dropped: number }} HotFigures
+ * A path measured: its targets (`ratio` of bare Express's requests/s, `p99` ms at RATE/s) and, once
+ * measured, its figures flat out (`max`), bare Express's rate around it and its figures at RATE/s.
+ * @typedef {{ name: string, target: string, expect: number, ratio: number, token?: string, p99?: number,
+ *   enforced?: boolean, max?: HotFigures, bareRate?: number, rate?: HotFigures }} Row
+ */
 /** One run of tests/load/hot-path.js; answers its figures (every run lasts BENCH_SECONDS). */
+/** @param {string} k6 @param {Record<string, string | undefined>} env @returns {Promise<HotFigures>} */
 async function k6Run(k6, env) {
   const { code, summary, stderr } = await runK6(
     k6,
@@ -51,9 +61,16 @@ async function k6Run(k6, env) {
     { summaryDir: reports },
   );
   if (!summary) throw new Error(`k6 failed (${code}): ${stderr.slice(-2000)}`);
-  return summary;
+  // runK6 types the scenarios' summary; hot-path.js writes HotFigures.
+  return /** @type {HotFigures} */ (/** @type {unknown} */ (summary));
 }
 
+/**
+ * One JSON request; `body` is the parsed answer (the text when it is not JSON).
+ * @param {string} base @param {string} method @param {string} path
+ * @param {{ token?: string, json?: unknown }} [opts]
+ * @returns {Promise<{ status: number, body: any }>} any: each caller reads the fields of its own route
+ */
 async function api(base, method, path, { token, json } = {}) {
   const res = await fetch(`${base}${path}`, {
     method,
@@ -64,6 +81,7 @@ async function api(base, method, path, { token, json } = {}) {
     body: json ? JSON.stringify(json) : undefined,
   });
   const text = await res.text();
+  /** @type {unknown} */
   let body = text;
   try {
     body = JSON.parse(text);
@@ -71,10 +89,13 @@ async function api(base, method, path, { token, json } = {}) {
   return { status: res.status, body };
 }
 
-const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '-');
+/** @param {unknown} n @param {number} [d] */
+const fmt = (n, d = 0) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(d) : '-');
 
+/** @param {number[]} values */
 const percentiles = (values) => {
   const v = [...values].sort((a, b) => a - b);
+  /** @param {number} p */
   const at = (p) => v[Math.min(v.length - 1, Math.floor(p * v.length))];
   return {
     n: v.length,
@@ -86,6 +107,7 @@ const percentiles = (values) => {
 };
 
 /** Polls until `check` holds; answers the milliseconds it took from `since` (Infinity: not within 10 s). */
+/** @param {() => Promise<boolean>} check @param {number} since @param {string} what @param {number} [timeoutMs] */
 async function until(check, since, what, timeoutMs = 10_000) {
   for (;;) {
     if (await check()) return performance.now() - since;
@@ -99,13 +121,15 @@ async function until(check, since, what, timeoutMs = 10_000) {
 
 /** The distributed shape: identity and the ledger on Kafka and PostgreSQL, two gateway processes. */
 async function distributed() {
+  /** @type {Record<string, string | undefined>} */
   let env = process.env;
-  if (!env.DATABASE_URL || !env.KAFKA_BROKERS) env = await (await import('../../scripts/infra.mjs')).up();
+  if (!env.DATABASE_URL || !env.KAFKA_BROKERS) env = { ...(await (await import('../../scripts/infra.mjs')).up()) };
   // Each process its own key pair, as deployed (ADR 0008); every caller's public key in one folder.
   const platform = await import('../../services/platform/dist/index.js');
   const keys = platform.generateServiceKeys();
   const publicKeysDir = mkdtempSync(join(tmpdir(), 'flatlay-bench-service-keys-'));
   platform.writePublicKeys(publicKeysDir, keys);
+  /** @param {keyof typeof keys} caller */
   const identityOf = (caller) => ({
     SERVICE_PRIVATE_KEY: platform.privateKeyPem(keys[caller].privateKey),
     SERVICE_PUBLIC_KEYS_DIR: publicKeysDir,
@@ -128,9 +152,11 @@ async function distributed() {
     await freePort(),
     await freePort(),
   ];
+  /** @type {import('./harness.d.mts').Started[]} */
   const started = [];
   try {
     console.log('\n› distributed shape: identity and ledger processes on Kafka and PostgreSQL, two gateways');
+    /** @param {'identity' | 'ledger'} name @param {number} port */
     const svc = (name, port) =>
       startProcess(
         name,
@@ -140,6 +166,7 @@ async function distributed() {
         { logFile: join(reports, `bench-api-${name}.log`) },
       );
     started.push(...(await Promise.all([svc('identity', identityPort), svc('ledger', ledgerPort)])));
+    /** @param {string} label @param {number} port */
     const gateway = (label, port) =>
       startProcess(
         label,
@@ -159,6 +186,7 @@ async function distributed() {
     const b = `http://127.0.0.1:${bPort}`;
 
     const { token } = await signUp(a);
+    /** @type {Row[]} */
     const rows = [
       { name: 'me (distributed)', target: '/api/auth/me', expect: 200, token, ratio: 0.5, p99: 50, enforced: false },
       {
@@ -211,6 +239,7 @@ async function distributed() {
         tokens: 5,
       });
       const credited = performance.now();
+      /** @param {string} g */
       const shows = (g) => async () =>
         (await api(g, 'GET', '/api/tokens/balance', { token: user.token })).body.balance === before + 5;
       const [ta, tb] = await Promise.all([
@@ -223,6 +252,7 @@ async function distributed() {
       const out = await api(a, 'POST', '/api/auth/logout', { token: user.token });
       if (out.status !== 200) throw new Error(`logout failed: ${out.status}`);
       const loggedOut = performance.now();
+      /** @param {string} g */
       const refused = (g) => async () => (await api(g, 'GET', '/api/auth/me', { token: user.token })).status === 401;
       logoutOnA.push(await until(refused(a), loggedOut, 'A refuses'));
       logoutOnB.push(await until(refused(b), loggedOut, 'B refuses'));
@@ -237,6 +267,9 @@ async function distributed() {
     console.log('');
     console.log('| after | refused / shown on | p50 (ms) | p90 (ms) | max (ms) | over 10 s | target |');
     console.log('|---|---|---:|---:|---:|---:|---|');
+    /**
+     * @param {string} what @param {string} where @param {ReturnType<typeof percentiles>} l @param {string} target
+     */
     const line = (what, where, l, target) =>
       console.log(
         `| ${what} | ${where} | ${fmt(l.p50, 1)} | ${fmt(l.p90, 1)} | ${fmt(l.max, 1)} | ${l.over10s} of ${l.n} | ${target} |`,
@@ -272,8 +305,10 @@ const product =
       });
 const base = product?.base;
 
+/** @type {Array<Row & { ratioToBare: number, problems: string[], p99Judged: boolean }>} */
 const results = [];
 let failed = false;
+/** @param {string} title @param {Row[]} rows @param {HotFigures} bareAtRate */
 const printRows = (title, rows, bareAtRate) => {
   // The p99 target is absolute: it can only be judged where bare Express itself meets it.
   const judgeP99 = bareAtRate.p99 < 50 && bareAtRate.dropped === 0;
@@ -289,21 +324,23 @@ const printRows = (title, rows, bareAtRate) => {
   );
   console.log('|---|---:|---:|---:|---:|---|---:|---:|---|');
   for (const r of rows) {
-    const ratio = r.max.perSecond / r.bareRate;
+    const { max, bareRate } = r;
+    if (!max || bareRate === undefined) throw new Error(`${r.target} was not measured (measureRows first)`);
+    const ratio = max.perSecond / bareRate;
     const problems = [];
     if (ratio < r.ratio) problems.push(`ratio ${fmt(ratio, 2)} < ${r.ratio}`);
-    if (r.max.failedRate > 0) problems.push('errors under load');
+    if (max.failedRate > 0) problems.push('errors under load');
     if (r.rate) {
       if (r.rate.failedRate > 0) problems.push('errors at 500/s');
       if (judgeP99) {
-        if (r.rate.p99 >= r.p99) problems.push(`p99 ${fmt(r.rate.p99, 1)} ms >= ${r.p99} ms`);
+        if (r.p99 !== undefined && r.rate.p99 >= r.p99) problems.push(`p99 ${fmt(r.rate.p99, 1)} ms >= ${r.p99} ms`);
         if (r.rate.dropped > 0) problems.push(`${r.rate.dropped} requests not sent at 500/s`);
       }
     }
     if (problems.length && r.enforced !== false) failed = true;
     results.push({ ...r, token: undefined, ratioToBare: ratio, problems, p99Judged: judgeP99 });
     console.log(
-      `| ${r.target} | ${fmt(r.max.perSecond)} | ${fmt(r.max.p99, 1)} | ${fmt(r.bareRate)} | ${fmt(ratio, 2)} | >= ${r.ratio}${r.p99 ? `, p99 < ${r.p99} ms at ${RATE}/s` : ''} | ${r.rate ? fmt(r.rate.p99, 1) : '-'} | ${r.rate ? `${fmt(r.rate.failedRate * 100, 2)} %` : '-'} | ${problems.length ? `${r.enforced === false ? 'reported' : 'MISSED'} (${problems.join('; ')})` : r.p99 && !judgeP99 ? 'ratio met; p99 not judged' : 'met'} |`,
+      `| ${r.target} | ${fmt(max.perSecond)} | ${fmt(max.p99, 1)} | ${fmt(bareRate)} | ${fmt(ratio, 2)} | >= ${r.ratio}${r.p99 ? `, p99 < ${r.p99} ms at ${RATE}/s` : ''} | ${r.rate ? fmt(r.rate.p99, 1) : '-'} | ${r.rate ? `${fmt(r.rate.failedRate * 100, 2)} %` : '-'} | ${problems.length ? `${r.enforced === false ? 'reported' : 'MISSED'} (${problems.join('; ')})` : r.p99 && !judgeP99 ? 'ratio met; p99 not judged' : 'met'} |`,
     );
   }
 };
@@ -312,6 +349,7 @@ const printRows = (title, rows, bareAtRate) => {
  * is their mean: on a shared machine the limit moves), then 500 requests/s where a p99 is asked.
  * Answers bare Express at 500 requests/s, the reference of the p99 targets.
  */
+/** @param {Row[]} rows @param {string} origin */
 const measureRows = async (rows, origin) => {
   console.log(`› bare Express, 50 connections, ${SECONDS} s`);
   let before = await bareRun();
@@ -353,6 +391,7 @@ const measureRows = async (rows, origin) => {
   return { bare, bareAtRate };
 };
 const bareRun = () => k6Run(k6, { BASE: bareBase, TARGET: '/api/tokens/balance', MODE: 'max', VUS: '50' });
+/** @param {string} origin */
 const signUp = async (origin) => {
   const email = `bench.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
   const reg = await api(origin, 'POST', '/api/auth/register', { json: { email, password: 'bench password 1' } });
@@ -361,7 +400,8 @@ const signUp = async (origin) => {
 };
 const summary = {};
 try {
-  if (shape !== 'distributed') {
+  // The embedded product (base set) unless the shape is distributed.
+  if (base !== undefined) {
     const { token } = await signUp(base);
     const rows = [
       { name: 'healthz', target: '/healthz', expect: 200, ratio: 0.8 },

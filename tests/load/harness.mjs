@@ -12,6 +12,13 @@ import { repoRoot } from '../../scripts/lib/steps.mjs';
 export const loadDir = join(repoRoot, 'tests', 'load');
 
 /**
+ * The shapes are declared once, in harness.d.mts (what the TypeScript callers see).
+ * @import { ChildProcess } from 'node:child_process'
+ * @import { AddressInfo } from 'node:net'
+ * @import { ScenarioFigures, Started } from './harness.d.mts'
+ */
+
+/**
  * The k6 scenarios of tests/load/scenarios/, in the order `npm run load` runs them. `vus`: connections
  * in the load run (each as fast as it goes); `againstBare`: its requests/s is compared with bare
  * Express (plain GETs; sign-up and sign-in hash passwords by design, generation runs the engine).
@@ -67,22 +74,23 @@ export const LOAD_RATE_LIMITS = Object.freeze({
   ANON_UNFINISHED_TRIES_PER_GUEST: '1000000',
 });
 
+/** @returns {Promise<number>} */
 export const freePort = () =>
   new Promise((ok, fail) => {
     const s = createServer();
     s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
+      const { port } = /** @type {AddressInfo} */ (s.address());
       s.close(() => ok(port));
     });
     s.on('error', fail);
   });
 
-/** Every process started here and still running. */
+/** Every process started here and still running. @type {Set<ChildProcess>} */
 const children = new Set();
 
 /** Ctrl-C or SIGTERM kills what was started here and exits (for the command-line runners, not tests). */
 export function stopChildrenOnSignals() {
-  for (const signal of ['SIGINT', 'SIGTERM'])
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
     process.on(signal, () => {
       for (const c of children) c.kill('SIGKILL');
       process.exit(130);
@@ -92,6 +100,9 @@ export function stopChildrenOnSignals() {
 /**
  * Starts a Node process and resolves once its output matches `ready` ({ child, match, output() });
  * its output goes to `logFile` when given. Rejects when it exits first or does not get ready in time.
+ * @param {string} label @param {string[]} args @param {Record<string, string | undefined>} env
+ * @param {RegExp} ready @param {{ logFile?: string, timeoutMs?: number }} [options]
+ * @returns {Promise<Started>}
  */
 export function startProcess(label, args, env, ready, { logFile, timeoutMs = 180_000 } = {}) {
   const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env } });
@@ -100,6 +111,7 @@ export function startProcess(label, args, env, ready, { logFile, timeoutMs = 180
   // The output's last 200 kB, for failure messages.
   let log = '';
   const output = () => log;
+  /** @param {Buffer} c */
   const keep = (c) => {
     log = (log + c.toString()).slice(-200_000);
   };
@@ -107,6 +119,7 @@ export function startProcess(label, args, env, ready, { logFile, timeoutMs = 180
   child.stderr.on('data', keep);
   if (logFile) {
     writeFileSync(logFile, '');
+    /** @param {Buffer} c */
     const write = (c) => appendFileSync(logFile, c);
     child.stdout.on('data', write);
     child.stderr.on('data', write);
@@ -117,6 +130,7 @@ export function startProcess(label, args, env, ready, { logFile, timeoutMs = 180
       timeoutMs,
     );
     let stdout = '';
+    /** @param {Buffer} chunk */
     const onData = (chunk) => {
       stdout += chunk.toString();
       const m = stdout.match(ready);
@@ -134,18 +148,23 @@ export function startProcess(label, args, env, ready, { logFile, timeoutMs = 180
   });
 }
 
-/** SIGTERM, then SIGKILL after 20 s; resolves once the process is gone. */
+/**
+ * SIGTERM, then SIGKILL after 20 s; resolves once the process is gone.
+ * @param {ChildProcess} child @returns {Promise<void>}
+ */
 export function stopProcess(child) {
-  return new Promise((ok) => {
-    if (child.exitCode !== null || child.signalCode !== null) return ok();
-    child.removeAllListeners('exit');
-    child.once('exit', () => {
-      children.delete(child);
-      ok();
-    });
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
-  });
+  return /** @type {Promise<void>} */ (
+    new Promise((ok) => {
+      if (child.exitCode !== null || child.signalCode !== null) return ok();
+      child.removeAllListeners('exit');
+      child.once('exit', () => {
+        children.delete(child);
+        ok();
+      });
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
+    })
+  );
 }
 
 /** Bare Express (tests/load/bare-express.mjs): every path answers 200 {"balance":200}. */
@@ -159,11 +178,13 @@ export async function startBareExpress() {
  * embedded PostgreSQL, in-process bus, the web app), on a free port and a temporary data folder of
  * its own, whatever DATABASE_URL, KAFKA_BROKERS, REDIS_URL or S3_* the environment holds (the test
  * infrastructure's). Resolves once /healthz answers 200; `stop()` ends it and removes the folder.
+ * @param {{ env?: Record<string, string | undefined>, nodeArgs?: string[], logFile?: string, timeoutMs?: number }} [options]
  */
 export async function startProduct({ env = {}, nodeArgs = [], logFile, timeoutMs = 240_000 } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'flatlay-load-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  /** @type {Started | undefined} */
   let product;
   try {
     product = await startProcess(
@@ -192,19 +213,20 @@ export async function startProduct({ env = {}, nodeArgs = [], logFile, timeoutMs
       if (status === 200) break;
       if (Date.now() > deadline)
         throw new Error(`/healthz answered ${status} for 60 s:\n${product.output().slice(-3000)}`);
-      await new Promise((ok) => setTimeout(ok, 250));
+      await new Promise((ok) => setTimeout(ok, 250, undefined));
     }
   } catch (error) {
     if (product) await stopProcess(product.child);
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
+  const started = product;
   return {
-    ...product,
+    ...started,
     base,
     dataDir,
     stop: async () => {
-      await stopProcess(product.child);
+      await stopProcess(started.child);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -215,6 +237,9 @@ export async function startProduct({ env = {}, nodeArgs = [], logFile, timeoutMs
  * SUMMARY naming the file its handleSummary writes. Resolves to { code, summary, stderr }: k6's
  * exit code (0 passed, 99 a threshold failed), the parsed summary (undefined when none was written)
  * and the end of its error output.
+ * @param {string} k6 @param {string} script @param {Record<string, string | undefined>} env
+ * @param {{ summaryDir?: string }} [options]
+ * @returns {Promise<{ code: number | string | null, summary?: ScenarioFigures, stderr: string }>}
  */
 export function runK6(k6, script, env, { summaryDir = tmpdir() } = {}) {
   const path = script.includes('/') ? script : join(loadDir, 'scenarios', script);
@@ -235,6 +260,7 @@ export function runK6(k6, script, env, { summaryDir = tmpdir() } = {}) {
     child.on('error', fail);
     child.on('exit', (code, signal) => {
       children.delete(child);
+      /** @type {ScenarioFigures | undefined} */
       let summary;
       try {
         summary = JSON.parse(readFileSync(summaryFile, 'utf8'));

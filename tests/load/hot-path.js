@@ -26,6 +26,7 @@ export const options = {
   },
 };
 
+/** @type {import('k6/http').Params} */
 const params = {
   headers: __ENV.TOKEN ? { Authorization: `Bearer ${__ENV.TOKEN}` } : {},
   responseCallback: http.expectedStatuses(expectStatus),
@@ -37,17 +38,20 @@ export default function () {
   check(res, { [`status ${expectStatus}`]: (r) => r.status === expectStatus });
 }
 
+/** @param {import('k6/summary').SummaryData} data */
 export function handleSummary(data) {
-  const m = data.metrics;
-  const d = m.http_req_duration.values;
+  /** @param {string} name */
+  const v = (name) => data.metrics[name]?.values ?? {};
+  const d = v('http_req_duration');
   const figures = {
-    requests: m.http_reqs.values.count,
-    perSecond: m.http_reqs.values.rate,
+    requests: v('http_reqs').count,
+    perSecond: v('http_reqs').rate,
     p50: d['p(50)'],
     p99: d['p(99)'],
     max: d.max,
-    failedRate: m.http_req_failed ? m.http_req_failed.values.rate : 0,
-    dropped: m.dropped_iterations ? m.dropped_iterations.values.count : 0,
+    failedRate: v('http_req_failed').rate ?? 0,
+    dropped: v('dropped_iterations').count ?? 0,
   };
-  return { [__ENV.SUMMARY]: JSON.stringify(figures) };
+  // Without SUMMARY the figures go to stdout (before, k6 wrote them to a file named "undefined").
+  return __ENV.SUMMARY ? { [__ENV.SUMMARY]: JSON.stringify(figures) } : { stdout: `${JSON.stringify(figures)}\n` };
 }

@@ -45,7 +45,8 @@ const reports = join(repoRoot, 'reports');
 mkdirSync(reports, { recursive: true });
 stopChildrenOnSignals();
 
-const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '-');
+/** @param {unknown} n @param {number} [d] */
+const fmt = (n, d = 0) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(d) : '-');
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -60,7 +61,14 @@ const loadAtStart = load();
 console.log(`› starting bare Express and the product (npm start's embedded default); load average ${loadAtStart}`);
 const bare = await startBareExpress();
 let product;
+/**
+ * @import { Scenario, ScenarioFigures } from './harness.d.mts'
+ * @typedef {Scenario & { code: number | string | null, figures: Partial<ScenarioFigures>, failedThresholds: string[],
+ *   stderr: string, ratioToBare?: number }} Row
+ */
+/** @type {Row[]} */
 const rows = [];
+/** @type {ScenarioFigures[]} */
 const bareRuns = [];
 let failed = false;
 try {
@@ -82,6 +90,7 @@ try {
     if (!r.summary) throw new Error(`k6 against bare Express failed (${r.code}): ${r.stderr.slice(-2000)}`);
     bareRuns.push(r.summary);
   };
+  /** @param {Scenario} s @param {Record<string, string>} [env] */
   const scenarioRun = (s, env = {}) =>
     runK6(k6, s.script, { ...common, DURATION: `${SECONDS}s`, VUS: String(s.vus), ...env }, { summaryDir: reports });
 
@@ -147,13 +156,13 @@ for (const r of rows) {
         ? `FAILED: ${r.failedThresholds.join('; ')}`
         : `k6 exited ${r.code}`;
   console.log(
-    `| ${r.name} | ${r.vus} | ${fmt(f.perSecond)} | ${fmt(f.iterationsPerSecond, 1)} | ${fmt(f.p50, 1)} | ${fmt(f.p99, 1)} | ${Number.isFinite(f.errorRate) ? `${fmt(f.errorRate * 100, 2)} %` : '-'} | ${Number.isFinite(ratio) ? fmt(ratio, 2) : '-'} | ${verdict} |`,
+    `| ${r.name} | ${r.vus} | ${fmt(f.perSecond)} | ${fmt(f.iterationsPerSecond, 1)} | ${fmt(f.p50, 1)} | ${fmt(f.p99, 1)} | ${f.errorRate !== undefined && Number.isFinite(f.errorRate) ? `${fmt(f.errorRate * 100, 2)} %` : '-'} | ${Number.isFinite(ratio) ? fmt(ratio, 2) : '-'} | ${verdict} |`,
   );
 }
 const gen = rows.find((r) => r.name === 'generate-poll');
 if (gen)
   console.log(
-    `\ngenerate-poll: ${gen.figures.generationsCompleted} of ${gen.figures.generations} generations completed, upload to result p50 ${fmt(gen.figures.generationP50 / 1000, 1)} s, p99 ${fmt(gen.figures.generationP99 / 1000, 1)} s (polling once a second)`,
+    `\ngenerate-poll: ${gen.figures.generationsCompleted} of ${gen.figures.generations} generations completed, upload to result p50 ${fmt(Number(gen.figures.generationP50) / 1000, 1)} s, p99 ${fmt(Number(gen.figures.generationP99) / 1000, 1)} s (polling once a second)`,
   );
 for (const r of rows.filter((row) => row.stderr)) console.log(`\n${r.name}: k6 said\n${r.stderr}`);
 writeFileSync(

@@ -14,6 +14,7 @@ export const options = scenarioOptions({
 
 export const setup = timedSetup(() => ({ token: adminLogin() }));
 
+/** @type {Array<[path: string, valid: (r: import('k6/http').Response) => boolean]>} */
 const paths = [
   ['/api/admin/users?q=&page=1&page_size=50', (r) => Array.isArray(r.json('users'))],
   ['/api/admin/stats/signups', (r) => typeof r.json('total_users') === 'number'],
@@ -22,6 +23,7 @@ const paths = [
   ['/api/admin/stats/trend?period=30d', (r) => r.json('points.#') === 30],
 ];
 
+/** @param {{ token: string }} data setup's answer */
 export default function ({ token }) {
   for (const [path, valid] of paths) {
     const res = http.get(`${BASE}${path}`, bearer(token, `GET ${path}`));
@@ -29,4 +31,5 @@ export default function ({ token }) {
   }
 }
 
+/** @param {import('k6/summary').SummaryData} data */
 export const handleSummary = (data) => writeSummary(data);

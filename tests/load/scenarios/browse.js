@@ -21,6 +21,7 @@ export const setup = timedSetup(() => {
 
 const text = { headers: { accept: 'text/html' } };
 
+/** @param {{ script: string }} data setup's answer */
 export default function ({ script }) {
   const page = http.get(`${BASE}/pricing`, { ...text, tags: { name: 'GET /pricing (index.html)' } });
   check(page, { 'page: 200 html': (r) => r.status === 200 && String(r.body).includes('<div id="root"') });
@@ -32,4 +33,5 @@ export default function ({ script }) {
   check(products, { 'products: 200': (r) => r.status === 200 && String(r.body).length > 2 });
 }
 
+/** @param {import('k6/summary').SummaryData} data */
 export const handleSummary = (data) => writeSummary(data);

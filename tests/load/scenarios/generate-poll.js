@@ -36,9 +36,11 @@ export const setup = timedSetup(() => {
   return { tokens: registerUsers(maxVUs(shape), runId(), 'load.gen') };
 });
 
+/** @param {{ tokens: string[] }} data */
 export default function ({ tokens }) {
-  const token = tokens[(__VU - 1) % tokens.length];
-  const photo = photos[__ITER % photos.length];
+  // Both lists are non-empty (setup registers maxVUs users), so the modulo always lands on one.
+  const token = /** @type {string} */ (tokens[(__VU - 1) % tokens.length]);
+  const photo = /** @type {(typeof photos)[number]} */ (photos[__ITER % photos.length]);
   const started = Date.now();
   const res = http.post(
     `${BASE}/api/images/generate`,
@@ -55,16 +57,17 @@ export default function ({ tokens }) {
     sleep(1);
     const poll = http.get(`${BASE}/api/images/status/${id}`, bearer(token, 'GET /api/images/status/{id}'));
     if (!check(poll, { 'status: 200': (r) => r.status === 200 })) break;
-    status = poll.json('status');
+    status = String(poll.json('status'));
   }
   check(status, { 'generation: completed': (s) => s === 'completed' });
   completed.add(status === 'completed');
   if (status !== 'processing') generationMs.add(Date.now() - started);
 }
 
+/** @param {import('k6/summary').SummaryData} data */
 export const handleSummary = (data) =>
   writeSummary(data, (v) => ({
-    generations: v('generation_completed') ? v('generation_completed').passes + v('generation_completed').fails : 0,
+    generations: (v('generation_completed')?.passes ?? 0) + (v('generation_completed')?.fails ?? 0),
     generationsCompleted: v('generation_completed')?.passes ?? 0,
     generationP50: v('generation_ms')?.['p(50)'],
     generationP99: v('generation_ms')?.['p(99)'],

@@ -16,12 +16,15 @@ export const setup = timedSetup(() => {
   return { tokens: registerUsers(Math.min(maxVUs(shape), 50), runId(), 'load.me') };
 });
 
+/** @param {{ tokens: string[] }} data setup's answer */
 export default function ({ tokens }) {
-  const token = tokens[(__VU - 1) % tokens.length];
+  // Setup registered one user per VU at most (maxVUs), so the modulo always lands on one.
+  const token = /** @type {string} */ (tokens[(__VU - 1) % tokens.length]);
   const me = http.get(`${BASE}/api/auth/me`, bearer(token, 'GET /api/auth/me'));
   check(me, { 'me: 200': (r) => r.status === 200 && typeof r.json('id') === 'string' });
   const balance = http.get(`${BASE}/api/tokens/balance`, bearer(token, 'GET /api/tokens/balance'));
   check(balance, { 'balance: 200': (r) => r.status === 200 && r.json('balance') === 200 });
 }
 
+/** @param {import('k6/summary').SummaryData} data */
 export const handleSummary = (data) => writeSummary(data);

@@ -14,8 +14,10 @@ export const options = scenarioOptions({
 
 export const setup = timedSetup(() => ({ run: runId() }));
 
+/** @param {string} name */
 const jsonPost = (name) => ({ headers: { 'content-type': 'application/json' }, tags: { name } });
 
+/** @param {{ run: string }} data setup's answer */
 export default function ({ run }) {
   const email = uniqueEmail(run, 'load.signup');
   const body = JSON.stringify({ email, password: PASSWORD });
@@ -28,4 +30,5 @@ export default function ({ run }) {
   check(login, { 'login: 200 with a token': (r) => r.status === 200 && typeof r.json('access_token') === 'string' });
 }
 
+/** @param {import('k6/summary').SummaryData} data */
 export const handleSummary = (data) => writeSummary(data);
