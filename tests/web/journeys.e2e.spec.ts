@@ -535,6 +535,47 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     await axeContext.close();
   });
 
+  it('a signed-in user uploads a batch of 3 photos: a progress bar per file, then 3 results, one charge each', async () => {
+    const context = await newContext(browser, product.url);
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    const email = `batch.${Date.now()}@example.com`;
+    await signUp(page, email);
+    assert.equal(await product.adjustTokens(email, 100, 'add'), 300);
+    await page.goto('/dashboard');
+    const batch = page.locator('section[aria-labelledby="batch-title"]');
+    await batch.getByText('Up to 20 photos at once').waitFor();
+    const photos = ['top_floor_01.jpg', 'headwear_01.jpg', 'shoes_pair_02.jpg'].map((f) =>
+      join(repoRoot, 'services/image/test/fixtures', f),
+    );
+    await batch.getByLabel('Photos for a batch').setInputFiles(photos);
+    // Each file has its own bar, full once its bytes are sent, and its own result as it completes.
+    const rows = batch.locator('li.batch__row');
+    for (const name of ['top_floor_01.jpg', 'headwear_01.jpg', 'shoes_pair_02.jpg']) {
+      await batch.getByRole('img', { name: `Result of ${name}` }).waitFor({ timeout: 60_000 });
+      assert.equal(await batch.getByRole('progressbar', { name: `Upload of ${name}` }).getAttribute('value'), '100');
+    }
+    assert.equal(await rows.count(), 3);
+    assert.equal(await batch.locator('li[data-phase="done"]').count(), 3);
+    // One charge per photo, and the three are in Recent images.
+    await page.getByTitle('Click to buy more tokens').getByText('0', { exact: true }).waitFor();
+    await page.locator('section[aria-labelledby="recent-title"] li[data-status="completed"]').nth(2).waitFor();
+    for (const viewport of [VIEWPORTS.mobile, VIEWPORTS.desktop]) {
+      await page.setViewportSize(viewport);
+      assert.deepEqual(await pastTheViewport(page), [], `the batch fits ${viewport.width} px`);
+      await screenshot(page, `dashboard-batch-${viewport.width}`);
+    }
+
+    // With no tokens left the server still takes the batch and makes the photos locked: the rows say so.
+    await batch.getByLabel('Photos for a batch').setInputFiles(photos.slice(0, 1));
+    await batch
+      .locator('li[data-phase="locked"]')
+      .getByText('Locked: unlock it in Recent images')
+      .waitFor({ timeout: 60_000 });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('a subscriber subscribes to Studio through /subscribe and the local checkout page, then cancels on /account and sees Cancelling with the end date', async () => {
     const context = await newContext(browser, product.url);
     const page = await context.newPage();

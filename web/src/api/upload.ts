@@ -24,7 +24,12 @@ export type UploadBody<P extends UploadPath> = PostAnswer<P>;
 export function uploadForm<P extends UploadPath>(
   path: P,
   form: FormData,
-  options: { withToken: boolean; onProgress?: (percent: number) => void; idempotencyKey?: string },
+  options: {
+    withToken: boolean;
+    /** The share sent so far; with the bytes (a batch tells each file's share from them). */
+    onProgress?: (percent: number, sent: { loaded: number; total: number }) => void;
+    idempotencyKey?: string;
+  },
 ): Promise<UploadAnswer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -35,7 +40,8 @@ export function uploadForm<P extends UploadPath>(
     // One upload is one action: a generation charges once even if this request arrives twice.
     xhr.setRequestHeader(IDEMPOTENCY_HEADER, options.idempotencyKey ?? newActionKey());
     xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) options.onProgress?.(Math.round((e.loaded / e.total) * 100));
+      if (e.lengthComputable)
+        options.onProgress?.(Math.round((e.loaded / e.total) * 100), { loaded: e.loaded, total: e.total });
     };
     xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, text: xhr.responseText });
     xhr.onerror = () => reject(new Error('Network error while uploading. Please check your connection.'));

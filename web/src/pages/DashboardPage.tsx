@@ -2,6 +2,7 @@ import { useTokenBalance, useTokenHistory } from '../api/queries';
 import { useAuth } from '../auth/auth-context';
 import { Spinner } from '../components/Spinner';
 import { useRefreshProfileOnVisit } from '../features/content/RefreshProfile';
+import { BatchUpload } from '../features/dashboard/BatchUpload';
 import { usePurchaseReturn } from '../features/dashboard/purchase-return';
 import { RecentImages } from '../features/dashboard/RecentImages';
 import { useUnlockReturn } from '../features/dashboard/unlock-return';
@@ -40,6 +41,7 @@ export default function DashboardPage() {
           )}
         </section>
       </div>
+      <BatchUpload />
       <RecentImages />
       <TokenHistoryList />
       {!profile?.isUnlimited && <PricingBlock />}

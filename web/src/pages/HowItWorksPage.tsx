@@ -1,11 +1,12 @@
 import { Link } from 'react-router-dom';
 import { HowItWorksSteps } from '../features/content/HowItWorksSteps';
+import { MEASURED_SPEED } from '../features/content/measured';
 import { PricingBlock } from '../features/pricing/PricingBlock';
 
 const REASONS = [
   'No studio, lightbox or photographer needed',
   'Consistent, level, centred images across your whole catalogue',
-  'Results in 10-20 seconds',
+  MEASURED_SPEED.short,
   'Pay per image with tokens that never expire, or subscribe',
 ];
 

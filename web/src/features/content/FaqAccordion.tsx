@@ -1,6 +1,7 @@
 import * as Accordion from '@radix-ui/react-accordion';
 import { Link } from 'react-router-dom';
 import { supportEmail, useWebConfig } from '../../lib/runtime-config';
+import { MEASURED_SPEED } from './measured';
 
 export const FAQ: { q: string; a: string }[] = [
   {
@@ -9,7 +10,7 @@ export const FAQ: { q: string; a: string }[] = [
   },
   {
     q: 'How long does an enhancement take?',
-    a: 'Usually 10-20 seconds. You can watch the progress in the preview.',
+    a: MEASURED_SPEED.long,
   },
   {
     q: 'How do tokens work?',

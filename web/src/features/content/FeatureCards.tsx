@@ -1,7 +1,9 @@
+import { MEASURED_SPEED, OUTPUT_SIZE } from './measured';
+
 const FEATURES = [
-  { title: 'Studio results in seconds', text: 'Processing takes 10-20 seconds per image.' },
+  { title: 'Measured speed', text: MEASURED_SPEED.short },
   { title: 'Clean and symmetrical', text: 'Every product is levelled, centred and set on a clean background.' },
-  { title: 'Made for marketplaces', text: 'High-resolution output, ready for your store and marketplace listings.' },
+  { title: 'Made for marketplaces', text: OUTPUT_SIZE },
   { title: 'Any product', text: 'Clothing, accessories, shoes and detail close-ups.' },
 ];
 
