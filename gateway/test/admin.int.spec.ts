@@ -27,6 +27,7 @@ const ADMIN_ROUTES: Array<[string, string, unknown?]> = [
   ['GET', '/admin/stats/overview'],
   ['POST', '/admin/tokens/adjust', { user_email: 'a@example.com', tokens: 1, action: 'add' }],
   ['DELETE', '/admin/user/delete?email=a@example.com'],
+  ['POST', '/admin/users/unlimited', { user_email: 'a@example.com', granted: true }],
 ];
 
 describe('the admin API', () => {
@@ -54,7 +55,7 @@ describe('the admin API', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack('admin-api', undefined, { analytics: true });
+    stack = await startStack('admin-api', undefined, { analytics: true, billing: {} });
     const login = await stack.request<TokenBody>('POST', '/admin/login', {
       form: { username: stack.admin.email, password: stack.admin.password },
     });
@@ -218,6 +219,57 @@ describe('the admin API', () => {
     });
     assert.equal(refused.status, 409);
     assert.match(refused.body.message, /unlimited plan/);
+  });
+
+  it('grants and revokes the unlimited plan through billing: the profile, the ledger and the list follow; refusals are 404/409', async () => {
+    const guest = await stack.newUser('comp');
+    await projected(guest.email);
+    const grant = (granted: boolean, email = guest.email) =>
+      stack.request<{ message: string }>('POST', '/admin/users/unlimited', {
+        token: admin,
+        json: { user_email: email, granted },
+      });
+    const me = async () =>
+      (
+        await stack.request<{ isUnlimited: boolean; subscriptionPlan: string }>('GET', '/auth/me', {
+          token: guest.token,
+        })
+      ).body;
+    // A user cannot grant it to themself (the role is checked on the server).
+    const self = await stack.request('POST', '/admin/users/unlimited', {
+      token: guest.token,
+      json: { user_email: guest.email, granted: true },
+    });
+    assert.equal(self.status, 403);
+
+    const granted = await grant(true);
+    assert.equal(granted.status, 200, JSON.stringify(granted.body));
+    assert.equal(granted.body.message, `${guest.email} now has the unlimited plan`);
+    await waitFor(async () => (await me()).isUnlimited, 'identity makes the profile unlimited', 60_000);
+    assert.equal((await me()).subscriptionPlan, 'unlimited');
+    await projected(guest.email, (u) => u.is_unlimited);
+    // Billing recorded it as a subscription of its own, with no payment.
+    const { rows } = await pool('billing').query('SELECT plan, status FROM subscriptions WHERE user_id = $1', [
+      guest.id,
+    ]);
+    assert.deepEqual(rows, [{ plan: 'unlimited', status: 'active' }]);
+    const twice = await grant(true);
+    assert.equal(twice.status, 409);
+    assert.match(twice.body.message, /already has the unlimited plan/);
+    // The user cannot cancel a plan nobody paid for (a business refusal, not 401/403).
+    const cancel = await stack.request('POST', '/subscription/cancel', { token: guest.token });
+    assert.equal(cancel.status, 409, JSON.stringify(cancel.body));
+
+    const revoked = await grant(false);
+    assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+    await waitFor(async () => !(await me()).isUnlimited, 'identity ends the unlimited plan', 60_000);
+    await projected(guest.email, (u) => !u.is_unlimited && u.subscription_plan === 'none');
+    const again = await grant(false);
+    assert.equal(again.status, 404);
+    assert.equal((await grant(true, `nobody.${randomUUID().slice(0, 8)}@example.com`)).status, 404);
+    // Granted again after a revoke: the same subscription is active once more.
+    assert.equal((await grant(true)).status, 200);
+    await waitFor(async () => (await me()).isUnlimited, 'granted again', 60_000);
   });
 
   it('deletes a user for real: no analytics, identity or ledger table holds the e-mail afterwards', async () => {

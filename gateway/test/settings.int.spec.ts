@@ -72,6 +72,8 @@ describe('operator settings', { timeout: 120_000 }, () => {
     await new Promise<void>((ok) => provider.listen(0, '127.0.0.1', ok));
     const providerUrl = `http://127.0.0.1:${(provider.address() as { port: number }).port}/v1`;
     stack = await startStack('settings-api', undefined, {
+      // Billing's catalogue says which plans' price ids are offered, and it answers /api/stripe/config.
+      billing: {},
       analytics: {
         consumerGroup: `analytics-settings-test-${randomUUID().slice(0, 8)}`,
         settings: {
@@ -122,9 +124,7 @@ describe('operator settings', { timeout: 120_000 }, () => {
       [`${PROVIDER}_api_key`]: 'inactive',
       stripe_public_key: 'inactive',
       stripe_lite_price_id: 'inactive',
-      stripe_pro_price_id: 'inactive',
       stripe_studio_price_id: 'inactive',
-      stripe_agency_price_id: 'inactive',
     });
     const c = await config();
     assert.equal(c.generative_provider, PROVIDER);
@@ -133,20 +133,34 @@ describe('operator settings', { timeout: 120_000 }, () => {
     assert.deepEqual(c.testable_services, [PROVIDER, 'stripe']);
     assert.equal(c.keys[`${PROVIDER}_api_key`], '');
     assert.ok(!JSON.stringify(c).includes('sk_test_settings'), 'the server secret is never shown');
+    // The catalogue sells lite and studio only: the pro and agency price ids are not offered.
+    assert.deepEqual(Object.keys(c.keys).sort(), [
+      'stripe_lite_price_id',
+      'stripe_public_key',
+      'stripe_studio_price_id',
+      `${PROVIDER}_api_key`,
+    ]);
+  });
+
+  it('refuses the price id of a plan that is not sold (404), and saves nothing of the request', async () => {
+    const res = await save({ stripe_agency_price_id: 'price_agency_x', stripe_lite_price_id: 'price_lite_x' });
+    assert.equal(res.status, 404, JSON.stringify(res.body));
+    assert.match((res.body as unknown as { message: string }).message, /stripe_agency_price_id.*no such plan/);
+    assert.equal((await status()).stripe_lite_price_id, 'inactive');
   });
 
   it('saves a secret encrypted, shows it masked to its last 4 characters, audits and publishes the change', async () => {
     const saved = await save({
       [`${PROVIDER}_api_key`]: GOOD_KEY,
       stripe_public_key: 'pk_test_settings123',
-      stripe_agency_price_id: 'price_agency_settings',
+      stripe_studio_price_id: 'price_studio_settings',
     });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
-    assert.deepEqual(saved.body.changed.sort(), ['stripe_agency_price_id', 'stripe_public_key', `${PROVIDER}_api_key`]);
+    assert.deepEqual(saved.body.changed.sort(), ['stripe_public_key', 'stripe_studio_price_id', `${PROVIDER}_api_key`]);
     const c = await config();
     assert.equal(c.keys[`${PROVIDER}_api_key`], `****${GOOD_KEY.slice(-4)}`);
     assert.equal(c.keys.stripe_public_key, 'pk_test_settings123', 'the publishable key is public');
-    assert.equal(c.keys.stripe_agency_price_id, 'price_agency_settings');
+    assert.equal(c.keys.stripe_studio_price_id, 'price_studio_settings');
     assert.ok(!JSON.stringify(c).includes(GOOD_KEY));
     assert.equal((await status())[`${PROVIDER}_api_key`], 'unknown', 'set, not tested yet');
 
@@ -164,8 +178,8 @@ describe('operator settings', { timeout: 120_000 }, () => {
     // Audited: who, when, which key; never the value.
     const audit = await pool().query('SELECT * FROM operator_settings_audit WHERE operator_id = $1', [adminId]);
     assert.deepEqual(audit.rows.map((r) => `${r.key} ${r.action}`).sort(), [
-      'stripe_agency_price_id set',
       'stripe_public_key set',
+      'stripe_studio_price_id set',
       `${PROVIDER}_api_key set`,
     ]);
     assert.ok(audit.rows.every((r) => r.occurred_at instanceof Date));
@@ -180,7 +194,16 @@ describe('operator settings', { timeout: 120_000 }, () => {
     assert.equal(secret.masked, `****${GOOD_KEY.slice(-4)}`);
     assert.ok(!Buffer.from(secret.encryptedValue).includes(Buffer.from(GOOD_KEY)));
     assert.equal(openSetting(settingsKey, secret.key, secret.encryptedValue), GOOD_KEY);
-    assert.equal(bySetting.get('stripe_agency_price_id')!.value, 'price_agency_settings');
+    assert.equal(bySetting.get('stripe_studio_price_id')!.value, 'price_studio_settings');
+
+    // The saved publishable key is what GET /api/stripe/config answers (billing takes it from the bus).
+    await waitFor(
+      async () =>
+        (await stack.request<{ publishableKey: string }>('GET', '/stripe/config')).body.publishableKey ===
+        'pk_test_settings123',
+      '/api/stripe/config answers the saved key',
+      60_000,
+    );
   });
 
   it('keeps a value sent back in its masked form, and clears one sent empty', async () => {
@@ -192,12 +215,12 @@ describe('operator settings', { timeout: 120_000 }, () => {
     const { rows } = await pool().query('SELECT sealed FROM operator_settings WHERE key = $1', [`${PROVIDER}_api_key`]);
     assert.equal(openSetting(settingsKey, `${PROVIDER}_api_key`, rows[0].sealed), GOOD_KEY);
 
-    const cleared = await save({ stripe_pro_price_id: 'price_pro_settings' });
-    assert.deepEqual(cleared.body.changed, ['stripe_pro_price_id']);
-    assert.equal((await save({ stripe_pro_price_id: '' })).body.changed[0], 'stripe_pro_price_id');
-    assert.equal((await status()).stripe_pro_price_id, 'inactive');
+    const cleared = await save({ stripe_lite_price_id: 'price_lite_settings' });
+    assert.deepEqual(cleared.body.changed, ['stripe_lite_price_id']);
+    assert.equal((await save({ stripe_lite_price_id: '' })).body.changed[0], 'stripe_lite_price_id');
+    assert.equal((await status()).stripe_lite_price_id, 'inactive');
     const actions = await pool().query(
-      "SELECT action FROM operator_settings_audit WHERE key = 'stripe_pro_price_id' ORDER BY id",
+      "SELECT action FROM operator_settings_audit WHERE key = 'stripe_lite_price_id' ORDER BY id",
     );
     assert.deepEqual(
       actions.rows.map((r) => r.action),
@@ -259,7 +282,7 @@ describe('operator settings', { timeout: 120_000 }, () => {
     assert.deepEqual(res.body, { success: true, message: 'Connected to Stripe: balance read, 1 price id found' });
     const s = await status();
     assert.equal(s.stripe_public_key, 'active');
-    assert.equal(s.stripe_agency_price_id, 'active');
+    assert.equal(s.stripe_studio_price_id, 'active');
     assert.equal(s.stripe_lite_price_id, 'inactive', 'not set');
   });
 

@@ -24,6 +24,14 @@ import {
 } from '../support/browser.js';
 
 type Person = Awaited<ReturnType<Stack['newUser']>>;
+
+/** Saves the page at 375 px and 1440 px (`<name>-375`, `<name>-1440`), back at 1440 px after. */
+async function screenshotBoth(page: Page, name: string) {
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, `${name}-${width}`);
+  }
+}
 interface Row {
   email: string;
   token_balance: number;
@@ -202,6 +210,34 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
     await screenshot(page, 'admin-credits-added-1440');
   });
 
+  it('grants the unlimited plan from user management and revokes it; the profile and the plan filter follow', async () => {
+    const me = async () =>
+      (await stack.request<{ isUnlimited: boolean }>('GET', '/auth/me', { token: plain.token })).body.isUnlimited;
+    await row(plain.email)
+      .getByRole('button', { name: `Grant unlimited for ${plain.email}` })
+      .click();
+    await toastText(`${plain.email} now has the unlimited plan`).waitFor();
+    await row(plain.email).locator('.plan-badge', { hasText: 'Unlimited' }).waitFor();
+    await waitFor(me, 'identity makes the profile unlimited', 60_000);
+    await projected(plain.email, (r) => r.subscription_plan === 'unlimited');
+    // The plan filter finds them under unlimited.
+    await search('plan:unlimited');
+    await row(plain.email)
+      .getByRole('button', { name: `Revoke unlimited for ${plain.email}` })
+      .waitFor();
+    await screenshotBoth(page, 'admin-unlimited-granted');
+    await row(plain.email)
+      .getByRole('button', { name: `Revoke unlimited for ${plain.email}` })
+      .click();
+    await toastText(`${plain.email} no longer has the unlimited plan`).waitFor();
+    await waitFor(async () => !(await me()), 'identity ends the unlimited plan', 60_000);
+    await search(`email:${plain.email}`);
+    await row(plain.email).locator('.plan-badge', { hasText: 'No Plan' }).waitFor();
+    await row(plain.email)
+      .getByRole('button', { name: `Grant unlimited for ${plain.email}` })
+      .waitFor();
+  });
+
   it('deletes a user', async () => {
     await search(`email:${leaving.email}`);
     await row(leaving.email).waitFor();
@@ -301,6 +337,29 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
     await screenshot(page, 'settings-1440');
     const violations = await seriousViolations(page, { tags: WCAG_AA });
     assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  });
+
+  it('offers price ids only for plans that are sold, and /api/stripe/config answers the saved publishable key', async () => {
+    await page.getByRole('tab', { name: 'Payment Configuration' }).click();
+    const key = page.getByLabel('Stripe Publishable Key', { exact: true });
+    await key.waitFor();
+    await page.getByLabel('Lite Plan Price ID ($19/month)').waitFor();
+    await page.getByLabel('Studio Plan Price ID ($79/month)').waitFor();
+    // The catalogue sells no pro or agency plan: their price ids are not offered.
+    assert.equal(await page.getByLabel('Pro Plan Price ID ($39/month)').count(), 0);
+    assert.equal(await page.getByLabel('Agency Plan Price ID ($149/month)').count(), 0);
+    const saved = `pk_test_${randomUUID().replaceAll('-', '')}`;
+    await key.fill(saved);
+    const bar = page.getByRole('region', { name: 'Unsaved changes' });
+    await bar.getByRole('button', { name: 'Save Changes' }).click();
+    await toastText('Settings saved').waitFor();
+    await waitFor(
+      async () =>
+        (await stack.request<{ publishableKey: string }>('GET', '/stripe/config')).body.publishableKey === saved,
+      '/api/stripe/config answers the saved key',
+      60_000,
+    );
+    await screenshotBoth(page, 'settings-payment-configuration');
   });
 
   it('shows a signed-in customer /account with no serious or critical accessibility violation', async () => {

@@ -125,6 +125,34 @@ async function enhance(page: Page) {
   await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
 }
 
+/**
+ * The dashboard's enhancement: its chooser card holds the type, so Enhance Image starts at once
+ * (no dialog) and says 'Enhancement Started' while the result is made.
+ */
+async function enhanceOnDashboard(page: Page) {
+  await page.locator('input[type=file]').first().setInputFiles(photo);
+  await page.getByRole('button', { name: 'Enhance Image' }).click();
+  await page.getByText('Enhancement Started').first().waitFor();
+  assert.equal(await page.getByRole('dialog').count(), 0, 'no type dialog on the dashboard');
+}
+
+/** The newest image of the signed-in user as GET /api/images/ answers it. */
+async function newestImage(page: Page): Promise<{ id: string; status: string; enhancement_type: string }> {
+  const body = await apiFromPage<{ images: Array<{ id: string; status: string; enhancement_type: string }> }>(
+    page,
+    '/api/images/?page=1',
+  );
+  return body.images[0]!;
+}
+
+/** Saves the page at 375 px and 1440 px under reports/web-e2e as `<name>-375` and `<name>-1440`. */
+async function screenshotBoth(page: Page, name: string) {
+  for (const viewport of [VIEWPORTS.mobile, VIEWPORTS.desktop]) {
+    await page.setViewportSize(viewport);
+    await screenshot(page, `${name}-${viewport.width}`);
+  }
+}
+
 describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
   it('renders every route without console errors at 375 px and 1440 px, keeps /api JSON, and guards the signed-in pages', async () => {
     const routes: Array<[string, string, RegExp]> = [
@@ -427,7 +455,13 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     // The live stream is open (its `ready` event arrived): no polling.
     const recent = page.locator('section[aria-labelledby="recent-title"]');
     await page.locator('section[data-live="live"]').waitFor();
-    await enhance(page);
+    // Not a subscriber: the chooser offers main types only, and 'Unlock More Features' leads to /pricing.
+    const chooser = page.locator('section[aria-labelledby="type-chooser-title"]');
+    await chooser.getByRole('heading', { name: 'Unlock More Features' }).waitFor();
+    assert.equal(await chooser.getByRole('link', { name: 'View Plans' }).getAttribute('href'), '/pricing');
+    assert.equal(await chooser.getByRole('group', { name: 'Sub-type' }).count(), 0);
+    await screenshotBoth(page, 'dashboard-type-chooser-free');
+    await enhanceOnDashboard(page);
     // The result (the instant engine may finish before "AI PROCESSING..." is ever drawn): the preview's Download, and the same image completed in Recent images.
     const previewDownload = page.getByLabel('Enhancement preview').getByRole('button', { name: 'Download' });
     await previewDownload.waitFor({ timeout: 60_000 });
@@ -607,6 +641,33 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     assert.equal(`${back.pathname}${back.search}`, '/dashboard?payment=success');
     // The plan's month of tokens arrives on the dashboard: 200 + 4,000.
     await page.getByTitle('Click to buy more tokens').getByText('4,200', { exact: true }).waitFor();
+
+    // An active subscriber chooses a sub-type on the dashboard; the generation is stored with it.
+    await page.goto('/dashboard');
+    const chooser = page.locator('section[aria-labelledby="type-chooser-title"]');
+    await chooser.getByRole('radio', { name: 'Shoes' }).check();
+    await chooser.getByRole('radio', { name: 'Side view' }).check();
+    assert.equal(await chooser.getByText('Unlock More Features').count(), 0);
+    await screenshotBoth(page, 'dashboard-type-chooser-subscriber');
+    await enhanceOnDashboard(page);
+    await page.getByLabel('Enhancement preview').getByRole('button', { name: 'Download' }).waitFor({ timeout: 60_000 });
+    const newest = await newestImage(page);
+    assert.deepEqual([newest.status, newest.enhancement_type], ['completed', 'side_view']);
+    // The dashboard polls once a second, 30 times, then sends the person to the gallery: on a page of
+    // its own the status is held at processing, and the page's clock is run on rather than waited for.
+    const slow = await context.newPage();
+    await slow.clock.install();
+    await slow.route('**/api/images/status/*', (r) =>
+      r.fulfill({ json: { status: 'processing', processed_url: null, is_locked: false } }),
+    );
+    await slow.goto('/dashboard');
+    await slow.locator('input[type=file]').first().setInputFiles(photo);
+    await slow.getByRole('button', { name: 'Enhance Image' }).click();
+    await slow.getByText('Enhancement Started').first().waitFor();
+    const tooLong = slow.getByText('Processing took too long. Please check your gallery for the result.').first();
+    for (let second = 0; second < 120 && !(await tooLong.isVisible()); second++) await slow.clock.runFor(1000);
+    await tooLong.waitFor();
+    await slow.close();
 
     // /account: the active plan with its next billing date, then Cancel Subscription, confirmed.
     const subscription = await apiFromPage<{ status: string; cancelAtPeriodEnd: boolean; currentPeriodEnd: number }>(

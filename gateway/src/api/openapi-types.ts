@@ -443,6 +443,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/users/unlimited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grants or revokes the unlimited plan (no payment): billing publishes it as it does a paid plan */
+        post: operations["postAdminUsersUnlimited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/tokens/adjust": {
         parameters: {
             query?: never;
@@ -1021,7 +1038,8 @@ export interface components {
          *       "preview_url": "/files/images/0b8f3c52-7f0e-4a57-9a43-3f8d2b8c1e11/preview.jpg?expires=1767225600&signature=...",
          *       "image_url": "/files/images/0b8f3c52-7f0e-4a57-9a43-3f8d2b8c1e11/result.jpg?expires=1767225600&signature=...",
          *       "is_locked": false,
-         *       "createdAt": "2025-01-31T09:30:00.000Z"
+         *       "createdAt": "2025-01-31T09:30:00.000Z",
+         *       "enhancement_type": "tops"
          *     }
          */
         Image: {
@@ -1044,6 +1062,8 @@ export interface components {
             image_url: string | null;
             is_locked: boolean;
             createdAt: string | null;
+            /** @description What was asked for: a main type, or a sub-type (subscribers may choose any) */
+            enhancement_type: string;
         };
         ImageStatus: {
             /** @enum {string} */
@@ -1067,6 +1087,8 @@ export interface components {
             /** @description The best the caller may see: the full result when unlocked, else the preview; a signed URL that expires (null: none) */
             image_url: string | null;
             createdAt: string | null;
+            /** @description What was asked for: a main type, or a sub-type (subscribers may choose any) */
+            enhancement_type: string;
         };
         AnonymousEnhancement: {
             /** Format: uuid */
@@ -3458,6 +3480,153 @@ export interface operations {
             };
         };
     };
+    postAdminUsersUnlimited: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @example ada@example.com
+                     */
+                    user_email: string;
+                    granted: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Recorded; the profile follows within moments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request does not match this operation: the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Admin authentication required (a token without the admin role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Admin authentication required",
+                     *       "message": "Admin authentication required",
+                     *       "code": "PERMISSION_DENIED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found, or (revoking) no unlimited plan granted by an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "User not found, or (revoking) no unlimited plan granted by an administrator",
+                     *       "message": "User not found, or (revoking) no unlimited plan granted by an administrator",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already unlimited, or paying for another plan */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Already unlimited, or paying for another plan",
+                     *       "message": "Already unlimited, or paying for another plan",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 4096 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request body is too large: at most 4096 bytes",
+                     *       "message": "The request body is too large: at most 4096 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postAdminTokensAdjust: {
         parameters: {
             query?: never;
@@ -5192,6 +5361,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The plan was granted by an administrator: there is no payment to cancel */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The plan was granted by an administrator: there is no payment to cancel",
+                     *       "message": "The plan was granted by an administrator: there is no payment to cancel",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postCreateBillingPortal: {
@@ -5637,7 +5822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown setting */
+            /** @description Unknown setting, or the price id of a plan that is not sold */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5645,8 +5830,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Unknown setting",
-                     *       "message": "Unknown setting",
+                     *       "detail": "Unknown setting, or the price id of a plan that is not sold",
+                     *       "message": "Unknown setting, or the price id of a plan that is not sold",
                      *       "code": "NOT_FOUND"
                      *     }
                      */

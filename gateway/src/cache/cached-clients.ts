@@ -85,6 +85,7 @@ const RPC_EFFECTS = {
     createAnonymousPayment: 'balance',
     createImageUnlockCheckout: 'balance',
     cancelSubscription: 'balance',
+    setComplimentaryPlan: 'balance',
     createPortalSession: 'balance',
     handleWebhook: 'balance',
     renderLocalCheckout: 'balance',

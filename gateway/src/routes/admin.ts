@@ -283,6 +283,43 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
 
     route({
       method: 'post',
+      path: '/admin/users/unlimited',
+      tags,
+      access: 'admin',
+      summary: 'Grants or revokes the unlimited plan (no payment): billing publishes it as it does a paid plan',
+      request: {
+        body: {
+          type: 'application/json',
+          limit: 4_096,
+          schema: z.object({
+            user_email: emailField('user_email is required', 'user_email'),
+            granted: z.boolean({ error: 'granted must be true or false' }),
+          }),
+        },
+      },
+      responses: {
+        200: { description: 'Recorded; the profile follows within moments', schema: Message },
+        404: refusal('NOT_FOUND', 'User not found, or (revoking) no unlimited plan granted by an administrator'),
+        409: refusal('CONFLICT', 'Already unlimited, or paying for another plan'),
+      },
+      async handle(req, res, { body }) {
+        const metadata = callerMetadata(req);
+        const a = clients.analytics();
+        const { user } = await call(a, a.findUser, { email: body.user_email.trim() }, { metadata });
+        if (!user) throw new AppError('NOT_FOUND', 'User not found');
+        const b = clients.billing();
+        const r = await call(
+          b,
+          b.setComplimentaryPlan,
+          { userId: user.id, plan: 'unlimited', granted: body.granted, operatorId: callerOf(req).userId },
+          { metadata },
+        );
+        res.json({ message: r.message.replace(user.id, user.email) });
+      },
+    }),
+
+    route({
+      method: 'post',
       path: '/admin/tokens/adjust',
       tags,
       access: 'admin',

@@ -24,6 +24,9 @@ export const ImageBody = z
     image_url: signedUrl('The best the caller may see: the full result when unlocked, else the preview'),
     is_locked: z.boolean(),
     createdAt: z.iso.datetime().nullable(),
+    enhancement_type: z
+      .string()
+      .meta({ description: 'What was asked for: a main type, or a sub-type (subscribers may choose any)' }),
   })
   .meta({
     id: 'Image',
@@ -37,6 +40,7 @@ export const ImageBody = z
       image_url: '/files/images/0b8f3c52-7f0e-4a57-9a43-3f8d2b8c1e11/result.jpg?expires=1767225600&signature=...',
       is_locked: false,
       createdAt: '2025-01-31T09:30:00.000Z',
+      enhancement_type: 'tops',
     },
   });
 
@@ -56,6 +60,7 @@ export function imageJson(img: image.Image | undefined): ImageJson {
     image_url: orNull(img.imageUrl),
     is_locked: img.isLocked,
     createdAt: img.createdAt ? img.createdAt.toISOString() : null,
+    enhancement_type: img.enhancementType,
   };
 }
 

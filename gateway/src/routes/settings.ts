@@ -24,6 +24,31 @@ const priceId = (plan: string) =>
     .regex(/^[A-Za-z0-9_\-.:]*$/, { error: `stripe_${plan}_price_id may hold only letters, digits and _ - . :` })
     .optional();
 
+const PRICE_SETTING = /^stripe_([a-z][a-z0-9_]*)_price_id$/;
+
+/**
+ * Whether a setting is offered: a plan's price id only while the catalogue sells that plan (the
+ * page's pro and agency ids do nothing without one), every other setting always.
+ */
+async function offeredSettings(clients: ServiceClients): Promise<(key: string) => boolean> {
+  let productsJson: string;
+  try {
+    const b = clients.billing();
+    ({ productsJson } = await call(b, b.listProducts, {}));
+  } catch {
+    // No billing to ask (not deployed, or down): every setting stays offered; billing itself
+    // ignores a price id of a plan it does not sell.
+    return () => true;
+  }
+  const plans = new Set(
+    ((JSON.parse(productsJson) as { subscriptions?: Array<{ id: string }> }).subscriptions ?? []).map((p) => p.id),
+  );
+  return (key) => {
+    const plan = PRICE_SETTING.exec(key)?.[1];
+    return plan === undefined || plans.has(plan);
+  };
+}
+
 /**
  * /api/settings/*: the operator settings page (service keys, payment configuration). Administrators
  * only: the keys cost money when misused (docs/decisions/0802-operator-settings.md).
@@ -51,7 +76,8 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
       async handle(req, res) {
         const a = clients.analytics();
         const { keys } = await call(a, a.getKeyStatuses, {}, { metadata: callerMetadata(req) });
-        res.json(keys.map((k) => ({ key: k.key, status: k.status })));
+        const offered = await offeredSettings(clients);
+        res.json(keys.filter((k) => offered(k.key)).map((k) => ({ key: k.key, status: k.status })));
       },
     }),
 
@@ -95,6 +121,8 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
       async handle(req, res) {
         const a = clients.analytics();
         const c = await call(a, a.getSettingsConfig, {}, { metadata: callerMetadata(req) });
+        const offered = await offeredSettings(clients);
+        c.settings = c.settings.filter((setting) => offered(setting.key));
         res.json({
           generative_provider: c.generativeProvider,
           generative_api_url: c.generativeApiUrl,
@@ -158,13 +186,17 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
           schema: z.object({ message: z.string(), changed: z.array(z.string()), unchanged: z.array(z.string()) }),
           example: { message: 'Settings saved', changed: ['stripe_lite_price_id'], unchanged: ['openai_api_key'] },
         },
-        404: refusal('NOT_FOUND', 'Unknown setting'),
+        404: refusal('NOT_FOUND', 'Unknown setting, or the price id of a plan that is not sold'),
         409: refusal('CONFLICT', 'A masked value that does not match the stored key (the form is out of date)'),
         501: refusal('NOT_CONFIGURED', 'SETTINGS_ENCRYPTION_KEY is not set: secrets cannot be stored'),
       },
       async handle(req, res, { body }) {
         // A bare POST would read as {} (nothing to change); the body is required, so say so.
         if (!hasBody(req)) throw new AppError('INVALID_ARGUMENT', 'Send the settings as a JSON object of key values');
+        const offered = await offeredSettings(clients);
+        const unsold = Object.keys(body).filter((key) => !offered(key));
+        if (unsold.length > 0)
+          throw new AppError('NOT_FOUND', `Unknown setting: ${unsold.join(', ')} (no such plan is sold)`);
         const a = clients.analytics();
         const r = await call(
           a,

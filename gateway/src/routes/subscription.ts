@@ -71,6 +71,7 @@ export function subscriptionRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: { description: 'Cancelled at period end', schema: z.object({ message: z.string() }) },
         404: refusal('NOT_FOUND', 'You have no active subscription to cancel.'),
+        409: refusal('CONFLICT', 'The plan was granted by an administrator: there is no payment to cancel'),
       },
       async handle(req, res) {
         const b = billing();

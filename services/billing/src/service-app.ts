@@ -18,6 +18,11 @@ export interface BillingApp {
   checkouts: Checkouts;
   subscriptions: Subscriptions;
   webhooks: Webhooks;
+  /**
+   * The operator's payment settings from the settings page (SettingsChanged), kept current by
+   * PriceOverrides: a saved publishable key is what GET /api/stripe/config answers.
+   */
+  operatorSettings: { publishableKey: string | undefined };
 }
 
 export function createBillingApp(
@@ -62,5 +67,6 @@ export function createBillingApp(
     }),
     subscriptions: new Subscriptions(pool, provider, config.PUBLIC_BASE_URL),
     webhooks,
+    operatorSettings: { publishableKey: undefined },
   };
 }

@@ -49,7 +49,12 @@ export function createBillingService(overrides: BillingOverrides = {}): ServiceD
           'billing runs the LOCAL payment provider in production (PAYMENTS_PROVIDER=local): every checkout completes without a charge',
         );
       else ctx.logger.info({ provider }, 'billing payment provider');
-      const prices = new PriceOverrides(ctx.pool, apps.get(ctx)!.catalogue, ctx.logger);
+      const prices = new PriceOverrides(
+        ctx.pool,
+        apps.get(ctx)!.catalogue,
+        ctx.logger,
+        apps.get(ctx)!.operatorSettings,
+      );
       await prices.reload();
       const users = userEventHandler(ctx.pool, ctx.logger);
       const settings = prices.handler();

@@ -1,14 +1,17 @@
+import { useState } from 'react';
 import { useTokenBalance, useTokenHistory } from '../api/queries';
 import { useAuth } from '../auth/auth-context';
 import { Spinner } from '../components/Spinner';
 import { useRefreshProfileOnVisit } from '../features/content/RefreshProfile';
 import { BatchUpload } from '../features/dashboard/BatchUpload';
 import { usePurchaseReturn } from '../features/dashboard/purchase-return';
+import { EnhancementTypeCard } from '../features/dashboard/EnhancementTypeCard';
 import { RecentImages } from '../features/dashboard/RecentImages';
 import { useUnlockReturn } from '../features/dashboard/unlock-return';
 import { EnhanceHero } from '../features/enhance/EnhanceHero';
 import { PricingBlock } from '../features/pricing/PricingBlock';
 import { imagesFromTokens } from '../lib/constants';
+import { type EnhancementType, loadEnhancementType, saveEnhancementType } from '../lib/enhancement-type';
 
 function greetingName(p: { firstName: string | null; email: string } | null): string {
   return p?.firstName || p?.email.split('@')[0] || 'User';
@@ -21,12 +24,19 @@ export default function DashboardPage() {
   const { profile } = useAuth();
   const balance = useTokenBalance({ enabled: true, onDashboard: true });
   const tokens = balance.data?.balance ?? profile?.tokenBalance ?? 0;
+  const [type, setType] = useState<EnhancementType>(loadEnhancementType);
+  const subscriber = profile?.subscriptionStatus === 'active';
+  const chooseType = (next: EnhancementType) => {
+    setType(next);
+    saveEnhancementType(next);
+  };
 
   return (
     <div className="page dashboard">
       <h1>Welcome back, {greetingName(profile)}!</h1>
+      <EnhancementTypeCard value={type} onChange={chooseType} subscriber={subscriber} />
       <div className="dashboard__top">
-        <EnhanceHero />
+        <EnhanceHero dashboard={{ value: type, subscriber }} />
         <section className="card" aria-labelledby="balance-title">
           <h2 id="balance-title">Token balance</h2>
           <p className="balance">{tokens.toLocaleString('en-US')}</p>

@@ -1,5 +1,6 @@
 // A user's subscription as the account page shows it, and what they may do with it.
 import { AppError, enqueueOutbox, withTransaction, type Pool } from '@flatlay/platform';
+import { complimentaryId, grantComplimentary, revokeComplimentary } from '../domain/complimentary-plan.js';
 import { cancelAtPeriodEnd } from '../domain/subscription.js';
 import { subscriptionMessage } from './billing-events.js';
 import type { PaymentProvider } from '../adapters/payment-provider.js';
@@ -41,6 +42,8 @@ export class Subscriptions {
   async cancel(userId: string): Promise<{ message: string }> {
     const s = userId ? await records.currentSubscriptionOf(this.pool, userId) : undefined;
     if (!s || s.status === 'canceled') throw new AppError('NOT_FOUND', 'You have no active subscription to cancel.');
+    if (s.subscriptionId === complimentaryId(s.plan, userId))
+      throw new AppError('CONFLICT', 'Your plan was granted by an administrator: there is no payment to cancel.');
     if (!s.cancelAtPeriodEnd) {
       await this.provider.cancelAtPeriodEnd(s.subscriptionId);
       await withTransaction(this.pool, async (tx) => {
@@ -60,6 +63,30 @@ export class Subscriptions {
     return {
       message: `Your subscription will be cancelled at the end of the current billing period${end}. You keep your plan until then.`,
     };
+  }
+
+  /**
+   * An administrator grants or revokes a plan without a payment (the gateway checks the role):
+   * recorded and published in one transaction, so every service learns it as it learns a paid plan.
+   */
+  async setComplimentary(r: { userId: string; plan: string; granted: boolean; operatorId: string; email?: string }) {
+    if (!r.userId) throw new AppError('INVALID_ARGUMENT', 'userId is required');
+    const input = { userId: r.userId, plan: r.plan, email: r.email || r.userId, now: new Date() };
+    const id = complimentaryId(r.plan, r.userId);
+    return withTransaction(this.pool, async (tx) => {
+      await records.lockKey(tx, `subscription:${id}`);
+      const existing = await records.readSubscription(tx, id);
+      const decision = r.granted
+        ? grantComplimentary(input, await records.currentSubscriptionOf(tx, r.userId), existing)
+        : revokeComplimentary(input, existing);
+      await records.writeSubscription(tx, decision.record);
+      const cause = `complimentary:${id}:${r.granted ? 'grant' : 'revoke'}:${input.now.getTime()}:${r.operatorId}`;
+      await enqueueOutbox(
+        tx,
+        decision.events.map((e) => subscriptionMessage(e, input.now, cause)),
+      );
+      return { message: decision.message };
+    });
   }
 
   async portal(userId: string): Promise<{ url: string }> {

@@ -2,6 +2,8 @@
 // stripe_{plan}_price_id sets the monthly price of the catalogue plan whose id is {plan}
 // (the settings page holds one price per plan); pro and agency have no plan in the catalogue,
 // so their ids are kept and take effect only if such a plan is added (docs/decisions/0802).
+// stripe_public_key (not a secret) is kept the same way, in the same table (its value in
+// price_id), and is what GET /api/stripe/config answers while it is set.
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { decodeEnvelope, decodePayload, PostgresInbox, type Delivery, type Logger, type Pool } from '@flatlay/platform';
 import type { Catalogue } from '../app/catalogue.js';
@@ -10,6 +12,10 @@ export const SETTINGS_CONSUMER = 'billing-settings';
 export const settingsTopic = topics.analyticsSettings;
 
 const PRICE_SETTING = /^stripe_([a-z][a-z0-9_]*)_price_id$/;
+export const PUBLISHABLE_KEY_SETTING = 'stripe_public_key';
+
+/** The settings billing keeps: the plans' price ids and the publishable key. */
+const isPaymentSetting = (key: string) => key === PUBLISHABLE_KEY_SETTING || planKeyOfSetting(key) !== undefined;
 
 /** The plan key a price setting overrides (stripe_lite_price_id -> lite_monthly), or undefined. */
 export const planKeyOfSetting = (key: string): string | undefined => {
@@ -17,12 +23,13 @@ export const planKeyOfSetting = (key: string): string | undefined => {
   return match ? `${match[1]}_monthly` : undefined;
 };
 
-/** Keeps the catalogue's overrides equal to the price_overrides table. */
+/** Keeps the catalogue's overrides (and the operator's publishable key) equal to the price_overrides table. */
 export class PriceOverrides {
   constructor(
     private readonly pool: Pool,
     private readonly catalogue: Catalogue,
     private readonly logger: Logger,
+    private readonly operatorSettings: { publishableKey: string | undefined } = { publishableKey: undefined },
   ) {}
 
   async reload(): Promise<void> {
@@ -30,6 +37,8 @@ export class PriceOverrides {
       'SELECT setting_key, price_id FROM price_overrides WHERE price_id IS NOT NULL',
     );
     const overrides = new Map<string, string>();
+    this.operatorSettings.publishableKey =
+      rows.find((r) => r.setting_key === PUBLISHABLE_KEY_SETTING)?.price_id || undefined;
     for (const r of rows) {
       const planKey = planKeyOfSetting(r.setting_key);
       if (planKey && r.price_id) overrides.set(planKey, r.price_id);
@@ -56,7 +65,7 @@ export class PriceOverrides {
       const envelope = decodeEnvelope(delivery.value);
       if (envelope.type !== eventTypes.SettingsChanged) return;
       const changed = decodePayload(events.SettingsChanged, envelope.payload);
-      const prices = changed.settings.filter((s) => !s.secret && planKeyOfSetting(s.key));
+      const prices = changed.settings.filter((s) => !s.secret && isPaymentSetting(s.key));
       if (prices.length === 0) return;
       const at = envelope.occurredAt ?? new Date();
       await inbox.handleOnce(SETTINGS_CONSUMER, envelope.eventId, async (tx) => {
@@ -69,7 +78,7 @@ export class PriceOverrides {
           );
       });
       await this.reload();
-      this.logger.info({ keys: prices.map((p) => p.key) }, 'price ids from the settings applied');
+      this.logger.info({ keys: prices.map((p) => p.key) }, 'payment settings applied');
     };
   }
 }

@@ -61,14 +61,20 @@ export function billingGrpcService(ctx: ServiceContext, app: () => BillingApp): 
       app().subscriptions.cancel(r.userId),
     ),
 
+    setComplimentaryPlan: unary(logger, async (r: billing.SetComplimentaryPlanRequest) =>
+      app().subscriptions.setComplimentary(r),
+    ),
+
     createPortalSession: unary(logger, async (r: billing.CreatePortalSessionRequest) =>
       app().subscriptions.portal(r.userId),
     ),
 
     getStripeConfig: unary(logger, async () => {
-      const { provider } = app();
-      if (!provider.publishableKey) throw new AppError('NOT_CONFIGURED', 'Payment System Not Configured');
-      return { publishableKey: provider.publishableKey, provider: provider.name };
+      const { provider, operatorSettings } = app();
+      // The key saved on the settings page wins over the one from the environment.
+      const publishableKey = operatorSettings.publishableKey ?? provider.publishableKey;
+      if (!publishableKey) throw new AppError('NOT_CONFIGURED', 'Payment System Not Configured');
+      return { publishableKey, provider: provider.name };
     }),
 
     handleWebhook: unary(logger, async (r: billing.HandleWebhookRequest) => {

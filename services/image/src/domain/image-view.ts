@@ -13,6 +13,7 @@ export interface ImageRecord {
   resultKey: string | null;
   previewKey: string | null;
   createdAt: Date;
+  enhancementType: string;
 }
 
 /** Signs a blob key into an expiring URL. */
@@ -27,6 +28,7 @@ export interface ImageView {
   previewUrl: string;
   imageUrl: string;
   createdAt: Date;
+  enhancementType: string;
 }
 
 export function imageView(image: ImageRecord, sign: SignKey): ImageView {
@@ -42,6 +44,7 @@ export function imageView(image: ImageRecord, sign: SignKey): ImageView {
     previewUrl,
     imageUrl: processedUrl || previewUrl,
     createdAt: image.createdAt,
+    enhancementType: image.enhancementType,
   };
 }
 

@@ -14,6 +14,7 @@ const image = (over: Partial<ImageRecord> = {}): ImageRecord => ({
   resultKey: 'images/i1/result.jpg',
   previewKey: 'images/i1/preview.jpg',
   createdAt: new Date(0),
+  enhancementType: 'tops',
   ...over,
 });
 

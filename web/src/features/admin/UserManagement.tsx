@@ -1,7 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Spinner } from '../../components/Spinner';
-import type { AdminUser, BalanceFilter, PlanFilter, SignupFilter, UserQuery } from './admin-api';
-import { useUserPage } from './admin-queries';
+import { errorToast, toast } from '../../components/toast/toast-store';
+import {
+  type AdminUser,
+  type BalanceFilter,
+  type PlanFilter,
+  type SignupFilter,
+  setUnlimited,
+  type UserQuery,
+} from './admin-api';
+import { adminKeys, useUserPage } from './admin-queries';
+import { rememberUnlimited } from './pending-changes';
 import { DeleteUserDialog } from './DeleteUserDialog';
 import { ManageCreditsDialog } from './ManageCreditsDialog';
 import { planColour, PLAN_LABELS, type PlanName } from './stats';
@@ -50,6 +60,33 @@ function PlanBadge({ user }: { user: AdminUser }) {
   const plan = planOf(user);
   const label = PLAN_LABELS[plan as PlanName] ?? user.subscription_plan_name ?? plan;
   return <span className={`plan-badge plan-badge--${planColour(plan)}`}>{label}</span>;
+}
+
+/** Grants the unlimited plan, or revokes it from a user who has it (the server checks the role and the plan). */
+function UnlimitedButton({ user }: { user: AdminUser }) {
+  const queryClient = useQueryClient();
+  const grant = !user.is_unlimited;
+  const change = useMutation({
+    mutationFn: setUnlimited,
+    onSuccess: (answer, sent) => {
+      rememberUnlimited(sent.user_email, sent.granted);
+      toast({ title: 'Success', description: answer.message });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    },
+    onError: (error) =>
+      errorToast('Error', error instanceof Error && error.message ? error.message : 'Failed to change the plan'),
+  });
+  return (
+    <button
+      type="button"
+      className="button button--outline button--small"
+      aria-label={`${grant ? 'Grant' : 'Revoke'} unlimited for ${user.email}`}
+      disabled={change.isPending}
+      onClick={() => change.mutate({ user_email: user.email, granted: grant })}
+    >
+      {grant ? 'Grant Unlimited' : 'Revoke Unlimited'}
+    </button>
+  );
 }
 
 function Select<T extends string>({
@@ -167,6 +204,7 @@ export function UserManagement({ enabled }: { enabled: boolean }) {
                   >
                     Credits
                   </button>
+                  <UnlimitedButton user={user} />
                   <button
                     type="button"
                     className="button button--ghost button--small button--danger-text"

@@ -101,5 +101,9 @@ export const fetchTrend = (period: TrendPeriod, signal?: AbortSignal) =>
 export const adjustTokens = (body: { user_email: string; tokens: number; action: 'add' | 'deduct' }) =>
   dataOf(adminApi.POST('/admin/tokens/adjust', { body, params: { header: actionKeyHeader() } }));
 
+/** Grants (true) or revokes (false) the unlimited plan; billing publishes it as it does a paid plan. */
+export const setUnlimited = (body: { user_email: string; granted: boolean }) =>
+  dataOf(adminApi.POST('/admin/users/unlimited', { body }));
+
 export const deleteUser = (email: string) =>
   dataOf(adminApi.DELETE('/admin/user/delete', { params: { query: { email } } }));

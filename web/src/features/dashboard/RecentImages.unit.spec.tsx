@@ -28,6 +28,7 @@ const image = (fields: Partial<ImageRecord> & Pick<ImageRecord, 'id' | 'status'>
   image_url: null,
   is_locked: false,
   createdAt: null,
+  enhancement_type: 'clothing',
   ...fields,
 });
 

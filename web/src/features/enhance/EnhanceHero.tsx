@@ -8,6 +8,8 @@ import { rememberTokenUnlock } from '../../auth/pending-unlock';
 import { errorToast, toast } from '../../components/toast/toast-store';
 import { TOKENS_PER_IMAGE } from '../../lib/constants';
 import {
+  dashboardEnhancementField,
+  type EnhancementType,
   heroEnhancementField,
   loadEnhancementType,
   type MainType,
@@ -15,7 +17,13 @@ import {
   withMainType,
 } from '../../lib/enhancement-type';
 import { downloadResult } from './download';
-import { type GenerationOutcome, generateAsGuest, generateSignedIn } from './hero-generation';
+import {
+  DASHBOARD_FLOW,
+  type GenerationOutcome,
+  generateAsGuest,
+  generateSignedIn,
+  HERO_FLOW,
+} from './hero-generation';
 import { ImagePicker } from './ImagePicker';
 import { askGuestUnlock, payToUnlockGuest, unlockByPayment } from './unlock';
 import {
@@ -26,14 +34,20 @@ import {
   rememberPaidTry,
   sleepUnlessAborted,
 } from './paid-unlock';
-import { prepareUpload } from './prepare-file';
+import { HEIC_FAILURE, prepareUpload } from './prepare-file';
 import { PreviewPanel } from './PreviewPanel';
 import { initialPreview, previewReducer } from './preview-state';
 import { TypeChooserDialog } from './TypeChooserDialog';
 import { trackPixel } from '../../lib/pixels';
 
+/** On the dashboard the type comes from its chooser card (no dialog), with the sub-type for subscribers. */
+export interface DashboardChoice {
+  value: EnhancementType;
+  subscriber: boolean;
+}
+
 /** The hero: e-mail (guests), photo, type, then the enhancement and its preview. */
-export function EnhanceHero() {
+export function EnhanceHero({ dashboard }: { dashboard?: DashboardChoice } = {}) {
   const { authUser, profile, setTokenBalance } = useAuth();
   const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
@@ -107,7 +121,8 @@ export function EnhanceHero() {
       return;
     }
     if (!authUser) trackPixel('Lead');
-    setChoosing(true);
+    if (dashboard) void run(dashboardEnhancementField(dashboard.value, dashboard.subscriber));
+    else setChoosing(true);
   };
 
   const show = (outcome: GenerationOutcome) => {
@@ -119,21 +134,30 @@ export function EnhanceHero() {
     if ('newBalance' in outcome && typeof outcome.newBalance === 'number') setTokenBalance(outcome.newBalance);
   };
 
-  const enhance = async (type: MainType) => {
+  const enhance = (type: MainType) => {
     setChoosing(false);
     const chosen = withMainType(type);
     saveEnhancementType(chosen);
+    void run(heroEnhancementField(chosen));
+  };
+
+  const run = async (field: string) => {
     if (!file) return;
     setBusy(true);
     try {
-      const upload = await prepareUpload(file);
+      const upload = await prepareUpload(file, undefined, dashboard ? HEIC_FAILURE.dashboard : HEIC_FAILURE.hero);
       if (!upload) return;
       dispatch({ type: 'start' });
       const progress = (percent: number) => dispatch({ type: 'upload-progress', percent });
-      const field = heroEnhancementField(chosen);
+      const flow = dashboard
+        ? {
+            ...DASHBOARD_FLOW,
+            onStarted: () => toast({ title: 'Enhancement Started', description: 'Your image is being processed.' }),
+          }
+        : HERO_FLOW;
       show(
         authUser
-          ? await generateSignedIn(upload, field, progress)
+          ? await generateSignedIn(upload, field, progress, flow)
           : await generateAsGuest(upload, email.trim(), field, progress),
       );
     } catch (error) {
@@ -187,7 +211,7 @@ export function EnhanceHero() {
       <TypeChooserDialog
         open={choosing}
         onOpenChange={setChoosing}
-        onChoose={(t) => void enhance(t)}
+        onChoose={enhance}
         initial={loadEnhancementType().type}
       />
     </div>

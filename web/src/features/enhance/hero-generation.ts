@@ -3,7 +3,7 @@ import { type EnhanceSurface, generationErrorText } from '../../api/generation-e
 import { reportStatus } from '../../api/http';
 import type { AnonymousEnhancement } from '../../api/schema';
 import { type UploadBody, type UploadPath, uploadForm } from '../../api/upload';
-import { HERO_POLL } from '../../lib/constants';
+import { DASHBOARD_POLL, HERO_POLL } from '../../lib/constants';
 import { pollUntil } from './poll';
 
 /** How a generation ended, for the preview panel. */
@@ -44,17 +44,35 @@ async function upload<P extends UploadPath>(
   }
 }
 
+/** How a signed-in enhancement waits for its result: the hero's and the dashboard's differ (spec section 7). */
+export interface SignedInFlow {
+  surface: EnhanceSurface;
+  poll: { intervalMs: number; timeoutMs?: number; tries?: number };
+  timeoutMessage: string;
+  /** Told once the server has taken the photo and the result is still being made. */
+  onStarted?: () => void;
+}
+
+export const HERO_FLOW: SignedInFlow = { surface: 'hero', poll: HERO_POLL, timeoutMessage: 'Generation timed out' };
+
+/** The dashboard polls once a second, 30 times, then sends the person to their gallery. */
+export const DASHBOARD_FLOW: SignedInFlow = {
+  surface: 'dashboard',
+  poll: DASHBOARD_POLL,
+  timeoutMessage: 'Processing took too long. Please check your gallery for the result.',
+};
+
 /** Reads the answer of POST /api/images/generate (locked, or processing: then polls its status). */
 export async function generateSignedIn(
   file: File,
   enhancementType: string,
   onProgress: (p: number) => void,
-  poll = HERO_POLL,
+  flow: SignedInFlow = HERO_FLOW,
 ): Promise<GenerationOutcome> {
   const form = new FormData();
   form.append('file', file);
   form.append('enhancement_type', enhancementType);
-  const body = await upload('/images/generate', form, true, 'hero', onProgress);
+  const body = await upload('/images/generate', form, true, flow.surface, onProgress);
   const newBalance = typeof body.newBalance === 'number' ? body.newBalance : undefined;
   const imageId = body.image_id ?? body.image?.id;
   if (!imageId) throw new GenerationError('Unexpected server response');
@@ -64,10 +82,10 @@ export async function generateSignedIn(
   }
   // The answer is always `processing` (the result is made after it): the status tells the rest.
   if (body.image?.status === 'failed') throw new GenerationError('Generation failed');
+  flow.onStarted?.();
   const outcome = await pollUntil<Extract<GenerationOutcome, { kind: 'result' | 'locked' }>>({
-    intervalMs: poll.intervalMs,
-    timeoutMs: poll.timeoutMs,
-    timeoutMessage: 'Generation timed out',
+    ...flow.poll,
+    timeoutMessage: flow.timeoutMessage,
     check: async () => {
       const s = await fetchImageStatus(imageId);
       if (s.status === 'failed') throw new GenerationError(s.error || 'Image processing failed');

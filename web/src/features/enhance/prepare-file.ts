@@ -13,11 +13,20 @@ export const noBrowserConversion: HeicConverter = async () => null;
 export const convertInBrowser: HeicConverter = async (file) =>
   (await import('./heic-convert')).convertHeicInBrowser(file);
 
+/** The spec words a failed conversion differently on the hero and on the dashboard. */
+export const HEIC_FAILURE = {
+  hero: { title: 'Conversion Failed', text: 'Failed to convert HEIC image. Please try another format.' },
+  dashboard: {
+    title: 'File Processing Error',
+    text: 'Failed to convert HEIC file. Please try a different image format.',
+  },
+};
+
 /** The file to upload: a JPEG copy of a HEIC photo when the browser can make one, else the file itself. */
 export async function prepareUpload(
   file: File,
   convert: HeicConverter = convertInBrowser,
-  failureText = 'Failed to convert HEIC image. Please try another format.',
+  failure: { title: string; text: string } = HEIC_FAILURE.hero,
 ): Promise<File | null> {
   if (!(await isHeicFile(file))) return file;
   const progress = toast({ title: 'Converting HEIC...' });
@@ -31,7 +40,7 @@ export async function prepareUpload(
     return new File([jpeg], jpegNameFor(file.name), { type: 'image/jpeg' });
   } catch (error) {
     console.error('HEIC conversion failed:', error);
-    errorToast('Conversion Failed', failureText);
+    errorToast(failure.title, failure.text);
     return null;
   }
 }

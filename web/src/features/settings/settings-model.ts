@@ -72,7 +72,8 @@ export function keysOf(config: Record<string, string>, status: Map<string, KeySt
   const providers = [...names].filter(isProviderKey).sort();
   return {
     apiKeys: providers.length > 0 ? providers : [`${fallbackProvider}_api_key`],
-    paymentKeys: [...PAYMENT_KEYS] as string[],
+    // A plan's price id only when the server offers it (it lists the plans the catalogue sells).
+    paymentKeys: PAYMENT_KEYS.filter((k) => k === 'stripe_public_key' || names.has(k)) as string[],
   };
 }
 

@@ -130,6 +130,19 @@ export interface CancelSubscriptionResponse {
   message: string;
 }
 
+export interface SetComplimentaryPlanRequest {
+  userId: string;
+  /** unlimited (the only plan granted this way) */
+  plan: string;
+  /** true grants it, false revokes it */
+  granted: boolean;
+  operatorId: string;
+}
+
+export interface SetComplimentaryPlanResponse {
+  message: string;
+}
+
 export interface CreatePortalSessionRequest {
   userId: string;
 }
@@ -1845,6 +1858,198 @@ export const CancelSubscriptionResponse: MessageFns<CancelSubscriptionResponse> 
   },
 };
 
+function createBaseSetComplimentaryPlanRequest(): SetComplimentaryPlanRequest {
+  return { userId: "", plan: "", granted: false, operatorId: "" };
+}
+
+export const SetComplimentaryPlanRequest: MessageFns<SetComplimentaryPlanRequest> = {
+  encode(message: SetComplimentaryPlanRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.plan !== "") {
+      writer.uint32(18).string(message.plan);
+    }
+    if (message.granted !== false) {
+      writer.uint32(24).bool(message.granted);
+    }
+    if (message.operatorId !== "") {
+      writer.uint32(34).string(message.operatorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetComplimentaryPlanRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetComplimentaryPlanRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.plan = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.granted = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.operatorId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetComplimentaryPlanRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      plan: isSet(object.plan) ? globalThis.String(object.plan) : "",
+      granted: isSet(object.granted) ? globalThis.Boolean(object.granted) : false,
+      operatorId: isSet(object.operatorId)
+        ? globalThis.String(object.operatorId)
+        : isSet(object.operator_id)
+        ? globalThis.String(object.operator_id)
+        : "",
+    };
+  },
+
+  toJSON(message: SetComplimentaryPlanRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.plan !== "") {
+      obj.plan = message.plan;
+    }
+    if (message.granted !== false) {
+      obj.granted = message.granted;
+    }
+    if (message.operatorId !== "") {
+      obj.operatorId = message.operatorId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetComplimentaryPlanRequest>, I>>(base?: I): SetComplimentaryPlanRequest {
+    return SetComplimentaryPlanRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetComplimentaryPlanRequest>, I>>(object: I): SetComplimentaryPlanRequest {
+    const message = createBaseSetComplimentaryPlanRequest();
+    message.userId = object.userId ?? "";
+    message.plan = object.plan ?? "";
+    message.granted = object.granted ?? false;
+    message.operatorId = object.operatorId ?? "";
+    return message;
+  },
+};
+
+function createBaseSetComplimentaryPlanResponse(): SetComplimentaryPlanResponse {
+  return { message: "" };
+}
+
+export const SetComplimentaryPlanResponse: MessageFns<SetComplimentaryPlanResponse> = {
+  encode(message: SetComplimentaryPlanResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.message !== "") {
+      writer.uint32(10).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetComplimentaryPlanResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetComplimentaryPlanResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetComplimentaryPlanResponse {
+    return { message: isSet(object.message) ? globalThis.String(object.message) : "" };
+  },
+
+  toJSON(message: SetComplimentaryPlanResponse): unknown {
+    const obj: any = {};
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetComplimentaryPlanResponse>, I>>(base?: I): SetComplimentaryPlanResponse {
+    return SetComplimentaryPlanResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetComplimentaryPlanResponse>, I>>(object: I): SetComplimentaryPlanResponse {
+    const message = createBaseSetComplimentaryPlanResponse();
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
 function createBaseCreatePortalSessionRequest(): CreatePortalSessionRequest {
   return { userId: "" };
 }
@@ -3121,6 +3326,21 @@ export const BillingServiceService = {
       Buffer.from(GetStripeConfigResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetStripeConfigResponse => GetStripeConfigResponse.decode(value),
   },
+  /**
+   * An administrator grants (or revokes) the unlimited plan without a payment: billing records it as
+   * a subscription of its own and publishes SubscriptionActivated (or SubscriptionCanceled, immediate).
+   */
+  setComplimentaryPlan: {
+    path: "/flatlay.billing.v1.BillingService/SetComplimentaryPlan" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetComplimentaryPlanRequest): Buffer =>
+      Buffer.from(SetComplimentaryPlanRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetComplimentaryPlanRequest => SetComplimentaryPlanRequest.decode(value),
+    responseSerialize: (value: SetComplimentaryPlanResponse): Buffer =>
+      Buffer.from(SetComplimentaryPlanResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetComplimentaryPlanResponse => SetComplimentaryPlanResponse.decode(value),
+  },
   /** A payment provider's webhook: the raw body and its Stripe-Signature header. */
   handleWebhook: {
     path: "/flatlay.billing.v1.BillingService/HandleWebhook" as const,
@@ -3197,6 +3417,11 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
   cancelSubscription: handleUnaryCall<CancelSubscriptionRequest, CancelSubscriptionResponse>;
   createPortalSession: handleUnaryCall<CreatePortalSessionRequest, CreatePortalSessionResponse>;
   getStripeConfig: handleUnaryCall<GetStripeConfigRequest, GetStripeConfigResponse>;
+  /**
+   * An administrator grants (or revokes) the unlimited plan without a payment: billing records it as
+   * a subscription of its own and publishes SubscriptionActivated (or SubscriptionCanceled, immediate).
+   */
+  setComplimentaryPlan: handleUnaryCall<SetComplimentaryPlanRequest, SetComplimentaryPlanResponse>;
   /** A payment provider's webhook: the raw body and its Stripe-Signature header. */
   handleWebhook: handleUnaryCall<HandleWebhookRequest, HandleWebhookResponse>;
   /** The local payment provider's checkout page (GET and POST /checkout/local/{session}). */
@@ -3363,6 +3588,25 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetStripeConfigResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * An administrator grants (or revokes) the unlimited plan without a payment: billing records it as
+   * a subscription of its own and publishes SubscriptionActivated (or SubscriptionCanceled, immediate).
+   */
+  setComplimentaryPlan(
+    request: SetComplimentaryPlanRequest,
+    callback: (error: ServiceError | null, response: SetComplimentaryPlanResponse) => void,
+  ): ClientUnaryCall;
+  setComplimentaryPlan(
+    request: SetComplimentaryPlanRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetComplimentaryPlanResponse) => void,
+  ): ClientUnaryCall;
+  setComplimentaryPlan(
+    request: SetComplimentaryPlanRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetComplimentaryPlanResponse) => void,
   ): ClientUnaryCall;
   /** A payment provider's webhook: the raw body and its Stripe-Signature header. */
   handleWebhook(

@@ -95,7 +95,11 @@ export interface Image {
   previewUrl: string;
   /** The best image the caller may see: the full result when unlocked, else the preview. */
   imageUrl: string;
-  createdAt: Date | undefined;
+  createdAt:
+    | Date
+    | undefined;
+  /** What was asked for: a main type (clothing) or a sub-type (side_view), as the image service accepted it. */
+  enhancementType: string;
 }
 
 export interface CreateGenerationResponse {
@@ -807,6 +811,7 @@ function createBaseImage(): Image {
     previewUrl: "",
     imageUrl: "",
     createdAt: undefined,
+    enhancementType: "",
   };
 }
 
@@ -835,6 +840,9 @@ export const Image: MessageFns<Image> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(66).fork()).join();
+    }
+    if (message.enhancementType !== "") {
+      writer.uint32(74).string(message.enhancementType);
     }
     return writer;
   },
@@ -916,6 +924,14 @@ export const Image: MessageFns<Image> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.enhancementType = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -966,6 +982,11 @@ export const Image: MessageFns<Image> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      enhancementType: isSet(object.enhancementType)
+        ? globalThis.String(object.enhancementType)
+        : isSet(object.enhancement_type)
+        ? globalThis.String(object.enhancement_type)
+        : "",
     };
   },
 
@@ -995,6 +1016,9 @@ export const Image: MessageFns<Image> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.enhancementType !== "") {
+      obj.enhancementType = message.enhancementType;
+    }
     return obj;
   },
 
@@ -1011,6 +1035,7 @@ export const Image: MessageFns<Image> = {
     message.previewUrl = object.previewUrl ?? "";
     message.imageUrl = object.imageUrl ?? "";
     message.createdAt = object.createdAt ?? undefined;
+    message.enhancementType = object.enhancementType ?? "";
     return message;
   },
 };

@@ -1,0 +1,66 @@
+// @vitest-environment jsdom
+import assert from 'node:assert/strict';
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, describe, it } from 'vitest';
+import { dashboardEnhancementField, defaultEnhancementType, type EnhancementType } from '../../lib/enhancement-type';
+import { EnhancementTypeCard } from './EnhancementTypeCard';
+
+afterEach(cleanup);
+
+/** The card as the dashboard holds it; the output shows what an enhancement would send as enhancement_type. */
+function Holder({ subscriber, seen }: { subscriber: boolean; seen: EnhancementType[] }) {
+  const [value, setValue] = useState(defaultEnhancementType);
+  return (
+    <>
+      <EnhancementTypeCard
+        value={value}
+        subscriber={subscriber}
+        onChange={(v) => {
+          seen.push(v);
+          setValue(v);
+        }}
+      />
+      <output data-testid="sent">{dashboardEnhancementField(value, subscriber)}</output>
+    </>
+  );
+}
+
+function renderCard(subscriber: boolean) {
+  const seen: EnhancementType[] = [];
+  render(
+    <MemoryRouter>
+      <Holder subscriber={subscriber} seen={seen} />
+    </MemoryRouter>,
+  );
+  return seen;
+}
+
+describe('EnhancementTypeCard', () => {
+  it('lets an active subscriber choose a sub-type, which is what the enhancement sends', async () => {
+    const seen = renderCard(true);
+    assert.equal(screen.queryByText('Unlock More Features'), null);
+    const subTypes = screen.getByRole('group', { name: 'Sub-type' });
+    assert.ok(screen.getByRole('radio', { name: 'Tops' }).matches(':checked'), 'tops is the default');
+    assert.equal(subTypes.querySelectorAll('input').length, 3);
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Shoes' }));
+    // Switching the main type starts from the first sub-type of its group.
+    assert.deepEqual(seen.at(-1), { type: 'shoes', subType: 'two_shoe' });
+    await userEvent.click(screen.getByRole('radio', { name: 'Side view' }));
+    assert.deepEqual(seen.at(-1), { type: 'shoes', subType: 'side_view' });
+    assert.equal(screen.getByTestId('sent').textContent, 'side_view');
+  });
+
+  it('shows everyone else the Unlock More Features card leading to /pricing, and sends the main type', async () => {
+    renderCard(false);
+    assert.equal(screen.queryByRole('group', { name: 'Sub-type' }), null);
+    assert.equal(screen.queryByRole('radio', { name: 'Side view' }), null);
+    screen.getByRole('heading', { name: 'Unlock More Features' });
+    assert.equal(screen.getByRole('link', { name: 'View Plans' }).getAttribute('href'), '/pricing');
+    await userEvent.click(screen.getByRole('radio', { name: 'Details' }));
+    assert.equal(screen.getByTestId('sent').textContent, 'details');
+  });
+});
