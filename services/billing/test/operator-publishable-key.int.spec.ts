@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { call, createLogger, outboxMessage } from '@flatlay/platform';
 import { waitFor } from '../../platform/test/support.js';
-import { Catalogue } from '../src/catalogue/catalogue.js';
+import { Catalogue } from '../src/app/catalogue.js';
 import { PriceOverrides } from '../src/consumers/settings-consumer.js';
 import { startStack, type Stack } from './support/stack.js';
 
