@@ -21,27 +21,26 @@ export type SourceOf<S> =
     ? SourceOf<I> | null | undefined
     : S extends z.ZodOptional<infer I>
       ? SourceOf<I> | undefined
-      : S extends z.ZodISODateTime
-        ? Date | string
-        : S extends z.ZodString
-          ? string
-          : S extends z.ZodNumber
-            ? number | bigint
-            : S extends z.ZodBoolean
-              ? boolean
-              : S extends z.ZodEnum
-                ? string
-                : S extends z.ZodLiteral<infer L>
-                  ? L extends string
-                    ? string
-                    : L extends boolean
-                      ? boolean
-                      : L
-                  : S extends z.ZodArray<infer E>
-                    ? readonly SourceOf<E>[]
-                    : S extends z.ZodObject<infer Shape>
-                      ? MessageOf<Shape>
-                      : unknown;
+      : S extends z.ZodString
+        ? string | Date
+        : S extends z.ZodNumber
+          ? number | bigint
+          : S extends z.ZodBoolean
+            ? boolean
+            : S extends z.ZodEnum
+              ? string
+              : S extends z.ZodLiteral<infer L>
+                ? L extends string
+                  ? string
+                  : L extends boolean
+                    ? boolean
+                    : L
+                : S extends z.ZodArray<infer E>
+                  ? readonly SourceOf<E>[]
+                  : S extends z.ZodObject<infer Shape>
+                    ? // proto3 writes every message field as optional: an absent one is refused when read.
+                      MessageOf<Shape> | undefined
+                    : unknown;
 
 /** The fields a message must carry for an object schema's shape: each key, in camelCase. */
 export type MessageOf<Shape> = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError, call } from '@flatlay/platform';
+import { toApi } from '../api/api-view.js';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
 import { hasBody } from '../api/validate.js';
@@ -24,6 +25,36 @@ const priceId = (plan: string) =>
     .regex(/^[A-Za-z0-9_\-.:]*$/, { error: `stripe_${plan}_price_id may hold only letters, digits and _ - . :` })
     .optional();
 
+const TestOutcome = z.object({ success: z.boolean(), message: z.string() });
+const KeyStatusRow = z.object({ key: SettingKey, status: KeyStatus });
+
+const SettingsConfig = z.object({
+  generative_provider: z.string().meta({ description: 'The {product} of {product}_api_key' }),
+  generative_api_url: z.string(),
+  stripe_secret_key_configured: z
+    .boolean()
+    .meta({ description: 'Whether the server holds a Stripe secret key (STRIPE_SECRET_KEY); never the key' }),
+  stripe_api_url: z.string(),
+  encryption_configured: z
+    .boolean()
+    .meta({ description: 'Whether secrets can be saved (SETTINGS_ENCRYPTION_KEY is configured)' }),
+  keys: z.record(z.string(), z.string()).meta({
+    description: 'Setting to value as the page shows it ("" when not set; a secret as ****1234)',
+  }),
+  settings: z.array(
+    z.object({
+      key: SettingKey,
+      value: z.string(),
+      secret: z.boolean(),
+      is_set: z.boolean(),
+      status: KeyStatus,
+      service: z.string().meta({ description: 'The service whose Test covers the key' }),
+      updated_at: z.string().meta({ description: 'ISO 8601 of the last change, or ""' }),
+    }),
+  ),
+  testable_services: z.array(z.string()),
+});
+
 /**
  * /api/settings/*: the operator settings page (service keys, payment configuration). Administrators
  * only: the keys cost money when misused (docs/decisions/0802-operator-settings.md).
@@ -40,7 +71,7 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'Every setting, in the page order',
-          schema: z.array(z.object({ key: SettingKey, status: KeyStatus })),
+          schema: z.array(KeyStatusRow),
           example: [
             { key: 'openai_api_key', status: 'active' },
             { key: 'stripe_public_key', status: 'unknown' },
@@ -51,7 +82,7 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
       async handle(req, res) {
         const a = clients.analytics();
         const { keys } = await call(a, a.getKeyStatuses, {}, { metadata: callerMetadata(req) });
-        res.json(keys.map((k) => ({ key: k.key, status: k.status })));
+        res.json(keys.map((k) => toApi(KeyStatusRow, k)));
       },
     }),
 
@@ -64,55 +95,14 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'The configuration',
-          schema: z.object({
-            generative_provider: z.string().meta({ description: 'The {product} of {product}_api_key' }),
-            generative_api_url: z.string(),
-            stripe_secret_key_configured: z
-              .boolean()
-              .meta({ description: 'Whether the server holds a Stripe secret key (STRIPE_SECRET_KEY); never the key' }),
-            stripe_api_url: z.string(),
-            encryption_configured: z
-              .boolean()
-              .meta({ description: 'Whether secrets can be saved (SETTINGS_ENCRYPTION_KEY is configured)' }),
-            keys: z.record(z.string(), z.string()).meta({
-              description: 'Setting to value as the page shows it ("" when not set; a secret as ****1234)',
-            }),
-            settings: z.array(
-              z.object({
-                key: SettingKey,
-                value: z.string(),
-                secret: z.boolean(),
-                is_set: z.boolean(),
-                status: KeyStatus,
-                service: z.string().meta({ description: 'The service whose Test covers the key' }),
-                updated_at: z.string().meta({ description: 'ISO 8601 of the last change, or ""' }),
-              }),
-            ),
-            testable_services: z.array(z.string()),
-          }),
+          schema: SettingsConfig,
         },
       },
       async handle(req, res) {
         const a = clients.analytics();
         const c = await call(a, a.getSettingsConfig, {}, { metadata: callerMetadata(req) });
-        res.json({
-          generative_provider: c.generativeProvider,
-          generative_api_url: c.generativeApiUrl,
-          stripe_secret_key_configured: c.stripeSecretKeyConfigured,
-          stripe_api_url: c.stripeApiUrl,
-          encryption_configured: c.encryptionConfigured,
-          keys: Object.fromEntries(c.settings.map((s) => [s.key, s.value])),
-          settings: c.settings.map((s) => ({
-            key: s.key,
-            value: s.value,
-            secret: s.secret,
-            is_set: s.isSet,
-            status: s.status,
-            service: s.service,
-            updated_at: s.updatedAt,
-          })),
-          testable_services: c.testableServices,
-        });
+        // keys: the settings again, as one object of key to value.
+        res.json(toApi(SettingsConfig, { ...c, keys: Object.fromEntries(c.settings.map((s) => [s.key, s.value])) }));
       },
     }),
 
@@ -198,7 +188,7 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'The outcome',
-          schema: z.object({ success: z.boolean(), message: z.string() }),
+          schema: TestOutcome,
           example: { success: false, message: 'Connection failed: openai refused the key: HTTP 401' },
         },
         404: refusal('NOT_FOUND', 'Unknown service'),
@@ -211,7 +201,7 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
           { service: params.service, operatorId: callerOf(req).userId },
           { metadata: callerMetadata(req), deadlineMs: 60_000 },
         );
-        res.json({ success: r.success, message: r.message });
+        res.json(toApi(TestOutcome, r));
       },
     }),
   ];
