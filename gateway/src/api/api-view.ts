@@ -21,25 +21,26 @@ export type SourceOf<S> =
     ? SourceOf<I> | null | undefined
     : S extends z.ZodOptional<infer I>
       ? SourceOf<I> | undefined
-      : S extends z.ZodString
-        ? string | Date
-        : S extends z.ZodNumber
-          ? number | bigint
-          : S extends z.ZodBoolean
-            ? boolean
-            : S extends z.ZodEnum
-              ? string
-              : S extends z.ZodLiteral<infer L>
-                ? L extends string
-                  ? string
-                  : L extends boolean
+      : S extends z.ZodArray<infer E>
+        ? readonly SourceOf<E>[]
+        : S extends z.ZodObject<infer Shape>
+          ? // proto3 writes every message field as optional: an absent one is refused when read.
+            MessageOf<Shape> | undefined
+          : S extends z.ZodEnum
+            ? string
+            : S extends z.ZodLiteral<infer L>
+              ? L extends string
+                ? string
+                : L extends boolean
+                  ? boolean
+                  : L
+              : // Any string schema (z.string(), z.iso.datetime(), z.uuid()): a Timestamp is written as ISO 8601.
+                S extends z.ZodType<string>
+                ? string | Date
+                : S extends z.ZodType<number>
+                  ? number | bigint
+                  : S extends z.ZodType<boolean>
                     ? boolean
-                    : L
-                : S extends z.ZodArray<infer E>
-                  ? readonly SourceOf<E>[]
-                  : S extends z.ZodObject<infer Shape>
-                    ? // proto3 writes every message field as optional: an absent one is refused when read.
-                      MessageOf<Shape> | undefined
                     : unknown;
 
 /** The fields a message must carry for an object schema's shape: each key, in camelCase. */
