@@ -142,10 +142,9 @@ export function checkoutRoutes(clients: ServiceClients): ApiRoute[] {
               promo_code: promoCode,
             })
             // A checkout names what it sells: a price id or a plan. Refused here with the words
-            // billing gives an unknown one (a plan's when the body asked for a subscription).
-            .refine((b) => b.price_id !== undefined || b.plan !== undefined, {
-              error: (issue) =>
-                (issue.input as { type?: string }).type === 'subscription' ? INVALID_PLAN : PRODUCT_NOT_AVAILABLE,
+            // billing gives an unknown price; a subscription without a plan is the handler's (Invalid Plan).
+            .refine((b) => b.price_id !== undefined || b.plan !== undefined || b.type === 'subscription', {
+              error: PRODUCT_NOT_AVAILABLE,
             })
             .meta({
               anyOf: [
