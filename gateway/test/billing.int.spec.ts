@@ -13,6 +13,7 @@ import { startStack, type Stack, type TokenBody, type TransactionsBody, type Use
 import { instantEngine } from '../../services/image/test/support/instant-engine.js';
 import { EngineError } from '../../services/image/src/engine/errors.js';
 import type { EnhanceEngine } from '../../services/image/src/app/generation-worker.js';
+import { ProductsBody } from '../src/routes/payments-catalogue.js';
 
 const photo = await readFile(new URL('../../services/image/test/fixtures/top_floor_01.jpg', import.meta.url));
 const WEBHOOK_SECRET = `whsec_test_${randomUUID().replaceAll('-', '')}`;
@@ -34,8 +35,11 @@ const engine: EnhanceEngine = {
 };
 
 interface Products {
-  subscriptions: Array<{ id: string; pricing: { monthly: { price_id: string | null; amount: number } } }>;
-  token_packs: Array<{ id: string; price_id: string; tokens: number; product_type: string }>;
+  subscriptions: Array<{
+    id: string;
+    pricing: { monthly: { price_id: string | null; amount: number; savings: string | null } };
+  }>;
+  token_packs: Array<{ id: string; price_id: string; tokens: number; product_type: string; per_image_cost: number }>;
   unlock: { amount: number; currency: string };
 }
 interface ImageJson {
@@ -109,6 +113,14 @@ describe('billing through the gateway', { timeout: 600_000 }, () => {
     const studio = products.body.subscriptions.find((p) => p.id === 'studio');
     assert.deepEqual(studio?.pricing.monthly, { ...studio?.pricing.monthly, amount: 4000 });
     assert.deepEqual([products.body.unlock.amount, products.body.unlock.currency], [500, 'usd']);
+    // The catalogue travels as messages now: the answer is exactly what the document declares,
+    // with a free plan's price id and a monthly saving as null (not the message's "").
+    assert.equal(ProductsBody.strict().safeParse(products.body).success, true);
+    const free = products.body.subscriptions.find((p) => p.id === 'free');
+    assert.deepEqual(
+      [free?.pricing.monthly.price_id, studio?.pricing.monthly.savings, typeof main.per_image_cost],
+      [null, null, 'number'],
+    );
     const config = await s.request<{ publishableKey: string }>('GET', '/stripe/config');
     assert.equal(config.status, 200);
     assert.match(config.body.publishableKey, /^pk_local_/);

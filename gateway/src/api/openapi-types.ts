@@ -4618,6 +4618,10 @@ export interface operations {
                     plan?: string;
                     /** @description A promotion code; an unknown one is refused (400) */
                     promo_code?: string;
+                } | {
+                    price_id: string;
+                } | {
+                    plan: string;
                 };
             };
         };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { call } from '@flatlay/platform';
 import { refusal } from '../api/responses.js';
+import { toApi } from '../api/api-view.js';
 import { route, type ApiRoute } from '../api/route.js';
 import type { ServiceClients } from '../clients.js';
 import { callerMetadata } from '../http/auth.js';
@@ -13,6 +14,7 @@ const DeadLetters = z.object({
   oldest_at: z.string().nullable().meta({ description: 'When the oldest waiting letter was set aside (ISO 8601)' }),
   last_error: z.string().nullable().meta({ description: 'Why the newest waiting letter was set aside' }),
 });
+const DeadLetterList = z.object({ dead_letters: z.array(DeadLetters) });
 
 const Action = z.object({
   dead_letter_topic: z
@@ -76,21 +78,12 @@ export function adminDeadLetterRoutes(clients: ServiceClients): ApiRoute[] {
       access: 'admin',
       summary: 'Dead letters per consumer group and topic: how many wait, the oldest, the last error',
       responses: {
-        200: { description: 'The dead-letter topics', schema: z.object({ dead_letters: z.array(DeadLetters) }) },
+        200: { description: 'The dead-letter topics', schema: DeadLetterList },
       },
       async handle(req, res) {
         const a = clients.analytics();
         const r = await call(a, a.listDeadLetters, {}, { metadata: callerMetadata(req) });
-        res.json({
-          dead_letters: r.deadLetters.map((d) => ({
-            dead_letter_topic: d.deadLetterTopic,
-            topic: d.topic,
-            group: d.groupId,
-            count: d.count,
-            oldest_at: d.oldestAt || null,
-            last_error: d.lastError || null,
-          })),
-        });
+        res.json(toApi(DeadLetterList, { deadLetters: r.deadLetters.map((d) => ({ ...d, group: d.groupId })) }));
       },
     }),
     act('replay'),

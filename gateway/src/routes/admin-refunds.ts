@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call } from '@flatlay/platform';
+import { toApi } from '../api/api-view.js';
 import { route, type ApiRoute } from '../api/route.js';
 import type { ServiceClients } from '../clients.js';
 import { callerMetadata } from '../http/auth.js';
@@ -11,6 +12,7 @@ const UnpaidRefund = z.object({
   reason: z.string().meta({ description: 'Why the ledger refused the refund' }),
   at: z.string().nullable().meta({ description: 'When the refund was given up (ISO 8601)' }),
 });
+const UnpaidRefunds = z.object({ refunds: z.array(UnpaidRefund) });
 
 /**
  * /api/admin/refunds/unpaid: failed generations whose refund the ledger refused for good (ADR 0104),
@@ -24,19 +26,11 @@ export function adminRefundRoutes(clients: ServiceClients): ApiRoute[] {
       tags: ['admin'],
       access: 'admin',
       summary: 'Refunds of failed generations that could not be paid (the account was closed), newest first',
-      responses: { 200: { description: 'The unpaid refunds', schema: z.object({ refunds: z.array(UnpaidRefund) }) } },
+      responses: { 200: { description: 'The unpaid refunds', schema: UnpaidRefunds } },
       async handle(req, res) {
         const c = clients.image();
         const r = await call(c, c.listUnpaidRefunds, { limit: 100 }, { metadata: callerMetadata(req) });
-        res.json({
-          refunds: r.refunds.map((u) => ({
-            image_id: u.imageId,
-            user_id: u.userId,
-            tokens: Number(u.tokens),
-            reason: u.reason,
-            at: u.at ? u.at.toISOString() : null,
-          })),
-        });
+        res.json(toApi(UnpaidRefunds, r));
       },
     }),
   ];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, call, keyedUuid } from '@flatlay/platform';
-import type { analytics } from '@flatlay/proto';
+import { toApi } from '../api/api-view.js';
 import { idempotencyKeyOf } from '../api/idempotency-key.js';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
@@ -28,21 +28,56 @@ const AdminUser = z
   })
   .meta({ id: 'AdminUser' });
 
-const adminUser = (u: analytics.AdminUser): z.output<typeof AdminUser> => ({
-  id: u.id,
-  email: u.email,
-  name: u.name,
-  picture: u.picture,
-  token_balance: u.tokenBalance,
-  subscription_status: u.subscriptionStatus,
-  subscription_plan: u.subscriptionPlan as z.output<typeof AdminUser>['subscription_plan'],
-  subscription_plan_name: u.subscriptionPlanName,
-  is_unlimited: u.isUnlimited,
-  subscription_period_end: u.subscriptionPeriodEnd,
-  created_at: u.createdAt,
-  updated_at: u.updatedAt,
-  total_images_processed: u.totalImagesProcessed,
-  last_active: u.lastActive,
+const UsersPage = z.object({
+  users: z.array(AdminUser),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total_exact: z.boolean().meta({
+    description: 'False when total is an estimate (more than 10,000 matches are not counted one by one)',
+  }),
+});
+
+const SignupStats = z.object({ new_signups_24h: z.number().int(), total_users: z.number().int() });
+const PaidUserStats = z.object({ paid_users_last_24h: z.number().int(), total_paid_users: z.number().int() });
+const SignupTrend = z.object({
+  period: z.string(),
+  points: z.array(z.object({ date: z.string(), label: z.string(), signups: z.number().int() })),
+});
+
+const Overview = z.object({
+  total_users: z.number().int(),
+  new_signups_24h: z.number().int(),
+  paid_users_last_24h: z.number().int(),
+  total_paid_users: z.number().int(),
+  signups_this_month: z.number().int(),
+  signups_last_month: z.number().int(),
+  monthly_growth_rate: z.number(),
+  user_retention_30d: z.number(),
+  conversion_rate: z.number(),
+  plan_distribution: z.object({
+    lite: z.number().int(),
+    studio: z.number().int(),
+    bulk: z.number().int(),
+    unlimited: z.number().int(),
+    none: z.number().int(),
+  }),
+  anonymous_purchases: z.number().int(),
+  anonymous_purchases_24h: z.number().int(),
+  payment_disputes: z.number().int().meta({ description: 'Chargebacks recorded (Stripe disputes)' }),
+  payment_disputes_open: z.number().int().meta({ description: 'Chargebacks not yet won or lost' }),
+  projection_lag_seconds: z.number().meta({ description: 'Now minus the newest absorbed event; -1 before any' }),
+  newest_event_at: z.string(),
+  gpu_pool: z.string().meta({ description: 'One line on the GPU pool, or "not in a cluster"' }),
+  gpu_pool_detail: z.object({
+    in_cluster: z.boolean(),
+    gpu_nodes: z.number().int(),
+    gpu_nodes_ready: z.number().int(),
+    worker_pods: z.number().int(),
+    worker_pods_ready: z.number().int(),
+    queue_lag: z.number().int().meta({ description: 'Generation jobs not yet taken by the workers; -1 when unknown' }),
+    problem: z.string().meta({ description: 'Why a part could not be read ("" when all was read)' }),
+  }),
 });
 
 const intParam = (name: string, max: number, description: string) =>
@@ -88,18 +123,7 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'The users',
-          schema: z.union([
-            z.array(AdminUser),
-            z.object({
-              users: z.array(AdminUser),
-              total: z.number().int(),
-              page: z.number().int(),
-              page_size: z.number().int(),
-              total_exact: z.boolean().meta({
-                description: 'False when total is an estimate (more than 10,000 matches are not counted one by one)',
-              }),
-            }),
-          ]),
+          schema: z.union([z.array(AdminUser), UsersPage]),
         },
       },
       async handle(req, res, { query }) {
@@ -119,16 +143,8 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
           },
           { metadata: callerMetadata(req), deadlineMs: 60_000 },
         );
-        const users = list.users.map(adminUser);
-        if (!paged) res.json(users);
-        else
-          res.json({
-            users,
-            total: list.total,
-            page: list.page,
-            page_size: list.pageSize,
-            total_exact: list.totalExact,
-          });
+        const page = toApi(UsersPage, list);
+        res.json(paged ? page : page.users);
       },
     }),
 
@@ -141,13 +157,13 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'Sign-up figures',
-          schema: z.object({ new_signups_24h: z.number().int(), total_users: z.number().int() }),
+          schema: SignupStats,
         },
       },
       async handle(req, res) {
         const a = clients.analytics();
         const s = await call(a, a.getSignupStats, {}, { metadata: callerMetadata(req) });
-        res.json({ new_signups_24h: s.newSignups24h, total_users: s.totalUsers });
+        res.json(toApi(SignupStats, s));
       },
     }),
 
@@ -160,13 +176,13 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'Paid-user figures',
-          schema: z.object({ paid_users_last_24h: z.number().int(), total_paid_users: z.number().int() }),
+          schema: PaidUserStats,
         },
       },
       async handle(req, res) {
         const a = clients.analytics();
         const s = await call(a, a.getPaidUserStats, {}, { metadata: callerMetadata(req) });
-        res.json({ paid_users_last_24h: s.paidUsersLast24h, total_paid_users: s.totalPaidUsers });
+        res.json(toApi(PaidUserStats, s));
       },
     }),
 
@@ -184,16 +200,13 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'The trend, oldest point first',
-          schema: z.object({
-            period: z.string(),
-            points: z.array(z.object({ date: z.string(), label: z.string(), signups: z.number().int() })),
-          }),
+          schema: SignupTrend,
         },
       },
       async handle(req, res, { query }) {
         const a = clients.analytics();
         const t = await call(a, a.getSignupTrend, { period: query.period }, { metadata: callerMetadata(req) });
-        res.json({ period: t.period, points: t.points });
+        res.json(toApi(SignupTrend, t));
       },
     }),
 
@@ -206,78 +219,27 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'The dashboard figures (docs/decisions/0801-analytics.md defines each)',
-          schema: z.object({
-            total_users: z.number().int(),
-            new_signups_24h: z.number().int(),
-            paid_users_last_24h: z.number().int(),
-            total_paid_users: z.number().int(),
-            signups_this_month: z.number().int(),
-            signups_last_month: z.number().int(),
-            monthly_growth_rate: z.number(),
-            user_retention_30d: z.number(),
-            conversion_rate: z.number(),
-            plan_distribution: z.object({
-              lite: z.number().int(),
-              studio: z.number().int(),
-              bulk: z.number().int(),
-              unlimited: z.number().int(),
-              none: z.number().int(),
-            }),
-            anonymous_purchases: z.number().int(),
-            anonymous_purchases_24h: z.number().int(),
-            payment_disputes: z.number().int().meta({ description: 'Chargebacks recorded (Stripe disputes)' }),
-            payment_disputes_open: z.number().int().meta({ description: 'Chargebacks not yet won or lost' }),
-            projection_lag_seconds: z
-              .number()
-              .meta({ description: 'Now minus the newest absorbed event; -1 before any' }),
-            newest_event_at: z.string(),
-            gpu_pool: z.string().meta({ description: 'One line on the GPU pool, or "not in a cluster"' }),
-            gpu_pool_detail: z.object({
-              in_cluster: z.boolean(),
-              gpu_nodes: z.number().int(),
-              gpu_nodes_ready: z.number().int(),
-              worker_pods: z.number().int(),
-              worker_pods_ready: z.number().int(),
-              queue_lag: z
-                .number()
-                .int()
-                .meta({ description: 'Generation jobs not yet taken by the workers; -1 when unknown' }),
-              problem: z.string().meta({ description: 'Why a part could not be read ("" when all was read)' }),
-            }),
-          }),
+          schema: Overview,
         },
       },
       async handle(req, res) {
         const a = clients.analytics();
         const o = await call(a, a.getOverview, {}, { metadata: callerMetadata(req) });
-        res.json({
-          total_users: o.totalUsers,
-          new_signups_24h: o.newSignups24h,
-          paid_users_last_24h: o.paidUsersLast24h,
-          total_paid_users: o.totalPaidUsers,
-          signups_this_month: o.signupsThisMonth,
-          signups_last_month: o.signupsLastMonth,
-          monthly_growth_rate: o.monthlyGrowthRate,
-          user_retention_30d: o.userRetention30d,
-          conversion_rate: o.conversionRate,
-          plan_distribution: o.planDistribution ?? { lite: 0, studio: 0, bulk: 0, unlimited: 0, none: 0 },
-          anonymous_purchases: o.anonymousPurchases,
-          anonymous_purchases_24h: o.anonymousPurchases24h,
-          payment_disputes: o.paymentDisputes,
-          payment_disputes_open: o.paymentDisputesOpen,
-          projection_lag_seconds: o.projectionLagSeconds,
-          newest_event_at: o.newestEventAt,
-          gpu_pool: o.gpuPool,
-          gpu_pool_detail: {
-            in_cluster: o.gpuPoolDetail?.inCluster ?? false,
-            gpu_nodes: o.gpuPoolDetail?.gpuNodes ?? 0,
-            gpu_nodes_ready: o.gpuPoolDetail?.gpuNodesReady ?? 0,
-            worker_pods: o.gpuPoolDetail?.workerPods ?? 0,
-            worker_pods_ready: o.gpuPoolDetail?.workerPodsReady ?? 0,
-            queue_lag: o.gpuPoolDetail?.queueLag ?? -1,
-            problem: o.gpuPoolDetail?.problem ?? '',
-          },
-        });
+        res.json(
+          toApi(Overview, {
+            ...o,
+            planDistribution: o.planDistribution ?? { lite: 0, studio: 0, bulk: 0, unlimited: 0, none: 0 },
+            gpuPoolDetail: o.gpuPoolDetail ?? {
+              inCluster: false,
+              gpuNodes: 0,
+              gpuNodesReady: 0,
+              workerPods: 0,
+              workerPodsReady: 0,
+              queueLag: -1,
+              problem: '',
+            },
+          }),
+        );
       },
     }),
 

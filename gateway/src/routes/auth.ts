@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { identity } from '@flatlay/proto';
 import { AppError, call, GOOGLE_TOKEN_MALFORMED, JWT_SHAPE, type Logger } from '@flatlay/platform';
+import { toApi } from '../api/api-view.js';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
 import { EMAIL_MAX_LENGTH, emailField, NewPassword, passwordField, Session, User } from '../api/schemas.js';
@@ -9,29 +10,11 @@ import type { ServiceClients } from '../clients.js';
 import { callerMetadata, callerOf, NO_TOKEN } from '../http/auth.js';
 import { GatewayAuthRefusal } from '../http/errors.js';
 
-const orNull = (s: string) => (s ? s : null);
-
 /** The profile as the web client reads it (the fields its header, dashboard and account pages use), with the ledger's balance. */
 export function userBody(u: identity.User | undefined, tokenBalance: number) {
   if (!u) throw new AppError('INTERNAL', 'The identity service answered without a user');
-  return {
-    id: u.id,
-    email: u.email,
-    tokenBalance,
-    firstName: orNull(u.firstName),
-    lastName: orNull(u.lastName),
-    name: u.name,
-    avatarUrl: orNull(u.avatarUrl),
-    stripeCustomerId: orNull(u.stripeCustomerId),
-    stripeSubscriptionId: orNull(u.stripeSubscriptionId),
-    subscriptionPlan: u.subscriptionPlan || 'none',
-    subscriptionStatus: orNull(u.subscriptionStatus),
-    subscriptionPlanName: orNull(u.subscriptionPlanName),
-    subscriptionPeriodEnd: u.subscriptionPeriodEnd ? u.subscriptionPeriodEnd.toISOString() : null,
-    isUnlimited: u.isUnlimited,
-    role: u.role,
-    createdAt: u.createdAt ? u.createdAt.toISOString() : null,
-  };
+  // A profile without a plan is on none.
+  return toApi(User, { ...u, tokenBalance, subscriptionPlan: u.subscriptionPlan || 'none' });
 }
 
 const sessionBody = (s: { accessToken: string; user?: identity.User }, tokenBalance: number) => ({

@@ -1,9 +1,10 @@
-// The shapes of /api/images answers, with the field names of the spec's data shapes, and the
-// mapping from the image service's messages to them. Every URL is a signed, expiring file URL
+// The shapes of /api/images answers, with the field names of the spec's data shapes; the image
+// service's messages become them by toApi (the schema is the one declaration of each field). Every URL is a signed, expiring file URL
 // (null when there is nothing the caller may see); a locked result's full file has none.
 import { z } from 'zod';
 import type { image } from '@flatlay/proto';
 import { MAIN_TYPES, SUB_TYPES } from '@flatlay/files';
+import { toApi } from '../api/api-view.js';
 
 const signedUrl = (description: string) =>
   z
@@ -46,22 +47,12 @@ export const ImageBody = z
 
 export type ImageJson = z.infer<typeof ImageBody>;
 
-const orNull = (url: string) => url || null;
+/** The image message as ImageBody reads it: `id` is the image's id too. */
+export const imageView = (img: image.Image) => ({ ...img, id: img.imageId });
 
 export function imageJson(img: image.Image | undefined): ImageJson {
   if (!img) throw new Error('the image service answered without an image');
-  return {
-    id: img.imageId,
-    image_id: img.imageId,
-    status: img.status as ImageJson['status'],
-    original_url: orNull(img.originalUrl),
-    processed_url: orNull(img.processedUrl),
-    preview_url: orNull(img.previewUrl),
-    image_url: orNull(img.imageUrl),
-    is_locked: img.isLocked,
-    createdAt: img.createdAt ? img.createdAt.toISOString() : null,
-    enhancement_type: img.enhancementType,
-  };
+  return toApi(ImageBody, imageView(img));
 }
 
 export const GenerationBody = z
@@ -83,20 +74,19 @@ export const GenerationBody = z
 
 export function generationJson(g: image.CreateGenerationResponse) {
   const img = imageJson(g.image);
-  return {
-    success: true as const,
+  // The aliases the spec keeps (enhancement_id, is_locked, the image's own URLs at the top).
+  return toApi(GenerationBody, {
+    ...g,
+    success: true,
     id: g.imageId,
-    image_id: g.imageId,
-    enhancement_id: g.imageId,
-    status: 'processing' as const,
-    tokensUsed: Number(g.tokensUsed),
-    newBalance: g.newBalance === undefined ? null : Number(g.newBalance),
-    is_locked: g.locked,
-    locked: g.locked,
-    preview_url: img.preview_url,
-    image_url: img.image_url,
-    image: img,
-  };
+    enhancementId: g.imageId,
+    status: 'processing',
+    newBalance: g.newBalance,
+    isLocked: g.locked,
+    previewUrl: img.preview_url,
+    imageUrl: img.image_url,
+    image: imageView(g.image as image.Image),
+  });
 }
 
 export const StatusBody = z
@@ -125,15 +115,7 @@ export const AnonymousStatusBody = z
   .meta({ id: 'AnonymousEnhancement' });
 
 export function anonymousJson(a: image.GetAnonymousStatusResponse): z.infer<typeof AnonymousStatusBody> {
-  const preview = orNull(a.previewUrl);
-  return {
-    enhancement_id: a.enhancementId,
-    status: a.status as z.infer<typeof AnonymousStatusBody>['status'],
-    is_paid: a.isPaid,
-    original_url: orNull(a.originalUrl),
-    // Before payment the full file has no URL: the client shows what processed_url points at,
-    // so it points at the watermarked preview (ADR 0102).
-    processed_url: orNull(a.processedUrl) ?? preview,
-    preview_url: preview,
-  };
+  // Before payment the full file has no URL: the client shows what processed_url points at,
+  // so it points at the watermarked preview (ADR 0102).
+  return toApi(AnonymousStatusBody, { ...a, processedUrl: a.processedUrl || a.previewUrl });
 }

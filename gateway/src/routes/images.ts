@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError, call, type Logger } from '@flatlay/platform';
 import type { image } from '@flatlay/proto';
 import { MAX_UPLOAD_BYTES } from '@flatlay/files';
+import { toApi } from '../api/api-view.js';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
 import { emailField } from '../api/schemas.js';
@@ -19,6 +20,7 @@ import {
   generationJson,
   ImageBody,
   imageJson,
+  imageView,
   StatusBody,
 } from './image-bodies.js';
 
@@ -82,6 +84,18 @@ const UnlockBody = z.object({
   image: ImageBody,
 });
 
+const ImagesPage = z.object({
+  images: z.array(ImageBody),
+  pagination: z.object({
+    page: z.number().int(),
+    total_pages: z.number().int(),
+    has_prev: z.boolean(),
+    has_next: z.boolean(),
+    total: z.number().int(),
+    limit: z.number().int(),
+  }),
+});
+
 /** The spec's words for a 402 of an unlock. */
 const unlockWords = (error: unknown) =>
   error instanceof AppError && error.code === 'INSUFFICIENT_TOKENS'
@@ -107,13 +121,13 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
   /** The answer of both unlocks: the image as it now is, and the caller's balance after it. */
   const unlocked = async (req: Request, r: UnlockOutcome) => {
     const img = imageJson(r.image);
-    return {
+    return toApi(UnlockBody, {
       success: true,
-      tokens_used: Number(r.tokensUsed),
-      new_balance: await balanceOf(req, r.newBalance === undefined ? undefined : Number(r.newBalance)),
-      image_url: img.image_url,
-      image: img,
-    };
+      tokensUsed: r.tokensUsed,
+      newBalance: await balanceOf(req, r.newBalance),
+      imageUrl: img.image_url,
+      image: imageView(r.image as image.Image),
+    });
   };
   const create = async (req: Request, file: StoredUpload, type: string, email: string, key: string) => {
     const c = images();
@@ -277,17 +291,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       responses: {
         200: {
           description: 'A page of images',
-          schema: z.object({
-            images: z.array(ImageBody),
-            pagination: z.object({
-              page: z.number().int(),
-              total_pages: z.number().int(),
-              has_prev: z.boolean(),
-              has_next: z.boolean(),
-              total: z.number().int(),
-              limit: z.number().int(),
-            }),
-          }),
+          schema: ImagesPage,
         },
       },
       async handle(req, res, { query }) {
@@ -298,18 +302,8 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
           { userId: callerOf(req).userId, page: query.page, limit: query.limit },
           { metadata: callerMetadata(req) },
         );
-        const p = list.pagination;
-        res.json({
-          images: list.images.map(imageJson),
-          pagination: {
-            page: p?.page ?? query.page,
-            total_pages: p?.totalPages ?? 0,
-            has_prev: p?.hasPrev ?? false,
-            has_next: p?.hasNext ?? false,
-            total: p?.total ?? 0,
-            limit: p?.limit ?? query.limit,
-          },
-        });
+        const none = { page: query.page, totalPages: 0, hasPrev: false, hasNext: false, total: 0, limit: query.limit };
+        res.json(toApi(ImagesPage, { images: list.images.map(imageView), pagination: list.pagination ?? none }));
       },
     }),
 

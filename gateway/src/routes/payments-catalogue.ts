@@ -2,6 +2,7 @@
 // publishable key, as billing answers them.
 import { z } from 'zod';
 import { call } from '@flatlay/platform';
+import { toApi } from '../api/api-view.js';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
 import type { ServiceClients } from '../clients.js';
@@ -73,8 +74,7 @@ export function catalogueRoutes(clients: ServiceClients): ApiRoute[] {
       responses: { 200: { description: 'The catalogue', schema: ProductsBody } },
       async handle(_req, res) {
         const b = billing();
-        const { productsJson } = await call(b, b.listProducts, {});
-        res.json(JSON.parse(productsJson));
+        res.json(toApi(ProductsBody, await call(b, b.listProducts, {})));
       },
     }),
 

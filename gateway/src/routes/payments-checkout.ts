@@ -125,21 +125,33 @@ export function checkoutRoutes(clients: ServiceClients): ApiRoute[] {
         body: {
           type: 'application/json',
           limit: 4096,
-          schema: z.object({
-            price_id: priceId.optional(),
-            product_type: productType,
-            type: z
-              .enum(['subscription', 'payment'], { error: 'type must be subscription or payment' })
-              .optional()
-              .meta({ description: 'subscription, with plan' }),
-            plan: z
-              .string({ error: INVALID_PLAN })
-              .min(1, { error: INVALID_PLAN })
-              .max(64, { error: INVALID_PLAN })
-              .optional()
-              .meta({ description: 'lite_monthly, lite_yearly, studio_monthly or studio_yearly' }),
-            promo_code: promoCode,
-          }),
+          schema: z
+            .object({
+              price_id: priceId.optional(),
+              product_type: productType,
+              type: z
+                .enum(['subscription', 'payment'], { error: 'type must be subscription or payment' })
+                .optional()
+                .meta({ description: 'subscription, with plan' }),
+              plan: z
+                .string({ error: INVALID_PLAN })
+                .min(1, { error: INVALID_PLAN })
+                .max(64, { error: INVALID_PLAN })
+                .optional()
+                .meta({ description: 'lite_monthly, lite_yearly, studio_monthly or studio_yearly' }),
+              promo_code: promoCode,
+            })
+            // A checkout names what it sells: a price id or a plan. Refused here with the words
+            // billing gives an unknown price; a subscription without a plan is the handler's (Invalid Plan).
+            .refine((b) => b.price_id !== undefined || b.plan !== undefined || b.type === 'subscription', {
+              error: PRODUCT_NOT_AVAILABLE,
+            })
+            .meta({
+              anyOf: [
+                { type: 'object', properties: { price_id: { type: 'string' } }, required: ['price_id'] },
+                { type: 'object', properties: { plan: { type: 'string' } }, required: ['plan'] },
+              ],
+            }),
         },
       },
       responses: { 200: { description: 'The checkout page', schema: CheckoutUrl }, ...checkoutRefusals },

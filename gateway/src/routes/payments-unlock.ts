@@ -47,18 +47,23 @@ export function unlockPaymentRoutes(clients: ServiceClients, options: PaymentRou
     return image;
   };
 
-  const imageUnlockCheckout = async (
+  /**
+   * The unlock checkout of one of `userId`'s images: refused (as lockedImage refuses) unless the
+   * image is completed and locked, then a checkout of the unlock price. Both ways in (the API call
+   * and the browser's ticketed navigation) go through here, so they refuse alike.
+   */
+  const lockedImageCheckout = async (
     userId: string,
     imageId: string,
-    returnUrl: string,
-    email: string,
-    idempotencyKey = '',
+    how: { returnUrl: string; email: () => Promise<string>; idempotencyKey?: string; req?: Request },
   ) => {
+    await lockedImage(userId, imageId, how.req);
+    const email = await how.email();
     const b = billing();
     const { checkoutUrl } = await call(
       b,
       b.createImageUnlockCheckout,
-      { userId, email, imageId, returnUrl, idempotencyKey },
+      { userId, email, imageId, returnUrl: how.returnUrl, idempotencyKey: how.idempotencyKey ?? '' },
       { deadlineMs: CHECKOUT_DEADLINE_MS },
     );
     return checkoutUrl;
@@ -216,12 +221,13 @@ export function unlockPaymentRoutes(clients: ServiceClients, options: PaymentRou
         ),
       },
       async handle(req, res, { params }) {
-        const { userId } = callerOf(req);
-        const idempotencyKey = idempotencyKeyOf(req);
-        await lockedImage(userId, params.id, req);
-        res.json({
-          checkout_url: await imageUnlockCheckout(userId, params.id, '', await emailOf(req), idempotencyKey),
+        const checkoutUrl = await lockedImageCheckout(callerOf(req).userId, params.id, {
+          returnUrl: '',
+          email: () => emailOf(req),
+          idempotencyKey: idempotencyKeyOf(req),
+          req,
         });
+        res.json({ checkout_url: checkoutUrl });
       },
     }),
 
@@ -293,10 +299,13 @@ export function unlockPaymentRoutes(clients: ServiceClients, options: PaymentRou
       async handle(_req, res, { query }) {
         const ticket = tickets.check(query.ticket);
         if (!ticket) throw new AppError('UNAUTHENTICATED', TICKET_REFUSED);
-        await lockedImage(ticket.userId, ticket.imageId);
-        const c = clients.identity();
-        const { user } = await call(c, c.getProfile, { userId: ticket.userId });
-        const url = await imageUnlockCheckout(ticket.userId, ticket.imageId, query.return_url ?? '', user?.email ?? '');
+        const url = await lockedImageCheckout(ticket.userId, ticket.imageId, {
+          returnUrl: query.return_url ?? '',
+          email: async () => {
+            const c = clients.identity();
+            return (await call(c, c.getProfile, { userId: ticket.userId })).user?.email ?? '';
+          },
+        });
         res.redirect(303, url);
       },
     }),

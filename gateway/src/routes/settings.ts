@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError, call } from '@flatlay/platform';
+import { toApi } from '../api/api-view.js';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
 import { hasBody } from '../api/validate.js';
@@ -31,23 +32,50 @@ const PRICE_SETTING = /^stripe_([a-z][a-z0-9_]*)_price_id$/;
  * page's pro and agency ids do nothing without one), every other setting always.
  */
 async function offeredSettings(clients: ServiceClients): Promise<(key: string) => boolean> {
-  let productsJson: string;
+  let sold: Array<{ id: string }>;
   try {
     const b = clients.billing();
-    ({ productsJson } = await call(b, b.listProducts, {}));
+    ({ subscriptions: sold } = await call(b, b.listProducts, {}));
   } catch {
     // No billing to ask (not deployed, or down): every setting stays offered; billing itself
     // ignores a price id of a plan it does not sell.
     return () => true;
   }
-  const plans = new Set(
-    ((JSON.parse(productsJson) as { subscriptions?: Array<{ id: string }> }).subscriptions ?? []).map((p) => p.id),
-  );
+  const plans = new Set(sold.map((p) => p.id));
   return (key) => {
     const plan = PRICE_SETTING.exec(key)?.[1];
     return plan === undefined || plans.has(plan);
   };
 }
+const TestOutcome = z.object({ success: z.boolean(), message: z.string() });
+const KeyStatusRow = z.object({ key: SettingKey, status: KeyStatus });
+
+const SettingsConfig = z.object({
+  generative_provider: z.string().meta({ description: 'The {product} of {product}_api_key' }),
+  generative_api_url: z.string(),
+  stripe_secret_key_configured: z
+    .boolean()
+    .meta({ description: 'Whether the server holds a Stripe secret key (STRIPE_SECRET_KEY); never the key' }),
+  stripe_api_url: z.string(),
+  encryption_configured: z
+    .boolean()
+    .meta({ description: 'Whether secrets can be saved (SETTINGS_ENCRYPTION_KEY is configured)' }),
+  keys: z.record(z.string(), z.string()).meta({
+    description: 'Setting to value as the page shows it ("" when not set; a secret as ****1234)',
+  }),
+  settings: z.array(
+    z.object({
+      key: SettingKey,
+      value: z.string(),
+      secret: z.boolean(),
+      is_set: z.boolean(),
+      status: KeyStatus,
+      service: z.string().meta({ description: 'The service whose Test covers the key' }),
+      updated_at: z.string().meta({ description: 'ISO 8601 of the last change, or ""' }),
+    }),
+  ),
+  testable_services: z.array(z.string()),
+});
 
 /**
  * /api/settings/*: the operator settings page (service keys, payment configuration). Administrators
@@ -65,7 +93,7 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'Every setting, in the page order',
-          schema: z.array(z.object({ key: SettingKey, status: KeyStatus })),
+          schema: z.array(KeyStatusRow),
           example: [
             { key: 'openai_api_key', status: 'active' },
             { key: 'stripe_public_key', status: 'unknown' },
@@ -77,7 +105,7 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
         const a = clients.analytics();
         const { keys } = await call(a, a.getKeyStatuses, {}, { metadata: callerMetadata(req) });
         const offered = await offeredSettings(clients);
-        res.json(keys.filter((k) => offered(k.key)).map((k) => ({ key: k.key, status: k.status })));
+        res.json(keys.filter((k) => offered(k.key)).map((k) => toApi(KeyStatusRow, k)));
       },
     }),
 
@@ -90,32 +118,7 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'The configuration',
-          schema: z.object({
-            generative_provider: z.string().meta({ description: 'The {product} of {product}_api_key' }),
-            generative_api_url: z.string(),
-            stripe_secret_key_configured: z
-              .boolean()
-              .meta({ description: 'Whether the server holds a Stripe secret key (STRIPE_SECRET_KEY); never the key' }),
-            stripe_api_url: z.string(),
-            encryption_configured: z
-              .boolean()
-              .meta({ description: 'Whether secrets can be saved (SETTINGS_ENCRYPTION_KEY is configured)' }),
-            keys: z.record(z.string(), z.string()).meta({
-              description: 'Setting to value as the page shows it ("" when not set; a secret as ****1234)',
-            }),
-            settings: z.array(
-              z.object({
-                key: SettingKey,
-                value: z.string(),
-                secret: z.boolean(),
-                is_set: z.boolean(),
-                status: KeyStatus,
-                service: z.string().meta({ description: 'The service whose Test covers the key' }),
-                updated_at: z.string().meta({ description: 'ISO 8601 of the last change, or ""' }),
-              }),
-            ),
-            testable_services: z.array(z.string()),
-          }),
+          schema: SettingsConfig,
         },
       },
       async handle(req, res) {
@@ -123,24 +126,8 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
         const c = await call(a, a.getSettingsConfig, {}, { metadata: callerMetadata(req) });
         const offered = await offeredSettings(clients);
         c.settings = c.settings.filter((setting) => offered(setting.key));
-        res.json({
-          generative_provider: c.generativeProvider,
-          generative_api_url: c.generativeApiUrl,
-          stripe_secret_key_configured: c.stripeSecretKeyConfigured,
-          stripe_api_url: c.stripeApiUrl,
-          encryption_configured: c.encryptionConfigured,
-          keys: Object.fromEntries(c.settings.map((s) => [s.key, s.value])),
-          settings: c.settings.map((s) => ({
-            key: s.key,
-            value: s.value,
-            secret: s.secret,
-            is_set: s.isSet,
-            status: s.status,
-            service: s.service,
-            updated_at: s.updatedAt,
-          })),
-          testable_services: c.testableServices,
-        });
+        // keys: the settings again, as one object of key to value.
+        res.json(toApi(SettingsConfig, { ...c, keys: Object.fromEntries(c.settings.map((s) => [s.key, s.value])) }));
       },
     }),
 
@@ -230,7 +217,7 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'The outcome',
-          schema: z.object({ success: z.boolean(), message: z.string() }),
+          schema: TestOutcome,
           example: { success: false, message: 'Connection failed: openai refused the key: HTTP 401' },
         },
         404: refusal('NOT_FOUND', 'Unknown service'),
@@ -243,7 +230,7 @@ export function settingsRoutes(clients: ServiceClients): ApiRoute[] {
           { service: params.service, operatorId: callerOf(req).userId },
           { metadata: callerMetadata(req), deadlineMs: 60_000 },
         );
-        res.json({ success: r.success, message: r.message });
+        res.json(toApi(TestOutcome, r));
       },
     }),
   ];

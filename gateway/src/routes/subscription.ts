@@ -2,6 +2,7 @@
 // it, a cancel at the end of the paid period, and the provider's billing portal.
 import { z } from 'zod';
 import { call } from '@flatlay/platform';
+import { toApi } from '../api/api-view.js';
 import { refusal } from '../api/responses.js';
 import { route, type ApiRoute } from '../api/route.js';
 import type { ServiceClients } from '../clients.js';
@@ -50,15 +51,8 @@ export function subscriptionRoutes(clients: ServiceClients): ApiRoute[] {
       async handle(req, res) {
         const b = billing();
         const s = await call(b, b.getSubscription, { userId: callerOf(req).userId }, { metadata: callerMetadata(req) });
-        const known = Boolean(s.status);
-        res.json({
-          hasSubscription: s.hasSubscription,
-          subscriptionPlan: s.subscriptionPlan || null,
-          status: known ? (s.status as 'active' | 'past_due' | 'canceled') : null,
-          cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-          currentPeriodEnd: known ? Number(s.currentPeriodEnd) : null,
-          billingPeriod: s.billingPeriod === 'monthly' || s.billingPeriod === 'yearly' ? s.billingPeriod : null,
-        });
+        // Without a status there is no period to end (the message's 0 is not a date).
+        res.json(toApi(SubscriptionStatusBody, { ...s, currentPeriodEnd: s.status ? s.currentPeriodEnd : null }));
       },
     }),
 

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { call } from '@flatlay/platform';
+import { toApi } from '../api/api-view.js';
 import { route, type ApiRoute } from '../api/route.js';
 import { Transaction } from '../api/schemas.js';
 import type { ServiceClients } from '../clients.js';
 import { callerMetadata, callerOf } from '../http/auth.js';
 
 const LIMIT_RULE = 'limit must be an integer between 1 and 100';
+
+const BalanceBody = z.object({ balance: z.number().int() });
+const HistoryBody = z.object({ balance: z.number().int(), transactions: z.array(Transaction) });
 
 /** /api/tokens: the caller's balance and history, from the ledger. */
 export function tokenRoutes(clients: ServiceClients): ApiRoute[] {
@@ -18,17 +22,17 @@ export function tokenRoutes(clients: ServiceClients): ApiRoute[] {
       access: 'user',
       summary: "The caller's token balance",
       responses: {
-        200: { description: 'Balance', schema: z.object({ balance: z.number().int() }), example: { balance: 200 } },
+        200: { description: 'Balance', schema: BalanceBody, example: { balance: 200 } },
       },
       async handle(req, res) {
         const l = clients.ledger();
-        const { balance } = await call(
+        const balance = await call(
           l,
           l.getBalance,
           { userId: callerOf(req).userId },
           { metadata: callerMetadata(req) },
         );
-        res.json({ balance });
+        res.json(toApi(BalanceBody, balance));
       },
     }),
 
@@ -52,7 +56,7 @@ export function tokenRoutes(clients: ServiceClients): ApiRoute[] {
       responses: {
         200: {
           description: 'Balance and history',
-          schema: z.object({ balance: z.number().int(), transactions: z.array(Transaction) }),
+          schema: HistoryBody,
         },
       },
       async handle(req, res, { query }) {
@@ -63,15 +67,7 @@ export function tokenRoutes(clients: ServiceClients): ApiRoute[] {
           { userId: callerOf(req).userId, limit: query.limit },
           { metadata: callerMetadata(req) },
         );
-        res.json({
-          balance: list.balance,
-          transactions: list.transactions.map((t) => ({
-            id: t.id,
-            description: t.description,
-            amount: t.amount,
-            createdAt: t.createdAt ? t.createdAt.toISOString() : null,
-          })),
-        });
+        res.json(toApi(HistoryBody, list));
       },
     }),
   ];

@@ -115,16 +115,16 @@ describe('billing on Stripe (stripe-mock), webhooks to the ledger and identity o
     });
 
   it('answers the products with plans, packs and the unlock price', async () => {
-    const products = JSON.parse((await call(b(), b().listProducts, {})).productsJson);
+    const products = await call(b(), b().listProducts, {});
     assert.deepEqual(
-      products.subscriptions.map((s: { id: string }) => s.id),
+      products.subscriptions.map((s) => s.id),
       ['free', 'lite', 'studio'],
     );
-    const studio = products.subscriptions.find((s: { id: string }) => s.id === 'studio');
-    assert.equal(studio.pricing.yearly.amount, 38400);
-    assert.equal(studio.pricing.yearly.savings, '$96');
-    assert.ok(products.token_packs.some((p: { id: string }) => p.id === 'main_pack'));
-    assert.equal(products.unlock.amount, 500);
+    const studio = products.subscriptions.find((s) => s.id === 'studio')!;
+    assert.equal(studio.pricing?.yearly?.amount, 38400);
+    assert.equal(studio.pricing?.yearly?.savings, '$96');
+    assert.ok(products.tokenPacks.some((p) => p.id === 'main_pack'));
+    assert.equal(products.unlock?.amount, 500);
     assert.equal((await call(b(), b().getStripeConfig, {})).publishableKey, 'pk_test_flatlay');
   });
 

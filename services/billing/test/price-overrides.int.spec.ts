@@ -55,11 +55,8 @@ describe('billing takes price ids from the operator settings', { timeout: 120_00
     await stack.bus.publish([{ topic: m.topic, key: m.key, value: Buffer.from(m.envelope), headers: {} }]);
   };
   const monthly = async () => {
-    const { productsJson } = await call(stack.billing, stack.billing.listProducts, {});
-    const products = JSON.parse(productsJson) as {
-      subscriptions: Array<{ id: string; pricing: { monthly: { price_id: string } } }>;
-    };
-    return products.subscriptions.find((s) => s.id === 'agency')!.pricing.monthly.price_id;
+    const products = await call(stack.billing, stack.billing.listProducts, {});
+    return products.subscriptions.find((s) => s.id === 'agency')!.pricing!.monthly!.priceId;
   };
 
   beforeAll(async () => {

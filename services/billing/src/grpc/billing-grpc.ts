@@ -2,6 +2,50 @@ import { billing } from '@flatlay/proto';
 import { AppError, serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
 import type { BillingApp } from '../service-app.js';
 
+type ProductsAnswer = ReturnType<BillingApp['catalogue']['productsAnswer']>;
+type Pricing = ProductsAnswer['subscriptions'][number]['pricing'];
+type PriceAnswer = Pricing['monthly'] | Pricing['yearly'];
+
+const priceMessage = (p: PriceAnswer): billing.PlanPrice => ({
+  priceId: p.price_id ?? '',
+  amount: p.amount,
+  currency: p.currency,
+  displayPrice: p.display_price,
+  savings: p.savings ?? '',
+});
+
+/** The catalogue's products answer as its message (a free plan's price id and a monthly saving are ""). */
+function productsMessage(a: ProductsAnswer): billing.ListProductsResponse {
+  return {
+    subscriptions: a.subscriptions.map((plan) => ({
+      id: plan.id,
+      name: plan.name,
+      description: plan.description,
+      features: plan.features,
+      tokensPerMonth: plan.tokens_per_month,
+      pricing: { monthly: priceMessage(plan.pricing.monthly), yearly: priceMessage(plan.pricing.yearly) },
+    })),
+    tokenPacks: a.token_packs.map((pack) => ({
+      id: pack.id,
+      name: pack.name,
+      description: pack.description,
+      tokens: pack.tokens,
+      amount: pack.amount,
+      currency: pack.currency,
+      displayPrice: pack.display_price,
+      priceId: pack.price_id,
+      perImageCost: pack.per_image_cost,
+      productType: pack.product_type,
+    })),
+    unlock: {
+      name: a.unlock.name,
+      amount: a.unlock.amount,
+      currency: a.unlock.currency,
+      displayPrice: a.unlock.display_price,
+    },
+  };
+}
+
 /** Maps the BillingService protobuf API to the application. */
 export function billingGrpcService(ctx: ServiceContext, app: () => BillingApp): GrpcService {
   const { logger } = ctx;
@@ -13,7 +57,7 @@ export function billingGrpcService(ctx: ServiceContext, app: () => BillingApp): 
   const implementation: billing.BillingServiceServer = {
     getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
 
-    listProducts: unary(logger, async () => ({ productsJson: JSON.stringify(app().catalogue.productsAnswer()) })),
+    listProducts: unary(logger, async () => productsMessage(app().catalogue.productsAnswer())),
 
     createCheckoutSession: unary(logger, async (r: billing.CreateCheckoutSessionRequest) => {
       const { url, sessionId } = await app().checkouts.startCheckout({

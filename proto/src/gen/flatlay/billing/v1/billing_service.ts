@@ -39,11 +39,62 @@ export interface ListProductsRequest {
 }
 
 /**
- * The products answer as JSON ({subscriptions[], token_packs[], unlock}), snake_case as the
- * pricing pages read it: billing owns this shape end to end, so the gateway passes it through.
+ * What the pricing pages show: sold plans and every token pack in catalogue order, and the
+ * price of one unlock. Field names are /api's (the gateway maps them by its response schema).
  */
 export interface ListProductsResponse {
-  productsJson: string;
+  subscriptions: Plan[];
+  tokenPacks: TokenPack[];
+  unlock: UnlockPrice | undefined;
+}
+
+export interface Plan {
+  id: string;
+  name: string;
+  description: string;
+  features: string[];
+  tokensPerMonth: number;
+  pricing: PlanPricing | undefined;
+}
+
+export interface PlanPricing {
+  monthly: PlanPrice | undefined;
+  yearly: PlanPrice | undefined;
+}
+
+export interface PlanPrice {
+  /** Empty for a free plan. */
+  priceId: string;
+  /** Cents. */
+  amount: number;
+  currency: string;
+  displayPrice: string;
+  /** Against twelve months of the monthly price (yearly only; empty otherwise). */
+  savings: string;
+}
+
+export interface TokenPack {
+  id: string;
+  name: string;
+  description: string;
+  tokens: number;
+  /** Cents. */
+  amount: number;
+  currency: string;
+  displayPrice: string;
+  priceId: string;
+  /** Dollars per image (100 tokens). */
+  perImageCost: number;
+  /** Always "payment". */
+  productType: string;
+}
+
+/** What one unlock by payment (signed-in or guest) is charged. */
+export interface UnlockPrice {
+  name: string;
+  amount: number;
+  currency: string;
+  displayPrice: string;
 }
 
 export interface CreateCheckoutSessionRequest {
@@ -443,13 +494,19 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
 };
 
 function createBaseListProductsResponse(): ListProductsResponse {
-  return { productsJson: "" };
+  return { subscriptions: [], tokenPacks: [], unlock: undefined };
 }
 
 export const ListProductsResponse: MessageFns<ListProductsResponse> = {
   encode(message: ListProductsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.productsJson !== "") {
-      writer.uint32(10).string(message.productsJson);
+    for (const v of message.subscriptions) {
+      Plan.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.tokenPacks) {
+      TokenPack.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.unlock !== undefined) {
+      UnlockPrice.encode(message.unlock, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -467,12 +524,28 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
+          case 2: {
+            if (tag !== 18) {
               break;
             }
 
-            message.productsJson = reader.string();
+            message.subscriptions.push(Plan.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tokenPacks.push(TokenPack.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.unlock = UnlockPrice.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -489,18 +562,28 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
 
   fromJSON(object: any): ListProductsResponse {
     return {
-      productsJson: isSet(object.productsJson)
-        ? globalThis.String(object.productsJson)
-        : isSet(object.products_json)
-        ? globalThis.String(object.products_json)
-        : "",
+      subscriptions: globalThis.Array.isArray(object?.subscriptions)
+        ? object.subscriptions.map((e: any) => Plan.fromJSON(e))
+        : [],
+      tokenPacks: globalThis.Array.isArray(object?.tokenPacks)
+        ? object.tokenPacks.map((e: any) => TokenPack.fromJSON(e))
+        : globalThis.Array.isArray(object?.token_packs)
+        ? object.token_packs.map((e: any) => TokenPack.fromJSON(e))
+        : [],
+      unlock: isSet(object.unlock) ? UnlockPrice.fromJSON(object.unlock) : undefined,
     };
   },
 
   toJSON(message: ListProductsResponse): unknown {
     const obj: any = {};
-    if (message.productsJson !== "") {
-      obj.productsJson = message.productsJson;
+    if (message.subscriptions?.length) {
+      obj.subscriptions = message.subscriptions.map((e) => Plan.toJSON(e));
+    }
+    if (message.tokenPacks?.length) {
+      obj.tokenPacks = message.tokenPacks.map((e) => TokenPack.toJSON(e));
+    }
+    if (message.unlock !== undefined) {
+      obj.unlock = UnlockPrice.toJSON(message.unlock);
     }
     return obj;
   },
@@ -510,7 +593,757 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<ListProductsResponse>, I>>(object: I): ListProductsResponse {
     const message = createBaseListProductsResponse();
-    message.productsJson = object.productsJson ?? "";
+    message.subscriptions = object.subscriptions?.map((e) => Plan.fromPartial(e)) || [];
+    message.tokenPacks = object.tokenPacks?.map((e) => TokenPack.fromPartial(e)) || [];
+    message.unlock = (object.unlock !== undefined && object.unlock !== null)
+      ? UnlockPrice.fromPartial(object.unlock)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePlan(): Plan {
+  return { id: "", name: "", description: "", features: [], tokensPerMonth: 0, pricing: undefined };
+}
+
+export const Plan: MessageFns<Plan> = {
+  encode(message: Plan, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    for (const v of message.features) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.tokensPerMonth !== 0) {
+      writer.uint32(40).int32(message.tokensPerMonth);
+    }
+    if (message.pricing !== undefined) {
+      PlanPricing.encode(message.pricing, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Plan {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlan();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.features.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.tokensPerMonth = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.pricing = PlanPricing.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Plan {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      features: globalThis.Array.isArray(object?.features) ? object.features.map((e: any) => globalThis.String(e)) : [],
+      tokensPerMonth: isSet(object.tokensPerMonth)
+        ? globalThis.Number(object.tokensPerMonth)
+        : isSet(object.tokens_per_month)
+        ? globalThis.Number(object.tokens_per_month)
+        : 0,
+      pricing: isSet(object.pricing) ? PlanPricing.fromJSON(object.pricing) : undefined,
+    };
+  },
+
+  toJSON(message: Plan): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.features?.length) {
+      obj.features = message.features;
+    }
+    if (message.tokensPerMonth !== 0) {
+      obj.tokensPerMonth = Math.round(message.tokensPerMonth);
+    }
+    if (message.pricing !== undefined) {
+      obj.pricing = PlanPricing.toJSON(message.pricing);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Plan>, I>>(base?: I): Plan {
+    return Plan.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Plan>, I>>(object: I): Plan {
+    const message = createBasePlan();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.description = object.description ?? "";
+    message.features = object.features?.map((e) => e) || [];
+    message.tokensPerMonth = object.tokensPerMonth ?? 0;
+    message.pricing = (object.pricing !== undefined && object.pricing !== null)
+      ? PlanPricing.fromPartial(object.pricing)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePlanPricing(): PlanPricing {
+  return { monthly: undefined, yearly: undefined };
+}
+
+export const PlanPricing: MessageFns<PlanPricing> = {
+  encode(message: PlanPricing, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.monthly !== undefined) {
+      PlanPrice.encode(message.monthly, writer.uint32(10).fork()).join();
+    }
+    if (message.yearly !== undefined) {
+      PlanPrice.encode(message.yearly, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlanPricing {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlanPricing();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.monthly = PlanPrice.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.yearly = PlanPrice.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlanPricing {
+    return {
+      monthly: isSet(object.monthly) ? PlanPrice.fromJSON(object.monthly) : undefined,
+      yearly: isSet(object.yearly) ? PlanPrice.fromJSON(object.yearly) : undefined,
+    };
+  },
+
+  toJSON(message: PlanPricing): unknown {
+    const obj: any = {};
+    if (message.monthly !== undefined) {
+      obj.monthly = PlanPrice.toJSON(message.monthly);
+    }
+    if (message.yearly !== undefined) {
+      obj.yearly = PlanPrice.toJSON(message.yearly);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlanPricing>, I>>(base?: I): PlanPricing {
+    return PlanPricing.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlanPricing>, I>>(object: I): PlanPricing {
+    const message = createBasePlanPricing();
+    message.monthly = (object.monthly !== undefined && object.monthly !== null)
+      ? PlanPrice.fromPartial(object.monthly)
+      : undefined;
+    message.yearly = (object.yearly !== undefined && object.yearly !== null)
+      ? PlanPrice.fromPartial(object.yearly)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePlanPrice(): PlanPrice {
+  return { priceId: "", amount: 0, currency: "", displayPrice: "", savings: "" };
+}
+
+export const PlanPrice: MessageFns<PlanPrice> = {
+  encode(message: PlanPrice, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.priceId !== "") {
+      writer.uint32(10).string(message.priceId);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(16).int64(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(26).string(message.currency);
+    }
+    if (message.displayPrice !== "") {
+      writer.uint32(34).string(message.displayPrice);
+    }
+    if (message.savings !== "") {
+      writer.uint32(42).string(message.savings);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlanPrice {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlanPrice();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.priceId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.displayPrice = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.savings = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlanPrice {
+    return {
+      priceId: isSet(object.priceId)
+        ? globalThis.String(object.priceId)
+        : isSet(object.price_id)
+        ? globalThis.String(object.price_id)
+        : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      displayPrice: isSet(object.displayPrice)
+        ? globalThis.String(object.displayPrice)
+        : isSet(object.display_price)
+        ? globalThis.String(object.display_price)
+        : "",
+      savings: isSet(object.savings) ? globalThis.String(object.savings) : "",
+    };
+  },
+
+  toJSON(message: PlanPrice): unknown {
+    const obj: any = {};
+    if (message.priceId !== "") {
+      obj.priceId = message.priceId;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.displayPrice !== "") {
+      obj.displayPrice = message.displayPrice;
+    }
+    if (message.savings !== "") {
+      obj.savings = message.savings;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlanPrice>, I>>(base?: I): PlanPrice {
+    return PlanPrice.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlanPrice>, I>>(object: I): PlanPrice {
+    const message = createBasePlanPrice();
+    message.priceId = object.priceId ?? "";
+    message.amount = object.amount ?? 0;
+    message.currency = object.currency ?? "";
+    message.displayPrice = object.displayPrice ?? "";
+    message.savings = object.savings ?? "";
+    return message;
+  },
+};
+
+function createBaseTokenPack(): TokenPack {
+  return {
+    id: "",
+    name: "",
+    description: "",
+    tokens: 0,
+    amount: 0,
+    currency: "",
+    displayPrice: "",
+    priceId: "",
+    perImageCost: 0,
+    productType: "",
+  };
+}
+
+export const TokenPack: MessageFns<TokenPack> = {
+  encode(message: TokenPack, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    if (message.tokens !== 0) {
+      writer.uint32(32).int32(message.tokens);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(40).int64(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(50).string(message.currency);
+    }
+    if (message.displayPrice !== "") {
+      writer.uint32(58).string(message.displayPrice);
+    }
+    if (message.priceId !== "") {
+      writer.uint32(66).string(message.priceId);
+    }
+    if (message.perImageCost !== 0) {
+      writer.uint32(73).double(message.perImageCost);
+    }
+    if (message.productType !== "") {
+      writer.uint32(82).string(message.productType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenPack {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenPack();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.tokens = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.displayPrice = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.priceId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.perImageCost = reader.double();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.productType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenPack {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      tokens: isSet(object.tokens) ? globalThis.Number(object.tokens) : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      displayPrice: isSet(object.displayPrice)
+        ? globalThis.String(object.displayPrice)
+        : isSet(object.display_price)
+        ? globalThis.String(object.display_price)
+        : "",
+      priceId: isSet(object.priceId)
+        ? globalThis.String(object.priceId)
+        : isSet(object.price_id)
+        ? globalThis.String(object.price_id)
+        : "",
+      perImageCost: isSet(object.perImageCost)
+        ? globalThis.Number(object.perImageCost)
+        : isSet(object.per_image_cost)
+        ? globalThis.Number(object.per_image_cost)
+        : 0,
+      productType: isSet(object.productType)
+        ? globalThis.String(object.productType)
+        : isSet(object.product_type)
+        ? globalThis.String(object.product_type)
+        : "",
+    };
+  },
+
+  toJSON(message: TokenPack): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.tokens !== 0) {
+      obj.tokens = Math.round(message.tokens);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.displayPrice !== "") {
+      obj.displayPrice = message.displayPrice;
+    }
+    if (message.priceId !== "") {
+      obj.priceId = message.priceId;
+    }
+    if (message.perImageCost !== 0) {
+      obj.perImageCost = floatToJson(message.perImageCost);
+    }
+    if (message.productType !== "") {
+      obj.productType = message.productType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenPack>, I>>(base?: I): TokenPack {
+    return TokenPack.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenPack>, I>>(object: I): TokenPack {
+    const message = createBaseTokenPack();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.description = object.description ?? "";
+    message.tokens = object.tokens ?? 0;
+    message.amount = object.amount ?? 0;
+    message.currency = object.currency ?? "";
+    message.displayPrice = object.displayPrice ?? "";
+    message.priceId = object.priceId ?? "";
+    message.perImageCost = object.perImageCost ?? 0;
+    message.productType = object.productType ?? "";
+    return message;
+  },
+};
+
+function createBaseUnlockPrice(): UnlockPrice {
+  return { name: "", amount: 0, currency: "", displayPrice: "" };
+}
+
+export const UnlockPrice: MessageFns<UnlockPrice> = {
+  encode(message: UnlockPrice, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(16).int64(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(26).string(message.currency);
+    }
+    if (message.displayPrice !== "") {
+      writer.uint32(34).string(message.displayPrice);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnlockPrice {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnlockPrice();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.displayPrice = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnlockPrice {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      displayPrice: isSet(object.displayPrice)
+        ? globalThis.String(object.displayPrice)
+        : isSet(object.display_price)
+        ? globalThis.String(object.display_price)
+        : "",
+    };
+  },
+
+  toJSON(message: UnlockPrice): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.displayPrice !== "") {
+      obj.displayPrice = message.displayPrice;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnlockPrice>, I>>(base?: I): UnlockPrice {
+    return UnlockPrice.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnlockPrice>, I>>(object: I): UnlockPrice {
+    const message = createBaseUnlockPrice();
+    message.name = object.name ?? "";
+    message.amount = object.amount ?? 0;
+    message.currency = object.currency ?? "";
+    message.displayPrice = object.displayPrice ?? "";
     return message;
   },
 };
@@ -3703,6 +4536,10 @@ function bytesFromBase64(b64: string): Uint8Array {
 
 function base64FromBytes(arr: Uint8Array): string {
   return globalThis.Buffer.from(arr).toString("base64");
+}
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
