@@ -384,6 +384,17 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       expect: adminOperation,
       adminSeesUsers: true,
     },
+    // Revoking a plan the user does not hold: the administrator reaches the rule (404), nobody else does.
+    {
+      operation: 'POST /admin/users/unlimited',
+      send: (s, token) =>
+        s.request('POST', '/admin/users/unlimited', {
+          token,
+          json: { user_email: people.user!.email, granted: false },
+        }),
+      expect: { none: 401, user: 403, other: 403, admin: 404 },
+      adminSeesUsers: true,
+    },
     // Each attempt deletes an account made for it, so the matrix's own people stay.
     {
       operation: 'DELETE /admin/user/delete',
@@ -403,11 +414,11 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       send: (s, token) => s.request('GET', '/settings/config', { token }),
       expect: adminOperation,
     },
-    // A price id of a plan the catalogue lacks (agency): saving it changes no other test's checkout.
+    // The publishable key: saving it changes no other test's checkout (a plan's price id would, and
+    // one of a plan not sold is refused with 404).
     {
       operation: 'POST /settings/keys',
-      send: (s, token) =>
-        s.request('POST', '/settings/keys', { token, json: { stripe_agency_price_id: 'price_matrix_agency' } }),
+      send: (s, token) => s.request('POST', '/settings/keys', { token, json: { stripe_public_key: 'pk_test_matrix' } }),
       expect: adminOperation,
     },
     {
