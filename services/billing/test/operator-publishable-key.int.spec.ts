@@ -11,7 +11,7 @@ import { Catalogue } from '../src/app/catalogue.js';
 import { PriceOverrides } from '../src/consumers/settings-consumer.js';
 import { startStack, type Stack } from './support/stack.js';
 
-describe('billing answers the operator publishable key', { timeout: 120_000 }, () => {
+describe('billing answers the operator publishable key', () => {
   let stack: Stack;
   const saved = `pk_test_${randomUUID().replaceAll('-', '')}`;
 
@@ -34,7 +34,7 @@ describe('billing answers the operator publishable key', { timeout: 120_000 }, (
 
   beforeAll(async () => {
     stack = await startStack({ billing: { priceOverrideRefreshMs: 200 }, withLedger: false });
-  }, 120_000);
+  });
   afterAll(() => stack?.stop());
 
   it('answers the saved key once SettingsChanged arrives, keeps it over a restart, and the environment key after a clear', async () => {
