@@ -98,7 +98,7 @@ export interface KafkaSasl {
  */
 export class KafkaBus implements Bus, DeadLetterAdmin {
   private readonly kafka: Kafka;
-  private readonly producer: Producer;
+  private producer: Producer;
   private admin: Admin | undefined;
   private connected: Promise<void> | undefined;
   private readonly consumers = new Set<Consumer>();
@@ -124,13 +124,32 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
       logLevel: logLevel.NOTHING,
       retry: { retries: 8 },
     });
-    // Bounded retries: a missing topic or a lost broker surfaces in seconds, and the outbox relay retries later.
-    this.producer = this.kafka.producer({
+    this.producer = this.newProducer();
+  }
+
+  /** Bounded retries: a missing topic or a lost broker surfaces in seconds, and the outbox relay retries later. */
+  private newProducer(): Producer {
+    return this.kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
       retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
     });
+  }
+
+  /**
+   * After a failed send the producer is replaced. An idempotent kafkajs producer whose broker lost
+   * its producer state (a restarted broker answers OUT_OF_ORDER_SEQUENCE_NUMBER or
+   * UNKNOWN_PRODUCER_ID) keeps its old id and sequence numbers and so fails every later send
+   * (kafkajs#598): the outbox would stop for good. A new producer asks for a new id; what the
+   * failed send may have delivered is published again, and consumers' inboxes absorb it.
+   */
+  private replaceProducer(): void {
+    const failed = this.producer;
+    const wasConnected = this.connected;
+    this.producer = this.newProducer();
+    this.connected = undefined;
+    if (wasConnected) void wasConnected.then(() => failed.disconnect()).catch(() => undefined);
   }
 
   /** The broker's name of a logical topic or group. */
@@ -144,7 +163,14 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   }
 
   private connect(): Promise<void> {
-    this.connected ??= this.producer.connect();
+    if (!this.connected) {
+      const attempt = this.producer.connect();
+      this.connected = attempt;
+      // A connection that failed is tried afresh next time (a cached rejection would fail every send).
+      attempt.catch(() => {
+        if (this.connected === attempt) this.connected = undefined;
+      });
+    }
     return this.connected;
   }
 
@@ -211,13 +237,18 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
       const topic = this.physical(m.topic);
       byTopic.set(topic, [...(byTopic.get(topic) ?? []), m]);
     }
-    await this.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, ms]) => ({
-        topic,
-        messages: ms.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
-      })),
-    });
+    try {
+      await this.producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, ms]) => ({
+          topic,
+          messages: ms.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+        })),
+      });
+    } catch (error) {
+      this.replaceProducer();
+      throw error;
+    }
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
