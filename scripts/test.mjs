@@ -7,13 +7,22 @@
 // The fault tier (tests/fault, ADR 0011) runs beside the others, on a Postgres, Kafka and Toxiproxy of its own.
 // FLATLAY_FAULTS=all (`npm run faults`) runs its longer set.
 // Every tier runs on vitest (vitest.config.ts); the run ends with the line `N passed, N failed`.
-import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { down, install, up } from './infra.mjs';
+import { down, install } from './infra.mjs';
 import { installControlPlane } from './infra/kube-tools.mjs';
 import { installToxiproxy } from './infra/toxiproxy.mjs';
-import { build, ensureInstalled, repoRoot, sh, step, typecheckScripts } from './lib/steps.mjs';
+import {
+  background,
+  beforeFailureExit,
+  build,
+  ensureInstalled,
+  repoRoot,
+  sh,
+  step,
+  typecheckScripts,
+} from './lib/steps.mjs';
 
 const TIERS = ['unit', 'int', 'e2e', 'k8s', 'fault'];
 const ROOTS = ['proto', 'services', 'gateway', 'apps', 'web', 'tests', 'scripts'];
@@ -49,12 +58,32 @@ step(
   () => sh('npx', ['--no-install', 'biome', 'check', '--error-on-warnings', '.']),
   'Run `npm run format` for formatting; fix the lint findings above by hand.',
 );
-build();
+const needsInfra = files.some((f) => tierOf(f) === 'int' || tierOf(f) === 'e2e');
+// Three things that do not depend on each other run at once, on the machine's two cores: the
+// infrastructure starting (mostly waiting on Kafka's JVM), the tests' type check, and the build.
+// A failed build stops the infrastructure it started (unless it is kept on purpose).
+const infraUp = needsInfra
+  ? background('Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock, MinIO)', process.execPath, [
+      join(repoRoot, 'scripts', 'infra.mjs'),
+      'up',
+    ])
+  : undefined;
+if (infraUp)
+  beforeFailureExit(() => {
+    infraUp.stop();
+    if (!process.env.FLATLAY_KEEP_INFRA)
+      spawnSync(process.execPath, [join(repoRoot, 'scripts', 'infra.mjs'), 'down'], { stdio: 'inherit' });
+  });
 // tsx strips types without checking them: check the tests' own code once here.
-step('Type-checking tests (tsconfig.tests.json)', () =>
-  sh('npx', ['--no-install', 'tsc', '-p', 'tsconfig.tests.json']),
-);
+const testTypes = background('Type-checking tests (tsconfig.tests.json)', 'npx', [
+  '--no-install',
+  'tsc',
+  '-p',
+  'tsconfig.tests.json',
+]);
+build();
 typecheckScripts();
+await testTypes.wait();
 // The control plane's binaries and the operators' CRDs are built once per machine (cached outside
 // the clone, keyed by version), before vitest starts, so no test's timeout includes a compile.
 if (files.some((f) => tierOf(f) === 'k8s')) {
@@ -68,9 +97,9 @@ if (files.some((f) => tierOf(f) === 'fault')) {
   console.log('› Installing Toxiproxy for the fault tier (cached after the first build)');
   await installToxiproxy();
 }
-const needsInfra = files.some((f) => tierOf(f) === 'int' || tierOf(f) === 'e2e');
-if (needsInfra) console.log('› Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock, MinIO)');
-const infra = needsInfra ? await up() : {};
+await infraUp?.wait();
+/** @type {Record<string, unknown>} */
+const infra = needsInfra ? JSON.parse(readFileSync(join(repoRoot, '.infra', 'run', 'env.json'), 'utf8')) : {};
 let code = 1;
 try {
   const env = {

@@ -1,8 +1,19 @@
 // Set-up steps shared by `npm start` and `npm test`, using Node built-ins only: they run
 // before dependencies are installed.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -25,10 +36,69 @@ export function step(title, fn, hint) {
     const status = /** @type {{ status?: number | null } | undefined} */ (error)?.status;
     if (status === undefined) throw error;
     process.stderr.write(`\n✖ ${title} failed (exit code ${status}).${hint ? ` ${hint}` : ''}\n`);
-    process.exit(1);
+    failureExit();
   }
   process.stdout.write(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return result;
+}
+
+/**
+ * Run (synchronously) before a failed step ends the process: what a background step must undo.
+ * @type {Array<() => void>}
+ */
+const onStepFailure = [];
+
+/** @param {() => void} undo */
+export function beforeFailureExit(undo) {
+  onStepFailure.push(undo);
+}
+
+/** @returns {never} */
+function failureExit() {
+  for (const undo of onStepFailure.splice(0)) {
+    try {
+      undo();
+    } catch {
+      // Best effort: the failure being reported matters more.
+    }
+  }
+  process.exit(1);
+}
+
+/**
+ * Starts a titled step in the background (a command whose output goes to a file, shown when it
+ * is awaited), so that it runs while the synchronous steps that follow use the other core.
+ * `wait()` resolves when it succeeded; on failure it prints its output and `hint` and ends the
+ * process as `step` does.
+ * @param {string} title @param {string} cmd @param {string[]} args @param {string} [hint]
+ * @returns {{ wait(): Promise<void>, stop(): void }}
+ */
+export function background(title, cmd, args, hint) {
+  const started = Date.now();
+  const logFile = join(mkdtempSync(join(tmpdir(), 'flatlay-step-')), 'output.log');
+  const fd = openSync(logFile, 'w');
+  process.stdout.write(`› ${title} (in the background)\n`);
+  const child = spawn(cmd, args, { cwd: repoRoot, stdio: ['ignore', fd, fd], env: process.env });
+  closeSync(fd);
+  /** @type {Promise<number>} */
+  const exited = new Promise((ok) => {
+    child.on('exit', (code, signal) => ok(code ?? (signal ? 1 : 0)));
+    child.on('error', () => ok(1));
+  });
+  return {
+    async wait() {
+      const code = await exited;
+      const output = readFileSync(logFile, 'utf8');
+      if (code !== 0) {
+        process.stderr.write(`${output}\n✖ ${title} failed (exit code ${code}).${hint ? ` ${hint}` : ''}\n`);
+        failureExit();
+      }
+      process.stdout.write(`› ${title}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    },
+    stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+    },
+  };
 }
 
 /**
