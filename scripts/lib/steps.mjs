@@ -10,11 +10,13 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -75,7 +77,8 @@ function failureExit() {
  */
 export function background(title, cmd, args, hint) {
   const started = Date.now();
-  const logFile = join(mkdtempSync(join(tmpdir(), 'flatlay-step-')), 'output.log');
+  const logDir = mkdtempSync(join(tmpdir(), 'flatlay-step-'));
+  const logFile = join(logDir, 'output.log');
   const fd = openSync(logFile, 'w');
   process.stdout.write(`› ${title} (in the background)\n`);
   const child = spawn(cmd, args, { cwd: repoRoot, stdio: ['ignore', fd, fd], env: process.env });
@@ -89,6 +92,7 @@ export function background(title, cmd, args, hint) {
     async wait() {
       const code = await exited;
       const output = readFileSync(logFile, 'utf8');
+      rmSync(logDir, { recursive: true, force: true });
       if (code !== 0) {
         process.stderr.write(`${output}\n✖ ${title} failed (exit code ${code}).${hint ? ` ${hint}` : ''}\n`);
         failureExit();
@@ -115,22 +119,63 @@ export function sh(cmd, args, options = {}) {
   });
 }
 
+/**
+ * Where installed dependencies are kept between clones: a fresh clone (CI's, a new machine's second
+ * checkout) copies them in a few seconds instead of a minute of `npm install`. Keyed by the lockfile,
+ * Node's version and the platform, as native modules are built for those.
+ */
+const MODULES_CACHE = join(
+  process.env.FLATLAY_CACHE ? resolve(process.env.FLATLAY_CACHE) : join(homedir(), '.cache', 'flatlay'),
+  'node-modules',
+);
+
 /** Installs dependencies when the lockfile changed since the last install (or never ran). */
 export function ensureInstalled() {
   const lock = join(repoRoot, 'package-lock.json');
-  const stampFile = join(repoRoot, 'node_modules', '.flatlay-install-stamp');
-  const want = createHash('sha256').update(readFileSync(lock)).digest('hex');
+  const modules = join(repoRoot, 'node_modules');
+  const stampFile = join(modules, '.flatlay-install-stamp');
+  const want = createHash('sha256')
+    .update(readFileSync(lock))
+    .update(`${process.version} ${process.platform} ${process.arch}`)
+    .digest('hex');
   const have = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : '';
   if (want === have) return false;
+  const cached = join(MODULES_CACHE, want.slice(0, 24), 'node_modules');
+  if (!existsSync(modules) && existsSync(join(cached, '.flatlay-install-stamp'))) {
+    // Only into a clone that has none: a copy over an existing tree would leave stale packages.
+    step('Installing dependencies (copied from the cache of this lockfile)', () => sh('cp', ['-a', cached, modules]));
+    return true;
+  }
   step('Installing dependencies (npm install, from the lockfile)', () =>
     // onnxruntime-node's install script downloads CUDA binaries, which cannot work offline.
     sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
       env: { ONNXRUNTIME_NODE_INSTALL: 'skip' },
     }),
   );
-  mkdirSync(join(repoRoot, 'node_modules'), { recursive: true });
+  mkdirSync(modules, { recursive: true });
   writeFileSync(stampFile, want);
+  keepInCache(modules, cached);
   return true;
+}
+
+/**
+ * Copies a fresh install into the cache (through a temporary name, so a copy cut off halfway is
+ * never used) and drops the older ones. A failure only costs the next clone an `npm install`.
+ * @param {string} modules @param {string} cached
+ */
+function keepInCache(modules, cached) {
+  try {
+    const entry = dirname(cached);
+    if (existsSync(entry)) return;
+    mkdirSync(MODULES_CACHE, { recursive: true });
+    const partial = mkdtempSync(join(MODULES_CACHE, 'partial-'));
+    execFileSync('cp', ['-a', modules, join(partial, 'node_modules')]);
+    renameSync(partial, entry);
+    for (const name of readdirSync(MODULES_CACHE))
+      if (join(MODULES_CACHE, name) !== entry) rmSync(join(MODULES_CACHE, name), { recursive: true, force: true });
+  } catch (error) {
+    process.stderr.write(`(dependencies not cached: ${/** @type {Error} */ (error).message})\n`);
+  }
 }
 
 /** @param {string} dir @returns {number} */
