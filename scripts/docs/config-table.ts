@@ -94,6 +94,12 @@ export const unschemaedVariables: UnschemaedVariable[] = [
     meaning: '`npm test` leaves the test infrastructure running (stop it with `npm run infra:down`)',
   },
   {
+    name: 'FLATLAY_SCREENSHOTS',
+    group: TOOLS,
+    default: 'unset: taken, except under `CI`',
+    meaning: 'browser tests save full-page screenshots under reports/ (`1` also in CI, `0` never)',
+  },
+  {
     name: 'FLATLAY_FAULTS',
     group: TOOLS,
     default: "unset: the fault tier's `npm test` set",

@@ -237,6 +237,9 @@ REAL_SIGN_IN = {
     "POST /auth/login": lambda: {"email": SECRETS["user"]["email"], "password": SECRETS["user"]["password"]},
     "POST /admin/login": lambda: {"username": SECRETS["admin"]["email"], "password": SECRETS["admin"]["password"]},
     "POST /auth/google": lambda: {"idToken": _cycle("googleIdTokens")},
+    # The token (set by FlatlayAuth) is real; a generated id or email names someone else and is
+    # refused (401: ADR 0401, no takeover through claims), so a real sign-in sends no claims of its own.
+    "POST /auth/supabase": lambda: {},
 }
 
 

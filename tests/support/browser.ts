@@ -125,10 +125,16 @@ export function recordErrors(page: Page): string[] {
   return errors;
 }
 
-/** Full-page screenshots under reports/<folder>/ (reports/ is kept out of git). */
-export function screenshotsIn(folder: string): (page: Page, name: string) => Promise<string> {
+/**
+ * Full-page screenshots under reports/<folder>/ (reports/ is kept out of git), for a person to look
+ * at: taken on a developer's machine, and in CI only with FLATLAY_SCREENSHOTS=1 (nobody reads CI's,
+ * and encoding some fifty full pages costs the run tens of seconds).
+ */
+export function screenshotsIn(folder: string): (page: Page, name: string) => Promise<string | undefined> {
   const dir = join(repoRoot, 'reports', folder);
+  const wanted = process.env.FLATLAY_SCREENSHOTS ? process.env.FLATLAY_SCREENSHOTS === '1' : !process.env.CI;
   return async (page, name) => {
+    if (!wanted) return undefined;
     await mkdir(dir, { recursive: true });
     const path = join(dir, `${name}.png`);
     await page.screenshot({ path, fullPage: true });
