@@ -73,7 +73,23 @@ export interface Input<P, Q, B> {
   body: B extends BodySpec<infer S> ? z.output<S> : Record<string, never>;
 }
 
-export interface RouteSpec<P extends Shape | undefined, Q extends Shape | undefined, B extends BodySpec | undefined> {
+/**
+ * What a handler may send with `res.json`: a body of one of the operation's declared answers (the
+ * router's response check validates the status too, in tests and development). So a key renamed
+ * in an answer's schema fails the build where a handler still writes the old one.
+ */
+export type DeclaredBody<R> = {
+  [K in keyof R]: R[K] extends { schema: infer S extends z.ZodType } ? z.input<S> : never;
+}[keyof R];
+
+export type Responses = Record<number, ResponseSpec>;
+
+export interface RouteSpec<
+  P extends Shape | undefined,
+  Q extends Shape | undefined,
+  B extends BodySpec | undefined,
+  R extends Responses = Responses,
+> {
   method: Method;
   /** Path under /api in Express syntax (`/images/:id`); the document writes `{id}`. */
   path: string;
@@ -91,8 +107,8 @@ export interface RouteSpec<P extends Shape | undefined, Q extends Shape | undefi
   guestTry?: boolean;
   request?: RequestSpec<P, Q, B>;
   /** Every status the operation can answer besides those the router adds (see `standardResponses`). */
-  responses: Record<number, ResponseSpec>;
-  handle(req: Request, res: Response, input: Input<P, Q, B>): Promise<void> | void;
+  responses: R;
+  handle(req: Request, res: Response<DeclaredBody<R>>, input: Input<P, Q, B>): Promise<void> | void;
 }
 
 /** A declared operation with its types erased, as the router and the document read it. */
@@ -111,12 +127,13 @@ export interface ApiRoute {
   handle(req: Request, res: Response, input: { params: unknown; query: unknown; body: unknown }): Promise<void> | void;
 }
 
-/** Declares one operation; the handler's input is typed from the request schemas. */
+/** Declares one operation; the handler's input is typed from the request schemas, its JSON from the answers'. */
 export function route<
   P extends Shape | undefined = undefined,
   Q extends Shape | undefined = undefined,
   B extends BodySpec | undefined = undefined,
->(spec: RouteSpec<P, Q, B>): ApiRoute {
+  R extends Responses = Responses,
+>(spec: RouteSpec<P, Q, B, R>): ApiRoute {
   return { ...spec, request: (spec.request ?? {}) as ApiRoute['request'], handle: spec.handle as ApiRoute['handle'] };
 }
 

@@ -19,7 +19,7 @@ export function userBody(u: identity.User | undefined, tokenBalance: number) {
 
 const sessionBody = (s: { accessToken: string; user?: identity.User }, tokenBalance: number) => ({
   access_token: s.accessToken,
-  token_type: 'bearer',
+  token_type: 'bearer' as const,
   user: userBody(s.user, tokenBalance),
 });
 
