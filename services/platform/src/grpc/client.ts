@@ -24,6 +24,11 @@ export function createClient<C extends Client>(
   if (!callee) throw new Error(`no service in the registry serves ${Ctor.serviceName ?? 'this client'}`);
   return new Ctor(address, credentials.createInsecure(), {
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
+    // A restarted service is reached again within a second. grpc-js backs off up to 120 s between
+    // attempts, growing while the service is down; meanwhile every call fails at once with
+    // UNAVAILABLE (a 503 that signs the web app out) though the service already serves again.
+    'grpc.initial_reconnect_backoff_ms': 250,
+    'grpc.max_reconnect_backoff_ms': 1_000,
     interceptors: [credential.interceptor(callee)],
   });
 }
