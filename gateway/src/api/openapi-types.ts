@@ -3387,8 +3387,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        total_users: number;
                         new_signups_24h: number;
+                        total_users: number;
                         paid_users_last_24h: number;
                         total_paid_users: number;
                         signups_this_month: number;

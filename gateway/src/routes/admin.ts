@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, call, keyedUuid } from '@flatlay/platform';
+import { analytics } from '@flatlay/proto';
 import { toApi } from '../api/api-view.js';
 import { idempotencyKeyOf } from '../api/idempotency-key.js';
 import { refusal } from '../api/responses.js';
@@ -46,10 +47,8 @@ const SignupTrend = z.object({
 });
 
 const Overview = z.object({
-  total_users: z.number().int(),
-  new_signups_24h: z.number().int(),
-  paid_users_last_24h: z.number().int(),
-  total_paid_users: z.number().int(),
+  ...SignupStats.shape,
+  ...PaidUserStats.shape,
   signups_this_month: z.number().int(),
   signups_last_month: z.number().int(),
   monthly_growth_rate: z.number(),
@@ -228,16 +227,9 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
         res.json(
           toApi(Overview, {
             ...o,
-            planDistribution: o.planDistribution ?? { lite: 0, studio: 0, bulk: 0, unlimited: 0, none: 0 },
-            gpuPoolDetail: o.gpuPoolDetail ?? {
-              inCluster: false,
-              gpuNodes: 0,
-              gpuNodesReady: 0,
-              workerPods: 0,
-              workerPodsReady: 0,
-              queueLag: -1,
-              problem: '',
-            },
+            // Absent only from an analytics service older than these fields: an empty pool, no lag known.
+            planDistribution: o.planDistribution ?? analytics.PlanDistribution.fromPartial({}),
+            gpuPoolDetail: o.gpuPoolDetail ?? analytics.GpuPool.fromPartial({ queueLag: -1 }),
           }),
         );
       },

@@ -12,9 +12,8 @@ import { keepUpload, MULTIPART_OVERHEAD_BYTES, type StoredUpload, uploadField } 
 import { idempotencyKeyOf } from '../api/idempotency-key.js';
 import { callerMetadata, callerOf } from '../http/auth.js';
 import { acceptGuestTry, guestClientOfRequest } from '../http/guest-limits.js';
+import { guestTryRoute, imageIdParams } from './guest-try.js';
 import {
-  AnonymousStatusBody,
-  anonymousJson,
   ENHANCEMENT_TYPES,
   GenerationBody,
   generationJson,
@@ -35,9 +34,7 @@ const OUTCOME_UNKNOWN = new Set(['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'INTERNAL']
 /** The service charges through the ledger before it answers: more than a plain read. */
 const WRITE_DEADLINE_MS = 15_000;
 
-const idParams = z.object({
-  id: z.uuid({ error: 'id must be an image id (a UUID)' }).meta({ description: 'The image (or enhancement) id' }),
-});
+const idParams = imageIdParams;
 
 const enhancementType = z
   .enum(ENHANCEMENT_TYPES, { error: `enhancement_type must be one of ${ENHANCEMENT_TYPES.join(', ')}` })
@@ -365,21 +362,10 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       },
     }),
 
-    route({
-      method: 'get',
+    guestTryRoute(clients, {
       path: '/images/anonymous/status/:id',
       tags,
-      access: 'none',
       summary: "A guest's try (the enhancement id is the guest's handle)",
-      request: { params: idParams },
-      responses: {
-        200: { description: 'The enhancement', schema: AnonymousStatusBody },
-        404: refusal('NOT_FOUND', NOT_FOUND, "No guest's try with this id"),
-      },
-      async handle(_req, res, { params }) {
-        const c = images();
-        res.json(anonymousJson(await call(c, c.getAnonymousStatus, { enhancementId: params.id })));
-      },
     }),
 
     route({

@@ -10,7 +10,8 @@ import { route, type ApiRoute } from '../api/route.js';
 import type { ServiceClients } from '../clients.js';
 import { callerMetadata, callerOf } from '../http/auth.js';
 import { PAYMENT_TICKET_SECONDS, paymentTickets } from '../http/payment-tickets.js';
-import { AnonymousStatusBody, anonymousJson } from './image-bodies.js';
+import { guestTryOf, guestTryRoute, imageIdParams } from './guest-try.js';
+import { anonymousJson } from './image-bodies.js';
 import { CHECKOUT_DEADLINE_MS, callerEmail } from './payments-checkout.js';
 
 const NOT_FOUND = 'Image not found';
@@ -20,10 +21,19 @@ export const STILL_PROCESSING = 'Your image is still being made. You can pay as 
 export const FAILED_NOTHING_TO_PAY = 'This enhancement failed; there is nothing to pay for.';
 const TICKET_REFUSED = 'Not authenticated: the payment link is invalid or has expired; start the unlock again';
 const NO_PAYMENT = 'No payment was started for this enhancement.';
+const ALREADY_UNLOCKED = 'This image is already unlocked';
 
-const idParams = z.object({
-  id: z.uuid({ error: 'id must be an image id (a UUID)' }).meta({ description: 'The image (or enhancement) id' }),
+/** The refusals of the three ways to pay for a locked image, as lockedImage (below) makes them. */
+const lockedImageRefusals = (whoseImage: string) => ({
+  404: refusal('NOT_FOUND', NOT_FOUND, whoseImage),
+  409: refusal(
+    'CONFLICT',
+    ALREADY_UNLOCKED,
+    `Already unlocked; still being made ('${STILL_PROCESSING}'); or the enhancement failed`,
+  ),
 });
+
+const idParams = imageIdParams;
 
 export interface PaymentRouteOptions {
   /** The file URL key; payment tickets are signed with a key derived from it. */
@@ -43,7 +53,7 @@ export function unlockPaymentRoutes(clients: ServiceClients, options: PaymentRou
     if (!image) throw new AppError('NOT_FOUND', NOT_FOUND);
     if (image.status === 'failed') throw new AppError('CONFLICT', FAILED_NOTHING_TO_PAY);
     if (image.status !== 'completed') throw new AppError('CONFLICT', STILL_PROCESSING);
-    if (!image.isLocked) throw new AppError('CONFLICT', 'This image is already unlocked');
+    if (!image.isLocked) throw new AppError('CONFLICT', ALREADY_UNLOCKED);
     return image;
   };
 
@@ -69,10 +79,7 @@ export function unlockPaymentRoutes(clients: ServiceClients, options: PaymentRou
     return checkoutUrl;
   };
 
-  const guestTry = async (enhancementId: string) => {
-    const c = clients.image();
-    return call(c, c.getAnonymousStatus, { enhancementId });
-  };
+  const guestTry = guestTryOf(clients);
 
   return [
     route({
@@ -136,20 +143,10 @@ export function unlockPaymentRoutes(clients: ServiceClients, options: PaymentRou
       },
     }),
 
-    route({
-      method: 'get',
+    guestTryRoute(clients, {
       path: '/payments/anonymous-enhancement/:id',
       tags,
-      access: 'none',
       summary: "A guest's try and whether it is paid (processed_url is the full result once it is)",
-      request: { params: idParams },
-      responses: {
-        200: { description: 'The enhancement', schema: AnonymousStatusBody },
-        404: refusal('NOT_FOUND', NOT_FOUND, "No guest's try with this id"),
-      },
-      async handle(_req, res, { params }) {
-        res.json(anonymousJson(await guestTry(params.id)));
-      },
     }),
 
     route({
@@ -213,12 +210,7 @@ export function unlockPaymentRoutes(clients: ServiceClients, options: PaymentRou
           description: 'The checkout page',
           schema: z.object({ checkout_url: z.string() }),
         },
-        404: refusal('NOT_FOUND', NOT_FOUND, "No such image, or not the caller's"),
-        409: refusal(
-          'CONFLICT',
-          'This image is already unlocked',
-          `Already unlocked; still being made ('${STILL_PROCESSING}'); or the enhancement failed`,
-        ),
+        ...lockedImageRefusals("No such image, or not the caller's"),
       },
       async handle(req, res, { params }) {
         const checkoutUrl = await lockedImageCheckout(callerOf(req).userId, params.id, {
@@ -249,12 +241,7 @@ export function unlockPaymentRoutes(clients: ServiceClients, options: PaymentRou
             payment_url: z.string().meta({ description: '/api/payments/create-locked-image-payment?ticket=…' }),
           }),
         },
-        404: refusal('NOT_FOUND', NOT_FOUND, "No such image, or not the caller's"),
-        409: refusal(
-          'CONFLICT',
-          'This image is already unlocked',
-          `Already unlocked; still being made ('${STILL_PROCESSING}'); or the enhancement failed`,
-        ),
+        ...lockedImageRefusals("No such image, or not the caller's"),
       },
       async handle(req, res, { params }) {
         const { userId } = callerOf(req);
@@ -289,12 +276,7 @@ export function unlockPaymentRoutes(clients: ServiceClients, options: PaymentRou
           headers: z.object({ Location: z.string().meta({ description: 'The checkout page' }) }),
         },
         401: refusal('UNAUTHENTICATED', TICKET_REFUSED, 'No, a forged or an expired ticket'),
-        404: refusal('NOT_FOUND', NOT_FOUND, "No such image, or not the ticket holder's"),
-        409: refusal(
-          'CONFLICT',
-          'This image is already unlocked',
-          `Already unlocked; still being made ('${STILL_PROCESSING}'); or the enhancement failed`,
-        ),
+        ...lockedImageRefusals("No such image, or not the ticket holder's"),
       },
       async handle(_req, res, { query }) {
         const ticket = tickets.check(query.ticket);

@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type DragEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { fetchImageStatus } from '../../api/endpoints';
 import { generationErrorText } from '../../api/generation-errors';
 import { reportStatus } from '../../api/http';
 import { queryKeys } from '../../api/queries';
 import { uploadForm } from '../../api/upload';
 import { useAuth } from '../../auth/auth-context';
-import { UploadIcon } from '../../components/icons';
+import { Dropzone } from '../../components/Dropzone';
 import { DASHBOARD_POLL, HERO_POLL } from '../../lib/constants';
 import {
   heroEnhancementField,
@@ -30,12 +30,10 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 export function BatchUpload() {
   const { setTokenBalance } = useAuth();
   const queryClient = useQueryClient();
-  const inputId = useId();
   const [rows, setRows] = useState<BatchRow[]>([]);
   const [type, setType] = useState<MainType>(() => loadEnhancementType().type);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [dragging, setDragging] = useState(false);
   const mounted = useRef(true);
   useEffect(
     () => () => {
@@ -132,15 +130,9 @@ export function BatchUpload() {
     }
   };
 
-  const pick = (list: FileList | null) => {
-    const picked = Array.from(list ?? []).filter(isImageFile);
+  const pick = (files: File[]) => {
+    const picked = files.filter(isImageFile);
     if (picked.length > 0 && !busy) void send(picked);
-  };
-
-  const drop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
-    pick(e.dataTransfer.files);
   };
 
   return (
@@ -159,34 +151,13 @@ export function BatchUpload() {
           ))}
         </select>
       </label>
-      <label
-        htmlFor={inputId}
-        className={`dropzone${dragging ? ' dropzone--active' : ''}`}
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={drop}
-      >
-        <UploadIcon />
-        <span>
-          {busy ? 'Uploading...' : dragging ? 'Drop your photos here' : 'Choose photos or drag & drop several'}
-        </span>
-        <input
-          id={inputId}
-          className="visually-hidden"
-          type="file"
-          multiple
-          disabled={busy}
-          aria-label="Photos for a batch"
-          accept="image/*,.heic,.heif"
-          onChange={(e) => {
-            pick(e.target.files);
-            e.target.value = '';
-          }}
-        />
-      </label>
+      <Dropzone multiple disabled={busy} label="Photos for a batch" onFiles={pick}>
+        {(dragging) => (
+          <span>
+            {busy ? 'Uploading...' : dragging ? 'Drop your photos here' : 'Choose photos or drag & drop several'}
+          </span>
+        )}
+      </Dropzone>
       {refusal && (
         <p role="alert" className="batch__refusal">
           {refusal}
