@@ -4,32 +4,19 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { events, eventTypes, topics } from '@flatlay/proto';
-import { call, createLogger, outboxMessage } from '@flatlay/platform';
+import { call, createLogger } from '@flatlay/platform';
 import { waitFor } from '../../platform/test/support.js';
 import { Catalogue } from '../src/app/catalogue.js';
 import { PriceOverrides } from '../src/consumers/settings-consumer.js';
+import { publishSetting } from './support/settings-events.js';
 import { startStack, type Stack } from './support/stack.js';
 
 describe('billing answers the operator publishable key', () => {
   let stack: Stack;
   const saved = `pk_test_${randomUUID().replaceAll('-', '')}`;
 
-  const publish = async (value: string, version: number, cleared = false) => {
-    const m = outboxMessage(
-      topics.analyticsSettings,
-      eventTypes.SettingsChanged,
-      events.SettingsChanged,
-      {
-        changedBy: 'operator-1',
-        settings: [
-          { key: 'stripe_public_key', secret: false, value, encryptedValue: Buffer.alloc(0), masked: value, cleared },
-        ],
-      },
-      { aggregateId: 'operator-settings', aggregateVersion: version, occurredAt: new Date() },
-    );
-    await stack.bus.publish([{ topic: m.topic, key: m.key, value: Buffer.from(m.envelope), headers: {} }]);
-  };
+  const publish = (value: string, version: number, cleared = false) =>
+    publishSetting(stack.bus, 'stripe_public_key', value, version, cleared);
   const publishableKey = async () => (await call(stack.billing, stack.billing.getStripeConfig, {})).publishableKey;
 
   beforeAll(async () => {

@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { events, eventTypes, topics } from '@flatlay/proto';
-import { call, createLogger, outboxMessage } from '@flatlay/platform';
+import { call, createLogger } from '@flatlay/platform';
 import { waitFor } from '../../platform/test/support.js';
 import { Catalogue, defaultCatalogueFile } from '../src/app/catalogue.js';
 import { PriceOverrides } from '../src/consumers/settings-consumer.js';
 import { readFileSync } from 'node:fs';
+import { publishSetting } from './support/settings-events.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const base = JSON.parse(readFileSync(defaultCatalogueFile, 'utf8'));
@@ -31,29 +31,8 @@ describe('billing takes price ids from the operator settings', { timeout: 120_00
   let catalogue: Catalogue;
   const priceId = `price_agency_${randomUUID().slice(0, 8)}`;
 
-  const publish = async (value: string, version: number, cleared = false) => {
-    const m = outboxMessage(
-      topics.analyticsSettings,
-      eventTypes.SettingsChanged,
-      events.SettingsChanged,
-      {
-        changedBy: 'operator-1',
-        settings: [
-          {
-            key: 'stripe_agency_price_id',
-            secret: false,
-            value,
-            encryptedValue: Buffer.alloc(0),
-            masked: value,
-            cleared,
-          },
-        ],
-      },
-      // Above any version another run's analytics published: this test's events are the newest.
-      { aggregateId: 'operator-settings', aggregateVersion: version, occurredAt: new Date() },
-    );
-    await stack.bus.publish([{ topic: m.topic, key: m.key, value: Buffer.from(m.envelope), headers: {} }]);
-  };
+  const publish = (value: string, version: number, cleared = false) =>
+    publishSetting(stack.bus, 'stripe_agency_price_id', value, version, cleared);
   const monthly = async () => {
     const products = await call(stack.billing, stack.billing.listProducts, {});
     return products.subscriptions.find((s) => s.id === 'agency')!.pricing!.monthly!.priceId;

@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { events, eventTypes, image, ledger, topics } from '@flatlay/proto';
 import {
@@ -20,37 +19,14 @@ import {
   type RunningService,
 } from '@flatlay/platform';
 import { ledgerService } from '@flatlay/ledger';
+import { testS3Store } from '../../files/test/support/s3.js';
 import { requireEnv, waitFor } from '../../platform/test/support.js';
-import { type BlobStore, FolderBlobStore, S3BlobStore } from '@flatlay/files';
+import { type BlobStore, FolderBlobStore } from '@flatlay/files';
 import { createImageService } from '../src/service.js';
 import { instantEngine } from './support/instant-engine.js';
 
 const silent = createLogger('image-test', 'silent');
 const photo = await readFile(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
-
-async function s3Store(): Promise<S3BlobStore> {
-  const names = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
-  const missing = names.filter((n) => !process.env[n]);
-  if (missing.length) throw new Error(`${missing.join(', ')} not set: run through \`npm test\`, which starts MinIO`);
-  const config = {
-    endpoint: process.env.S3_ENDPOINT!,
-    bucket: process.env.S3_BUCKET!,
-    region: process.env.S3_REGION!,
-    accessKeyId: process.env.S3_ACCESS_KEY_ID!,
-    secretAccessKey: process.env.S3_SECRET_ACCESS_KEY!,
-  };
-  const admin = new S3Client({
-    region: config.region,
-    endpoint: config.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
-  });
-  await admin.send(new CreateBucketCommand({ Bucket: config.bucket })).catch((e: { name?: string }) => {
-    if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
-  });
-  admin.destroy();
-  return new S3BlobStore(config);
-}
 
 const stores: Array<[string, () => Promise<{ blobs: BlobStore; cleanUp(): Promise<void> }>]> = [
   [
@@ -63,7 +39,7 @@ const stores: Array<[string, () => Promise<{ blobs: BlobStore; cleanUp(): Promis
   [
     'the S3 store on MinIO',
     async () => {
-      const blobs = await s3Store();
+      const blobs = await testS3Store();
       return { blobs, cleanUp: async () => blobs.close() };
     },
   ],
