@@ -226,6 +226,13 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
       .getByRole('button', { name: `Revoke unlimited for ${plain.email}` })
       .waitFor();
     await screenshotBoth(page, 'admin-unlimited-granted');
+    // At 1440 px (screenshotBoth ends there) every column of a row, its actions included, fits the
+    // card: nothing scrolled out of sight. A phone scrolls the table sideways.
+    type Box = { scrollWidth: number; clientWidth: number };
+    const hidden = await page
+      .locator('.users .table-scroll')
+      .evaluate((el) => (el as unknown as Box).scrollWidth - (el as unknown as Box).clientWidth);
+    assert.ok(hidden <= 0, `the user table hides ${hidden} px at 1440 px`);
     await row(plain.email)
       .getByRole('button', { name: `Revoke unlimited for ${plain.email}` })
       .click();

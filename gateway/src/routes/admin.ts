@@ -92,6 +92,13 @@ const USER_LIST_PARAMS = ['q', 'plan', 'signup', 'balance', 'page', 'page_size']
 const Message = z.object({ message: z.string() });
 
 /** /api/admin/*: the dashboard's users, figures, token adjustments and account deletion (admin token only). */
+/** The JSON body of an operator's action on one user: the user's e-mail address, and the action's own fields. */
+const aboutOneUser = <S extends z.ZodRawShape>(fields: S) => ({
+  type: 'application/json' as const,
+  limit: 4_096,
+  schema: z.object({ user_email: emailField('user_email is required', 'user_email'), ...fields }),
+});
+
 export function adminRoutes(clients: ServiceClients): ApiRoute[] {
   const tags = ['admin'];
   return [
@@ -242,14 +249,7 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
       access: 'admin',
       summary: 'Grants or revokes the unlimited plan (no payment): billing publishes it as it does a paid plan',
       request: {
-        body: {
-          type: 'application/json',
-          limit: 4_096,
-          schema: z.object({
-            user_email: emailField('user_email is required', 'user_email'),
-            granted: z.boolean({ error: 'granted must be true or false' }),
-          }),
-        },
+        body: aboutOneUser({ granted: z.boolean({ error: 'granted must be true or false' }) }),
       },
       responses: {
         200: { description: 'Recorded; the profile follows within moments', schema: Message },
@@ -280,19 +280,14 @@ export function adminRoutes(clients: ServiceClients): ApiRoute[] {
       idempotencyKey: true,
       summary: "Adds or deducts tokens on a user's account (a deduct stops at 0)",
       request: {
-        body: {
-          type: 'application/json',
-          limit: 4_096,
-          schema: z.object({
-            user_email: emailField('user_email is required', 'user_email'),
-            tokens: z
-              .number({ error: 'tokens must be a whole number greater than 0' })
-              .int({ error: 'tokens must be a whole number greater than 0' })
-              .positive({ error: 'tokens must be a whole number greater than 0' })
-              .max(1_000_000_000, { error: 'tokens must be at most 1000000000' }),
-            action: z.enum(['add', 'deduct'], { error: 'action must be add or deduct' }),
-          }),
-        },
+        body: aboutOneUser({
+          tokens: z
+            .number({ error: 'tokens must be a whole number greater than 0' })
+            .int({ error: 'tokens must be a whole number greater than 0' })
+            .positive({ error: 'tokens must be a whole number greater than 0' })
+            .max(1_000_000_000, { error: 'tokens must be at most 1000000000' }),
+          action: z.enum(['add', 'deduct'], { error: 'action must be add or deduct' }),
+        }),
       },
       responses: {
         200: {
