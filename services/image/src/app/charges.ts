@@ -101,17 +101,7 @@ async function refuse(deps: ChargeDeps, image: StoredImage, message: string, at:
     if (decision?.type !== 'Failed') return;
     await failImage(tx, image.imageId, 'CHARGE_REFUSED', message, at);
     await enqueueOutbox(tx, [
-      generationFailed(
-        {
-          imageId: image.imageId,
-          userId: image.userId ?? '',
-          reasonCode: 'CHARGE_REFUSED',
-          reason: message,
-          attempts: 0,
-          refundDue: false,
-        },
-        at,
-      ),
+      generationFailed(image, { reasonCode: 'CHARGE_REFUSED', reason: message, attempts: 0, refundDue: false }, at),
     ]);
   });
   return { kind: 'refused', message };

@@ -217,19 +217,9 @@ export class GenerationWorker {
       await failImage(tx, imageId, decision.code, decision.message, at);
       const refundDue = image.chargedTokens > 0 && !!image.userId;
       const job = await loadJob(tx, imageId);
-      await enqueueOutbox(tx, [
-        generationFailed(
-          {
-            imageId,
-            userId: image.userId ?? '',
-            reasonCode: decision.code,
-            reason: decision.message,
-            attempts: job?.state.attempts ?? 0,
-            refundDue,
-          },
-          at,
-        ),
-      ]);
+      const attempts = job?.state.attempts ?? 0;
+      const failure = { reasonCode: decision.code, reason: decision.message, attempts, refundDue };
+      await enqueueOutbox(tx, [generationFailed(image, failure, at)]);
       return { decision, refund: refundDue && image.userId ? image.userId : undefined };
     });
     // Keyed by image id on the ledger: a refund sent twice (this, then a sweep) gives back once.
@@ -333,20 +323,9 @@ export class GenerationWorker {
         { resultKey, resultType, previewKey, width: result.width, height: result.height },
         at,
       );
-      await enqueueOutbox(tx, [
-        generationCompleted(
-          {
-            imageId,
-            userId: image.userId ?? '',
-            locked: image.isLocked,
-            width: result.width,
-            height: result.height,
-            format: result.format,
-            attempts: attempt,
-          },
-          at,
-        ),
-      ]);
+      const { width, height, format } = result;
+      const outcome = { locked: image.isLocked, width, height, format, attempts: attempt };
+      await enqueueOutbox(tx, [generationCompleted(image, outcome, at)]);
       return true;
     });
     // The image was deleted meanwhile (its owner left): leave none of its files behind.

@@ -1,6 +1,7 @@
 import { events, eventTypes, topics } from '@flatlay/proto';
-import { outboxMessage, type OutboxMessage } from '@flatlay/platform';
+import { type MessageType, outboxMessage, type OutboxMessage } from '@flatlay/platform';
 import type { GenerationOptions } from '../adapters/image-store.js';
+import type { ImageRecord } from '../domain/image-view.js';
 
 // The image service's events, addressed to their topics and keyed by image id.
 
@@ -35,19 +36,32 @@ export function generationRequested(
   );
 }
 
-export function generationCompleted(e: events.GenerationCompleted, at: Date): OutboxMessage {
-  return outboxMessage(topics.imageGeneration, eventTypes.GenerationCompleted, events.GenerationCompleted, e, {
-    aggregateId: e.imageId,
-    occurredAt: at,
-  });
+/** The image a generation's outcome is about, as its row names it (a guest's try has no owner: null). */
+type OutcomeOf = Pick<ImageRecord, 'imageId' | 'userId'>;
+
+/** A generation's outcome on its topic: the events write a guest's try's missing owner as "", here once. */
+function generationOutcome<E extends { imageId: string; userId: string }>(
+  typeName: string,
+  type: MessageType<E>,
+  image: OutcomeOf,
+  e: Omit<E, 'imageId' | 'userId'>,
+  at: Date,
+): OutboxMessage {
+  const payload = { ...e, imageId: image.imageId, userId: image.userId ?? '' } as E;
+  return outboxMessage(topics.imageGeneration, typeName, type, payload, { aggregateId: image.imageId, occurredAt: at });
 }
 
-export function generationFailed(e: events.GenerationFailed, at: Date): OutboxMessage {
-  return outboxMessage(topics.imageGeneration, eventTypes.GenerationFailed, events.GenerationFailed, e, {
-    aggregateId: e.imageId,
-    occurredAt: at,
-  });
-}
+export const generationCompleted = (
+  image: OutcomeOf,
+  e: Omit<events.GenerationCompleted, 'imageId' | 'userId'>,
+  at: Date,
+): OutboxMessage => generationOutcome(eventTypes.GenerationCompleted, events.GenerationCompleted, image, e, at);
+
+export const generationFailed = (
+  image: OutcomeOf,
+  e: Omit<events.GenerationFailed, 'imageId' | 'userId'>,
+  at: Date,
+): OutboxMessage => generationOutcome(eventTypes.GenerationFailed, events.GenerationFailed, image, e, at);
 
 export function imageUnlocked(e: events.ImageUnlocked, at: Date): OutboxMessage {
   return outboxMessage(topics.imageGeneration, eventTypes.ImageUnlocked, events.ImageUnlocked, e, {
