@@ -32,6 +32,73 @@ async function longSide(bytes: Buffer | ArrayBuffer): Promise<number> {
   return Math.max(meta.width ?? 0, meta.height ?? 0);
 }
 
+/** For a visitor who has been here before: the first visit's intro is not shown. */
+const INTRO_SEEN = `localStorage.setItem('flatlay.intro-seen', 'before this test')`;
+
+/**
+ * The first visit's intro: it opens over the loaded page (after its largest paint, moving nothing
+ * beneath it), plays the showcase video, and Skip closes it for good.
+ */
+async function skipTheIntro(page: Page) {
+  const intro = page.getByRole('dialog', { name: 'Flatlay in 15 seconds' });
+  await intro.waitFor();
+  await screenshot(page, 'intro-first-visit');
+  const timing = await page.evaluate(
+    () =>
+      new Promise<{ paints: Array<[number, boolean]>; video: number }>((ok) => {
+        type Entry = {
+          name: string;
+          startTime: number;
+          element?: { closest: (s: string) => unknown } | null;
+        };
+        const g = globalThis as unknown as {
+          performance: { getEntriesByType: (t: string) => Entry[] };
+          PerformanceObserver: new (
+            cb: (list: { getEntries: () => Entry[] }) => void,
+          ) => { observe: (o: { type: string; buffered: boolean }) => void; disconnect: () => void };
+        };
+        const video = g.performance.getEntriesByType('resource').find((e) => e.name.endsWith('/intro/intro.webm'));
+        const paints: Entry[] = [];
+        const paintObserver = new g.PerformanceObserver((l) => paints.push(...l.getEntries()));
+        paintObserver.observe({ type: 'largest-contentful-paint', buffered: true });
+        // Buffered entries arrive in a task after observe().
+        setTimeout(() => {
+          paintObserver.disconnect();
+          ok({
+            // Each largest-paint candidate, and whether it is the intro's own (its poster or frame).
+            paints: paints.map((e) => [e.startTime, !!e.element?.closest('.intro')]),
+            video: video?.startTime ?? -1,
+          });
+        }, 50);
+      }),
+  );
+  // Every largest-paint candidate of the page itself came before the video was asked for (the
+  // intro's own frame may be a later, larger one: it is the intro's, not the page's).
+  const pagePaints = timing.paints.filter(([, intro]) => !intro).map(([t]) => t);
+  assert.ok(pagePaints.length > 0 && timing.video > 0, `no paint or no video: ${JSON.stringify(timing)}`);
+  assert.ok(
+    pagePaints.every((t) => t < timing.video),
+    `the video loads after the page's largest paint: ${JSON.stringify(timing)}`,
+  );
+  // Over the page, not in it: opening it moves nothing beneath (the home page's own late shifts,
+  // measured here at about 0.26 around 1 s, are the public-page speed issue's).
+  const position = await intro.evaluate(
+    (el) =>
+      (globalThis as unknown as { getComputedStyle: (e: unknown) => { position: string } }).getComputedStyle(el)
+        .position,
+  );
+  assert.equal(position, 'fixed');
+  await page.getByRole('button', { name: 'Skip' }).click();
+  await intro.waitFor({ state: 'detached' });
+  assert.ok(
+    await page.evaluate(() =>
+      (globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }).localStorage.getItem(
+        'flatlay.intro-seen',
+      ),
+    ),
+  );
+}
+
 /** A context for axe with this one's session: axe is injected inline, which only bypassCSP allows. */
 async function axeContextLike(context: BrowserContext): Promise<BrowserContext> {
   return browser.newContext({
@@ -212,7 +279,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     assert.doesNotMatch(csp, /https:/);
   });
 
-  it('axe-core finds no serious or critical violation on /, /auth and /pricing', async () => {
+  it("axe-core finds no serious or critical violation on / (with the first visit's intro), /auth and /pricing", async () => {
     // bypassCSP: axe is injected as an inline script, which the product's CSP rightly refuses.
     const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
     const page = await context.newPage();
@@ -223,6 +290,8 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     ] as const) {
       await page.goto(path);
       await page.locator('main').getByText(ready).first().waitFor();
+      // A first visit to /: axe checks the intro over the page too.
+      if (path === '/') await page.getByRole('dialog', { name: 'Flatlay in 15 seconds' }).waitFor();
       await page.waitForLoadState('networkidle');
       assert.deepEqual(await seriousViolations(page), [], `axe on ${path}`);
     }
@@ -245,6 +314,8 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     const page = await context.newPage();
     const errors = recordErrors(page);
     await page.goto('/');
+    // A first visit: the intro plays over the page once it has loaded, and Skip closes it.
+    await skipTheIntro(page);
     // Upload slowly (5 KB/s) so the progress bar is seen moving on a local connection.
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.emulateNetworkConditions', {
@@ -331,6 +402,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       bypassCSP: true,
       acceptDownloads: true,
     });
+    await context.addInitScript(INTRO_SEEN);
     const page = await context.newPage();
     const errors = recordErrors(page);
     await page.goto('/');
@@ -403,6 +475,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
   it('a guest unlocks their try with tokens: the try waits while they sign up, then is in their gallery for 100 tokens', async () => {
     // bypassCSP: axe runs on the locked preview (injected inline).
     const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
+    await context.addInitScript(INTRO_SEEN);
     const page = await context.newPage();
     const errors = recordErrors(page);
     const email = `claimer.${Date.now()}@example.com`;

@@ -2,6 +2,7 @@ import { EnhanceHero } from '../features/enhance/EnhanceHero';
 import { FaqAccordion } from '../features/content/FaqAccordion';
 import { FeatureCards } from '../features/content/FeatureCards';
 import { HowItWorksSteps } from '../features/content/HowItWorksSteps';
+import { IntroVideo } from '../features/content/IntroVideo';
 import { PhotoTip } from '../features/content/PhotoTip';
 import { Showcase } from '../features/content/Showcase';
 import { PricingBlock } from '../features/pricing/PricingBlock';
@@ -25,6 +26,7 @@ export default function HomePage() {
       <FeatureCards />
       <PricingBlock />
       <FaqAccordion />
+      <IntroVideo />
     </>
   );
 }
