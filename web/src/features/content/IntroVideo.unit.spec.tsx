@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import assert from 'node:assert/strict';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, it, vi } from 'vitest';
 import { INTRO_SEEN_KEY, IntroVideo } from './IntroVideo';
 
@@ -17,7 +17,7 @@ describe('the intro video', () => {
     assert.equal(video?.getAttribute('preload'), 'none');
     assert.equal(video?.querySelector('track[kind="captions"]')?.getAttribute('src'), '/intro/intro.vtt');
     const skip = screen.getByRole('button', { name: 'Skip' });
-    assert.equal(document.activeElement, skip);
+    await waitFor(() => assert.equal(document.activeElement, skip));
     assert.ok(localStorage.getItem(INTRO_SEEN_KEY), 'remembered as soon as it is shown');
     fireEvent.click(skip);
     assert.equal(screen.queryByRole('dialog'), null);
