@@ -835,4 +835,66 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
       assert.equal(published.rows[0].n, 2);
     });
   });
+
+  describe('the sign-up consent recorded with the account (ADR 0804)', () => {
+    const consentOf = async (id: string) =>
+      (await identityDb.query('SELECT consented_at, consent_version FROM users WHERE id = $1', [id])).rows[0] as {
+        consented_at: Date | null;
+        consent_version: string | null;
+      };
+
+    it('register stores the version shown and the time; without one the account is made with none recorded', async () => {
+      const before = Date.now();
+      const res = await s.request<SessionBody>('POST', '/auth/register', {
+        json: {
+          email: `consent.${randomUUID().slice(0, 8)}@example.com`,
+          password: 'correct horse battery',
+          consent_version: '2026-11-signup-18plus',
+        },
+      });
+      assert.equal(res.status, 201);
+      const stored = await consentOf(res.body.user.id);
+      assert.equal(stored.consent_version, '2026-11-signup-18plus');
+      const at = stored.consented_at?.getTime() ?? 0;
+      assert.ok(at >= before - 1000 && at <= Date.now() + 1000, 'consented now (allowing for clock rounding)');
+
+      // The /api contract's payload (email and password alone) still creates the account.
+      const bare = await s.request<SessionBody>('POST', '/auth/register', {
+        json: { email: `noconsent.${randomUUID().slice(0, 8)}@example.com`, password: 'correct horse battery' },
+      });
+      assert.equal(bare.status, 201);
+      assert.deepEqual(await consentOf(bare.body.user.id), { consented_at: null, consent_version: null });
+    });
+
+    it('refuses a version that is not a label with 400 and a message, creating nothing', async () => {
+      const email = `badconsent.${randomUUID().slice(0, 8)}@example.com`;
+      for (const consent_version of ['has spaces', '<script>', 'x'.repeat(65)]) {
+        const res = await s.request('POST', '/auth/register', {
+          json: { email, password: 'correct horse battery', consent_version },
+        });
+        assert.equal(res.status, 400, consent_version);
+        assert.match(res.body.message, /consent_version/);
+      }
+      const { rows } = await identityDb.query('SELECT 1 FROM users WHERE lower(email) = $1', [email]);
+      assert.equal(rows.length, 0);
+    });
+
+    it('Google records the version on the sign-in that creates the account, and keeps it on later ones', async () => {
+      const sub = randomUUID();
+      const email = `gconsent.${sub.slice(0, 8)}@gmail.com`;
+      const idToken = await s.googleIdToken({ sub, email, email_verified: true });
+      const res = await s.request<SessionBody>('POST', '/auth/google', {
+        json: { idToken, consent_version: '2026-11-signup-18plus' },
+      });
+      assert.equal(res.status, 200);
+      const first = await consentOf(res.body.user.id);
+      assert.equal(first.consent_version, '2026-11-signup-18plus');
+      assert.ok(first.consented_at instanceof Date);
+      const again = await s.request<SessionBody>('POST', '/auth/google', {
+        json: { idToken: await s.googleIdToken({ sub, email, email_verified: true }), consent_version: 'v2' },
+      });
+      assert.equal(again.status, 200);
+      assert.deepEqual(await consentOf(res.body.user.id), first, 'a later sign-in changes nothing recorded');
+    });
+  });
 });

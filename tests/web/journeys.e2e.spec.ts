@@ -4,8 +4,9 @@
 // preview and its $5 unlock paid on the local checkout page (the full-resolution download), a new
 // user's journey through sign-up, enhancement, the live Recent images, main_pack bought from the
 // pricing page and an unlock with tokens, and a subscriber who subscribes to Studio and cancels on
-// /account. axe-core checks /, /auth, /pricing, /dashboard, /subscribe, /checkout, /account and the
-// local checkout page.
+// /account. axe-core checks /, /auth, /pricing, /dashboard, /subscribe, /checkout, /account, the
+// local checkout page and the cookie banner (nothing of a pixel is requested after Reject; Accept
+// from the footer's Cookie settings loads it).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -305,7 +306,60 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     await free.getByRole('link', { name: 'Get Started' }).click();
     await page.getByText('Sign up required').first().waitFor();
     await page.waitForURL((u) => u.pathname === '/auth' && u.searchParams.get('mode') === 'signup');
+    // The sign-up form it opens carries the 18+ consent line (ADR 0804).
+    await page.getByText(/confirm that you are at least 18 years old/).waitFor();
     await screenshot(page, 'free-card-sign-up-required-1440');
+    await context.close();
+  });
+
+  it('asks before any marketing pixel loads: after Reject none is requested, after Accept (from Cookie settings) it loads', async () => {
+    // A deployment with a Meta pixel id, as GET /api/config answers one; the pixel's script is a
+    // local stand-in (nothing outside is reached), and bypassCSP lets it load where the product's
+    // own CSP (no pixel configured) would refuse it.
+    const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
+    const pixelRequests: string[] = [];
+    await context.route('**/api/config', (route) =>
+      route.fulfill({
+        json: { google_client_id: null, support_email: null, pixels: { meta: '1234567890', tiktok: null } },
+      }),
+    );
+    await context.route('https://connect.facebook.net/**', (route) => {
+      pixelRequests.push(route.request().url());
+      return route.fulfill({ contentType: 'text/javascript', body: '' });
+    });
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    await page.goto('/');
+    const banner = page.getByRole('region', { name: 'Cookies for marketing' });
+    await banner.waitFor();
+    assert.deepEqual(await seriousViolations(page), [], 'axe on the cookie banner');
+    await screenshot(page, 'cookie-banner-1440');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'cookie-banner-375');
+    await page.setViewportSize(VIEWPORTS.desktop);
+
+    await banner.getByRole('button', { name: 'Reject' }).click();
+    await banner.waitFor({ state: 'detached' });
+    // /pricing tracks ViewContent: with the reject it is dropped, and no script is asked for.
+    await page.goto('/pricing');
+    await page.getByText('100 TOKENS = 1 IMAGE').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.equal(await banner.count(), 0, 'the choice is remembered');
+    assert.deepEqual(pixelRequests, [], 'no pixel script after Reject');
+
+    await page.getByRole('button', { name: 'Cookie settings' }).click();
+    const loaded = page.waitForRequest('https://connect.facebook.net/en_US/fbevents.js');
+    await banner.getByRole('button', { name: 'Accept' }).click();
+    await loaded;
+    await banner.waitFor({ state: 'detached' });
+    assert.deepEqual(pixelRequests, ['https://connect.facebook.net/en_US/fbevents.js']);
+    const choice = await page.evaluate(() =>
+      (globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }).localStorage.getItem(
+        'cookie_consent',
+      ),
+    );
+    assert.equal(choice, 'accepted');
+    assert.deepEqual(errors, []);
     await context.close();
   });
 

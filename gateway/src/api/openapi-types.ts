@@ -1250,6 +1250,11 @@ export interface operations {
                     email: string;
                     /** @example correct horse battery */
                     password: string;
+                    /**
+                     * @description Version of the sign-up consent text (privacy policy, terms, being at least 18) the person was shown; recorded with the time when the account is created. Optional
+                     * @example 2026-11-signup-18plus
+                     */
+                    consent_version?: string;
                 };
             };
         };
@@ -1473,6 +1478,11 @@ export interface operations {
                 "application/json": {
                     /** @description Google ID token (a JWT: three base64url parts joined by dots) */
                     idToken: string;
+                    /**
+                     * @description Version of the sign-up consent text (privacy policy, terms, being at least 18) the person was shown; recorded with the time when the account is created. Optional
+                     * @example 2026-11-signup-18plus
+                     */
+                    consent_version?: string;
                 };
             };
         };

@@ -49,6 +49,14 @@ const supabaseFields = {
 };
 const SupabaseSignIn = z.object({ ...supabaseFields, user: z.object(supabaseFields).optional() });
 
+// Optional (the specification's payloads have no such field): identity checks the label and
+// records it with the time on a new account; without it the account is made all the same (ADR 0804).
+const consentVersion = z.string().max(64).optional().meta({
+  description:
+    'Version of the sign-up consent text (privacy policy, terms, being at least 18) the person was shown; recorded with the time when the account is created. Optional',
+  example: '2026-11-signup-18plus',
+});
+
 /** /api/auth: register, login, Google and Supabase sign-in, me, logout. */
 export function authRoutes(clients: ServiceClients, logger: Logger): ApiRoute[] {
   const identityClient = () => clients.identity();
@@ -83,7 +91,7 @@ export function authRoutes(clients: ServiceClients, logger: Logger): ApiRoute[] 
         body: {
           type: 'application/json',
           limit: 16_384,
-          schema: z.object({ email: emailField(), password: NewPassword }),
+          schema: z.object({ email: emailField(), password: NewPassword, consent_version: consentVersion }),
         },
       },
       responses: {
@@ -92,7 +100,12 @@ export function authRoutes(clients: ServiceClients, logger: Logger): ApiRoute[] 
       },
       async handle(_req, res, { body }) {
         const c = identityClient();
-        const s = await call(c, c.register, { email: body.email, password: body.password }, { deadlineMs: 15_000 });
+        const s = await call(
+          c,
+          c.register,
+          { email: body.email, password: body.password, consentVersion: body.consent_version ?? '' },
+          { deadlineMs: 15_000 },
+        );
         res.status(201).json(await signedIn(s));
       },
     }),
@@ -149,6 +162,7 @@ export function authRoutes(clients: ServiceClients, logger: Logger): ApiRoute[] 
               // is refused here, before any network call (and never reads as Google's outage).
               .regex(JWT_SHAPE, { error: GOOGLE_TOKEN_MALFORMED })
               .meta({ description: 'Google ID token (a JWT: three base64url parts joined by dots)' }),
+            consent_version: consentVersion,
           }),
         },
       },
@@ -170,7 +184,13 @@ export function authRoutes(clients: ServiceClients, logger: Logger): ApiRoute[] 
       },
       async handle(_req, res, { body }) {
         const c = identityClient();
-        res.json(await signedIn(await call(c, c.loginWithGoogle, { idToken: body.idToken }, { deadlineMs: 15_000 })));
+        const s = await call(
+          c,
+          c.loginWithGoogle,
+          { idToken: body.idToken, consentVersion: body.consent_version ?? '' },
+          { deadlineMs: 15_000 },
+        );
+        res.json(await signedIn(s));
       },
     }),
 

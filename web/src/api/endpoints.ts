@@ -5,10 +5,14 @@ import { actionKeyHeader } from './action-key';
 import { answerOf, api, noTokenApi } from './client';
 
 export type Credentials = { email: string; password: string };
+/** Sign-up sends the version of the consent line the person was shown (recorded with the account). */
+export type SignUp = Credentials & { consent_version: string };
 
-export const register = (body: Credentials) => answerOf(noTokenApi.POST('/auth/register', { body }));
+export const register = (body: SignUp) => answerOf(noTokenApi.POST('/auth/register', { body }));
 export const login = (body: Credentials) => answerOf(noTokenApi.POST('/auth/login', { body }));
-export const loginWithGoogle = (idToken: string) => answerOf(noTokenApi.POST('/auth/google', { body: { idToken } }));
+/** Google creates the account on a first sign-in: the consent line's version goes with every one. */
+export const loginWithGoogle = (idToken: string, consentVersion: string) =>
+  answerOf(noTokenApi.POST('/auth/google', { body: { idToken, consent_version: consentVersion } }));
 /** Logout sends the token it ends explicitly: it is already removed from storage when this runs. */
 export const logoutWith = (token: string) =>
   answerOf(api.POST('/auth/logout', { headers: { Authorization: `Bearer ${token}` } }));

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Outlet, Route, Routes } from 'react-router-dom';
+import { CookieBanner } from '../components/CookieBanner';
 import { Footer } from '../components/Footer';
 import { Header } from '../components/Header';
 import { Spinner } from '../components/Spinner';
@@ -41,6 +42,7 @@ function Layout() {
         </Suspense>
       </main>
       <Footer />
+      <CookieBanner />
     </div>
   );
 }

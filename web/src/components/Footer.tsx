@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { openCookieSettings } from '../lib/consent';
 import { Logo } from './icons';
 
 export function Footer() {
@@ -16,6 +17,9 @@ export function Footer() {
           <Link to="/faq">FAQ</Link>
           <Link to="/privacy">Privacy Policy</Link>
           <Link to="/terms">Terms &amp; Conditions</Link>
+          <button type="button" className="link-button" onClick={openCookieSettings}>
+            Cookie settings
+          </button>
         </nav>
       </div>
       <p className="site-footer__copyright">© 2025 Flatlay. All rights reserved.</p>

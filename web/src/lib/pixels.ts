@@ -1,7 +1,10 @@
 // Marketing pixels behind one module. Each pixel is on only when its id is configured (a <meta>
 // tag the gateway fills, see ./runtime-config); with none configured nothing is loaded and
 // nothing is sent. The gateway's Content Security Policy allows a pixel's origin only when
-// its id is set, so a pixel cannot load where it is not configured.
+// its id is set, so a pixel cannot load where it is not configured. And nothing loads or is sent
+// until the visitor accepts marketing cookies in the banner (./consent): events before that, or
+// after a reject, are dropped, not queued.
+import { marketingAllowed } from './consent';
 import { loadWebConfig, metaPixelId, tiktokPixelId } from './runtime-config';
 
 export type PixelEvent = 'Lead' | 'ViewContent' | 'InitiateCheckout' | 'Purchase' | 'CompleteRegistration';
@@ -40,9 +43,12 @@ function addScript(src: string) {
   document.head.appendChild(s);
 }
 
-/** Loads the configured pixels once; a no-op when none is configured. */
+/** Whether any pixel id is configured (once the deployment's settings are known). */
+export const pixelsConfigured = (): boolean => Boolean(metaPixelId() || tiktokPixelId());
+
+/** Loads the configured pixels once, after the visitor accepted; a no-op when none is configured. */
 export function startPixels(): void {
-  if (started || typeof document === 'undefined') return;
+  if (started || typeof document === 'undefined' || !marketingAllowed()) return;
   started = true;
   const meta = metaPixelId();
   if (meta) {
@@ -66,12 +72,18 @@ export function startPixels(): void {
   }
 }
 
-/** Sends one event to every configured pixel; nothing at all when none is configured. */
+/** Starts the pixels once the deployment's settings are known, if the visitor has accepted. */
+export function startPixelsWhenAllowed(): Promise<void> {
+  if (!marketingAllowed()) return Promise.resolve();
+  return loadWebConfig().then(() => startPixels());
+}
+
+/** Sends one event to every configured pixel; nothing at all when none is configured or not accepted. */
 export function trackPixel(event: PixelEvent, data: PixelData = {}): void {
-  if (typeof window === 'undefined') return;
+  if (typeof window === 'undefined' || !marketingAllowed()) return;
   // The ids come with the deployment's settings: wait for them (asked once per page load).
   void loadWebConfig().then(() => {
-    if (!metaPixelId() && !tiktokPixelId()) return;
+    if (!pixelsConfigured() || !marketingAllowed()) return;
     startPixels();
     if (metaPixelId()) window.fbq?.('track', event, data);
     if (tiktokPixelId()) window.ttq?.track(TIKTOK_EVENT[event], data);

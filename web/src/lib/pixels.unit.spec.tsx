@@ -5,8 +5,13 @@ import { afterEach, describe, it, vi } from 'vitest';
 const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
 
 /** A fresh copy of the pixels module (its settings are asked once per page load) over a stubbed /api/config. */
-async function pixelsWith(pixels: { meta: string | null; tiktok: string | null }) {
+async function pixelsWith(
+  pixels: { meta: string | null; tiktok: string | null },
+  choice: 'accepted' | 'rejected' | null = 'accepted',
+) {
   vi.resetModules();
+  localStorage.clear();
+  if (choice) localStorage.setItem('cookie_consent', choice);
   const asked: string[] = [];
   vi.stubGlobal('fetch', async (input: Request | string) => {
     asked.push(typeof input === 'string' ? input : new URL(input.url).pathname);
@@ -37,6 +42,20 @@ describe('marketing pixels', () => {
     assert.equal(window.fbq, undefined);
     assert.equal(window.ttq, undefined);
     assert.deepEqual(p.asked, ['/api/config'], 'the settings are asked once');
+  });
+
+  it('load nothing and send nothing before the visitor accepts, or after a reject (events are dropped, not queued)', async () => {
+    for (const choice of [null, 'rejected'] as const) {
+      const p = await pixelsWith({ meta: '1234567890', tiktok: 'C0FFEE42' }, choice);
+      p.trackPixel('Purchase', { value: 2.99, currency: 'USD' });
+      await p.startPixelsWhenAllowed();
+      await p.loadWebConfig();
+      p.startPixels();
+      await Promise.resolve();
+      assert.deepEqual(scripts(), [], String(choice));
+      assert.equal(window.fbq, undefined);
+      assert.equal(window.ttq, undefined);
+    }
   });
 
   it('load only the configured pixel and queue each event for it', async () => {

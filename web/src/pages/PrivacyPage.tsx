@@ -20,9 +20,12 @@ export default function PrivacyPage() {
       <p>Your photos and results are used only to provide the service to you. We do not sell them.</p>
       <h2>Cookies and tracking</h2>
       <p>
-        We keep your session in your browser's storage. Marketing pixels may record sign-up, content-view, checkout and
-        purchase events.
+        We keep your session in your browser's storage. With your permission, given in the cookie banner, the Meta and
+        TikTok marketing pixels record sign-up, content-view, checkout and purchase events; they do not load unless you
+        accept. You can change your choice at any time under Cookie settings at the bottom of every page.
       </p>
+      <h2>Age</h2>
+      <p>You must be at least 18 years old to create an account. We record when you agreed and to which version.</p>
       <h2>Your rights</h2>
       <p>You can ask us for a copy of your data or to delete your account at any time by contacting support.</p>
     </article>

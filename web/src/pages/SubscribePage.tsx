@@ -11,6 +11,7 @@ import { InlineSignIn } from '../features/account/InlineSignIn';
 import { type BillingPeriod, SUBSCRIPTION_PLANS } from '../features/account/subscription';
 import { formatMinorUnits } from '../lib/constants';
 import { navigateAway } from '../lib/navigate-away';
+import { rememberCheckout } from '../lib/purchase-tracking';
 import { checkoutErrorTitle } from '../features/account/checkout-errors';
 import '../features/admin/admin.css';
 
@@ -43,6 +44,7 @@ export default function SubscribePage() {
     try {
       const answer = await startSubscriptionCheckout(`${chosen.id}_${period}`, params.get('promo') ?? undefined);
       if (!answer?.url) throw new Error('The checkout could not be started.');
+      rememberCheckout({ plan: chosen.id, period });
       navigateAway(answer.url);
     } catch (error) {
       errorToast(

@@ -6,6 +6,7 @@ import { startSubscriptionCheckout } from '../features/account/billing-api';
 import { checkoutErrorTitle } from '../features/account/checkout-errors';
 import { parsePlanKey } from '../features/account/subscription';
 import { navigateAway } from '../lib/navigate-away';
+import { rememberCheckout } from '../lib/purchase-tracking';
 
 /** /subscription-checkout?plan=studio_monthly&promo=…: starts the hosted checkout by itself. */
 export default function SubscriptionCheckoutPage() {
@@ -29,6 +30,8 @@ export default function SubscriptionCheckoutPage() {
     startSubscriptionCheckout(planKey as string, promo)
       .then((answer) => {
         if (!answer?.url) throw new Error('The checkout could not be started.');
+        const plan = parsePlanKey(planKey);
+        if (plan) rememberCheckout(plan);
         navigateAway(answer.url);
       })
       .catch((error: unknown) => {

@@ -17,11 +17,13 @@ export interface UserRow {
   emailVerified: boolean;
   /** Tokens issued under an earlier value (or none) are over; null: sessions were never ended. */
   sessionsValidAfter: Date | null;
+  /** The sign-up consent: when it was given and the version of the text shown; null when none was recorded. */
+  consent: { version: string; at: Date } | null;
   createdAt: Date;
 }
 
 const COLUMNS = `id, email, password_hash, role, first_name, last_name, avatar_url, stripe_customer_id, stripe_subscription_id,
-  subscription_plan, subscription_status, subscription_period_end, plan_as_of, email_verified, sessions_valid_after, created_at`;
+  subscription_plan, subscription_status, subscription_period_end, plan_as_of, email_verified, sessions_valid_after, consented_at, consent_version, created_at`;
 
 function toUser(r: Record<string, unknown>): UserRow {
   return {
@@ -43,6 +45,7 @@ function toUser(r: Record<string, unknown>): UserRow {
     },
     emailVerified: r.email_verified === true,
     sessionsValidAfter: (r.sessions_valid_after as Date | null) ?? null,
+    consent: r.consented_at ? { version: r.consent_version as string, at: r.consented_at as Date } : null,
     createdAt: r.created_at as Date,
   };
 }
@@ -89,13 +92,26 @@ export const userStore = {
       firstName: string;
       lastName: string;
       avatarUrl: string;
+      consent: { version: string; at: Date } | null;
       now: Date;
     },
   ): Promise<boolean> {
     const { rowCount } = await db.query(
-      `INSERT INTO users (id, email, email_verified, password_hash, role, first_name, last_name, avatar_url, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'user', $5, $6, $7, $8, $8) ON CONFLICT (lower(email)) DO NOTHING`,
-      [u.id, u.email, u.emailVerified, u.passwordHash, u.firstName, u.lastName, u.avatarUrl, u.now],
+      `INSERT INTO users (id, email, email_verified, password_hash, role, first_name, last_name, avatar_url,
+         consented_at, consent_version, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'user', $5, $6, $7, $8, $9, $10, $10) ON CONFLICT (lower(email)) DO NOTHING`,
+      [
+        u.id,
+        u.email,
+        u.emailVerified,
+        u.passwordHash,
+        u.firstName,
+        u.lastName,
+        u.avatarUrl,
+        u.consent?.at ?? null,
+        u.consent?.version ?? null,
+        u.now,
+      ],
     );
     return rowCount === 1;
   },

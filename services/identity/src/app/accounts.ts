@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AppError, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
 import {
   applySubscriptionFact,
+  consentRecord,
+  consentVersionProblem,
   displayName,
   emailProblem,
   INVALID_ADMIN_LOGIN,
@@ -90,9 +92,12 @@ export class Accounts {
     };
   }
 
-  /** A password account; its address is not verified (nothing here proves the person owns it). */
-  async register(rawEmail: string, password: string): Promise<Session> {
-    const problem = emailProblem(rawEmail) ?? passwordProblem(password);
+  /**
+   * A password account; its address is not verified (nothing here proves the person owns it).
+   * `consentVersion`: the consent text the person was shown, recorded with the time (ADR 0804).
+   */
+  async register(rawEmail: string, password: string, consentVersion = ''): Promise<Session> {
+    const problem = emailProblem(rawEmail) ?? passwordProblem(password) ?? consentVersionProblem(consentVersion);
     if (problem) throw invalid(problem);
     const email = normalizeEmail(rawEmail);
     const taken = () => new AppError('ALREADY_EXISTS', 'An account with this email already exists');
@@ -110,6 +115,7 @@ export class Accounts {
           firstName: '',
           lastName: '',
           avatarUrl: '',
+          consent: consentRecord(consentVersion, now),
           now,
         }))
       )
@@ -140,10 +146,13 @@ export class Accounts {
     return (await this.deps.tokens.issue(user.id, 'admin', user.sessionsValidAfter, this.clock())).token;
   }
 
-  async loginWithGoogle(idToken: string): Promise<Session> {
+  /** `consentVersion` is recorded only when this sign-in creates the account (ADR 0804). */
+  async loginWithGoogle(idToken: string, consentVersion = ''): Promise<Session> {
     if (!idToken) throw invalid('idToken is required');
+    const problem = consentVersionProblem(consentVersion);
+    if (problem) throw invalid(problem);
     const claims = await this.deps.google.verify(idToken);
-    return this.session(await accountForExternalSignIn(this.deps, claims, this.clock()));
+    return this.session(await accountForExternalSignIn(this.deps, claims, this.clock(), consentVersion));
   }
 
   async loginWithSupabase(

@@ -3,6 +3,7 @@ import { AppError, withTransaction, type Logger, type Pool, type Queryable } fro
 import {
   cleanAvatarUrl,
   cleanProfileText,
+  consentRecord,
   decideExternalSignIn,
   emailProblem,
   normalizeEmail,
@@ -26,6 +27,8 @@ export async function accountForExternalSignIn(
   deps: { pool: Pool; logger: Logger },
   p: ExternalProfile,
   now: Date,
+  /** The consent text's version the person was shown; recorded only on a new account. */
+  consentVersion = '',
 ): Promise<UserRow> {
   const email = p.email ? normalizeEmail(p.email) : '';
   if (email && emailProblem(email)) throw unauthenticated('the sign-in token carries an invalid email address');
@@ -37,7 +40,9 @@ export async function accountForExternalSignIn(
   };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await withTransaction(deps.pool, (tx) => decideAndApply(tx, deps.logger, { ...p, email }, profile, now));
+      return await withTransaction(deps.pool, (tx) =>
+        decideAndApply(tx, deps.logger, { ...p, email }, profile, now, consentVersion),
+      );
     } catch (error) {
       if (!(error instanceof RaceLost)) throw error;
       if (attempt >= 3) throw new AppError('CONFLICT', 'The account is being created. Please try again.');
@@ -51,6 +56,7 @@ async function decideAndApply(
   p: ExternalProfile,
   profile: { firstName: string; lastName: string; avatarUrl: string },
   now: Date,
+  consentVersion: string,
 ): Promise<UserRow> {
   const linked = await userStore.byExternalIdentity(tx, p.provider, p.subject, true);
   const byEmail = linked || !p.email ? undefined : await userStore.byEmail(tx, p.email, true);
@@ -67,6 +73,7 @@ async function decideAndApply(
           emailVerified: decision.emailVerified,
           passwordHash: null,
           ...profile,
+          consent: consentRecord(consentVersion, now),
           now,
         }))
       )

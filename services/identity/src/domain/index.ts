@@ -2,3 +2,4 @@ export * from './credentials.js';
 export * from './profile.js';
 export * from './plan.js';
 export * from './external-sign-in.js';
+export * from './consent.js';

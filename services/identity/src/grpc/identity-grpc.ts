@@ -28,13 +28,13 @@ export function identityGrpcService(ctx: ServiceContext, accounts: Accounts): Gr
   const implementation: identity.IdentityServiceServer = {
     getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
     register: unary(logger, async (req: identity.RegisterRequest) =>
-      toSession(await accounts.register(req.email, req.password)),
+      toSession(await accounts.register(req.email, req.password, req.consentVersion ?? '')),
     ),
     login: unary(logger, async (req: identity.LoginRequest) =>
       toSession(await accounts.login(req.email, req.password)),
     ),
     loginWithGoogle: unary(logger, async (req: identity.LoginWithGoogleRequest) =>
-      toSession(await accounts.loginWithGoogle(req.idToken)),
+      toSession(await accounts.loginWithGoogle(req.idToken, req.consentVersion ?? '')),
     ),
     loginWithSupabase: unary(logger, async (req: identity.LoginWithSupabaseRequest) =>
       toSession(

@@ -2,6 +2,9 @@ import { type FormEvent, useState } from 'react';
 import { login, register } from '../../api/endpoints';
 import { useAuth } from '../../auth/auth-context';
 import { errorToast, toast } from '../../components/toast/toast-store';
+import { SIGN_UP_CONSENT_VERSION } from '../../lib/consent';
+import { trackPixel } from '../../lib/pixels';
+import { ConsentLine } from '../auth/ConsentLine';
 
 /** The subscribe page's own sign-in or create-account form, so a visitor never leaves the order. */
 export function InlineSignIn() {
@@ -20,9 +23,13 @@ export function InlineSignIn() {
     }
     setBusy(true);
     try {
-      const session = await (signup ? register : login)({ email: email.trim(), password });
+      const credentials = { email: email.trim(), password };
+      const session = await (signup
+        ? register({ ...credentials, consent_version: SIGN_UP_CONSENT_VERSION })
+        : login(credentials));
       await completeSignIn(session);
       toast({ title: signup ? 'Account created successfully!' : 'Signed in successfully!' });
+      if (signup) trackPixel('CompleteRegistration');
     } catch (error) {
       errorToast(
         signup ? 'Sign Up Error' : 'Sign In Error',
@@ -54,6 +61,7 @@ export function InlineSignIn() {
       <button type="submit" className="button button--primary button--block" disabled={busy}>
         {busy ? 'Please wait...' : signup ? 'Create Account' : 'Sign In'}
       </button>
+      {signup && <ConsentLine />}
       <button
         type="button"
         className="button button--ghost button--block"

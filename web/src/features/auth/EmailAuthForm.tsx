@@ -2,7 +2,9 @@ import { type FormEvent, useState } from 'react';
 import { login, register } from '../../api/endpoints';
 import { useAuth } from '../../auth/auth-context';
 import { errorToast, toast } from '../../components/toast/toast-store';
+import { SIGN_UP_CONSENT_VERSION } from '../../lib/consent';
 import { trackPixel } from '../../lib/pixels';
+import { ConsentLine } from './ConsentLine';
 
 export type EmailMode = 'signin' | 'signup';
 
@@ -27,7 +29,10 @@ export function EmailAuthForm(props: {
     setBusy(true);
     props.onStart();
     try {
-      const session = await (signup ? register : login)({ email: email.trim(), password });
+      const credentials = { email: email.trim(), password };
+      const session = await (signup
+        ? register({ ...credentials, consent_version: SIGN_UP_CONSENT_VERSION })
+        : login(credentials));
       await completeSignIn(session);
       toast({ title: signup ? 'Account created successfully!' : 'Signed in successfully!' });
       if (signup) trackPixel('CompleteRegistration');
@@ -70,6 +75,7 @@ export function EmailAuthForm(props: {
       <button type="submit" className="button button--primary button--block" disabled={busy}>
         {busy ? 'Please wait...' : signup ? 'Create Account' : 'Sign In'}
       </button>
+      {signup && <ConsentLine />}
       <button type="button" className="button button--ghost button--block" onClick={props.onBack}>
         Back to options
       </button>

@@ -4,7 +4,10 @@ import { useAuth } from '../../auth/auth-context';
 import { GOOGLE_SIGN_IN_FAILED } from '../../auth/auth-errors';
 import { requestGoogleCredential } from '../../auth/google-identity';
 import { errorToast, toast } from '../../components/toast/toast-store';
+import { SIGN_UP_CONSENT_VERSION } from '../../lib/consent';
+import { trackPixel } from '../../lib/pixels';
 import { googleClientId, useWebConfig } from '../../lib/runtime-config';
+import { isGoogleSignUp } from './google-sign-up';
 
 /** Continue with Google: offered when this deployment has a Google client id, explained when not. */
 export function GoogleSignInButton({ onStart, onSignedIn }: { onStart: () => void; onSignedIn: () => void }) {
@@ -30,10 +33,12 @@ export function GoogleSignInButton({ onStart, onSignedIn }: { onStart: () => voi
     onStart();
     try {
       const credential = await requestGoogleCredential(clientId);
-      const session = await loginWithGoogle(credential);
+      // The consent line sits beside this button: a first sign-in creates the account with it.
+      const session = await loginWithGoogle(credential, SIGN_UP_CONSENT_VERSION);
       if (!session?.access_token) throw new Error('Backend did not return access token');
       await completeSignIn(session);
       toast({ title: 'Signed in successfully!' });
+      if (session.user && isGoogleSignUp(session.user, Date.now())) trackPixel('CompleteRegistration');
       onSignedIn();
     } catch (error) {
       console.error('Google sign-in failed:', error);

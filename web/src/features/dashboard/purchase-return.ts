@@ -5,6 +5,7 @@ import { fetchBalance } from '../../api/endpoints';
 import { queryKeys } from '../../api/queries';
 import { useAuth } from '../../auth/auth-context';
 import { toast } from '../../components/toast/toast-store';
+import { trackCheckoutReturn } from '../../lib/purchase-tracking';
 
 /** How the balance is watched after a purchase: once a second, 30 times (the dashboard's polling). */
 export const PURCHASE_WATCH = { intervalMs: 1000, tries: 30 } as const;
@@ -28,6 +29,7 @@ export function usePurchaseReturn(watch: { intervalMs: number; tries: number } =
   useEffect(() => {
     if (!returned) return;
     setQuery({}, { replace: true });
+    void trackCheckoutReturn();
     toast({ title: 'Payment Successful', description: 'Thank you! Your tokens are being added to your balance.' });
     setReturns((n) => n + 1);
   }, [returned, setQuery]);

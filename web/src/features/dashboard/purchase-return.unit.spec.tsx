@@ -5,8 +5,13 @@ import { afterEach, beforeEach, describe, it, vi } from 'vitest';
 import { useTokenBalance, useTokenHistory } from '../../api/queries';
 import { useAuth } from '../../auth/auth-context';
 import { resetToasts } from '../../components/toast/toast-store';
+import type { PixelData, PixelEvent } from '../../lib/pixels';
+import { rememberCheckout } from '../../lib/purchase-tracking';
 import { currentLocation, customer, fakeApi, json, renderPage } from '../../test/fake-api';
 import { usePurchaseReturn } from './purchase-return';
+
+const tracked = vi.hoisted(() => [] as [PixelEvent, PixelData | undefined][]);
+vi.mock('../../lib/pixels', () => ({ trackPixel: (e: PixelEvent, d?: PixelData) => void tracked.push([e, d]) }));
 
 /** The dashboard's parts under test: the return hook, the balance, the profile and the history. */
 function Returned({ tries = 30 }: { tries?: number }) {
@@ -23,6 +28,8 @@ function Returned({ tries = 30 }: { tries?: number }) {
 }
 
 beforeEach(() => {
+  tracked.length = 0;
+  sessionStorage.clear();
   localStorage.clear();
   localStorage.setItem('auth_token', 'customer-token');
   resetToasts();
@@ -50,6 +57,25 @@ describe('back from a purchase (payment=success)', () => {
     await waitFor(() => assert.equal(api.calls('GET', '/api/tokens/').length, 2));
     // The watch has ended: no read after the one that saw the credit.
     assert.equal(api.calls('GET', '/api/tokens/balance').length, 4);
+  });
+
+  it('sends the Purchase pixel once with the price of the pack bought (the amount charged)', async () => {
+    fakeApi({
+      'GET /api/auth/me': json(200, customer({ tokenBalance: 700 })),
+      'GET /api/tokens/balance': json(200, { balance: 700 }),
+      'GET /api/tokens/': json(200, { balance: 700, transactions: [] }),
+      'GET /api/payments/products': json(200, {
+        subscriptions: [],
+        token_packs: [{ id: 'main_pack', name: 'Main Pack', price_id: 'price_main', amount: 2400, currency: 'usd' }],
+        unlock: { name: 'Unlock', amount: 500, currency: 'usd' },
+      }),
+    });
+    rememberCheckout({ priceId: 'price_main' });
+    renderPage(<Returned tries={1} />, { path: '/dashboard', at: '/dashboard?payment=success' });
+    await screen.findByText('Payment Successful');
+    await waitFor(() =>
+      assert.deepEqual(tracked, [['Purchase', { value: 24, currency: 'USD', content_name: 'Main Pack' }]]),
+    );
   });
 
   it('stops after its tries when the balance never moves', async () => {

@@ -39,6 +39,7 @@ import { PreviewPanel } from './PreviewPanel';
 import { initialPreview, previewReducer } from './preview-state';
 import { TypeChooserDialog } from './TypeChooserDialog';
 import { trackPixel } from '../../lib/pixels';
+import { trackGuestUnlock } from '../../lib/purchase-tracking';
 
 /** On the dashboard the type comes from its chooser card (no dialog), with the sub-type for subscribers. */
 export interface DashboardChoice {
@@ -84,6 +85,7 @@ export function EnhanceHero({ dashboard }: { dashboard?: DashboardChoice } = {})
       if (outcome.kind === 'aborted') return;
       if (outcome.kind === 'unlocked') {
         forgetPaidTry();
+        void trackGuestUnlock(id);
         dispatch({ type: 'result', resultUrl: outcome.url, laterUrl });
         toast({ title: 'Payment Confirmed', description: 'Your full-resolution image is ready.' });
         return;

@@ -1,6 +1,7 @@
 import { type CheckoutProductType, createCheckoutSession } from '../../api/endpoints';
 import { errorToast } from '../../components/toast/toast-store';
 import { navigateAway } from '../../lib/navigate-away';
+import { rememberCheckout } from '../../lib/purchase-tracking';
 
 export const PRODUCT_NOT_AVAILABLE = 'Product not available. Please refresh and try again.';
 export const CHECKOUT_FALLBACK = 'Failed to create checkout session. Please try again.';
@@ -22,6 +23,7 @@ export async function goToCheckout(
       ...(promoCode ? { promo_code: promoCode } : {}),
     });
     if (!answer?.url) throw new Error(CHECKOUT_FALLBACK);
+    rememberCheckout({ priceId });
     navigateAway(answer.url);
     return true;
   } catch (error) {

@@ -83,6 +83,11 @@ export interface LoginWithSupabaseResponse {
 export interface RegisterRequest {
   email: string;
   password: string;
+  /**
+   * The version of the sign-up consent text (policies and being at least 18) the person was shown;
+   * absent or empty when the client sent none. Recorded with the account and the time (ADR 0804).
+   */
+  consentVersion?: string | undefined;
 }
 
 export interface LoginRequest {
@@ -92,6 +97,8 @@ export interface LoginRequest {
 
 export interface LoginWithGoogleRequest {
   idToken: string;
+  /** As in RegisterRequest: recorded only when this sign-in creates the account. */
+  consentVersion?: string | undefined;
 }
 
 export interface LoginWithSupabaseRequest {
@@ -1038,7 +1045,7 @@ export const LoginWithSupabaseResponse: MessageFns<LoginWithSupabaseResponse> = 
 };
 
 function createBaseRegisterRequest(): RegisterRequest {
-  return { email: "", password: "" };
+  return { email: "", password: "", consentVersion: undefined };
 }
 
 export const RegisterRequest: MessageFns<RegisterRequest> = {
@@ -1048,6 +1055,9 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
     }
     if (message.password !== "") {
       writer.uint32(18).string(message.password);
+    }
+    if (message.consentVersion !== undefined) {
+      writer.uint32(26).string(message.consentVersion);
     }
     return writer;
   },
@@ -1081,6 +1091,14 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
             message.password = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.consentVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1097,6 +1115,11 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
     return {
       email: isSet(object.email) ? globalThis.String(object.email) : "",
       password: isSet(object.password) ? globalThis.String(object.password) : "",
+      consentVersion: isSet(object.consentVersion)
+        ? globalThis.String(object.consentVersion)
+        : isSet(object.consent_version)
+        ? globalThis.String(object.consent_version)
+        : undefined,
     };
   },
 
@@ -1108,6 +1131,9 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
     if (message.password !== "") {
       obj.password = message.password;
     }
+    if (message.consentVersion !== undefined) {
+      obj.consentVersion = message.consentVersion;
+    }
     return obj;
   },
 
@@ -1118,6 +1144,7 @@ export const RegisterRequest: MessageFns<RegisterRequest> = {
     const message = createBaseRegisterRequest();
     message.email = object.email ?? "";
     message.password = object.password ?? "";
+    message.consentVersion = object.consentVersion ?? undefined;
     return message;
   },
 };
@@ -1208,13 +1235,16 @@ export const LoginRequest: MessageFns<LoginRequest> = {
 };
 
 function createBaseLoginWithGoogleRequest(): LoginWithGoogleRequest {
-  return { idToken: "" };
+  return { idToken: "", consentVersion: undefined };
 }
 
 export const LoginWithGoogleRequest: MessageFns<LoginWithGoogleRequest> = {
   encode(message: LoginWithGoogleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.idToken !== "") {
       writer.uint32(10).string(message.idToken);
+    }
+    if (message.consentVersion !== undefined) {
+      writer.uint32(18).string(message.consentVersion);
     }
     return writer;
   },
@@ -1240,6 +1270,14 @@ export const LoginWithGoogleRequest: MessageFns<LoginWithGoogleRequest> = {
             message.idToken = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.consentVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1259,6 +1297,11 @@ export const LoginWithGoogleRequest: MessageFns<LoginWithGoogleRequest> = {
         : isSet(object.id_token)
         ? globalThis.String(object.id_token)
         : "",
+      consentVersion: isSet(object.consentVersion)
+        ? globalThis.String(object.consentVersion)
+        : isSet(object.consent_version)
+        ? globalThis.String(object.consent_version)
+        : undefined,
     };
   },
 
@@ -1266,6 +1309,9 @@ export const LoginWithGoogleRequest: MessageFns<LoginWithGoogleRequest> = {
     const obj: any = {};
     if (message.idToken !== "") {
       obj.idToken = message.idToken;
+    }
+    if (message.consentVersion !== undefined) {
+      obj.consentVersion = message.consentVersion;
     }
     return obj;
   },
@@ -1276,6 +1322,7 @@ export const LoginWithGoogleRequest: MessageFns<LoginWithGoogleRequest> = {
   fromPartial<I extends Exact<DeepPartial<LoginWithGoogleRequest>, I>>(object: I): LoginWithGoogleRequest {
     const message = createBaseLoginWithGoogleRequest();
     message.idToken = object.idToken ?? "";
+    message.consentVersion = object.consentVersion ?? undefined;
     return message;
   },
 };
