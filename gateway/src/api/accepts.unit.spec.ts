@@ -8,6 +8,7 @@ import type { Request } from 'express';
 import { serviceClients } from '../clients.js';
 import { apiRoutes } from '../routes/index.js';
 import { GOOGLE_TOKEN_MALFORMED } from '@flatlay/platform';
+import { INSTRUCTION_MAX_LENGTH } from '../routes/images.js';
 import { INVALID_PLAN, PRODUCT_NOT_AVAILABLE } from '../routes/payments-checkout.js';
 import { compileValidator } from './validate.js';
 
@@ -67,6 +68,23 @@ describe('the document and the validation agree', () => {
       bodySchemaOf('/images/batch', 'multipart/form-data').properties.files!.items!,
     ];
     for (const file of files) assert.deepEqual([file.format, file.minLength], ['binary', 1]);
+  });
+
+  it('an advanced-prompting instruction over 300 characters is refused (400) before the image service, as documented', () => {
+    const file = { key: 'uploads/x', contentType: 'image/jpeg', size: 10, filename: 'x.jpg' };
+    const generate = (instruction?: string) =>
+      refusalOf('/images/generate', {
+        file,
+        enhancement_type: 'tops',
+        ...(instruction === undefined ? {} : { instruction }),
+      });
+    assert.equal(generate(), null);
+    assert.equal(generate('x'.repeat(300)), null);
+    assert.equal(generate('x'.repeat(301)), `instruction must be at most ${INSTRUCTION_MAX_LENGTH} characters`);
+    const documented = bodySchemaOf('/images/generate', 'multipart/form-data').properties.instruction as Property & {
+      maxLength?: number;
+    };
+    assert.equal(documented.maxLength, INSTRUCTION_MAX_LENGTH);
   });
 
   it('Google sign-in refuses a token that is not a JWT (400, before any call), and the document says its shape', () => {

@@ -173,6 +173,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/images/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a generation may ask for here: advanced prompting only where a generative provider is configured */
+        get: operations["getImagesOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/images/batch": {
         parameters: {
             query?: never;
@@ -2029,6 +2046,8 @@ export interface operations {
                      * @enum {string}
                      */
                     enhancement_type?: "clothing" | "accessory" | "shoes" | "details" | "tops" | "bottoms" | "socks" | "jewelry" | "bags_belts" | "accessory_headwear" | "two_shoe" | "side_view" | "front_view" | "logo_detail" | "fabric_texture" | "hardware_tag";
+                    /** @description Advanced prompting: a short instruction for the generative provider (at most 300 characters), stored with the image. Only for an active subscriber whose plan the provider serves, and only where one is configured (GET /images/options says so); otherwise 400. Absent or blank: none */
+                    instruction?: string;
                 };
             };
         };
@@ -2042,7 +2061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Generation"];
                 };
             };
-            /** @description The request does not match this operation: the message names the field and the rule */
+            /** @description An instruction over 300 characters, from a caller without an active subscription the generative provider serves, or where no provider is configured (details.reason: too_long, subscription_required, not_configured) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2050,8 +2069,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Please enter a valid email address",
-                     *       "message": "Please enter a valid email address",
+                     *       "detail": "Advanced prompting needs an active subscription to a plan that includes it.",
+                     *       "message": "Advanced prompting needs an active subscription to a plan that includes it.",
                      *       "code": "INVALID_ARGUMENT"
                      *     }
                      */
@@ -2122,6 +2141,35 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImagesOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options (the plan cards promise advanced prompting only when it is true) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "advanced_prompting": true,
+                     *       "instruction_max_length": 300
+                     *     }
+                     */
+                    "application/json": {
+                        advanced_prompting: boolean;
+                        instruction_max_length: number;
+                    };
                 };
             };
         };

@@ -68,6 +68,7 @@ const RPC_EFFECTS = {
     getAnonymousStatus: 'reads',
     listUnpaidRefunds: 'reads',
     countUnfinishedGuestTries: 'reads',
+    getGenerationOptions: 'reads',
     createGeneration: 'balance',
     unlockWithTokens: 'balance',
     claimAnonymous: 'balance',

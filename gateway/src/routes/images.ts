@@ -44,6 +44,17 @@ const enhancementType = z
       'A main type (clothing, accessory, shoes, details) or a sub-type; tops, jewelry, two_shoe and logo_detail are open to everyone, the other sub-types need an active subscription',
   });
 
+/** The longest advanced-prompting instruction (the image service's INSTRUCTION_MAX_LENGTH says the same). */
+export const INSTRUCTION_MAX_LENGTH = 300;
+const instruction = z
+  .string()
+  .max(INSTRUCTION_MAX_LENGTH, { error: `instruction must be at most ${INSTRUCTION_MAX_LENGTH} characters` })
+  .optional()
+  .meta({
+    description:
+      'Advanced prompting: a short instruction for the generative provider (at most 300 characters), stored with the image. Only for an active subscriber whose plan the provider serves, and only where one is configured (GET /images/options says so); otherwise 400. Absent or blank: none',
+  });
+
 const photo = uploadField('The photo: JPEG, PNG, WebP, HEIC/HEIF or AVIF (told by its bytes), at most 10 MB');
 
 /** One photo per request: 10 MB plus the text fields. */
@@ -126,7 +137,14 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
       image: imageView(r.image as image.Image),
     });
   };
-  const create = async (req: Request, file: StoredUpload, type: string, email: string, key: string) => {
+  const create = async (
+    req: Request,
+    file: StoredUpload,
+    type: string,
+    email: string,
+    key: string,
+    instruction?: string,
+  ) => {
     const c = images();
     const created = await call(
       c,
@@ -141,6 +159,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
         options: undefined,
         idempotencyKey: key,
         guestClient: guestClientOfRequest(req),
+        instruction: instruction?.trim() || undefined,
       },
       { metadata: callerMetadata(req), deadlineMs: WRITE_DEADLINE_MS },
     ).catch((error: unknown) => {
@@ -172,11 +191,17 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
             // The hero form also sends `email`: tolerated as an extra field, not declared (a multipart
             // field cannot be anything but text, so a declared one could not be refused by type).
             enhancement_type: enhancementType,
+            instruction,
           }),
         },
       },
       responses: {
         200: { description: 'Accepted: the enhancement is processing', schema: GenerationBody },
+        400: refusal(
+          'INVALID_ARGUMENT',
+          'Advanced prompting needs an active subscription to a plan that includes it.',
+          'An instruction over 300 characters, from a caller without an active subscription the generative provider serves, or where no provider is configured (details.reason: too_long, subscription_required, not_configured)',
+        ),
         403: refusal(
           'PERMISSION_DENIED',
           'The "side_view" option needs an active subscription. Choose clothing, accessory, shoes, details, or upgrade your plan.',
@@ -185,7 +210,34 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
         ...uploadRefusals,
       },
       async handle(req, res, { body }) {
-        res.json(generationJson(await create(req, body.file, body.enhancement_type, '', idempotencyKeyOf(req))));
+        res.json(
+          generationJson(
+            await create(req, body.file, body.enhancement_type, '', idempotencyKeyOf(req), body.instruction),
+          ),
+        );
+      },
+    }),
+
+    route({
+      method: 'get',
+      path: '/images/options',
+      tags,
+      access: 'none',
+      summary: 'What a generation may ask for here: advanced prompting only where a generative provider is configured',
+      responses: {
+        200: {
+          description: 'The options (the plan cards promise advanced prompting only when it is true)',
+          schema: z.object({
+            advanced_prompting: z.boolean(),
+            instruction_max_length: z.number().int(),
+          }),
+          example: { advanced_prompting: true, instruction_max_length: INSTRUCTION_MAX_LENGTH },
+        },
+      },
+      async handle(_req, res) {
+        const c = images();
+        const o = await call(c, c.getGenerationOptions, {});
+        res.json({ advanced_prompting: o.advancedPrompting, instruction_max_length: o.instructionMaxLength });
       },
     }),
 

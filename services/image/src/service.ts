@@ -92,7 +92,14 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
     let p = partsOf.get(ctx);
     if (!p) {
       const base = imageParts(ctx, options);
-      const generations = new Generations({ ...base, pool: ctx.pool, logger: ctx.logger, clock: options.clock });
+      const generations = new Generations({
+        ...base,
+        pool: ctx.pool,
+        logger: ctx.logger,
+        clock: options.clock,
+        // Who may add an instruction (advanced prompting, #28) follows the worker's own settings.
+        generativeSettings: generativeSettings(ctx, base, options),
+      });
       p = { ...base, generations };
       partsOf.set(ctx, p);
     }

@@ -26,6 +26,8 @@ export const exchangeSupabaseToken = (accessToken: string) =>
   answerOf(api.POST('/auth/supabase', { body: {}, headers: { Authorization: `Bearer ${accessToken}` } }));
 
 export const fetchProducts = () => answerOf(noTokenApi.GET('/payments/products'));
+/** Whether a generative provider is configured here (advanced prompting), and the instruction's limit. */
+export const fetchGenerationOptions = () => answerOf(noTokenApi.GET('/images/options'));
 
 export type CheckoutProductType = 'subscription' | 'payment';
 

@@ -1,5 +1,5 @@
 import { QueryClient, useQuery } from '@tanstack/react-query';
-import { fetchBalance, fetchImages, fetchProducts, fetchTokenHistory } from './endpoints';
+import { fetchBalance, fetchGenerationOptions, fetchImages, fetchProducts, fetchTokenHistory } from './endpoints';
 import type { ImagePage } from './schema';
 
 const MINUTE = 60_000;
@@ -27,6 +27,7 @@ export function createQueryClient(): QueryClient {
 /** The cache keys: the /api path each query reads (other screens invalidate by these). */
 export const queryKeys = {
   products: ['/api/payments/products'] as const,
+  generationOptions: ['/api/images/options'] as const,
   balance: ['/api/tokens/balance'] as const,
   tokenHistory: ['/api/tokens/'] as const,
   images: (page: number) => ['/api/images/', page] as const,
@@ -34,6 +35,14 @@ export const queryKeys = {
 
 export function useProducts() {
   return useQuery({ queryKey: queryKeys.products, queryFn: fetchProducts, staleTime: 5 * MINUTE });
+}
+
+/**
+ * Whether this deployment offers advanced prompting (a generative provider configured): the plan
+ * cards promise it, and subscribers get the instruction field, only when the answer says so.
+ */
+export function useGenerationOptions() {
+  return useQuery({ queryKey: queryKeys.generationOptions, queryFn: fetchGenerationOptions, staleTime: 5 * MINUTE });
 }
 
 /** The balance is always asked again on the dashboard; elsewhere an answer of under 30 s will do. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTokenBalance, useTokenHistory } from '../api/queries';
+import { useGenerationOptions, useTokenBalance, useTokenHistory } from '../api/queries';
 import { useAuth } from '../auth/auth-context';
 import { Spinner } from '../components/Spinner';
 import { useRefreshProfileOnVisit } from '../features/content/RefreshProfile';
@@ -26,6 +26,12 @@ export default function DashboardPage() {
   const tokens = balance.data?.balance ?? profile?.tokenBalance ?? 0;
   const [type, setType] = useState<EnhancementType>(loadEnhancementType);
   const subscriber = profile?.subscriptionStatus === 'active';
+  const options = useGenerationOptions().data;
+  const [instruction, setInstruction] = useState('');
+  const prompting =
+    subscriber && options?.advanced_prompting
+      ? { value: instruction, onChange: setInstruction, maxLength: options.instruction_max_length }
+      : undefined;
   const chooseType = (next: EnhancementType) => {
     setType(next);
     saveEnhancementType(next);
@@ -34,9 +40,9 @@ export default function DashboardPage() {
   return (
     <div className="page dashboard">
       <h1>Welcome back, {greetingName(profile)}!</h1>
-      <EnhancementTypeCard value={type} onChange={chooseType} subscriber={subscriber} />
+      <EnhancementTypeCard value={type} onChange={chooseType} subscriber={subscriber} prompting={prompting} />
       <div className="dashboard__top">
-        <EnhanceHero dashboard={{ value: type, subscriber }} />
+        <EnhanceHero dashboard={{ value: type, subscriber, instruction: prompting ? instruction : '' }} />
         <section className="card" aria-labelledby="balance-title">
           <h2 id="balance-title">Token balance</h2>
           <p className="balance">{tokens.toLocaleString('en-US')}</p>

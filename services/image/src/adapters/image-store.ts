@@ -21,16 +21,23 @@ export interface StoredImage extends ImageRecord {
   refund: 'due' | 'done' | 'not_possible' | null;
   /** Who is unlocking it with tokens right now (ADR 0104): recorded before the ledger's spend. */
   unlockPendingUser: string | null;
+  /** A subscriber's advanced-prompting instruction (#28); null: none. */
+  instruction: string | null;
 }
 
-export type NewImage = Omit<StoredImage, 'status' | 'resultKey' | 'previewKey' | 'refund' | 'unlockPendingUser'> & {
+export type NewImage = Omit<
+  StoredImage,
+  'status' | 'resultKey' | 'previewKey' | 'refund' | 'unlockPendingUser' | 'instruction'
+> & {
+  instruction?: string | null;
   originalBytes: number;
   /** A guest's client, as the gateway names it (a keyed hash of its address); absent for a user's image. */
   guestClient?: string | null;
 };
 
 const COLUMNS = `image_id, user_id, guest_email, enhancement_type, options, original_key, original_type, status,
-  is_locked, charged_tokens, result_key, preview_key, refund, unlock_pending_user, created_at`;
+  is_locked, charged_tokens, result_key, preview_key, refund, unlock_pending_user, created_at,
+  instruction`;
 
 interface Row {
   image_id: string;
@@ -48,6 +55,7 @@ interface Row {
   refund: 'due' | 'done' | 'not_possible' | null;
   unlock_pending_user: string | null;
   created_at: Date;
+  instruction: string | null;
 }
 
 const fromRow = (r: Row): StoredImage => ({
@@ -66,6 +74,7 @@ const fromRow = (r: Row): StoredImage => ({
   refund: r.refund,
   unlockPendingUser: r.unlock_pending_user,
   createdAt: r.created_at,
+  instruction: r.instruction,
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -76,8 +85,8 @@ export const isImageId = (id: string) => UUID.test(id);
 export async function insertImage(q: Queryable, image: NewImage): Promise<boolean> {
   const r = await q.query(
     `INSERT INTO images (image_id, user_id, guest_email, enhancement_type, options, original_key, original_type,
-       original_bytes, status, is_locked, charged_tokens, unlocked_via, created_at, updated_at, guest_client)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'processing', $9, $10, $11, $12, $12, $13)
+       original_bytes, status, is_locked, charged_tokens, unlocked_via, created_at, updated_at, guest_client, instruction)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'processing', $9, $10, $11, $12, $12, $13, $14)
      ON CONFLICT (image_id) DO NOTHING`,
     [
       image.imageId,
@@ -93,6 +102,7 @@ export async function insertImage(q: Queryable, image: NewImage): Promise<boolea
       image.isLocked ? null : 'charged',
       image.createdAt,
       image.guestClient || null,
+      image.instruction ?? null,
     ],
   );
   return r.rowCount === 1;

@@ -275,11 +275,12 @@ export class GenerationWorker {
     input: Buffer,
     options: EnhanceOptions,
     attempt: number,
+    instruction: string | null,
   ): Promise<JobResult> {
     const local = async () => (await this.localEngine()).enhance(input, options);
     if (!this.o.generative || !userId) return local();
     const plan = await planOf(this.o.pool, userId);
-    const { result, by } = await this.o.generative.produce(input, options, plan, local, { imageId });
+    const { result, by } = await this.o.generative.produce(input, options, plan, local, { imageId, instruction });
     this.o.logger.info({ imageId, attempt, by }, 'generation result made');
     return result;
   }
@@ -306,6 +307,7 @@ export class GenerationWorker {
         preset: o.preset || undefined,
       },
       attempt,
+      image.instruction,
     );
     const folder = imageFolder(imageId);
     const resultKey = `${folder}result.${EXTENSIONS[result.format] ?? 'jpg'}`;

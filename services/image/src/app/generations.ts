@@ -12,7 +12,9 @@ import type { BlobStore } from '@flatlay/files';
 import {
   anonymousView,
   checkEnhancementType,
+  checkInstruction,
   checkUpload,
+  INSTRUCTION_MAX_LENGTH,
   imageView,
   newChargingJob,
   newJob,
@@ -38,7 +40,8 @@ import {
 import { insertJob } from '../adapters/job-store.js';
 import type { LedgerPort } from '../adapters/ledger-client.js';
 import { checkOutputOptions } from './output-options.js';
-import { hasActiveSubscription } from './user-plans.js';
+import { hasActiveSubscription, planOf } from './user-plans.js';
+import type { GenerativeSettingsSource } from '../adapters/generative/index.js';
 
 export interface GenerationsDeps {
   pool: Pool;
@@ -49,6 +52,8 @@ export interface GenerationsDeps {
   sign: SignKey;
   logger: Logger;
   clock?: () => Date;
+  /** Whether (and for which plans) a generative provider is configured: who may add an instruction. */
+  generativeSettings?: GenerativeSettingsSource;
 }
 
 export interface CreateGeneration {
@@ -63,6 +68,8 @@ export interface CreateGeneration {
   idempotencyKey?: string;
   /** A guest's client (the gateway's keyed hash of its address), for the limit on unfinished tries (ADR 0105). */
   guestClient?: string;
+  /** A subscriber's advanced-prompting instruction (#28); absent or blank: none. */
+  instruction?: string;
 }
 
 const notFound = () => new AppError('NOT_FOUND', 'Image not found');
@@ -125,6 +132,7 @@ export class Generations {
     if (!verdict.allowed)
       throw new AppError(verdict.reason === 'unknown' ? 'INVALID_ARGUMENT' : 'PERMISSION_DENIED', verdict.message);
     const options = checkOutputOptions(req.options);
+    const instruction = await this.instructionOf(req.instruction, userId);
 
     const at = this.clock();
     const image = {
@@ -142,6 +150,7 @@ export class Generations {
       createdAt: at,
       // ADR 0105: the guest's client, counted by the gateway's limit on unfinished tries.
       guestClient: userId ? null : req.guestClient || null,
+      instruction,
     };
     // The image and its job first (ADR 0104): a signed-in user's job waits 'charging', so a crash
     // before, during or after the ledger's spend still leaves a job the charge sweeper settles.
@@ -162,6 +171,22 @@ export class Generations {
     if (outcome.kind === 'refused') throw new AppError('CONFLICT', outcome.message);
     if (outcome.kind === 'settled-before') return (await this.replay(imageId, req.blobKey)) ?? this.conflict();
     return this.accepted({ ...image, isLocked: outcome.locked, chargedTokens: outcome.charged }, outcome);
+  }
+
+  /** The instruction to store with the image, or a 400 saying why it cannot be honoured here. */
+  private async instructionOf(raw: string | undefined, userId: string | null): Promise<string | null> {
+    if (!raw?.trim()) return null;
+    const settings = await this.deps.generativeSettings?.current();
+    const plan = userId ? await planOf(this.deps.pool, userId) : undefined;
+    const verdict = checkInstruction(raw, { providerPlans: settings?.plans, plan });
+    if (!verdict.allowed) throw new AppError('INVALID_ARGUMENT', verdict.message, { reason: verdict.reason });
+    return verdict.instruction;
+  }
+
+  /** What the web app may offer: advanced prompting only where a generative provider is configured. */
+  async generationOptions() {
+    const settings = await this.deps.generativeSettings?.current().catch(() => undefined);
+    return { advancedPrompting: settings !== undefined, instructionMaxLength: INSTRUCTION_MAX_LENGTH };
   }
 
   private chargeDeps() {

@@ -30,6 +30,7 @@ export function imageGrpcService(ctx: ServiceContext, generations: Generations):
     countUnfinishedGuestTries: unary(logger, (req: image.CountUnfinishedGuestTriesRequest) =>
       countUnfinishedGuestTries(ctx.pool, req.guestEmail, req.guestClient),
     ),
+    getGenerationOptions: unary(logger, () => generations.generationOptions()),
   };
   return { name: 'flatlay.image.v1.ImageService', definition: image.ImageServiceService, implementation };
 }

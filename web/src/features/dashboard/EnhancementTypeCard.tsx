@@ -21,13 +21,18 @@ export interface EnhancementTypeCardProps {
   onChange: (value: EnhancementType) => void;
   /** An active subscriber (subscriptionStatus active) may choose a sub-type; the server checks it again. */
   subscriber: boolean;
+  /**
+   * Advanced prompting, offered to subscribers where a generative provider is configured
+   * (GET /api/images/options); absent: no instruction field.
+   */
+  prompting?: { value: string; onChange: (value: string) => void; maxLength: number };
 }
 
 /**
  * The dashboard's enhancement type chooser: the main type for everyone; the sub-type for active
  * subscribers, and an 'Unlock More Features' card leading to /pricing for everyone else.
  */
-export function EnhancementTypeCard({ value, onChange, subscriber }: EnhancementTypeCardProps) {
+export function EnhancementTypeCard({ value, onChange, subscriber, prompting }: EnhancementTypeCardProps) {
   return (
     <section className="card type-chooser" aria-labelledby="type-chooser-title">
       <h2 id="type-chooser-title">Enhancement type</h2>
@@ -62,7 +67,25 @@ export function EnhancementTypeCard({ value, onChange, subscriber }: Enhancement
             </label>
           ))}
         </fieldset>
-      ) : (
+      ) : null}
+      {subscriber && prompting ? (
+        <div className="field type-chooser__prompt">
+          <label htmlFor="enhance-instruction">Advanced prompting (optional)</label>
+          <textarea
+            id="enhance-instruction"
+            aria-describedby="enhance-instruction-help"
+            rows={2}
+            maxLength={prompting.maxLength}
+            placeholder="e.g. keep the logo facing up"
+            value={prompting.value}
+            onChange={(e) => prompting.onChange(e.target.value)}
+          />
+          <span id="enhance-instruction-help" className="small muted">
+            {prompting.value.length}/{prompting.maxLength} characters, sent with your next enhancement
+          </span>
+        </div>
+      ) : null}
+      {subscriber ? null : (
         <div className="type-chooser__upsell">
           <h3>Unlock More Features</h3>
           <p className="small">

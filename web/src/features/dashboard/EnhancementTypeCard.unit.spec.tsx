@@ -28,6 +28,30 @@ function Holder({ subscriber, seen }: { subscriber: boolean; seen: EnhancementTy
   );
 }
 
+/** The card with the dashboard's instruction state; `typed` records what it was told. */
+function WithPrompt({ subscriber, on, typed }: { subscriber: boolean; on: boolean; typed: string[] }) {
+  const [text, setText] = useState('');
+  return (
+    <EnhancementTypeCard
+      value={defaultEnhancementType}
+      subscriber={subscriber}
+      onChange={() => {}}
+      prompting={
+        on
+          ? {
+              value: text,
+              maxLength: 300,
+              onChange: (v) => {
+                typed.push(v);
+                setText(v);
+              },
+            }
+          : undefined
+      }
+    />
+  );
+}
+
 function renderCard(subscriber: boolean) {
   const seen: EnhancementType[] = [];
   render(
@@ -62,5 +86,30 @@ describe('EnhancementTypeCard', () => {
     assert.equal(screen.getByRole('link', { name: 'View Plans' }).getAttribute('href'), '/pricing');
     await userEvent.click(screen.getByRole('radio', { name: 'Details' }));
     assert.equal(screen.getByTestId('sent').textContent, 'details');
+  });
+
+  it('offers a subscriber the advanced-prompting field (length-limited) only when prompting is on', async () => {
+    const typed: string[] = [];
+    const { rerender } = render(
+      <MemoryRouter>
+        <WithPrompt subscriber on typed={typed} />
+      </MemoryRouter>,
+    );
+    const field = screen.getByRole('textbox', { name: 'Advanced prompting (optional)' });
+    assert.equal(field.getAttribute('maxlength'), '300');
+    await userEvent.type(field, 'logo up');
+    assert.equal(typed.at(-1), 'logo up');
+    assert.ok(screen.getByText('7/300 characters, sent with your next enhancement'));
+    for (const [subscriber, on] of [
+      [false, true],
+      [true, false],
+    ] as const) {
+      rerender(
+        <MemoryRouter>
+          <WithPrompt subscriber={subscriber} on={on} typed={typed} />
+        </MemoryRouter>,
+      );
+      assert.equal(screen.queryByRole('textbox', { name: 'Advanced prompting (optional)' }), null);
+    }
   });
 });

@@ -45,6 +45,8 @@ import { trackGuestUnlock } from '../../lib/purchase-tracking';
 export interface DashboardChoice {
   value: EnhancementType;
   subscriber: boolean;
+  /** A subscriber's advanced-prompting instruction ('' for none). */
+  instruction?: string;
 }
 
 /** The hero: e-mail (guests), photo, type, then the enhancement and its preview. */
@@ -159,7 +161,7 @@ export function EnhanceHero({ dashboard }: { dashboard?: DashboardChoice } = {})
         : HERO_FLOW;
       show(
         authUser
-          ? await generateSignedIn(upload, field, progress, flow)
+          ? await generateSignedIn(upload, field, progress, flow, dashboard?.instruction)
           : await generateAsGuest(upload, email.trim(), field, progress),
       );
     } catch (error) {

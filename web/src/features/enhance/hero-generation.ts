@@ -68,10 +68,13 @@ export async function generateSignedIn(
   enhancementType: string,
   onProgress: (p: number) => void,
   flow: SignedInFlow = HERO_FLOW,
+  instruction = '',
 ): Promise<GenerationOutcome> {
   const form = new FormData();
   form.append('file', file);
   form.append('enhancement_type', enhancementType);
+  // Advanced prompting (subscribers, where a generative provider is configured): only when given.
+  if (instruction.trim()) form.append('instruction', instruction.trim());
   const body = await upload('/images/generate', form, true, flow.surface, onProgress);
   const newBalance = typeof body.newBalance === 'number' ? body.newBalance : undefined;
   const imageId = body.image_id ?? body.image?.id;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useProducts } from '../../api/queries';
+import { useGenerationOptions, useProducts } from '../../api/queries';
 import type { SubscriptionProduct, TokenPack } from '../../api/schema';
 import { useAuth } from '../../auth/auth-context';
 import { Spinner } from '../../components/Spinner';
@@ -12,6 +12,8 @@ import { usePurchase } from './use-purchase';
 /** Plans and token packs from the products answer, with the monthly/yearly switch. */
 export function PricingBlock({ title = 'Simple, transparent pricing' }: { title?: string }) {
   const products = useProducts();
+  // Promised only on a true answer: while it loads, or if it fails, the cards do not promise it.
+  const prompting = useGenerationOptions().data?.advanced_prompting === true;
   const [cycle, setCycle] = useState<Cycle>('monthly');
   const { buy, pendingId } = usePurchase();
 
@@ -51,6 +53,7 @@ export function PricingBlock({ title = 'Simple, transparent pricing' }: { title?
                   key={s.id}
                   plan={s}
                   cycle={cycle}
+                  advancedPrompting={prompting}
                   busy={pendingId === s.id}
                   onBuy={() => {
                     const price = s.pricing[cycle];
@@ -79,7 +82,7 @@ export function PricingBlock({ title = 'Simple, transparent pricing' }: { title?
               />
             ))}
           </div>
-          <ComparisonTable />
+          <ComparisonTable advancedPrompting={prompting} />
         </>
       )}
     </section>
@@ -128,7 +131,13 @@ function FreeCard() {
   );
 }
 
-function PlanCard(props: { plan: SubscriptionProduct; cycle: Cycle; busy: boolean; onBuy: () => void }) {
+function PlanCard(props: {
+  plan: SubscriptionProduct;
+  cycle: Cycle;
+  advancedPrompting: boolean;
+  busy: boolean;
+  onBuy: () => void;
+}) {
   const { plan, cycle } = props;
   const price = plan.pricing[cycle];
   const popular = plan.id === 'lite';
@@ -143,7 +152,7 @@ function PlanCard(props: { plan: SubscriptionProduct; cycle: Cycle; busy: boolea
       {cycle === 'yearly' && price?.savings ? <p className="small accent">Save {price.savings}</p> : null}
       <p className="muted small">{plan.description}</p>
       <ul className="checklist">
-        {planCardLines(plan, cycle).map((line) => (
+        {planCardLines(plan, cycle, props.advancedPrompting).map((line) => (
           <li key={line}>{line}</li>
         ))}
       </ul>
@@ -186,15 +195,16 @@ function PackCard(props: { pack: TokenPack; busy: boolean; onBuy: () => void }) 
   );
 }
 
+const ADVANCED_PROMPTING_ROW = 'Advanced prompting';
 const COMPARISON: [string, string, string, string][] = [
   ['Tokens', '200 once', 'As bought', 'Every month'],
   ['Expiry', 'Never', 'Never', 'Monthly allowance'],
   ['Enhancement types', 'Main types', 'Main types', 'All sub-types'],
-  ['Advanced prompting', '—', '—', 'Yes'],
+  [ADVANCED_PROMPTING_ROW, '—', '—', 'Yes'],
   ['Support', 'Email', 'Email', 'Priority'],
 ];
 
-function ComparisonTable() {
+function ComparisonTable({ advancedPrompting }: { advancedPrompting: boolean }) {
   return (
     <div className="table-scroll">
       <table className="comparison">
@@ -208,15 +218,17 @@ function ComparisonTable() {
           </tr>
         </thead>
         <tbody>
-          {COMPARISON.map(([feature, ...cells]) => (
-            <tr key={feature}>
-              <th scope="row">{feature}</th>
-              {cells.map((c, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: fixed columns
-                <td key={i}>{c}</td>
-              ))}
-            </tr>
-          ))}
+          {COMPARISON.filter(([feature]) => advancedPrompting || feature !== ADVANCED_PROMPTING_ROW).map(
+            ([feature, ...cells]) => (
+              <tr key={feature}>
+                <th scope="row">{feature}</th>
+                {cells.map((c, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: fixed columns
+                  <td key={i}>{c}</td>
+                ))}
+              </tr>
+            ),
+          )}
         </tbody>
       </table>
     </div>

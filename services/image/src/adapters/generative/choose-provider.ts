@@ -33,3 +33,12 @@ export function chooseProvider(
   const prompt = settings.prompts[enhancementType] ?? (main ? settings.prompts[main] : undefined) ?? DEFAULT_PROMPT;
   return { provider: 'generative', prompt };
 }
+
+/**
+ * The prompt with a subscriber's instruction (advanced prompting, #28) after it: the type's
+ * prompt stays first, so the instruction refines the flat-lay rather than replacing it.
+ */
+export function withInstruction(prompt: string, instruction: string | null | undefined): string {
+  const extra = instruction?.trim();
+  return extra ? `${prompt}\n\nThe customer's own instruction for this photo: ${extra}` : prompt;
+}

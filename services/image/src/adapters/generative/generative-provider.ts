@@ -3,7 +3,7 @@ import type { Logger } from '@flatlay/platform';
 import { resolveOptions, type EnhanceOptions } from '../../engine/options.js';
 import type { EnhanceResult } from '../../engine/pipeline.js';
 import { deliver } from '../../engine/stages/deliver.js';
-import { chooseProvider, type PlanOfUser } from './choose-provider.js';
+import { chooseProvider, type PlanOfUser, withInstruction } from './choose-provider.js';
 import { editImage, type ImageEditRequest } from './openai-image-edit.js';
 import type { GenerativeSettingsSource } from './settings-source.js';
 
@@ -40,8 +40,10 @@ export class GenerativeProvider {
     options: EnhanceOptions,
     plan: PlanOfUser | undefined,
     local: () => Promise<JobResult>,
-    context: { imageId: string },
+    job: { imageId: string; instruction?: string | null },
   ): Promise<ProducedResult> {
+    // The instruction is the customer's words: never in the logs.
+    const context = { imageId: job.imageId };
     let settings: Awaited<ReturnType<GenerativeSettingsSource['current']>>;
     try {
       settings = await this.o.settings.current();
@@ -61,7 +63,7 @@ export class GenerativeProvider {
         baseUrl: settings.baseUrl,
         apiKey: settings.apiKey,
         model: settings.model,
-        prompt: choice.prompt,
+        prompt: withInstruction(choice.prompt, job.instruction),
         image: photo,
         imageType: 'image/jpeg',
         timeoutMs: settings.timeoutMs,

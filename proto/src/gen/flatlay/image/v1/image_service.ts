@@ -78,7 +78,15 @@ export interface CreateGenerationRequest {
    * A guest's client, as the gateway names it: a keyed hash of the client's IP address (an IPv6
    * client's /64), never the address itself. Empty for a signed-in user. Forgotten with the try.
    */
-  guestClient?: string | undefined;
+  guestClient?:
+    | string
+    | undefined;
+  /**
+   * A subscriber's advanced-prompting instruction for the generative provider (at most 300
+   * characters; absent or blank: none). Refused (INVALID_ARGUMENT) for a caller whose plan the
+   * provider does not serve, or where no provider is configured. Stored with the image.
+   */
+  instruction?: string | undefined;
 }
 
 /**
@@ -232,6 +240,16 @@ export interface CountUnfinishedGuestTriesRequest {
 export interface CountUnfinishedGuestTriesResponse {
   byEmail: number;
   byClient: number;
+}
+
+export interface GetGenerationOptionsRequest {
+}
+
+export interface GetGenerationOptionsResponse {
+  /** Whether a generative provider is configured, so a subscriber may add an instruction. */
+  advancedPrompting: boolean;
+  /** The longest instruction accepted, in characters. */
+  instructionMaxLength: number;
 }
 
 function createBaseGetServiceStatusRequest(): GetServiceStatusRequest {
@@ -571,6 +589,7 @@ function createBaseCreateGenerationRequest(): CreateGenerationRequest {
     options: undefined,
     idempotencyKey: "",
     guestClient: undefined,
+    instruction: undefined,
   };
 }
 
@@ -602,6 +621,9 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
     }
     if (message.guestClient !== undefined) {
       writer.uint32(74).string(message.guestClient);
+    }
+    if (message.instruction !== undefined) {
+      writer.uint32(82).string(message.instruction);
     }
     return writer;
   },
@@ -691,6 +713,14 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
             message.guestClient = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.instruction = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -746,6 +776,7 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
         : isSet(object.guest_client)
         ? globalThis.String(object.guest_client)
         : undefined,
+      instruction: isSet(object.instruction) ? globalThis.String(object.instruction) : undefined,
     };
   },
 
@@ -778,6 +809,9 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
     if (message.guestClient !== undefined) {
       obj.guestClient = message.guestClient;
     }
+    if (message.instruction !== undefined) {
+      obj.instruction = message.instruction;
+    }
     return obj;
   },
 
@@ -797,6 +831,7 @@ export const CreateGenerationRequest: MessageFns<CreateGenerationRequest> = {
       : undefined;
     message.idempotencyKey = object.idempotencyKey ?? "";
     message.guestClient = object.guestClient ?? undefined;
+    message.instruction = object.instruction ?? undefined;
     return message;
   },
 };
@@ -3069,6 +3104,151 @@ export const CountUnfinishedGuestTriesResponse: MessageFns<CountUnfinishedGuestT
   },
 };
 
+function createBaseGetGenerationOptionsRequest(): GetGenerationOptionsRequest {
+  return {};
+}
+
+export const GetGenerationOptionsRequest: MessageFns<GetGenerationOptionsRequest> = {
+  encode(_: GetGenerationOptionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGenerationOptionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGenerationOptionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetGenerationOptionsRequest {
+    return {};
+  },
+
+  toJSON(_: GetGenerationOptionsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetGenerationOptionsRequest>, I>>(base?: I): GetGenerationOptionsRequest {
+    return GetGenerationOptionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetGenerationOptionsRequest>, I>>(_: I): GetGenerationOptionsRequest {
+    const message = createBaseGetGenerationOptionsRequest();
+    return message;
+  },
+};
+
+function createBaseGetGenerationOptionsResponse(): GetGenerationOptionsResponse {
+  return { advancedPrompting: false, instructionMaxLength: 0 };
+}
+
+export const GetGenerationOptionsResponse: MessageFns<GetGenerationOptionsResponse> = {
+  encode(message: GetGenerationOptionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.advancedPrompting !== false) {
+      writer.uint32(8).bool(message.advancedPrompting);
+    }
+    if (message.instructionMaxLength !== 0) {
+      writer.uint32(16).int32(message.instructionMaxLength);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGenerationOptionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGenerationOptionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.advancedPrompting = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.instructionMaxLength = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGenerationOptionsResponse {
+    return {
+      advancedPrompting: isSet(object.advancedPrompting)
+        ? globalThis.Boolean(object.advancedPrompting)
+        : isSet(object.advanced_prompting)
+        ? globalThis.Boolean(object.advanced_prompting)
+        : false,
+      instructionMaxLength: isSet(object.instructionMaxLength)
+        ? globalThis.Number(object.instructionMaxLength)
+        : isSet(object.instruction_max_length)
+        ? globalThis.Number(object.instruction_max_length)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetGenerationOptionsResponse): unknown {
+    const obj: any = {};
+    if (message.advancedPrompting !== false) {
+      obj.advancedPrompting = message.advancedPrompting;
+    }
+    if (message.instructionMaxLength !== 0) {
+      obj.instructionMaxLength = Math.round(message.instructionMaxLength);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetGenerationOptionsResponse>, I>>(base?: I): GetGenerationOptionsResponse {
+    return GetGenerationOptionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetGenerationOptionsResponse>, I>>(object: I): GetGenerationOptionsResponse {
+    const message = createBaseGetGenerationOptionsResponse();
+    message.advancedPrompting = object.advancedPrompting ?? false;
+    message.instructionMaxLength = object.instructionMaxLength ?? 0;
+    return message;
+  },
+};
+
 /**
  * Uploads, generation jobs, locked results and unlocks. Every call that names an image is
  * checked against its owner: someone else's image answers NOT_FOUND, as a missing one does.
@@ -3213,6 +3393,21 @@ export const ImageServiceService = {
     responseDeserialize: (value: Buffer): CountUnfinishedGuestTriesResponse =>
       CountUnfinishedGuestTriesResponse.decode(value),
   },
+  /**
+   * What a generation may ask for here (public): advanced prompting only where a generative
+   * provider is configured.
+   */
+  getGenerationOptions: {
+    path: "/flatlay.image.v1.ImageService/GetGenerationOptions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetGenerationOptionsRequest): Buffer =>
+      Buffer.from(GetGenerationOptionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGenerationOptionsRequest => GetGenerationOptionsRequest.decode(value),
+    responseSerialize: (value: GetGenerationOptionsResponse): Buffer =>
+      Buffer.from(GetGenerationOptionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetGenerationOptionsResponse => GetGenerationOptionsResponse.decode(value),
+  },
 } as const;
 
 export interface ImageServiceServer extends UntypedServiceImplementation {
@@ -3252,6 +3447,11 @@ export interface ImageServiceServer extends UntypedServiceImplementation {
    * gateway's limit on a guest's unfinished jobs, ADR 0105).
    */
   countUnfinishedGuestTries: handleUnaryCall<CountUnfinishedGuestTriesRequest, CountUnfinishedGuestTriesResponse>;
+  /**
+   * What a generation may ask for here (public): advanced prompting only where a generative
+   * provider is configured.
+   */
+  getGenerationOptions: handleUnaryCall<GetGenerationOptionsRequest, GetGenerationOptionsResponse>;
 }
 
 export interface ImageServiceClient extends Client {
@@ -3430,6 +3630,25 @@ export interface ImageServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CountUnfinishedGuestTriesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * What a generation may ask for here (public): advanced prompting only where a generative
+   * provider is configured.
+   */
+  getGenerationOptions(
+    request: GetGenerationOptionsRequest,
+    callback: (error: ServiceError | null, response: GetGenerationOptionsResponse) => void,
+  ): ClientUnaryCall;
+  getGenerationOptions(
+    request: GetGenerationOptionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetGenerationOptionsResponse) => void,
+  ): ClientUnaryCall;
+  getGenerationOptions(
+    request: GetGenerationOptionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetGenerationOptionsResponse) => void,
   ): ClientUnaryCall;
 }
 
