@@ -49,13 +49,21 @@ const supabaseFields = {
 };
 const SupabaseSignIn = z.object({ ...supabaseFields, user: z.object(supabaseFields).optional() });
 
-// Optional (the specification's payloads have no such field): identity checks the label and
-// records it with the time on a new account; without it the account is made all the same (ADR 0804).
-const consentVersion = z.string().max(64).optional().meta({
-  description:
-    'Version of the sign-up consent text (privacy policy, terms, being at least 18) the person was shown; recorded with the time when the account is created. Optional',
-  example: '2026-11-signup-18plus',
-});
+// Optional (the specification's payloads have no such field): a label, recorded by identity with
+// the time on a new account; without it the account is made all the same (ADR 0804). Identity
+// checks the same rule (services/identity/src/domain/consent.ts).
+const CONSENT_VERSION_INVALID =
+  'consent_version must be a label of at most 64 letters, digits, dots, dashes or underscores';
+const consentVersion = z
+  .string()
+  .max(64, { error: CONSENT_VERSION_INVALID })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: CONSENT_VERSION_INVALID })
+  .optional()
+  .meta({
+    description:
+      'Version of the sign-up consent text (privacy policy, terms, being at least 18) the person was shown; recorded with the time when the account is created. Optional',
+    example: '2026-11-signup-18plus',
+  });
 
 /** /api/auth: register, login, Google and Supabase sign-in, me, logout. */
 export function authRoutes(clients: ServiceClients, logger: Logger): ApiRoute[] {
