@@ -263,6 +263,12 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       expect: { none: 400, user: 200, other: 200, admin: 200 },
     },
     {
+      // Public: whether advanced prompting can be offered (a generative provider is configured).
+      operation: 'GET /images/options',
+      send: (s, token) => s.request('GET', '/images/options', { token }),
+      expect: all(200),
+    },
+    {
       operation: 'GET /payments/products',
       send: (s, token) => s.request('GET', '/payments/products', { token }),
       expect: all(200),
