@@ -302,6 +302,14 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       const card = page.locator('article.price-card', { has: page.getByRole('heading', { name: plan, exact: true }) });
       assert.equal(await card.getByText(/\d[\d,]* tokens/).count(), 1, `${plan} states its tokens once`);
     }
+    // No generative provider in this product: no card promises advanced prompting (#28 item 7; the
+    // cards with one configured are PricingBlock.unit.spec.tsx's).
+    const options = (await (await fetch(`${product.url}/api/images/options`)).json()) as {
+      advanced_prompting: boolean;
+    };
+    assert.equal(options.advanced_prompting, false, '/api/images/options');
+    assert.equal(await page.getByText('Advanced Prompting Options').count(), 0);
+    assert.equal(await page.getByRole('rowheader', { name: 'Advanced prompting' }).count(), 0);
     const free = page.locator('article.price-card', { has: page.getByRole('heading', { name: 'Free', exact: true }) });
     await free.getByRole('link', { name: 'Get Started' }).click();
     await page.getByText('Sign up required').first().waitFor();
