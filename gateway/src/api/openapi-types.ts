@@ -2046,7 +2046,7 @@ export interface operations {
                      * @enum {string}
                      */
                     enhancement_type?: "clothing" | "accessory" | "shoes" | "details" | "tops" | "bottoms" | "socks" | "jewelry" | "bags_belts" | "accessory_headwear" | "two_shoe" | "side_view" | "front_view" | "logo_detail" | "fabric_texture" | "hardware_tag";
-                    /** @description Advanced prompting: a short instruction for the generative provider (at most 300 characters), stored with the image. Only for an active subscriber whose plan the provider serves, and only where one is configured (GET /images/options says so); otherwise 400. Absent or blank: none */
+                    /** @description Advanced prompting: a short instruction for the generative provider (at most 300 characters), stored with the image. Only for an active subscriber whose plan the provider serves, and only where one is configured (GET /images/options says so); otherwise 403. Absent or blank: none */
                     instruction?: string;
                 };
             };
@@ -2061,7 +2061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Generation"];
                 };
             };
-            /** @description An instruction over 300 characters, from a caller without an active subscription the generative provider serves, or where no provider is configured (details.reason: too_long, subscription_required, not_configured) */
+            /** @description An instruction over 300 characters (details.reason: too_long), or another invalid field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2069,8 +2069,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Advanced prompting needs an active subscription to a plan that includes it.",
-                     *       "message": "Advanced prompting needs an active subscription to a plan that includes it.",
+                     *       "detail": "The instruction is too long: at most 300 characters.",
+                     *       "message": "The instruction is too long: at most 300 characters.",
                      *       "code": "INVALID_ARGUMENT"
                      *     }
                      */
@@ -2095,7 +2095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A sub-type other than tops, jewelry, two_shoe and logo_detail without an active subscription */
+            /** @description A sub-type other than tops, jewelry, two_shoe and logo_detail without an active subscription; or an instruction from a caller without an active subscription the generative provider serves, or where no provider is configured (details.reason: subscription_required, not_configured) */
             403: {
                 headers: {
                     [name: string]: unknown;

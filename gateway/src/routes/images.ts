@@ -52,7 +52,7 @@ const instruction = z
   .optional()
   .meta({
     description:
-      'Advanced prompting: a short instruction for the generative provider (at most 300 characters), stored with the image. Only for an active subscriber whose plan the provider serves, and only where one is configured (GET /images/options says so); otherwise 400. Absent or blank: none',
+      'Advanced prompting: a short instruction for the generative provider (at most 300 characters), stored with the image. Only for an active subscriber whose plan the provider serves, and only where one is configured (GET /images/options says so); otherwise 403. Absent or blank: none',
   });
 
 const photo = uploadField('The photo: JPEG, PNG, WebP, HEIC/HEIF or AVIF (told by its bytes), at most 10 MB');
@@ -199,13 +199,13 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
         200: { description: 'Accepted: the enhancement is processing', schema: GenerationBody },
         400: refusal(
           'INVALID_ARGUMENT',
-          'Advanced prompting needs an active subscription to a plan that includes it.',
-          'An instruction over 300 characters, from a caller without an active subscription the generative provider serves, or where no provider is configured (details.reason: too_long, subscription_required, not_configured)',
+          'The instruction is too long: at most 300 characters.',
+          'An instruction over 300 characters (details.reason: too_long), or another invalid field',
         ),
         403: refusal(
           'PERMISSION_DENIED',
           'The "side_view" option needs an active subscription. Choose clothing, accessory, shoes, details, or upgrade your plan.',
-          'A sub-type other than tops, jewelry, two_shoe and logo_detail without an active subscription',
+          'A sub-type other than tops, jewelry, two_shoe and logo_detail without an active subscription; or an instruction from a caller without an active subscription the generative provider serves, or where no provider is configured (details.reason: subscription_required, not_configured)',
         ),
         ...uploadRefusals,
       },

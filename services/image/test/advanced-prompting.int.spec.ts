@@ -1,8 +1,8 @@
 // Advanced prompting (#28) through the image service's gRPC API on real Postgres: a subscriber's
 // instruction is stored with the image and reaches the generative provider (a local fake of the
 // image edit API) after the type's prompt; a non-subscriber, a deployment without a provider and
-// an instruction over the limit are refused with INVALID_ARGUMENT (400 at the gateway, never
-// 401/403), and nothing is recorded for them.
+// an instruction over the limit are refused (PERMISSION_DENIED, 403 at the gateway, as the plans'
+// sub-types are on this call; too long: INVALID_ARGUMENT, 400), and nothing is recorded for them.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -63,14 +63,14 @@ describe('advanced prompting through the image service', { timeout: 120_000 }, (
       instruction,
     });
   };
-  const refusal = async (userId: string, instruction: string) => {
+  const refusal = async (userId: string, instruction: string, code = 'PERMISSION_DENIED', status = 403) => {
     const before = await imageCount(userId);
     const error = (await generate(userId, instruction).then(
       () => assert.fail('refused'),
       (e: unknown) => e,
     )) as AppError;
-    assert.equal(error.code, 'INVALID_ARGUMENT');
-    assert.equal(httpStatusOf(error.code), 400);
+    assert.equal(error.code, code);
+    assert.equal(httpStatusOf(error.code), status);
     assert.equal(await imageCount(userId), before, 'no image recorded');
     return error;
   };
@@ -169,7 +169,7 @@ describe('advanced prompting through the image service', { timeout: 120_000 }, (
   it('refuses a non-subscriber, and an instruction over the limit', async () => {
     const e = await refusal(plain, 'brighter please');
     assert.equal(e.details.reason, 'subscription_required');
-    const long = await refusal(subscriber, 'x'.repeat(INSTRUCTION_MAX_LENGTH + 1));
+    const long = await refusal(subscriber, 'x'.repeat(INSTRUCTION_MAX_LENGTH + 1), 'INVALID_ARGUMENT', 400);
     assert.equal(long.details.reason, 'too_long');
     // Without an instruction the non-subscriber's generation goes ahead as before.
     assert.ok((await generate(plain)).imageId);

@@ -173,13 +173,18 @@ export class Generations {
     return this.accepted({ ...image, isLocked: outcome.locked, chargedTokens: outcome.charged }, outcome);
   }
 
-  /** The instruction to store with the image, or a 400 saying why it cannot be honoured here. */
+  /** The instruction to store with the image, or a refusal saying why it cannot be honoured here. */
   private async instructionOf(raw: string | undefined, userId: string | null): Promise<string | null> {
     if (!raw?.trim()) return null;
     const settings = await this.deps.generativeSettings?.current();
     const plan = userId ? await planOf(this.deps.pool, userId) : undefined;
     const verdict = checkInstruction(raw, { providerPlans: settings?.plans, plan });
-    if (!verdict.allowed) throw new AppError('INVALID_ARGUMENT', verdict.message, { reason: verdict.reason });
+    // Too long is the request's fault (400); a plan or deployment without the feature is refused as
+    // a sub-type of the plans is on this call (403: a refusal of a user's call, not an admin's).
+    if (!verdict.allowed)
+      throw new AppError(verdict.reason === 'too_long' ? 'INVALID_ARGUMENT' : 'PERMISSION_DENIED', verdict.message, {
+        reason: verdict.reason,
+      });
     return verdict.instruction;
   }
 

@@ -2,7 +2,8 @@
  * Advanced prompting (#28, the spec's subscription feature): a subscriber may add a short
  * instruction to a generation, which the generative provider reads after the type's prompt.
  * Only where it can be honoured: a provider configured, the caller's plan one it serves and
- * active. Refusals are the caller's to fix (never 401/403: the web client signs out on those).
+ * active. Too long is a bad request; the others are refused like the plans' sub-types on the same
+ * call (PERMISSION_DENIED, 403 on a user's call: only an admin call's 403 signs the web app out).
  */
 export const INSTRUCTION_MAX_LENGTH = 300;
 
