@@ -5,7 +5,7 @@
 // sub-types are on this call; too long: INVALID_ARGUMENT, 400), and nothing is recorded for them.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -29,10 +29,10 @@ import { recordPlan } from '../src/app/user-plans.js';
 import { INSTRUCTION_MAX_LENGTH } from '../src/domain/index.js';
 import { createImageService } from '../src/service.js';
 import { type FakeImageEditApi, startFakeImageEditApi } from './support/fake-image-edit-api.js';
+import { generateTestPhoto } from './support/generate.js';
 import { instantEngine } from './support/instant-engine.js';
 
 const silent = createLogger('image-prompting-test', (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
-const photo = readFile(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
 
 describe('advanced prompting through the image service', { timeout: 120_000 }, () => {
   const run = randomUUID().slice(0, 8);
@@ -47,22 +47,7 @@ describe('advanced prompting through the image service', { timeout: 120_000 }, (
   const subscriber = randomUUID();
   const plain = randomUUID();
 
-  const generate = async (userId: string, instruction?: string) => {
-    const bytes = await photo;
-    const blobKey = `uploads/${randomUUID()}`;
-    await blobs.put(blobKey, bytes, 'image/jpeg');
-    return call(images, images.createGeneration, {
-      userId,
-      anonymousEmail: '',
-      enhancementType: 'tops',
-      blobKey,
-      contentType: 'image/jpeg',
-      sizeBytes: bytes.length,
-      options: undefined,
-      idempotencyKey: '',
-      instruction,
-    });
-  };
+  const generate = (userId: string, instruction?: string) => generateTestPhoto(images, blobs, { userId, instruction });
   const refusal = async (userId: string, instruction: string, code = 'PERMISSION_DENIED', status = 403) => {
     const before = await imageCount(userId);
     const error = (await generate(userId, instruction).then(

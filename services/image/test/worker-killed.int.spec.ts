@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import { serviceKeyEnv, testCredential, testServiceKeys, testUrlSigningKey } fro
 import { requireEnv, testKafkaBus, type TestKafkaBus, waitFor } from '../../platform/test/support.js';
 import { FolderBlobStore } from '@flatlay/files';
 import { createImageService } from '../src/service.js';
+import { generateTestPhoto } from './support/generate.js';
 
 const silent = createLogger('image-test', 'silent');
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -147,19 +148,7 @@ describe('a worker process killed mid-job', { timeout: 180_000 }, () => {
   it('SIGKILL during the engine run, then a restart: the job completes, charged once', async () => {
     const userId = randomUUID();
     await call(ledgerClient, ledgerClient.openAccount, { userId });
-    const bytes = await readFile(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
-    const blobKey = `uploads/${randomUUID()}`;
-    await new FolderBlobStore(join(dataDir, 'blobs')).put(blobKey, bytes, 'image/jpeg');
-    const created = await call(images, images.createGeneration, {
-      userId,
-      anonymousEmail: '',
-      enhancementType: 'tops',
-      blobKey,
-      contentType: 'image/jpeg',
-      sizeBytes: bytes.length,
-      options: undefined,
-      idempotencyKey: '',
-    });
+    const created = await generateTestPhoto(images, new FolderBlobStore(join(dataDir, 'blobs')), { userId });
     assert.equal(created.tokensUsed, 100);
 
     const first = await startWorkerProcess('hang');
