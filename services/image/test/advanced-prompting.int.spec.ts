@@ -34,7 +34,7 @@ import { instantEngine } from './support/instant-engine.js';
 
 const silent = createLogger('image-prompting-test', (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
 
-describe('advanced prompting through the image service', { timeout: 120_000 }, () => {
+describe('advanced prompting through the image service', () => {
   const run = randomUUID().slice(0, 8);
   let ledgerSvc: RunningService;
   let imageSvc: RunningService;
@@ -118,7 +118,7 @@ describe('advanced prompting through the image service', { timeout: 120_000 }, (
     ledgerClient.close();
     // The plan as identity's UserPlanChanged leaves it (the consumer's own write).
     await recordPlan(imageSvc.context.pool, subscriber, 'studio', 'active', new Date());
-  }, 120_000);
+  });
   afterAll(async () => {
     images?.close();
     await imageSvc?.stop();

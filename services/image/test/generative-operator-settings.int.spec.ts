@@ -7,7 +7,7 @@
 // name is this run's own, so no other run's image service (they share the topic) takes its key.
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -30,10 +30,10 @@ import { FolderBlobStore } from '@flatlay/files';
 import { SETTINGS_CONSUMER } from '../src/consumers/settings-consumer.js';
 import { createGenerationWorkerService, createImageService } from '../src/service.js';
 import { type FakeImageEditApi, startFakeImageEditApi } from './support/fake-image-edit-api.js';
+import { generateTestPhoto } from './support/generate.js';
 import { instantEngine } from './support/instant-engine.js';
 
 const silent = createLogger('image-settings-test', (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
-const photo = readFile(new URL('./fixtures/top_floor_01.jpg', import.meta.url));
 
 describe("the generative provider takes the operator's key from the settings", { timeout: 180_000 }, () => {
   const run = randomUUID().slice(0, 8);
@@ -125,19 +125,7 @@ describe("the generative provider takes the operator's key from the settings", {
   /** One subscriber job through the worker: the key the provider was called with. */
   const nextJobKey = async () => {
     const before = fake.seen.length;
-    const bytes = await photo;
-    const blobKey = `uploads/${randomUUID()}`;
-    await blobs.put(blobKey, bytes, 'image/jpeg');
-    const { imageId } = await call(images, images.createGeneration, {
-      userId: subscriber,
-      anonymousEmail: '',
-      enhancementType: 'tops',
-      blobKey,
-      contentType: 'image/jpeg',
-      sizeBytes: bytes.length,
-      options: undefined,
-      idempotencyKey: '',
-    });
+    const { imageId } = await generateTestPhoto(images, blobs, { userId: subscriber });
     await waitFor(
       async () =>
         (await call(images, images.getStatus, { userId: subscriber, imageId })).image!.status !== 'processing',
