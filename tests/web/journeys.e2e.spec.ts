@@ -44,6 +44,13 @@ async function skipTheIntro(page: Page) {
   const intro = page.getByRole('dialog', { name: 'Flatlay in 15 seconds' });
   await intro.waitFor();
   await screenshot(page, 'intro-first-visit');
+  // A resource's timing entry is added once its response has ended: wait for the video's (a CI run
+  // read the entries while the 100 KB video was still arriving).
+  await page.waitForFunction(() =>
+    (globalThis as unknown as { performance: { getEntriesByType: (t: string) => Array<{ name: string }> } }).performance
+      .getEntriesByType('resource')
+      .some((e) => e.name.endsWith('/intro/intro.webm')),
+  );
   const timing = await page.evaluate(
     () =>
       new Promise<{ paints: Array<[number, boolean]>; video: number }>((ok) => {
