@@ -25,6 +25,7 @@ import { installHelm, installKubeconform, installStripeMock } from './infra/go-t
 import { health } from './infra/health.mjs';
 import { installK6 } from './infra/k6.mjs';
 import { installKafka, startKafka, stopKafka } from './infra/kafka.mjs';
+import { installMailpit, startMailpit, stopMailpit } from './infra/mailpit.mjs';
 import { installMinio, startMinio, stopMinio } from './infra/minio.mjs';
 import { ENV_FILE, INFRA, ROOT, RUN, STATE_FILE, ensureGitignore } from './infra/layout.mjs';
 import { isQuiet, log, setQuiet } from './infra/log.mjs';
@@ -56,6 +57,7 @@ export async function install(opts = {}) {
     installKafka(),
     installStripeMock(),
     installMinio(),
+    installMailpit(),
     installHelm(),
     installKubeconform(),
     installSchemathesis(),
@@ -105,8 +107,18 @@ export async function up(opts = {}) {
   const save = () => fs.writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
   save();
 
-  const [pgPort, kafkaPort, controllerPort, redisPort, stripePort, stripeHttpsPort, minioPort, minioConsolePort] =
-    await freePorts(8);
+  const [
+    pgPort,
+    kafkaPort,
+    controllerPort,
+    redisPort,
+    stripePort,
+    stripeHttpsPort,
+    minioPort,
+    minioConsolePort,
+    smtpPort,
+    mailpitPort,
+  ] = await freePorts(10);
   const t1 = Date.now();
   try {
     const results = await Promise.allSettled([
@@ -115,6 +127,7 @@ export async function up(opts = {}) {
       startRedis(redisPort, state, save),
       startStripeMock(stripePort, stripeHttpsPort, state, save),
       startMinio(minioPort, minioConsolePort, state, save),
+      startMailpit(smtpPort, mailpitPort, state, save),
     ]);
     const failed = results.filter((r) => r.status === 'rejected');
     if (failed.length) throw new Error(failed.map((r) => r.reason?.message ?? r.reason).join('\n\n'));
@@ -150,6 +163,7 @@ export async function down(opts = {}) {
     stopRedis(state.redis),
     stopStripeMock(state.stripeMock),
     stopMinio(state.minio),
+    stopMailpit(state.mailpit),
   ]);
   const left = [
     ['postgres', state.postgres?.pid, 'postgres'],
@@ -157,6 +171,7 @@ export async function down(opts = {}) {
     ['redis', state.redis?.pid, 'redis-server'],
     ['stripe-mock', state.stripeMock?.pid, 'stripe-mock'],
     ['minio', state.minio?.pid, 'minio'],
+    ['mailpit', state.mailpit?.pid, 'mailpit'],
   ].filter(([, pid, needle]) => pid && isOurs(pid, needle));
   fs.rmSync(RUN, { recursive: true, force: true });
   if (left.length) throw new Error(`still running: ${left.map(([n, p]) => `${n} (${p})`).join(', ')}`);
@@ -180,6 +195,7 @@ export async function status(opts = {}) {
     redis: state.redis && `127.0.0.1:${state.redis.port}`,
     stripeMock: state.stripeMock && `127.0.0.1:${state.stripeMock.port}`,
     minio: state.minio && `127.0.0.1:${state.minio.port}`,
+    mailpit: state.mailpit && `127.0.0.1:${state.mailpit.smtpPort} (API ${state.mailpit.port})`,
   };
   for (const [name, ok] of Object.entries(h)) {
     log(`${name.padEnd(11)} ${ok ? 'up  ' : 'DOWN'} ${addr[name] ?? '-'} pid ${state[name]?.pid ?? '-'}`);

@@ -4,6 +4,7 @@ import { kafkaApiVersions } from './kafka.mjs';
 import { pgReady } from './postgres.mjs';
 import { isOurs } from './process.mjs';
 import { redisPing } from './redis.mjs';
+import { mailpitOk } from './mailpit.mjs';
 import { minioOk } from './minio.mjs';
 import { stripeMockOk } from './stripe-mock.mjs';
 
@@ -39,6 +40,9 @@ export async function health(state) {
   );
   h.minio = await guard(
     async () => state.minio?.pid && isOurs(state.minio.pid, 'minio') && (await minioOk(state.minio.port)),
+  );
+  h.mailpit = await guard(
+    async () => state.mailpit?.pid && isOurs(state.mailpit.pid, 'mailpit') && (await mailpitOk(state.mailpit.port)),
   );
   return h;
 }

@@ -75,6 +75,9 @@ try {
     ...(process.env.JWT_PRIVATE_KEY
       ? {}
       : { JWT_KEY_FILE: process.env.JWT_KEY_FILE || join(dataDir, 'identity', 'jwt-signing-key.pem') }),
+    // With no SMTP server, account e-mail is written under the data folder and its links logged.
+    MAIL_DIR: process.env.MAIL_DIR || join(dataDir, 'mail'),
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || `http://localhost:${config.PORT}`,
   });
   // Operator secrets are sealed with a key generated once and kept with the data
   // (SETTINGS_ENCRYPTION_KEY wins): analytics makes the file, the image service opens the

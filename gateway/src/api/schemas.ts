@@ -101,6 +101,10 @@ export const User = z
     isUnlimited: z.boolean(),
     role: z.enum(['user', 'admin']),
     createdAt: dateTime(),
+    emailVerified: z.boolean().meta({
+      description:
+        'Whether the person proved the address: a link from the verification or reset e-mail, or a verified Google or Supabase sign-in',
+    }),
   })
   .meta({
     id: 'User',
@@ -121,6 +125,7 @@ export const User = z
       isUnlimited: false,
       role: 'user',
       createdAt: '2025-01-31T09:30:00.000Z',
+      emailVerified: true,
     },
   });
 

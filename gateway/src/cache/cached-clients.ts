@@ -48,6 +48,15 @@ const RPC_EFFECTS = {
     loginWithSupabase: 'user',
     revokeToken: 'user',
     deleteUser: 'user',
+    // Account e-mail: asking for a message changes nothing; using a link changes the profile
+    // (verified, new address) or ends sessions (reset, change); a link's token names its user.
+    requestEmailVerification: 'reads',
+    requestPasswordReset: 'reads',
+    requestEmailChange: 'reads',
+    verifyEmail: 'user',
+    resetPassword: 'user',
+    changePassword: 'user',
+    confirmEmailChange: 'user',
   } satisfies Effects<typeof identity.IdentityServiceService>,
   ledger: {
     getServiceStatus: 'reads',

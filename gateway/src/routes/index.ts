@@ -8,6 +8,7 @@ import { adminAuthRoutes } from './admin-auth.js';
 import { adminRoutes } from './admin.js';
 import { adminDeadLetterRoutes } from './admin-dead-letters.js';
 import { adminRefundRoutes } from './admin-refunds.js';
+import { accountCareRoutes } from './account-care.js';
 import { authRoutes } from './auth.js';
 import type { FileServing } from '../files/serve.js';
 import { imageEventRoutes } from './image-events.js';
@@ -46,6 +47,7 @@ export function apiRoutes(
       },
     }),
     ...authRoutes(clients, logger),
+    ...accountCareRoutes(clients),
     ...tokenRoutes(clients),
     ...imageRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),
     ...imageEventRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),

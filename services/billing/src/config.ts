@@ -45,7 +45,7 @@ export const billingEnvSchema = z
     // The product's public address: checkout return pages and the local provider's pages live there.
     PUBLIC_BASE_URL: z.url().default('http://localhost:8080').meta({
       description:
-        "billing: the product's public address; checkout return pages and the local provider's pages are on it, and return addresses a client gives must be on its origin",
+        "checkout return pages and the local provider's pages are on it, and return addresses a client gives must be on its origin",
       default: '`http://localhost:$PORT` (embedded), `http://localhost:8080` (billing as its own process)',
     }),
     // Other origins a client's return addresses may be on (the product reached at another name:

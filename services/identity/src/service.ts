@@ -1,6 +1,18 @@
 import { fileURLToPath } from 'node:url';
-import { registry, serviceTopics, type ServiceContext, type ServiceDefinition } from '@flatlay/platform';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  createMailer,
+  MailRelay,
+  registry,
+  serviceTopics,
+  type ServiceContext,
+  type ServiceDefinition,
+} from '@flatlay/platform';
 import { AccessTokens } from './app/access-tokens.js';
+import { accountMailRenderer } from './app/account-mail.js';
+import { LinkTokens } from './app/link-tokens.js';
+import { SelfService } from './app/self-service.js';
 import { Accounts } from './app/accounts.js';
 import { ensureAdminAccount } from './app/admin-account.js';
 import { GoogleVerifier, SupabaseVerifier } from './adapters/external-verifiers.js';
@@ -20,9 +32,9 @@ export type IdentityOverrides = Partial<Record<keyof IdentityConfig, string>>;
  */
 export function createIdentityService(overrides: IdentityOverrides = {}): ServiceDefinition {
   // One Accounts per service context: built in start(), which runs before grpc().
-  const accountsOf = new WeakMap<ServiceContext, Accounts>();
-  const accounts = (ctx: ServiceContext) => {
-    const a = accountsOf.get(ctx);
+  const appsOf = new WeakMap<ServiceContext, { accounts: Accounts; self: SelfService }>();
+  const apps = (ctx: ServiceContext) => {
+    const a = appsOf.get(ctx);
     if (!a) throw new Error('identity: start() must run before grpc()');
     return a;
   };
@@ -31,17 +43,18 @@ export function createIdentityService(overrides: IdentityOverrides = {}): Servic
     // Migrations are SQL files; they are read from src/ in both the source and the built layout.
     migrationsDir: fileURLToPath(new URL('../src/db/migrations', import.meta.url)),
     topics: serviceTopics('identity'),
-    grpc: (ctx) => [identityGrpcService(ctx, accounts(ctx))],
+    grpc: (ctx) => [identityGrpcService(ctx, apps(ctx).accounts, apps(ctx).self)],
     async start(ctx) {
       const config = loadIdentityConfig(overrides);
       const key = await loadSigningKey(
         { privateKeyPem: config.JWT_PRIVATE_KEY, keyFile: config.JWT_KEY_FILE },
         ctx.logger,
       );
+      const passwords = new Passwords();
       const app = new Accounts({
         pool: ctx.pool,
         logger: ctx.logger,
-        passwords: new Passwords(),
+        passwords,
         tokens: new AccessTokens(key, {
           issuer: config.JWT_ISSUER,
           audience: config.JWT_AUDIENCE,
@@ -52,7 +65,26 @@ export function createIdentityService(overrides: IdentityOverrides = {}): Servic
         google: new GoogleVerifier(config.GOOGLE_CLIENT_ID, config.GOOGLE_CERTS_URL),
         supabase: new SupabaseVerifier(config.SUPABASE_JWT_SECRET),
       });
-      accountsOf.set(ctx, app);
+      const links = new LinkTokens(key, config.JWT_ISSUER);
+      appsOf.set(ctx, { accounts: app, self: new SelfService({ pool: ctx.pool, accounts: app, passwords, links }) });
+      const mailer = createMailer({
+        smtpUrl: config.SMTP_URL,
+        from: config.MAIL_FROM,
+        dir: config.MAIL_DIR ?? path.join(tmpdir(), 'flatlay-mail'),
+        logger: ctx.logger,
+      });
+      if (config.NODE_ENV === 'production' && !config.SMTP_URL)
+        ctx.logger.warn(
+          { mail: mailer.description },
+          'no SMTP_URL: account e-mail (verification, password reset) is written to files and reaches no one',
+        );
+      else ctx.logger.info({ mail: mailer.description }, 'account e-mail goes to');
+      const stopMail = new MailRelay({
+        pool: ctx.pool,
+        mailer,
+        render: accountMailRenderer({ db: ctx.pool, links, publicBaseUrl: config.PUBLIC_BASE_URL }),
+        logger: ctx.logger,
+      }).start();
       if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
         const outcome = await ensureAdminAccount(ctx.pool, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
         ctx.logger.info({ outcome }, 'admin account from ADMIN_EMAIL is ready');
@@ -62,7 +94,13 @@ export function createIdentityService(overrides: IdentityOverrides = {}): Servic
         topics: consumedTopics,
         handle: subscriptionEventHandler(ctx.pool, app, ctx.logger),
       });
-      return [() => subscription.close()];
+      return [
+        () => subscription.close(),
+        async () => {
+          await stopMail();
+          mailer.close();
+        },
+      ];
     },
   };
 }

@@ -27,3 +27,5 @@ export * from './registry.js';
 export * from './settings-cipher.js';
 export * from './keyed-id.js';
 export * from './jwt-shape.js';
+export * from './mail/mailer.js';
+export * from './mail/mail-outbox.js';

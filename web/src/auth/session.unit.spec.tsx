@@ -19,6 +19,7 @@ const profile: UserProfile = {
   subscriptionPlanName: null,
   subscriptionPeriodEnd: null,
   isUnlimited: false,
+  emailVerified: true,
   role: 'user',
   createdAt: null,
 };

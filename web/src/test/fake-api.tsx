@@ -93,6 +93,7 @@ export function customer(over: Record<string, unknown> = {}) {
     subscriptionPlanName: null,
     subscriptionPeriodEnd: null,
     isUnlimited: false,
+    emailVerified: true,
     role: 'user',
     createdAt: '2026-01-01T00:00:00Z',
     ...over,

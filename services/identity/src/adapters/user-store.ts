@@ -155,6 +155,24 @@ export const userStore = {
     return { unlinked: rowCount ?? 0 };
   },
 
+  /** The address was proven by a link sent to it; false when the account has another address by now. */
+  async markVerified(db: Queryable, id: string, email: string, now: Date): Promise<boolean> {
+    const { rowCount } = await db.query(
+      'UPDATE users SET email_verified = true, updated_at = $3 WHERE id = $1 AND lower(email) = lower($2)',
+      [id, email, now],
+    );
+    return rowCount === 1;
+  },
+
+  /** Moves the account to an address proven by a link sent to it (the unique index refuses a taken one). */
+  async changeEmail(db: Queryable, id: string, email: string, now: Date): Promise<void> {
+    await db.query('UPDATE users SET email = $2, email_verified = true, updated_at = $3 WHERE id = $1', [
+      id,
+      email,
+      now,
+    ]);
+  },
+
   async link(db: Queryable, provider: string, subject: string, userId: string, now: Date): Promise<void> {
     await db.query(
       'INSERT INTO external_identities (provider, subject, user_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',

@@ -22,6 +22,7 @@ import { accountForExternalSignIn } from './external-sign-in.js';
 import type { ExternalVerifier } from '../adapters/external-verifiers.js';
 import type { Passwords } from './passwords.js';
 import type { Revocations } from '../adapters/revocations.js';
+import { queueLinkMail } from './link-mail.js';
 import { userEvents } from './user-events.js';
 import { userStore, type UserRow } from '../adapters/user-store.js';
 
@@ -40,6 +41,7 @@ export interface Profile {
   subscriptionPlanName: string;
   subscriptionPeriodEnd: Date | undefined;
   isUnlimited: boolean;
+  emailVerified: boolean;
   createdAt: Date;
 }
 
@@ -88,12 +90,13 @@ export class Accounts {
       subscriptionPlanName: planName(u.plan.plan),
       subscriptionPeriodEnd: u.plan.periodEnd ?? undefined,
       isUnlimited: isUnlimited(u.plan.plan, u.plan.status, u.plan.periodEnd, this.clock()),
+      emailVerified: u.emailVerified,
       createdAt: u.createdAt,
     };
   }
 
   /**
-   * A password account; its address is not verified (nothing here proves the person owns it).
+   * A password account; its address is not verified until the link e-mailed with it is used.
    * `consentVersion`: the consent text the person was shown, recorded with the time (ADR 0804).
    */
   async register(rawEmail: string, password: string, consentVersion = ''): Promise<Session> {
@@ -121,6 +124,8 @@ export class Accounts {
       )
         throw taken();
       await userEvents.registered(tx, { id, email }, 'password', now);
+      // The welcome e-mail asks the person to prove the address (ADR 0402).
+      await queueLinkMail(tx, { userId: id, email, purpose: 'verify-email', kind: 'verify-email' }, now);
     });
     return this.session((await userStore.byId(this.deps.pool, id))!);
   }

@@ -3,3 +3,4 @@ export * from './profile.js';
 export * from './plan.js';
 export * from './external-sign-in.js';
 export * from './consent.js';
+export * from './account-links.js';

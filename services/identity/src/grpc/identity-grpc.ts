@@ -1,6 +1,7 @@
 import { identity } from '@flatlay/proto';
 import { serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
 import type { Accounts, Profile, Session } from '../app/accounts.js';
+import type { SelfService } from '../app/self-service.js';
 
 const toUser = (p: Profile): identity.User => ({
   id: p.id,
@@ -18,12 +19,13 @@ const toUser = (p: Profile): identity.User => ({
   subscriptionPeriodEnd: p.subscriptionPeriodEnd,
   isUnlimited: p.isUnlimited,
   createdAt: p.createdAt,
+  emailVerified: p.emailVerified,
 });
 
 const toSession = (s: Session) => ({ accessToken: s.accessToken, user: toUser(s.user) });
 
 /** Maps the IdentityService protobuf API to the application. */
-export function identityGrpcService(ctx: ServiceContext, accounts: Accounts): GrpcService {
+export function identityGrpcService(ctx: ServiceContext, accounts: Accounts, self: SelfService): GrpcService {
   const { logger } = ctx;
   const implementation: identity.IdentityServiceServer = {
     getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
@@ -61,6 +63,30 @@ export function identityGrpcService(ctx: ServiceContext, accounts: Accounts): Gr
     })),
     deleteUser: unary(logger, async (req: identity.DeleteUserRequest) => ({
       userId: await accounts.deleteUser({ userId: req.userId, email: req.email }),
+    })),
+    requestEmailVerification: unary(logger, async (req: identity.RequestEmailVerificationRequest) => ({
+      sent: await self.requestEmailVerification(req.userId),
+    })),
+    verifyEmail: unary(logger, async (req: identity.VerifyEmailRequest) => ({
+      user: toUser(await self.verifyEmail(req.token)),
+    })),
+    requestPasswordReset: unary(logger, async (req: identity.RequestPasswordResetRequest) => {
+      await self.requestPasswordReset(req.email);
+      return {};
+    }),
+    resetPassword: unary(logger, async (req: identity.ResetPasswordRequest) => {
+      await self.resetPassword(req.token, req.newPassword);
+      return {};
+    }),
+    changePassword: unary(logger, async (req: identity.ChangePasswordRequest) =>
+      toSession(await accounts.changePassword(req.userId, req.currentPassword, req.newPassword)),
+    ),
+    requestEmailChange: unary(logger, async (req: identity.RequestEmailChangeRequest) => {
+      await self.requestEmailChange(req.userId, req.password, req.newEmail);
+      return {};
+    }),
+    confirmEmailChange: unary(logger, async (req: identity.ConfirmEmailChangeRequest) => ({
+      user: toUser(await self.confirmEmailChange(req.token)),
     })),
   };
   return { name: 'flatlay.identity.v1.IdentityService', definition: identity.IdentityServiceService, implementation };

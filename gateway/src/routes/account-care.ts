@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import { call } from '@flatlay/platform';
+import { refusal } from '../api/responses.js';
+import { route, type ApiRoute } from '../api/route.js';
+import { emailField, NewPassword, passwordField, Session } from '../api/schemas.js';
+import type { ServiceClients } from '../clients.js';
+import { callerMetadata, callerOf } from '../http/auth.js';
+import { userBody } from './auth.js';
+
+// Accounts people look after themselves (ADR 0402): prove an address, get back in with a reset
+// link, change the password or the address. Links arrive by e-mail; their token is the fragment of
+// the link's address (never sent to a server by the browser), posted here by the page it opens.
+
+const Message = z.object({ message: z.string() });
+const LinkToken = z
+  .string({ error: 'token is required: open the link from the e-mail' })
+  .min(1, { error: 'token is required: open the link from the e-mail' })
+  .max(4096, { error: 'token is too long: open the link from the e-mail' })
+  .meta({ description: "The token from the e-mailed link (the part after '#token=')" });
+const linkRefused = refusal(
+  'INVALID_ARGUMENT',
+  'This password reset link has expired or was already used. Ask for a new one from the sign-in page.',
+  'The token is not one of ours, was used, replaced by a newer e-mail, or has expired: the message says what to do next',
+);
+const json = <S extends z.ZodType>(schema: S) => ({
+  body: { type: 'application/json' as const, limit: 16_384, schema },
+});
+
+export const RESET_REQUESTED =
+  'If an account uses this address, we have sent it a link to choose a new password. The link works for 1 hour; check your spam folder if it does not arrive within a few minutes.';
+
+export function accountCareRoutes(clients: ServiceClients): ApiRoute[] {
+  const tags = ['auth'];
+  const identityClient = () => clients.identity();
+
+  return [
+    route({
+      method: 'post',
+      path: '/auth/verify-email/send',
+      tags,
+      access: 'user',
+      rateLimit: { action: 'verify-email' },
+      summary: 'Send a new link that verifies the caller’s e-mail address (valid 24 hours)',
+      responses: {
+        200: {
+          description: 'Sent, or nothing to do',
+          schema: Message.extend({
+            sent: z.boolean().meta({ description: 'False when the address is verified already' }),
+          }),
+          example: { message: 'We have sent you a new link. It works for 24 hours.', sent: true },
+        },
+      },
+      async handle(req, res) {
+        const c = identityClient();
+        const { sent } = await call(
+          c,
+          c.requestEmailVerification,
+          { userId: callerOf(req).userId },
+          { metadata: callerMetadata(req) },
+        );
+        res.json({
+          sent,
+          message: sent
+            ? 'We have sent you a new link. It works for 24 hours.'
+            : 'Your e-mail address is already verified.',
+        });
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/auth/verify-email',
+      tags,
+      access: 'none',
+      rateLimit: { action: 'use-link' },
+      summary: 'Verify an e-mail address with the token of the link sent to it',
+      request: json(z.object({ token: LinkToken })),
+      responses: {
+        200: { description: 'Verified', schema: Message, example: { message: 'Your e-mail address is verified.' } },
+        400: linkRefused,
+      },
+      async handle(_req, res, { body }) {
+        const c = identityClient();
+        await call(c, c.verifyEmail, { token: body.token });
+        res.json({ message: 'Your e-mail address is verified.' });
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/auth/forgot-password',
+      tags,
+      access: 'none',
+      rateLimit: { action: 'forgot-password' },
+      summary:
+        'E-mail a link to choose a new password (valid 1 hour); the same answer whether or not the address has an account',
+      request: json(z.object({ email: emailField() })),
+      responses: {
+        202: { description: 'Accepted (nothing revealed)', schema: Message, example: { message: RESET_REQUESTED } },
+      },
+      async handle(_req, res, { body }) {
+        const c = identityClient();
+        await call(c, c.requestPasswordReset, { email: body.email });
+        res.status(202).json({ message: RESET_REQUESTED });
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/auth/reset-password',
+      tags,
+      access: 'none',
+      rateLimit: { action: 'use-link' },
+      summary: 'Choose a new password with the token of a reset link; every session of the account ends',
+      request: json(z.object({ token: LinkToken, password: NewPassword })),
+      responses: {
+        200: {
+          description: 'Password changed',
+          schema: Message,
+          example: { message: 'Your password has been changed. Please sign in with it.' },
+        },
+        400: linkRefused,
+      },
+      async handle(_req, res, { body }) {
+        const c = identityClient();
+        await call(c, c.resetPassword, { token: body.token, newPassword: body.password });
+        res.json({ message: 'Your password has been changed. Please sign in with it.' });
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/auth/change-password',
+      tags,
+      access: 'user',
+      rateLimit: { action: 'change-password' },
+      summary: 'Change the password (the current one required); every other session ends, this one gets a new token',
+      request: json(
+        z.object({
+          current_password: passwordField('The current password is required'),
+          new_password: NewPassword,
+        }),
+      ),
+      responses: {
+        200: { description: 'Changed; a new session for the caller', schema: Session },
+        400: refusal('INVALID_ARGUMENT', 'The current password is not correct'),
+      },
+      async handle(req, res, { body }) {
+        const c = identityClient();
+        const metadata = callerMetadata(req);
+        const s = await call(
+          c,
+          c.changePassword,
+          { userId: callerOf(req).userId, currentPassword: body.current_password, newPassword: body.new_password },
+          { metadata, deadlineMs: 15_000 },
+        );
+        const l = clients.ledger();
+        const { balance } = await call(l, l.getBalance, { userId: callerOf(req).userId }, { metadata });
+        res.json({ access_token: s.accessToken, token_type: 'bearer' as const, user: userBody(s.user, balance) });
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/auth/change-email',
+      tags,
+      access: 'user',
+      rateLimit: { action: 'change-email' },
+      summary: 'Move the account to a new address: a link is sent there, and nothing changes until it is used',
+      request: json(
+        z.object({ new_email: emailField(), password: passwordField('Your current password is required') }),
+      ),
+      responses: {
+        202: {
+          description: 'Confirmation sent to the new address',
+          schema: Message,
+          example: { message: 'We have sent a link to ada@example.org. Open it within 24 hours to use that address.' },
+        },
+        400: refusal('INVALID_ARGUMENT', 'The current password is not correct'),
+        409: refusal('ALREADY_EXISTS', 'An account with this email already exists'),
+      },
+      async handle(req, res, { body }) {
+        const c = identityClient();
+        await call(
+          c,
+          c.requestEmailChange,
+          { userId: callerOf(req).userId, password: body.password, newEmail: body.new_email },
+          { metadata: callerMetadata(req), deadlineMs: 15_000 },
+        );
+        res.status(202).json({
+          message: `We have sent a link to ${body.new_email.trim()}. Open it within 24 hours to use that address.`,
+        });
+      },
+    }),
+
+    route({
+      method: 'post',
+      path: '/auth/confirm-email',
+      tags,
+      access: 'none',
+      rateLimit: { action: 'use-link' },
+      summary: 'Confirm a new e-mail address with the token of the link sent to it; the old address is told',
+      request: json(z.object({ token: LinkToken })),
+      responses: {
+        200: {
+          description: 'The account uses the new address',
+          schema: Message.extend({ email: z.string() }),
+          example: { message: 'Your account now uses ada@example.org.', email: 'ada@example.org' },
+        },
+        400: linkRefused,
+        409: refusal('ALREADY_EXISTS', 'An account with this email already exists'),
+      },
+      async handle(_req, res, { body }) {
+        const c = identityClient();
+        const { user } = await call(c, c.confirmEmailChange, { token: body.token });
+        const email = user?.email ?? '';
+        res.json({ message: `Your account now uses ${email}.`, email });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,78 @@
+// What the test SMTP server (Mailpit, scripts/infra/mailpit.mjs) received, read through its HTTP
+// API: the account e-mails' tests find their messages and follow the links in them.
+import { waitFor } from './support.js';
+
+export interface ReceivedMail {
+  id: string;
+  messageId: string;
+  subject: string;
+  to: string[];
+  text: string;
+  html: string;
+}
+
+const api = () => {
+  const url = process.env.MAILPIT_URL;
+  if (!url) throw new Error('MAILPIT_URL is not set: run the tests through `npm test` (it starts Mailpit)');
+  return url.replace(/\/$/, '');
+};
+
+/** Where the services send (the SMTP side of the same Mailpit). */
+export function testSmtpUrl(): string {
+  const url = process.env.SMTP_URL;
+  if (!url) throw new Error('SMTP_URL is not set: run the tests through `npm test` (it starts Mailpit)');
+  return url;
+}
+
+interface Summary {
+  ID: string;
+  MessageID: string;
+  Subject: string;
+  To: Array<{ Address: string }>;
+}
+
+/** Every message to `address` so far, oldest first (Mailpit lists the newest first). */
+export async function mailTo(address: string): Promise<ReceivedMail[]> {
+  const res = await fetch(`${api()}/api/v1/search?query=${encodeURIComponent(`to:"${address}"`)}&limit=200`);
+  if (!res.ok) throw new Error(`Mailpit search answered ${res.status}`);
+  const { messages } = (await res.json()) as { messages: Summary[] };
+  const mine = messages.filter((m) => m.To.some((t) => t.Address.toLowerCase() === address.toLowerCase())).reverse();
+  return Promise.all(
+    mine.map(async (m) => {
+      const full = (await (await fetch(`${api()}/api/v1/message/${m.ID}`)).json()) as {
+        Text: string;
+        HTML: string;
+      };
+      return {
+        id: m.ID,
+        messageId: m.MessageID,
+        subject: m.Subject,
+        to: m.To.map((t) => t.Address),
+        text: full.Text,
+        html: full.HTML,
+      };
+    }),
+  );
+}
+
+/** Waits until `address` has received at least `count` messages whose subject contains `subject`; answers them. */
+export async function waitForMail(address: string, subject: string, count = 1): Promise<ReceivedMail[]> {
+  let found: ReceivedMail[] = [];
+  await waitFor(
+    async () => {
+      found = (await mailTo(address)).filter((m) => m.subject.includes(subject));
+      return found.length >= count;
+    },
+    `${count} e-mail(s) "${subject}" to ${address}`,
+    60_000,
+  );
+  return found;
+}
+
+/** The link in a message that leads to `page` (e.g. /auth/reset-password), and the token in its fragment. */
+export function linkIn(mail: ReceivedMail, page: string): { url: string; token: string } {
+  const url = (mail.text.match(/https?:\/\/[^\s<>"]+/g) ?? []).find((u) => new URL(u).pathname === page);
+  if (!url) throw new Error(`no link to ${page} in "${mail.subject}":\n${mail.text}`);
+  const token = new URLSearchParams(new URL(url).hash.slice(1)).get('token') ?? '';
+  return { url, token };
+}
