@@ -132,7 +132,7 @@ services.push(
 );
 const app = createGatewayApp({
   logger,
-  rateLimits: { perIp: 100_000, perEmail: 1_000, windowSeconds: 600 },
+  rateLimits: { perIp: 100_000, perEmail: 1_000, windowSeconds: 600, signUpsPerHour: 100_000 },
   corsOrigins: ['http://localhost'],
   files: {
     blobs: new FolderBlobStore(blobRoot),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Redis } from 'ioredis';
 import { env, registry, serviceIdentityEnvSchema } from '@flatlay/platform';
-import type { AuthRateLimitOptions } from './http/rate-limit.js';
+import { type AuthRateLimitOptions, DEFAULT_SIGNUPS_PER_HOUR } from './http/rate-limit.js';
 import { parseTrustProxy } from './http/client-address.js';
 import { defaultGuestTryLimits } from './http/guest-limits.js';
 
@@ -28,6 +28,10 @@ export const rateLimitEnvSchema = z.object({
     description:
       'failed attempts allowed per e-mail address from all client IPs together in each window (only failures count against an address)',
     default: 'ten times `AUTH_RATE_LIMIT_PER_EMAIL` (`100`)',
+  }),
+  SIGNUPS_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(DEFAULT_SIGNUPS_PER_HOUR).meta({
+    description:
+      "accounts one client IP (an IPv6 client's /64) may create per hour; over it: 429 with Retry-After. Only created accounts count. With the 200 free tokens of each, it bounds what one client can collect: 3 an hour is at most 6 free images (docs/decisions/0402-account-mail-and-free-tokens.md)",
   }),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce
     .number()
@@ -90,6 +94,7 @@ export function rateLimitsFrom(config: z.infer<typeof rateLimitEnvSchema>): {
       perEmail: config.AUTH_RATE_LIMIT_PER_EMAIL,
       perEmailAnyIp: config.AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP,
       windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS,
+      signUpsPerHour: config.SIGNUPS_PER_CLIENT_PER_HOUR,
       guestTries: {
         perIpPerHour: config.ANON_GENERATIONS_PER_IP_PER_HOUR,
         perEmailPerHour: config.ANON_GENERATIONS_PER_EMAIL_PER_HOUR,

@@ -94,6 +94,8 @@ describe('auth through the gateway', { timeout: 240_000 }, () => {
           subscriptionPeriodEnd: null,
           isUnlimited: false,
           role: 'user',
+          // Until the link of the welcome e-mail is used (gateway/test/account-care.int.spec.ts).
+          emailVerified: false,
         },
       );
       const me = await s.request<UserBody>('GET', '/auth/me', { token: res.body.access_token });

@@ -224,6 +224,7 @@ export async function runFuzz(options: FuzzOptions) {
         AUTH_RATE_LIMIT_PER_IP: many,
         AUTH_RATE_LIMIT_PER_EMAIL: many,
         AUTH_RATE_LIMIT_PER_EMAIL_ANY_IP: many,
+        SIGNUPS_PER_CLIENT_PER_HOUR: many,
         // ...and makes hundreds of guests' tries from it, which stay processing (no worker).
         ANON_GENERATIONS_PER_IP_PER_HOUR: many,
         ANON_GENERATIONS_PER_EMAIL_PER_HOUR: many,

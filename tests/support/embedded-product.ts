@@ -19,6 +19,8 @@ export function embeddedEnv(port: number, dataDir: string, more: Record<string, 
     // The embedded default keeps files in its data folder, not in the test infrastructure's bucket.
     S3_BUCKET: '',
     S3_ENDPOINT: '',
+    // Several sign-ups from one address in one test (the bound itself: gateway/test/sign-up-bound.int.spec.ts).
+    SIGNUPS_PER_CLIENT_PER_HOUR: '1000',
     ...more,
   };
 }

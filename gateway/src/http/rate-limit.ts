@@ -16,6 +16,11 @@ export interface AuthRateLimitOptions {
    */
   perEmailAnyIp?: number;
   windowSeconds: number;
+  /**
+   * Accounts one client (IP, or an IPv6 /64) may create per hour: what bounds the free tokens one
+   * client can collect (ADR 0402). Only sign-ups that succeed count.
+   */
+  signUpsPerHour?: number;
   /** Shared counters across gateway instances; memory when absent. */
   redis?: Redis;
   /** Namespaces the counters (one deployment, or one test, per prefix). */
@@ -24,11 +29,15 @@ export interface AuthRateLimitOptions {
   guestTries?: GuestTryLimitOptions;
 }
 
+/** Accounts one client may create per hour by default: with 200 free tokens each, at most 6 free images an hour (ADR 0402). */
+export const DEFAULT_SIGNUPS_PER_HOUR = 3;
+
 export const defaultAuthRateLimits: AuthRateLimitOptions = {
   perIp: 100,
   perEmail: 10,
   perEmailAnyIp: 100,
   windowSeconds: 900,
+  signUpsPerHour: DEFAULT_SIGNUPS_PER_HOUR,
 };
 
 /** What the limiter left for the outcome step: how to count this attempt as failed. */
@@ -61,17 +70,18 @@ const tooMany = (msBeforeNext: number) => {
  */
 export function authRateLimits(options: AuthRateLimitOptions) {
   const perEmailAnyIp = options.perEmailAnyIp ?? options.perEmail * 10;
-  const make = (name: string, points: number): RateLimiterAbstract => {
+  const make = (name: string, points: number, duration = options.windowSeconds): RateLimiterAbstract => {
     const common = {
       keyPrefix: `${options.keyPrefix ?? 'flatlay'}:auth:${name}`,
       points,
-      duration: options.windowSeconds,
+      duration,
     };
     // With Redis unreachable, each instance falls back to its own memory counters rather than failing sign-in.
     return options.redis
       ? new RateLimiterRedis({ ...common, storeClient: options.redis, insuranceLimiter: new RateLimiterMemory(common) })
       : new RateLimiterMemory(common);
   };
+  const signUps = make('register:hour', options.signUpsPerHour ?? DEFAULT_SIGNUPS_PER_HOUR, 3600);
   const limiters = new Map<
     string,
     { ip: RateLimiterAbstract; failedFromIp: RateLimiterAbstract; failed: RateLimiterAbstract }
@@ -98,6 +108,14 @@ export function authRateLimits(options: AuthRateLimitOptions) {
       try {
         const client = clientBucketOf(req.ip);
         await ip.consume(client);
+        if (action === 'register') {
+          // Taken now (two sign-ups at once cannot both pass the last point), given back when
+          // the sign-up is refused: only created accounts count.
+          await signUps.consume(client);
+          res.once('finish', () => {
+            if (res.statusCode >= 400) signUps.reward(client, 1).catch(() => undefined);
+          });
+        }
         const name = loginNameOf((req.body ?? {}) as Record<string, unknown>);
         if (typeof name === 'string' && name.trim()) {
           const address = name.trim().toLowerCase();

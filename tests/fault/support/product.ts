@@ -124,6 +124,7 @@ export async function startProduct(infra: FaultInfra): Promise<Product> {
       CORS_ORIGINS: base,
       // Many users from one address in one run.
       AUTH_RATE_LIMIT_PER_IP: '100000',
+      SIGNUPS_PER_CLIENT_PER_HOUR: '100000',
       ANON_GENERATIONS_PER_IP_PER_HOUR: '100000',
     }),
   };
