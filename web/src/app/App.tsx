@@ -12,6 +12,15 @@ import { ScrollToTop } from './ScrollToTop';
 const HomePage = lazy(() => import('../pages/HomePage'));
 const AuthPage = lazy(() => import('../pages/AuthPage'));
 const AuthCallbackPage = lazy(() => import('../pages/AuthCallbackPage'));
+// The pages e-mailed links open, and the request for a reset link (ADR 0402).
+const ForgotPasswordPage = lazy(() => import('../features/account-care/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('../features/account-care/ResetPasswordPage'));
+const VerifyEmailPage = lazy(() =>
+  import('../features/account-care/LinkLandingPage').then((m) => ({ default: m.VerifyEmailPage })),
+);
+const ConfirmEmailPage = lazy(() =>
+  import('../features/account-care/LinkLandingPage').then((m) => ({ default: m.ConfirmEmailPage })),
+);
 const DashboardPage = lazy(() => import('../pages/DashboardPage'));
 const PricingPage = lazy(() => import('../pages/PricingPage'));
 const CheckoutPage = lazy(() => import('../pages/CheckoutPage'));
@@ -57,6 +66,10 @@ export function App() {
           <Route index element={<HomePage />} />
           <Route path="auth" element={<AuthPage />} />
           <Route path="auth/callback" element={<AuthCallbackPage />} />
+          <Route path="auth/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="auth/reset-password" element={<ResetPasswordPage />} />
+          <Route path="auth/verify-email" element={<VerifyEmailPage />} />
+          <Route path="auth/confirm-email" element={<ConfirmEmailPage />} />
           <Route
             path="dashboard"
             element={

@@ -12,6 +12,7 @@ import {
   subscriptionKey,
 } from '../features/account/billing-api';
 import { CancelSubscriptionDialog } from '../features/account/CancelSubscriptionDialog';
+import { AccountSecurity, VerifyEmailNotice } from '../features/account-care/AccountSecurity';
 import { planTitle, subscriptionView } from '../features/account/subscription';
 import { useRefreshProfileOnVisit } from '../features/content/RefreshProfile';
 import { navigateAway } from '../lib/navigate-away';
@@ -66,6 +67,7 @@ export default function AccountPage() {
   return (
     <section className="page account">
       <h1>My Account</h1>
+      <VerifyEmailNotice />
       <div className="account__grid">
         <article className="card" aria-labelledby="profile-title">
           <h2 id="profile-title">Profile</h2>
@@ -133,6 +135,7 @@ export default function AccountPage() {
             </>
           )}
         </article>
+        <AccountSecurity />
       </div>
       <nav className="links-row" aria-label="Account shortcuts">
         <Link to="/pricing" className="button button--outline">

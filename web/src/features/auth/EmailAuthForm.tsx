@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { login, register } from '../../api/endpoints';
 import { useAuth } from '../../auth/auth-context';
 import { errorToast, toast } from '../../components/toast/toast-store';
@@ -75,7 +76,13 @@ export function EmailAuthForm(props: {
       <button type="submit" className="button button--primary button--block" disabled={busy}>
         {busy ? 'Please wait...' : signup ? 'Create Account' : 'Sign In'}
       </button>
-      {signup && <ConsentLine />}
+      {signup ? (
+        <ConsentLine />
+      ) : (
+        <Link to="/auth/forgot-password" className="auth-form__forgot">
+          Forgot password?
+        </Link>
+      )}
       <button type="button" className="button button--ghost button--block" onClick={props.onBack}>
         Back to options
       </button>
