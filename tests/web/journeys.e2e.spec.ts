@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { linkIn, waitForMail } from '../../services/platform/test/mailpit.js';
 import { payOnLocalCheckout } from './support/local-checkout.js';
 import {
   launchChromium,
@@ -37,8 +38,8 @@ async function longSide(bytes: Buffer | ArrayBuffer): Promise<number> {
 const INTRO_SEEN = `localStorage.setItem('flatlay.intro-seen', 'before this test')`;
 
 /**
- * The first visit's intro: it opens over the loaded page (after its largest paint, moving nothing
- * beneath it), plays the showcase video, and Skip closes it for good.
+ * The first visit's intro: it opens over the loaded page (the video asked for after the load event,
+ * moving nothing beneath it), plays the showcase video, and Skip closes it for good.
  */
 async function skipTheIntro(page: Page) {
   const intro = page.getByRole('dialog', { name: 'Flatlay in 15 seconds' });
@@ -51,42 +52,21 @@ async function skipTheIntro(page: Page) {
       .getEntriesByType('resource')
       .some((e) => e.name.endsWith('/intro/intro.webm')),
   );
-  const timing = await page.evaluate(
-    () =>
-      new Promise<{ paints: Array<[number, boolean]>; video: number }>((ok) => {
-        type Entry = {
-          name: string;
-          startTime: number;
-          element?: { closest: (s: string) => unknown } | null;
-        };
-        const g = globalThis as unknown as {
-          performance: { getEntriesByType: (t: string) => Entry[] };
-          PerformanceObserver: new (
-            cb: (list: { getEntries: () => Entry[] }) => void,
-          ) => { observe: (o: { type: string; buffered: boolean }) => void; disconnect: () => void };
-        };
-        const video = g.performance.getEntriesByType('resource').find((e) => e.name.endsWith('/intro/intro.webm'));
-        const paints: Entry[] = [];
-        const paintObserver = new g.PerformanceObserver((l) => paints.push(...l.getEntries()));
-        paintObserver.observe({ type: 'largest-contentful-paint', buffered: true });
-        // Buffered entries arrive in a task after observe().
-        setTimeout(() => {
-          paintObserver.disconnect();
-          ok({
-            // Each largest-paint candidate, and whether it is the intro's own (its poster or frame).
-            paints: paints.map((e) => [e.startTime, !!e.element?.closest('.intro')]),
-            video: video?.startTime ?? -1,
-          });
-        }, 50);
-      }),
-  );
-  // Every largest-paint candidate of the page itself came before the video was asked for (the
-  // intro's own frame may be a later, larger one: it is the intro's, not the page's).
-  const pagePaints = timing.paints.filter(([, intro]) => !intro).map(([t]) => t);
-  assert.ok(pagePaints.length > 0 && timing.video > 0, `no paint or no video: ${JSON.stringify(timing)}`);
+  const timing = await page.evaluate(() => {
+    type Entry = { name: string; startTime: number; loadEventEnd?: number };
+    const g = globalThis as unknown as { performance: { getEntriesByType: (t: string) => Entry[] } };
+    const video = g.performance.getEntriesByType('resource').find((e) => e.name.endsWith('/intro/intro.webm'));
+    return {
+      loaded: g.performance.getEntriesByType('navigation')[0]?.loadEventEnd ?? -1,
+      video: video?.startTime ?? -1,
+    };
+  });
+  // The video is asked for only once the page has loaded (and the browser is idle): it never
+  // takes the bandwidth of the page's own first paint. (Which paint the browser then counts as the
+  // largest is the public-page speed issue's to measure, with Lighthouse.)
   assert.ok(
-    pagePaints.every((t) => t < timing.video),
-    `the video loads after the page's largest paint: ${JSON.stringify(timing)}`,
+    timing.loaded > 0 && timing.video >= timing.loaded,
+    `the video loads after the page: ${JSON.stringify(timing)}`,
   );
   // Over the page, not in it: opening it moves nothing beneath (the home page's own late shifts,
   // measured here at about 0.26 around 1 s, are the public-page speed issue's).
@@ -882,5 +862,84 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     await axePage.getByText('Main pack', { exact: true }).waitFor();
     assert.deepEqual(await seriousViolations(axePage), [], 'axe on the local checkout page');
     await axeContext.close();
+  });
+
+  it('a new user verifies the address from the e-mail, forgets the password and resets it (the other session ends), then changes the e-mail address and the password on /account', async () => {
+    const email = `care.${Date.now().toString(36)}@example.com`;
+    const first = await newContext(browser, product.url, VIEWPORTS.desktop);
+    await first.addInitScript(INTRO_SEEN);
+    const device = await first.newPage();
+    await signUp(device, email);
+    await device.goto('/account');
+    const notice = device.getByTestId('verify-email-notice');
+    await notice.getByText(email).waitFor();
+
+    // The welcome e-mail's link, opened in the browser, verifies the address.
+    const [welcome] = await waitForMail(email, 'Confirm your e-mail address');
+    await device.goto(linkIn(welcome!, '/auth/verify-email').url);
+    await device.getByRole('heading', { name: 'E-mail address verified' }).waitFor();
+    assert.equal(new URL(device.url()).hash, '', 'the token leaves the address bar');
+    await device.getByRole('link', { name: 'Go to my account' }).click();
+    await device.getByRole('heading', { name: 'Sign-in and Security' }).waitFor();
+    assert.equal(await notice.count(), 0, 'no notice once verified');
+
+    // Elsewhere (another browser, axe injected there): "Forgot password?" and the reset link.
+    const other = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
+    await other.addInitScript(INTRO_SEEN);
+    const page = await other.newPage();
+    await page.goto('/auth?mode=signin');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    assert.deepEqual(await seriousViolations(page), [], 'axe on /auth/forgot-password');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText(/If an account uses this address, we have sent it a link/).waitFor();
+    const [reset] = await waitForMail(email, 'Reset your Flatlay password');
+    await page.goto(linkIn(reset!, '/auth/reset-password').url);
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    assert.deepEqual(await seriousViolations(page), [], 'axe on /auth/reset-password');
+    await page.getByLabel('New password', { exact: true }).fill('a reset password');
+    await page.getByLabel('Repeat the new password').fill('a reset password');
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    await page.getByRole('heading', { name: 'Password changed' }).waitFor();
+
+    // The first browser's session ended with the reset: its next call signs it out.
+    await device.goto('/account');
+    await device.waitForURL((u) => u.pathname === '/auth');
+
+    // Signed in with the new password: a new address, confirmed from the new mailbox.
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('a reset password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/auth'));
+    await page.goto('/account');
+    const security = page.getByRole('article', { name: 'Sign-in and Security' });
+    await security.waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(await seriousViolations(page), [], 'axe on /account with its security card');
+    const moved = `moved.${Date.now().toString(36)}@example.com`;
+    await security.getByLabel('New e-mail address').fill(moved);
+    await security.getByLabel('Your password').fill('a reset password');
+    await security.getByRole('button', { name: 'Send confirmation link' }).click();
+    await security.getByText(`We have sent a link to ${moved}.`, { exact: false }).waitFor();
+    const [confirm] = await waitForMail(moved, 'Confirm your new e-mail address');
+    await page.goto(linkIn(confirm!, '/auth/confirm-email').url);
+    await page.getByText(`Your account now uses ${moved}.`).waitFor();
+    const [told] = await waitForMail(email, 'Your Flatlay e-mail address was changed');
+    assert.ok(told!.text.includes(moved));
+    await page.getByRole('link', { name: 'Go to my account' }).click();
+    await page.getByRole('article', { name: 'Profile' }).getByText(moved).waitFor();
+
+    // A new password from /account: this browser stays signed in.
+    await security.getByLabel('Current password').fill('a reset password');
+    await security.getByLabel('New password').fill('the final password');
+    await security.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('You have been signed out on every other device.').first().waitFor();
+    await page.reload();
+    await page.getByRole('article', { name: 'Profile' }).getByText(moved).waitFor();
+    await screenshot(page, 'account-security-1440');
+    await other.close();
+    await first.close();
   });
 });

@@ -13,7 +13,9 @@ export default function AuthPage() {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const { authUser, loading } = useAuth();
-  const [mode, setMode] = useState<EmailMode | null>(query.get('mode') === 'signup' ? 'signup' : null);
+  // ?mode=signup (the Free card) or ?mode=signin (after a password reset) opens the e-mail form at once.
+  const asked = query.get('mode');
+  const [mode, setMode] = useState<EmailMode | null>(asked === 'signup' || asked === 'signin' ? asked : null);
   // A sign-in made on this page moves on by itself (after a short pause); the effect below is for
   // someone who arrives here already signed in.
   const signingIn = useRef(false);

@@ -20,7 +20,7 @@ export function VerifyEmailNotice() {
     }
   };
   return (
-    <div className="notice" data-testid="verify-email-notice">
+    <div className="notice account__verify" data-testid="verify-email-notice">
       <p>
         Please confirm your e-mail address: open the link we sent to <strong>{profile.email}</strong>.
       </p>

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context';
 import { Spinner } from '../../components/Spinner';
-import { confirmEmailChange, messageOf, takeLinkToken, verifyEmail } from './account-care-api';
+import { confirmEmailChange, messageOf, takeLinkToken, linkOnce, verifyEmail } from './account-care-api';
 
 const KINDS = {
   verify: { call: verifyEmail, working: 'Verifying your e-mail address', title: 'E-mail address verified' },
@@ -18,22 +18,24 @@ export function LinkLandingPage({ kind }: { kind: keyof typeof KINDS }) {
   const { authUser, refreshProfile } = useAuth();
   const [token] = useState(takeLinkToken);
   const [state, setState] = useState<{ ok?: string; error?: string }>({});
-  const asked = useRef(false);
 
   useEffect(() => {
-    if (asked.current) return;
-    asked.current = true;
     if (!token) {
       setState({ error: 'This link is incomplete. Open the link from the e-mail again.' });
       return;
     }
-    call(token).then(
+    let live = true;
+    linkOnce(token, call).then(
       (answer) => {
+        if (!live) return;
         setState({ ok: answer.message });
         if (authUser) void refreshProfile({ force: true });
       },
-      (error) => setState({ error: messageOf(error, 'Something went wrong. Please try again.') }),
+      (error) => live && setState({ error: messageOf(error, 'Something went wrong. Please try again.') }),
     );
+    return () => {
+      live = false;
+    };
   }, [token, call, authUser, refreshProfile]);
 
   return (

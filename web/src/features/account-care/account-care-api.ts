@@ -23,14 +23,31 @@ export const changePassword = (currentPassword: string, newPassword: string) =>
 export const changeEmail = (newEmail: string, password: string) =>
   answerOf(api.POST('/auth/change-email', { body: { new_email: newEmail, password } }));
 
+/** Tokens read on this page load, by path: a page remounted (the session check, a lazy chunk) finds its token again. */
+const takenTokens = new Map<string, string>();
+
 /**
- * The token of an e-mailed link (`…#token=…`), read once: the fragment is then removed from the
- * address bar and the history, so the token is not left behind in the browser.
+ * The token of an e-mailed link (`…#token=…`). The fragment is then removed from the address bar
+ * and the history, so the token is not left behind in the browser.
  */
 export function takeLinkToken(): string {
   const token = new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
-  if (token) window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+  if (!token) return takenTokens.get(window.location.pathname) ?? '';
+  takenTokens.set(window.location.pathname, token);
+  window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
   return token;
+}
+
+const usedLinks = new Map<string, Promise<{ message: string }>>();
+
+/** Uses a link once per page load, however often its page mounts: a remount shows the same answer. */
+export function linkOnce(token: string, call: (token: string) => Promise<{ message: string }>) {
+  let answer = usedLinks.get(token);
+  if (!answer) {
+    answer = call(token);
+    usedLinks.set(token, answer);
+  }
+  return answer;
 }
 
 export const messageOf = (error: unknown, fallback: string) =>
