@@ -9,12 +9,13 @@
 // from the footer's Cookie settings loads it).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { linkIn, waitForMail } from '../../services/platform/test/mailpit.js';
+import { waitFor } from '../../services/platform/test/support.js';
 import { payOnLocalCheckout } from './support/local-checkout.js';
 import {
   launchChromium,
@@ -27,6 +28,12 @@ import {
 import { type RunningProduct, screenshot, startProduct } from './support/product.js';
 
 const photo = join(repoRoot, 'services/image/test/fixtures/top_floor_01.jpg');
+
+/** Every file under a folder (relative paths): what a product keeps in its data folder. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
 
 /** The longer side of an image, decoded from its bytes. */
 async function longSide(bytes: Buffer | ArrayBuffer): Promise<number> {
@@ -939,6 +946,60 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     await page.reload();
     await page.getByRole('article', { name: 'Profile' }).getByText(moved).waitFor();
     await screenshot(page, 'account-security-1440');
+
+    // An image of theirs, then the account deleted from /account: sign-in refused, files gone.
+    const before = new Set(await filesUnder(product.dataDir));
+    const made = await page.evaluate(
+      async (bytes) => {
+        const form = new FormData();
+        form.append('file', new File([new Uint8Array(bytes)], 'top.jpg', { type: 'image/jpeg' }));
+        form.append('enhancement_type', 'tops');
+        const token = (
+          globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }
+        ).localStorage.getItem('auth_token');
+        const res = await fetch('/api/images/generate', {
+          method: 'POST',
+          body: form,
+          headers: { authorization: `Bearer ${token}` },
+        });
+        return (await res.json()) as { id?: string; image_id?: string };
+      },
+      [...readFileSync(photo)],
+    );
+    const imageId = made.id ?? made.image_id ?? '';
+    assert.ok(imageId, JSON.stringify(made));
+    await page.waitForFunction(async (id) => {
+      const token = (
+        globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }
+      ).localStorage.getItem('auth_token');
+      const res = await fetch(`/api/images/status/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      return ((await res.json()) as { status: string }).status === 'completed';
+    }, imageId);
+    const theirs = (await filesUnder(product.dataDir)).filter((f) => !before.has(f));
+    assert.ok(theirs.length >= 2, `the original and the result are stored: ${theirs.join(', ')}`);
+    const danger = page.getByRole('article', { name: 'Delete Account' });
+    await danger.getByLabel('Your password').fill('the final password');
+    await danger.getByRole('button', { name: 'Delete my account' }).click();
+    await danger.getByText('Type DELETE to confirm that your account should be deleted').waitFor();
+    await danger.getByLabel('Type DELETE to confirm').fill('DELETE');
+    await danger.getByRole('button', { name: 'Delete my account' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.getByText('Your account has been deleted.').first().waitFor();
+    await waitForMail(moved, 'Your Flatlay account was deleted');
+    const signIn = await fetch(`${product.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: moved, password: 'the final password' }),
+    });
+    assert.equal(signIn.status, 401, 'sign-in is refused once the account is deleted');
+    await waitFor(
+      async () => {
+        const left = new Set(await filesUnder(product.dataDir));
+        return theirs.every((f) => !left.has(f));
+      },
+      "the deleted user's files removed from storage",
+      60_000,
+    );
     await other.close();
     await first.close();
   });

@@ -238,6 +238,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/delete-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete the caller’s own account (password and the typed word DELETE): tokens, images and personal data go, a subscription stops renewing, and a confirmation is e-mailed */
+        post: operations["postAuthDeleteAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tokens/balance": {
         parameters: {
             query?: never;
@@ -2723,6 +2740,129 @@ export interface operations {
                      *       "detail": "An account with this email already exists",
                      *       "message": "An account with this email already exists",
                      *       "code": "ALREADY_EXISTS"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16384 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The request body is too large: at most 16384 bytes",
+                     *       "message": "The request body is too large: at most 16384 bytes",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many attempts. Please try again in 60 seconds.",
+                     *       "message": "Too many attempts. Please try again in 60 seconds.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthDeleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example correct horse battery */
+                    password: string;
+                    /**
+                     * @description The word DELETE, typed by the person
+                     * @example DELETE
+                     */
+                    confirmation: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted; every session of the account has ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Your account has been deleted. We have sent a confirmation to your e-mail address."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description The password is not correct */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The password is not correct",
+                     *       "message": "The password is not correct",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

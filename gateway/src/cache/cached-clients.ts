@@ -57,6 +57,7 @@ const RPC_EFFECTS = {
     resetPassword: 'user',
     changePassword: 'user',
     confirmEmailChange: 'user',
+    deleteOwnAccount: 'user',
   } satisfies Effects<typeof identity.IdentityServiceService>,
   ledger: {
     getServiceStatus: 'reads',

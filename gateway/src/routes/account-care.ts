@@ -217,5 +217,41 @@ export function accountCareRoutes(clients: ServiceClients): ApiRoute[] {
         res.json({ message: `Your account now uses ${email}.`, email });
       },
     }),
+    route({
+      method: 'post',
+      path: '/auth/delete-account',
+      tags,
+      access: 'user',
+      rateLimit: { action: 'delete-account' },
+      summary:
+        'Delete the caller’s own account (password and the typed word DELETE): tokens, images and personal data go, a subscription stops renewing, and a confirmation is e-mailed',
+      request: json(
+        z.object({
+          password: passwordField('Your password is required to delete your account'),
+          confirmation: z
+            .string({ error: 'Type DELETE to confirm that your account should be deleted' })
+            .max(64)
+            .meta({ description: 'The word DELETE, typed by the person', example: 'DELETE' }),
+        }),
+      ),
+      responses: {
+        200: {
+          description: 'Deleted; every session of the account has ended',
+          schema: Message,
+          example: { message: 'Your account has been deleted. We have sent a confirmation to your e-mail address.' },
+        },
+        400: refusal('INVALID_ARGUMENT', 'The password is not correct'),
+      },
+      async handle(req, res, { body }) {
+        const c = identityClient();
+        await call(
+          c,
+          c.deleteOwnAccount,
+          { userId: callerOf(req).userId, password: body.password, confirmation: body.confirmation },
+          { metadata: callerMetadata(req), deadlineMs: 15_000 },
+        );
+        res.json({ message: 'Your account has been deleted. We have sent a confirmation to your e-mail address.' });
+      },
+    }),
   ];
 }

@@ -56,7 +56,7 @@ export function createBillingService(overrides: BillingOverrides = {}): ServiceD
         apps.get(ctx)!.operatorSettings,
       );
       await prices.reload();
-      const users = userEventHandler(ctx.pool, ctx.logger);
+      const users = userEventHandler(ctx.pool, ctx.logger, apps.get(ctx)!.subscriptions);
       const settings = prices.handler();
       const subscription = await ctx.bus.subscribe({
         groupId: overrides.consumerGroup ?? registry.billing.consumes!.group,

@@ -20,6 +20,8 @@ export const ADMIN = { email: 'owner@example.com', password: 'e2e admin password
 
 export interface RunningProduct {
   url: string;
+  /** The product's data folder (its files: originals and results). */
+  dataDir: string;
   output: () => string;
   /** An /api call as the operator (for what the shopper's journey cannot do itself). */
   asAdmin: (path: string, body: unknown) => Promise<Response>;
@@ -132,6 +134,7 @@ export async function startProduct(): Promise<RunningProduct> {
 
   return {
     url,
+    dataDir,
     output: () => output,
     asAdmin,
     adjustTokens,

@@ -13,6 +13,7 @@ import {
 } from '../features/account/billing-api';
 import { CancelSubscriptionDialog } from '../features/account/CancelSubscriptionDialog';
 import { AccountSecurity, VerifyEmailNotice } from '../features/account-care/AccountSecurity';
+import { DeleteAccount } from '../features/account-care/DeleteAccount';
 import { planTitle, subscriptionView } from '../features/account/subscription';
 import { useRefreshProfileOnVisit } from '../features/content/RefreshProfile';
 import { navigateAway } from '../lib/navigate-away';
@@ -136,6 +137,7 @@ export default function AccountPage() {
           )}
         </article>
         <AccountSecurity />
+        <DeleteAccount />
       </div>
       <nav className="links-row" aria-label="Account shortcuts">
         <Link to="/pricing" className="button button--outline">

@@ -66,6 +66,18 @@ export class Subscriptions {
   }
 
   /**
+   * The account was deleted (by its owner or an administrator): a paid subscription stops renewing
+   * at the provider. Nothing to do for none, a cancelled or complimentary one, or one already ending.
+   */
+  async endForDeletedUser(userId: string): Promise<boolean> {
+    const s = await records.currentSubscriptionOf(this.pool, userId);
+    if (!s || s.status === 'canceled' || s.subscriptionId === complimentaryId(s.plan, userId)) return false;
+    if (s.cancelAtPeriodEnd) return false;
+    await this.cancel(userId);
+    return true;
+  }
+
+  /**
    * An administrator grants or revokes a plan without a payment (the gateway checks the role):
    * recorded and published in one transaction, so every service learns it as it learns a paid plan.
    */

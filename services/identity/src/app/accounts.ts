@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
+import { AppError, enqueueMail, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
 import {
   applySubscriptionFact,
   consentRecord,
   consentVersionProblem,
+  deletionConfirmationProblem,
   displayName,
   emailProblem,
   INVALID_ADMIN_LOGIN,
@@ -260,8 +261,30 @@ export class Accounts {
       if (!(await userStore.delete(tx, user.id))) throw new AppError('NOT_FOUND', 'User not found');
       await userEvents.forget(tx, user.id);
       await userEvents.deleted(tx, user.id, now);
+      // The owner is told at the address the account had (by whoever deleted it).
+      await enqueueMail(tx, { kind: 'account-deleted', recipient: user.email });
     });
     return user.id;
+  }
+
+  /**
+   * The person deletes their own account: their password and the typed confirmation, then the
+   * administrator's deletion (every service removes its part from UserDeleted). An account with
+   * no password (Google or Supabase only) sets one first through "Forgot password?".
+   */
+  async deleteOwnAccount(userId: string, password: string, confirmation: string): Promise<string> {
+    const typed = deletionConfirmationProblem(confirmation);
+    if (typed) throw invalid(typed);
+    if (!password) throw invalid('Your password is required to delete your account');
+    if (passwordTooLong(password)) throw invalid(PASSWORD_TOO_LONG);
+    const user = await userStore.byId(this.deps.pool, userId);
+    if (!user) throw new AppError('NOT_FOUND', 'User not found');
+    if (!user.passwordHash)
+      throw invalid(
+        'Your account signs in with Google or Supabase and has no password. Set one first with "Forgot password?" on the sign-in page.',
+      );
+    if (!(await this.deps.passwords.check(password, user.passwordHash))) throw invalid('The password is not correct');
+    return this.deleteUser({ userId });
   }
 
   /** Applies one of billing's subscription facts to the user's plan fields (inside the consumer's inbox transaction). */

@@ -4,3 +4,4 @@ export * from './plan.js';
 export * from './external-sign-in.js';
 export * from './consent.js';
 export * from './account-links.js';
+export * from './account-deletion.js';

@@ -85,6 +85,9 @@ export function identityGrpcService(ctx: ServiceContext, accounts: Accounts, sel
       await self.requestEmailChange(req.userId, req.password, req.newEmail);
       return {};
     }),
+    deleteOwnAccount: unary(logger, async (req: identity.DeleteOwnAccountRequest) => ({
+      userId: await accounts.deleteOwnAccount(req.userId, req.password, req.confirmation),
+    })),
     confirmEmailChange: unary(logger, async (req: identity.ConfirmEmailChangeRequest) => ({
       user: toUser(await self.confirmEmailChange(req.token)),
     })),

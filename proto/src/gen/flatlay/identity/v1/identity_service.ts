@@ -24,6 +24,17 @@ export const protobufPackage = "flatlay.identity.v1";
 
 export const protobufFileName = "flatlay/identity/v1/identity_service.proto";
 
+export interface DeleteOwnAccountRequest {
+  userId: string;
+  password: string;
+  /** What the person typed to confirm: DELETE. */
+  confirmation: string;
+}
+
+export interface DeleteOwnAccountResponse {
+  userId: string;
+}
+
 export interface RequestEmailVerificationRequest {
   userId: string;
 }
@@ -225,6 +236,184 @@ export interface DeleteUserRequest {
 export interface DeleteUserResponse {
   userId: string;
 }
+
+function createBaseDeleteOwnAccountRequest(): DeleteOwnAccountRequest {
+  return { userId: "", password: "", confirmation: "" };
+}
+
+export const DeleteOwnAccountRequest: MessageFns<DeleteOwnAccountRequest> = {
+  encode(message: DeleteOwnAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    if (message.confirmation !== "") {
+      writer.uint32(26).string(message.confirmation);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOwnAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOwnAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.confirmation = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteOwnAccountRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+      confirmation: isSet(object.confirmation) ? globalThis.String(object.confirmation) : "",
+    };
+  },
+
+  toJSON(message: DeleteOwnAccountRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    if (message.confirmation !== "") {
+      obj.confirmation = message.confirmation;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOwnAccountRequest>, I>>(base?: I): DeleteOwnAccountRequest {
+    return DeleteOwnAccountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOwnAccountRequest>, I>>(object: I): DeleteOwnAccountRequest {
+    const message = createBaseDeleteOwnAccountRequest();
+    message.userId = object.userId ?? "";
+    message.password = object.password ?? "";
+    message.confirmation = object.confirmation ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteOwnAccountResponse(): DeleteOwnAccountResponse {
+  return { userId: "" };
+}
+
+export const DeleteOwnAccountResponse: MessageFns<DeleteOwnAccountResponse> = {
+  encode(message: DeleteOwnAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOwnAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOwnAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteOwnAccountResponse {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeleteOwnAccountResponse): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOwnAccountResponse>, I>>(base?: I): DeleteOwnAccountResponse {
+    return DeleteOwnAccountResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOwnAccountResponse>, I>>(object: I): DeleteOwnAccountResponse {
+    const message = createBaseDeleteOwnAccountResponse();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
 
 function createBaseRequestEmailVerificationRequest(): RequestEmailVerificationRequest {
   return { userId: "" };
@@ -3602,6 +3791,21 @@ export const IdentityServiceService = {
       Buffer.from(ConfirmEmailChangeResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ConfirmEmailChangeResponse => ConfirmEmailChangeResponse.decode(value),
   },
+  /**
+   * Deletes the caller's own account (its password and the typed confirmation required): the
+   * same deletion as DeleteUser, and a confirmation e-mail to the address it had.
+   */
+  deleteOwnAccount: {
+    path: "/flatlay.identity.v1.IdentityService/DeleteOwnAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteOwnAccountRequest): Buffer =>
+      Buffer.from(DeleteOwnAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteOwnAccountRequest => DeleteOwnAccountRequest.decode(value),
+    responseSerialize: (value: DeleteOwnAccountResponse): Buffer =>
+      Buffer.from(DeleteOwnAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteOwnAccountResponse => DeleteOwnAccountResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -3657,6 +3861,11 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   requestEmailChange: handleUnaryCall<RequestEmailChangeRequest, RequestEmailChangeResponse>;
   /** Moves the account to the confirmed new address and tells the old one. */
   confirmEmailChange: handleUnaryCall<ConfirmEmailChangeRequest, ConfirmEmailChangeResponse>;
+  /**
+   * Deletes the caller's own account (its password and the typed confirmation required): the
+   * same deletion as DeleteUser, and a confirmation e-mail to the address it had.
+   */
+  deleteOwnAccount: handleUnaryCall<DeleteOwnAccountRequest, DeleteOwnAccountResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -3949,6 +4158,25 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConfirmEmailChangeResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Deletes the caller's own account (its password and the typed confirmation required): the
+   * same deletion as DeleteUser, and a confirmation e-mail to the address it had.
+   */
+  deleteOwnAccount(
+    request: DeleteOwnAccountRequest,
+    callback: (error: ServiceError | null, response: DeleteOwnAccountResponse) => void,
+  ): ClientUnaryCall;
+  deleteOwnAccount(
+    request: DeleteOwnAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteOwnAccountResponse) => void,
+  ): ClientUnaryCall;
+  deleteOwnAccount(
+    request: DeleteOwnAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteOwnAccountResponse) => void,
   ): ClientUnaryCall;
 }
 
