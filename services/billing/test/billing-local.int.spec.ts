@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { type AppError, call } from '@flatlay/platform';
+import { type AppError, call, outboxMessage } from '@flatlay/platform';
+import { events, eventTypes, topics } from '@flatlay/proto';
 import { Catalogue } from '../src/app/catalogue.js';
 import { defaultCatalogueFile } from '../src/app/catalogue.js';
 import { readFileSync } from 'node:fs';
@@ -192,5 +193,37 @@ describe('billing on the local payment provider (no keys)', { timeout: 400_000 }
     await call(b(), b().cancelSubscription, { userId });
     const after = await call(b(), b().getSubscription, { userId });
     assert.deepEqual([after.status, after.cancelAtPeriodEnd], ['active', true]);
+  });
+
+  it("a deleted user's subscription stops renewing at the provider (the paid period runs out)", async () => {
+    const userId = randomUUID();
+    await call(stack.ledger!, stack.ledger!.openAccount, { userId });
+    const { url } = await checkout(userId, { plan: 'lite_monthly', productType: 'subscription' });
+    const sessionId = sessionOf(url);
+    const csrfToken = csrfOf((await call(b(), b().renderLocalCheckout, { sessionId })).html);
+    await call(b(), b().submitLocalCheckout, { sessionId, action: 'pay', csrfToken });
+    assert.deepEqual(
+      [
+        (await call(b(), b().getSubscription, { userId })).status,
+        (await call(b(), b().getSubscription, { userId })).cancelAtPeriodEnd,
+      ],
+      ['active', false],
+    );
+    // Identity's UserDeleted, as its outbox sends it (the owner's or an administrator's deletion).
+    const m = outboxMessage(
+      topics.identityUser,
+      eventTypes.UserDeleted,
+      events.UserDeleted,
+      { userId },
+      {
+        aggregateId: userId,
+        occurredAt: new Date(),
+      },
+    );
+    await stack.bus.publish([{ topic: m.topic, key: m.key, value: Buffer.from(m.envelope), headers: {} }]);
+    await waitFor(
+      async () => (await call(b(), b().getSubscription, { userId })).cancelAtPeriodEnd,
+      'the subscription set to end at its period',
+    );
   });
 });
