@@ -190,6 +190,66 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       send: (s, token) => s.request('POST', '/auth/logout', { token }),
       expect: signedIn,
     },
+    // Account care (ADR 0402). The calls that change an account are sent so that they are refused
+    // for a business reason (a wrong password, a word not typed, a token not ours): the matrix's
+    // sessions go on, and a signed-in caller gets past access to that 400.
+    {
+      operation: 'POST /auth/verify-email/send',
+      send: (s, token) => s.request('POST', '/auth/verify-email/send', { token }),
+      expect: signedIn,
+    },
+    {
+      operation: 'POST /auth/verify-email',
+      send: (s, token) => s.request('POST', '/auth/verify-email', { token, json: { token: 'not.a.link' } }),
+      expect: all(400),
+    },
+    {
+      operation: 'POST /auth/forgot-password',
+      send: (s, token) =>
+        s.request('POST', '/auth/forgot-password', { token, json: { email: `nobody.${randomUUID()}@example.com` } }),
+      expect: all(202),
+    },
+    {
+      operation: 'POST /auth/reset-password',
+      send: (s, token) =>
+        s.request('POST', '/auth/reset-password', {
+          token,
+          json: { token: 'not.a.link', password: 'long enough please' },
+        }),
+      expect: all(400),
+    },
+    {
+      operation: 'POST /auth/confirm-email',
+      send: (s, token) => s.request('POST', '/auth/confirm-email', { token, json: { token: 'not.a.link' } }),
+      expect: all(400),
+    },
+    {
+      operation: 'POST /auth/change-password',
+      send: (s, token) =>
+        s.request('POST', '/auth/change-password', {
+          token,
+          json: { current_password: 'not the password', new_password: 'long enough please' },
+        }),
+      expect: { none: 401, user: 400, other: 400, admin: 400 },
+    },
+    {
+      operation: 'POST /auth/change-email',
+      send: (s, token) =>
+        s.request('POST', '/auth/change-email', {
+          token,
+          json: { new_email: `moved.${randomUUID()}@example.com`, password: 'not the password' },
+        }),
+      expect: { none: 401, user: 400, other: 400, admin: 400 },
+    },
+    {
+      operation: 'POST /auth/delete-account',
+      send: (s, token) =>
+        s.request('POST', '/auth/delete-account', {
+          token,
+          json: { password: 'not the password', confirmation: 'no' },
+        }),
+      expect: { none: 401, user: 400, other: 400, admin: 400 },
+    },
     {
       operation: 'GET /tokens/balance',
       send: (s, token) => s.request('GET', '/tokens/balance', { token }),

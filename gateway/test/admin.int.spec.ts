@@ -295,6 +295,13 @@ describe('the admin API', () => {
       'analytics hears of the deletion',
       60_000,
     );
+    // The deletion's confirmation e-mail holds the address until the mail server took it (ADR 0402).
+    await waitFor(
+      async () =>
+        (await pool('identity').query('SELECT 1 FROM mail_outbox WHERE recipient = $1', [gone.email])).rowCount === 0,
+      'the confirmation e-mail sent',
+      60_000,
+    );
     // The ledger keys accounts by user id only (its AccountClosed keeps the anonymous financial entries).
     assert.equal((await page(`q=${encodeURIComponent(`email:${gone.email}`)}`)).total, 0);
     for (const name of ['analytics', 'identity', 'ledger'])

@@ -51,7 +51,7 @@ function setup(now?: () => number) {
     },
     getProfile: (r) => ({ user: { id: r.userId } }),
     revokeToken: () => ({ revoked: true }),
-    changePassword: () => ({}),
+    renameAccount: () => ({}),
     deleteUser: () => ({}),
   });
   const ledger = fakeClient({ getBalance: () => ({ balance: 5 }), adjust: () => ({ balance: 6, applied: 1 }) });
@@ -103,7 +103,7 @@ describe('cachedClients', () => {
   it('an identity write named in the effects table (a deletion) drops the user everywhere; a method it does not name drops nothing', async () => {
     const { clients, facts, sent } = setup();
     await invoke(clients.identity(), 'verifyToken', { token });
-    await invoke(clients.identity(), 'changePassword', { userId: 'u1' }); // not an RPC of identity's
+    await invoke(clients.identity(), 'renameAccount', { userId: 'u1' }); // not an RPC of identity's
     assert.ok(facts.session(token), 'a method outside the table is not guessed at from its name');
     assert.deepEqual(sent, []);
     await invoke(clients.identity(), 'deleteUser', { userId: 'u1' });
