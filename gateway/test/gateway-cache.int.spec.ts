@@ -29,7 +29,13 @@ async function startGateway(stack: Stack, name: string): Promise<Gateway> {
     logger,
     corsOrigins: [],
     services: stack.services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` })),
-    rateLimits: { perIp: 10_000, perEmail: 1_000, windowSeconds: 600, signUpsPerHour: 10_000, keyPrefix: `cache-${randomUUID()}` },
+    rateLimits: {
+      perIp: 10_000,
+      perEmail: 1_000,
+      windowSeconds: 600,
+      signUpsPerHour: 10_000,
+      keyPrefix: `cache-${randomUUID()}`,
+    },
     cache,
   });
   const http = await listen(app, '127.0.0.1', 0);
