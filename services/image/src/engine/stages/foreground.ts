@@ -8,9 +8,10 @@
  * paper: a wide one from the image alone, then a narrow one from the first pass's F and B.
  *
  * `estimateForeground` is the paper's algorithm as written (dense box blurs over the whole image),
- * the reference; `decontaminateEdges` is what the pipeline runs on the cut-out (pipeline.ts): the same two
- * passes evaluated only at the unsure pixels, a thin band along the outline, so a 12 MP photo's
- * cut-out costs a few milliseconds rather than a dozen full-image blurs.
+ * the reference; `decontaminateEdges` is what the pipeline runs on the cut-out (pipeline.ts): the
+ * same two passes evaluated only at the unsure pixels, a thin band along the outline. On the bench's
+ * 12 MP photo (a 1710 x 1222 cut-out, 62,000 unsure pixels) that is about 40 ms on one core of the
+ * shared development machine, where the dense passes would be two dozen full-size box blurs.
  */
 
 export interface ForegroundOptions {
