@@ -14,6 +14,7 @@ import { boundingBox, scaleBox, threshold } from './stages/mask-ops.js';
 import { segmentCropFirst } from './stages/crop-first.js';
 import { segment } from './stages/segment.js';
 import { frameCheck } from './stages/frame-contact.js';
+import { decontaminateEdges } from './stages/foreground.js';
 import { levelDecision } from './stages/straighten.js';
 import { estimateGains } from './stages/white-balance.js';
 import type { Box, Mask, OutputFormat, RawImage } from './types.js';
@@ -157,7 +158,11 @@ export async function runPipeline(
     rotationDeg = level.deg;
     unsure.push(frame);
     if (recipe.level !== 'none') unsure.push({ rule: LEVEL_RULE, pass: level.sure, detail: level.detail });
-    const rotated = await rotateCutout(await cut, rotationDeg);
+    // the floor's colour out of the product's soft edge before it is turned and placed on the
+    // canvas (blur-fusion, stages/foreground.ts): a garment on a red carpet keeps no red rim
+    const cutout = await cut;
+    decontaminateEdges(cutout);
+    const rotated = await rotateCutout(cutout, rotationDeg);
     const m = measure(await alphaMask(rotated), rotated.width, rotated.height, recipe);
     if (!m) throw new EngineError('NO_PRODUCT_FOUND', 'the product vanished after straightening');
     mark('straighten');

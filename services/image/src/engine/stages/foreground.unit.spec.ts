@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { boxBlur, estimateForeground } from './foreground.js';
+import { boxBlur, decontaminateEdges, estimateForeground } from './foreground.js';
 
 /**
  * The red-rim case: a grey garment on a red carpet, its edge a soft ramp of alpha over 8 px, the
@@ -40,6 +40,20 @@ function worstInBand(f: Uint8Array, alpha: Uint8Array, grey = GREY): number {
   return worst;
 }
 
+const toRgba = (rgb: Uint8Array, alpha: Uint8Array, width = W, height = H) => {
+  const data = new Uint8Array(alpha.length * 4);
+  for (let p = 0; p < alpha.length; p++) {
+    data.set(rgb.subarray(p * 3, p * 3 + 3), p * 4);
+    data[p * 4 + 3] = alpha[p]!;
+  }
+  return { data, width, height, channels: 4 };
+};
+const toRgb = (rgba: Uint8Array) => {
+  const out = new Uint8Array((rgba.length / 4) * 3);
+  for (let p = 0; p < rgba.length / 4; p++) out.set(rgba.subarray(p * 4, p * 4 + 3), p * 3);
+  return out;
+};
+
 describe('foreground estimation (blur-fusion)', () => {
   it('takes the red carpet out of the garment edge', () => {
     const { rgb, alpha } = scene();
@@ -65,6 +79,56 @@ describe('foreground estimation (blur-fusion)', () => {
       if (alpha[p] === 0 || alpha[p] === 255) for (let c = 0; c < 3; c++) assert.equal(f[p * 3 + c], rgb[p * 3 + c]);
     const blue = worstInBand(f, alpha, [40, 90, 200]);
     assert.ok(blue < 8 && blue < worstInBand(rgb, alpha, [40, 90, 200]) / 5, `a blue garment too: ${blue}`);
+  });
+
+  it('runs the same two passes in place on an RGBA cut-out, only where alpha is unsure', () => {
+    const { rgb, alpha } = scene();
+    const rgba = toRgba(rgb, alpha);
+    const changed = decontaminateEdges(rgba, { radii: [30, 3] });
+    assert.equal(changed, alpha.filter((a) => a > 0 && a < 255).length);
+    const f = toRgb(rgba.data);
+    const before = worstInBand(rgb, alpha);
+    const after = worstInBand(f, alpha);
+    assert.ok(after < 6 && after < before / 5, `estimated edge close to the grey: ${after} (was ${before})`);
+    for (let p = 0; p < alpha.length; p++) {
+      assert.equal(rgba.data[p * 4 + 3], alpha[p]);
+      if (alpha[p] === 0 || alpha[p] === 255) for (let c = 0; c < 3; c++) assert.equal(f[p * 3 + c], rgb[p * 3 + c]);
+    }
+  });
+
+  it("agrees with the paper's dense passes on a disc with a soft edge (block means, not exact boxes)", () => {
+    // a blue disc on an orange floor, 400 x 300, its edge a 6 px ramp: the block-sum wide pass
+    // must land within a few levels of the dense reference
+    const w = 400,
+      h = 300;
+    const rgb = new Uint8Array(w * h * 3),
+      alpha = new Uint8Array(w * h);
+    const F = [40, 90, 200],
+      B = [230, 140, 40];
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const p = y * w + x;
+        const d = Math.hypot(x - 200, y - 150);
+        const a = Math.round(255 * Math.min(1, Math.max(0, (100 - d) / 6))) / 255;
+        alpha[p] = Math.round(255 * a);
+        for (let c = 0; c < 3; c++) rgb[p * 3 + c] = Math.round(a * F[c]! + (1 - a) * B[c]!);
+      }
+    const dense = estimateForeground(rgb, alpha, w, h);
+    const rgba = toRgba(rgb, alpha, w, h);
+    decontaminateEdges(rgba);
+    const fast = toRgb(rgba.data);
+    let worst = 0;
+    for (let p = 0; p < alpha.length; p++)
+      for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(fast[p * 3 + c]! - dense[p * 3 + c]!));
+    assert.ok(worst <= 6, `largest difference from the dense passes: ${worst}`);
+    assert.ok(worstInBand(fast, alpha, F) < worstInBand(rgb, alpha, F) / 5, 'the orange is out of the blue edge');
+  });
+
+  it('leaves a cut-out with no unsure pixel as it is', () => {
+    const data = new Uint8Array(8 * 8 * 4).map((_, i) => (i % 4 === 3 ? (i < 128 ? 255 : 0) : i % 251));
+    const copy = data.slice();
+    assert.equal(decontaminateEdges({ data, width: 8, height: 8, channels: 4 }), 0);
+    assert.deepEqual(data, copy);
   });
 
   it('blurs with a box clipped at the edges', () => {

@@ -32,6 +32,20 @@ export const AGREEMENT_DEG = 2;
  */
 export const LIMIT_MARGIN_DEG = 1;
 
+/**
+ * Share of the outline on straight sides (each at least a fifth of the product's length, level and
+ * upright once turned) from which those sides level the product alone (straighten.ts,
+ * edgeCorrection): a box scores about 1, a disc 0.
+ */
+export const CLEAR_EDGE_STRENGTH = 0.5;
+
+/**
+ * Elongation from which the long axis levels the product alone when the mirror axis is weak: a belt,
+ * a scarf, a folded garment twice as long as wide. Between USABLE_ELONGATION and this, the long
+ * axis only confirms a mirror axis (a bag seen three-quarter is 1.4 long, its axis 6° off).
+ */
+export const CLEAR_ELONGATION = 2;
+
 export type LevelStrategy = 'symmetry' | 'principal' | 'none';
 
 export interface LevelEvidence {
@@ -45,6 +59,11 @@ export interface LevelEvidence {
    * truncated shape, so the long axis agreeing with a weak mirror axis confirms nothing.
    */
   cutByFrame?: boolean;
+  /**
+   * Correction that brings the outline's straight edges to horizontal and vertical, and the share of
+   * the outline along them (straighten.ts, edgeCorrection); null or absent when it was not needed.
+   */
+  edges?: { deg: number; strength: number } | null;
 }
 
 export interface LevelDecision {
@@ -78,12 +97,33 @@ export function decideLevel(e: LevelEvidence): LevelDecision {
   const unsure = (proposed: number, why: string): LevelDecision => ({
     deg: 0,
     sure: false,
-    detail: `a rotation of ${f(proposed)} was not applied: ${why}`,
+    detail: `left as shot: a rotation of ${f(proposed)} was not applied: ${why}`,
   });
   if (e.strategy === 'principal' && pcaUsable) {
     if (nearLimit(p.deg)) return unsure(p.deg, `the long axis is at the ${MAX_CORRECTION_DEG}° limit`);
     return { deg: p.deg, sure: true, detail: `levelled by the long axis (${f(p.deg)})` };
   }
+  // the outline itself, where the mirror axis cannot settle the level: clear straight edges, or a
+  // clearly long shape (not one cut by the frame, whose cut side and length are the frame's)
+  const fromOutline = (why: string): LevelDecision | null => {
+    const edges = e.edges;
+    if (edges && !e.cutByFrame && edges.strength >= CLEAR_EDGE_STRENGTH) {
+      if (nearLimit(edges.deg)) return unsure(edges.deg, `its straight edges are at the ${MAX_CORRECTION_DEG}° limit`);
+      const share = `${Math.round(edges.strength * 100)}% of the outline`;
+      if (edges.deg === 0) return { deg: 0, sure: true, detail: `upright by its straight edges (${share}; ${why})` };
+      return {
+        deg: edges.deg,
+        sure: true,
+        detail: `levelled by its straight edges (${f(edges.deg)}, ${share}; ${why})`,
+      };
+    }
+    if (pcaUsable && !e.cutByFrame && p.elongation >= CLEAR_ELONGATION) {
+      if (nearLimit(p.deg)) return unsure(p.deg, `the long axis is at the ${MAX_CORRECTION_DEG}° limit`);
+      const long = `${p.elongation.toFixed(1)} times as long as wide`;
+      return { deg: p.deg, sure: true, detail: `levelled by its long axis (${f(p.deg)}, ${long}; ${why})` };
+    }
+    return null;
+  };
   const s = e.symmetry;
   if (s && s.score >= USABLE_MIRROR_SCORE) {
     if (nearLimit(s.deg)) return unsure(s.deg, `the mirror axis is at the ${MAX_CORRECTION_DEG}° limit`);
@@ -92,6 +132,8 @@ export function decideLevel(e: LevelEvidence): LevelDecision {
     if (s.score < SURE_MIRROR_SCORE && !agrees) {
       const noSecond = e.cutByFrame ? 'the product is cut by the frame' : 'the long axis does not confirm it';
       const why = `mirror score ${s.score.toFixed(3)} is under ${SURE_MIRROR_SCORE} and ${noSecond}`;
+      const outline = fromOutline(`mirror score ${s.score.toFixed(3)} too weak to level by`);
+      if (outline) return outline;
       // a weak axis that calls the product upright is no more proof of level than one that would turn it
       if (s.deg === 0) return { deg: 0, sure: false, detail: `left as shot, its level unconfirmed: ${why}` };
       return unsure(s.deg, why);
@@ -100,8 +142,11 @@ export function decideLevel(e: LevelEvidence): LevelDecision {
     if (s.deg === 0) return { deg: 0, sure: true, detail: `upright (${how})` };
     return { deg: s.deg, sure: true, detail: `levelled by mirror symmetry (${how})` };
   }
-  // no usable mirror axis: the long axis alone, for a shape that should have had one, is a guess
+  const outline = fromOutline(s ? `no usable mirror axis (score ${s.score.toFixed(3)})` : 'no usable mirror axis');
+  if (outline) return outline;
+  // no usable mirror axis: a short shape's long axis alone, for a shape that should have had one, is a guess
   if (pcaUsable && Math.abs(p.deg) > 0)
     return unsure(p.deg, 'the product is not mirror-symmetric, and its long axis alone does not show level');
-  return { deg: 0, sure: true, detail: 'no axis to level by; left as shot' };
+  // nothing in the shape to level by (a round product): no rotation could be right or wrong
+  return { deg: 0, sure: true, detail: 'left as shot: no mirror axis, long axis or straight edges to level by' };
 }

@@ -83,6 +83,91 @@ describe('level confidence', () => {
     assert.match(bag.detail, /left as shot, its level unconfirmed: mirror score 0\.930 is under 0\.94/);
   });
 
+  it('levels a weakly symmetric product by its straight edges (a bag with a side pocket)', () => {
+    const bag = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 0, score: 0.86 },
+      principal: { deg: -12.8, elongation: 1.36 },
+      edges: { deg: 6, strength: 0.65 },
+    });
+    assert.deepEqual([bag.deg, bag.sure], [6, true]);
+    assert.match(
+      bag.detail,
+      /levelled by its straight edges \(6\.0°, 65% of the outline; mirror score 0\.860 too weak/,
+    );
+    // no usable mirror axis at all: the edges still level it
+    const box = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 2, score: 0.6 },
+      principal: round,
+      edges: { deg: -9, strength: 0.9 },
+    });
+    assert.deepEqual([box.deg, box.sure], [-9, true]);
+    assert.match(box.detail, /no usable mirror axis \(score 0\.600\)/);
+    const upright = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 4, score: 0.9 },
+      principal: round,
+      edges: { deg: 0, strength: 0.7 },
+    });
+    assert.deepEqual([upright.deg, upright.sure], [0, true]);
+    assert.match(upright.detail, /upright by its straight edges/);
+  });
+
+  it('levels a weakly symmetric product by a clearly long axis, not by a short one', () => {
+    const belt = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 1, score: 0.85 },
+      principal: { deg: -7, elongation: 3.2 },
+    });
+    assert.deepEqual([belt.deg, belt.sure], [-7, true]);
+    assert.match(belt.detail, /levelled by its long axis \(-7\.0°, 3\.2 times as long as wide/);
+    const stubby = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 1, score: 0.85 },
+      principal: { deg: -7, elongation: 1.5 },
+    });
+    assert.deepEqual([stubby.deg, stubby.sure], [0, false]);
+  });
+
+  it('leaves a product as shot, and says so, when its outline has no clear edges or long axis', () => {
+    const d = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 5, score: 0.9 },
+      principal: round,
+      edges: { deg: -3, strength: 0.3 },
+    });
+    assert.deepEqual([d.deg, d.sure], [0, false]);
+    assert.match(d.detail, /^left as shot: a rotation of 5\.0° was not applied/);
+    // a side cut straight by the photo's frame is no edge of the product's own
+    const cut = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 5, score: 0.9 },
+      principal: { deg: 5, elongation: 2.5 },
+      edges: { deg: 0, strength: 0.9 },
+      cutByFrame: true,
+    });
+    assert.deepEqual([cut.deg, cut.sure], [0, false]);
+    // straight edges at the search limit are no answer either
+    const limit = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 5, score: 0.9 },
+      principal: round,
+      edges: { deg: 19.5, strength: 0.9 },
+    });
+    assert.deepEqual([limit.deg, limit.sure], [0, false]);
+  });
+
+  it("keeps a sure mirror axis over the outline's edges", () => {
+    const d = decideLevel({
+      strategy: 'symmetry',
+      symmetry: { deg: 4, score: 0.97 },
+      principal: round,
+      edges: { deg: 0, strength: 0.9 },
+    });
+    assert.deepEqual([d.deg, d.sure], [4, true]);
+  });
+
   it('asks for the symmetry search only where it is used', () => {
     assert.equal(needsSymmetry('symmetry', { deg: 3, elongation: 3 }), true);
     assert.equal(needsSymmetry('principal', { deg: 3, elongation: 3 }), false);

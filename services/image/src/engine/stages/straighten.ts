@@ -5,6 +5,7 @@ import {
   type LevelStrategy,
   MAX_CORRECTION_DEG,
   needsSymmetry,
+  SURE_MIRROR_SCORE,
 } from './level-confidence.js';
 import { boundingBox, rowRuns } from './mask-ops.js';
 
@@ -211,6 +212,103 @@ export function symmetryCorrection(m: Mask): { deg: number; score: number } {
   return fine.score - upright < 0.01 + 0.001 * Math.abs(fine.deg) ? { deg: 0, score: upright } : fine;
 }
 
+/** A side counts as a straight edge from this share of the product's longer side. */
+export const STRAIGHT_RUN_SHARE = 0.2;
+
+/** Long side of the mask copy whose outline is read. */
+const EDGE_SIDE = 384;
+
+/**
+ * How much of an outline lies on straight lines once it is turned by `deg` (clockwise, as
+ * rotateMask turns): the outline's pixels are carried by the rotation and counted in one-pixel
+ * bins across the rows and across the columns; a side that is level after the turn piles up in one
+ * or two bins. `score` sums the squared counts of adjacent bin pairs (a sharper pile scores more),
+ * `straight` counts the pixels in pairs of at least `minRun` (sides that long).
+ */
+function straightAt(xs: Float64Array, ys: Float64Array, deg: number, minRun: number) {
+  const t = (deg * Math.PI) / 180,
+    c = Math.cos(t),
+    s = Math.sin(t);
+  const n = xs.length;
+  const us = new Int32Array(n),
+    vs = new Int32Array(n);
+  let uMin = Infinity,
+    vMin = Infinity,
+    uMax = -Infinity,
+    vMax = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const u = Math.floor(xs[i]! * c - ys[i]! * s),
+      v = Math.floor(xs[i]! * s + ys[i]! * c);
+    us[i] = u;
+    vs[i] = v;
+    if (u < uMin) uMin = u;
+    if (u > uMax) uMax = u;
+    if (v < vMin) vMin = v;
+    if (v > vMax) vMax = v;
+  }
+  let score = 0,
+    straight = 0;
+  for (const [bins, lo, hi] of [
+    [us, uMin, uMax],
+    [vs, vMin, vMax],
+  ] as const) {
+    const hist = new Int32Array(hi - lo + 2);
+    for (let i = 0; i < n; i++) hist[bins[i]! - lo]!++;
+    const marked = new Uint8Array(hist.length);
+    for (let b = 0; b + 1 < hist.length; b++) {
+      const pair = hist[b]! + hist[b + 1]!;
+      score += pair * pair;
+      if (pair >= minRun) marked[b] = marked[b + 1] = 1;
+    }
+    for (let b = 0; b < hist.length; b++) if (marked[b]) straight += hist[b]!;
+  }
+  return { score, straight };
+}
+
+/**
+ * The rotation within ±MAX_CORRECTION_DEG that brings the outline's straight edges (a bag's base
+ * and sides, a box, a folded garment's hem) to level: the angle at which the most outline piles up
+ * on level lines (straightAt), searched by the degree and then by the quarter degree. `strength`
+ * is the share of the outline on straight sides at that angle: 0.9 and more for a box, 0.2 or less
+ * for a disc. It reads only the shape: a product cut by the photo's frame has a straight side
+ * there that says nothing, so callers leave it out then.
+ */
+export function edgeCorrection(m: Mask): { deg: number; strength: number } {
+  const small = shrinkMask(m, EDGE_SIDE);
+  const { width: w, height: h, data } = small;
+  const inside = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && data[y * w + x]! >= 128;
+  // the outline: pixels inside with a 4-neighbour outside, as their centres
+  const px: number[] = [],
+    py: number[] = [];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      if (inside(x, y) && (!inside(x - 1, y) || !inside(x + 1, y) || !inside(x, y - 1) || !inside(x, y + 1))) {
+        px.push(x + 0.5);
+        py.push(y + 0.5);
+      }
+  const box = boundingBox(small, 128);
+  if (!box || px.length === 0) return { deg: 0, strength: 0 };
+  const minRun = Math.max(4, STRAIGHT_RUN_SHARE * Math.max(box.right - box.left, box.bottom - box.top));
+  const xs = Float64Array.from(px),
+    ys = Float64Array.from(py);
+  let best = { deg: 0, score: straightAt(xs, ys, 0, minRun).score };
+  for (let d = -MAX_CORRECTION_DEG; d <= MAX_CORRECTION_DEG; d += 1) {
+    const sc = straightAt(xs, ys, d, minRun).score;
+    if (sc > best.score + 1e-9) best = { deg: d, score: sc };
+  }
+  let fine = { deg: best.deg, ...straightAt(xs, ys, best.deg, minRun) };
+  for (
+    let d = Math.max(-MAX_CORRECTION_DEG, best.deg - 1);
+    d <= Math.min(MAX_CORRECTION_DEG, best.deg + 1) + 1e-9;
+    d += 0.25
+  ) {
+    const at = straightAt(xs, ys, d, minRun);
+    if (at.score > fine.score + 1e-9) fine = { deg: d, ...at };
+  }
+  // each outline pixel is counted across the rows and across the columns: a corner can be on both
+  return { deg: fine.deg, strength: Math.min(1, fine.straight / xs.length) };
+}
+
 /** How far to rotate the product (degrees, clockwise) so that it stands level, and whether that is sure. */
 export function levelDecision(m: Mask, strategy: LevelStrategy, cutByFrame = false): LevelDecision {
   if (strategy === 'none') return decideLevel({ strategy, symmetry: null, principal: { deg: 0, elongation: 1 } });
@@ -218,7 +316,10 @@ export function levelDecision(m: Mask, strategy: LevelStrategy, cutByFrame = fal
   const principal = { deg: round(pca.deg), elongation: pca.elongation };
   const sym = needsSymmetry(strategy, principal) ? symmetryCorrection(m) : null;
   const symmetry = sym && { deg: round(sym.deg), score: sym.score };
-  const decision = decideLevel({ strategy, symmetry, principal, cutByFrame });
+  // the outline's straight edges are read only where the mirror axis alone does not settle the level
+  const edge = sym && sym.score < SURE_MIRROR_SCORE ? edgeCorrection(m) : null;
+  const edges = edge && { deg: round(edge.deg), strength: edge.strength };
+  const decision = decideLevel({ strategy, symmetry, principal, cutByFrame, edges });
   return { ...decision, deg: round(decision.deg) };
 }
 

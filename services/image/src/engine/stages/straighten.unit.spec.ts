@@ -5,13 +5,36 @@ import type { Mask } from '../types.js';
 import { maskFrom, rotatedRect, tshirt } from '../testing/fixtures.js';
 import { boundingBox } from './mask-ops.js';
 import {
+  edgeCorrection,
   levelCorrection,
+  levelDecision,
   mirrorScore,
   principalCorrection,
   rotateMask,
   symmetryAxis,
   symmetryCorrection,
 } from './straighten.js';
+
+/** (u, v) in a shape's own frame, turned by deg clockwise about (cx, cy) as rotatedRect turns. */
+function turned(cx: number, cy: number, deg: number, inside: (u: number, v: number) => boolean) {
+  const t = (deg * Math.PI) / 180,
+    c = Math.cos(t),
+    s = Math.sin(t);
+  return (x: number, y: number) => {
+    const dx = x - cx,
+      dy = y - cy;
+    return inside(dx * c + dy * s, -dx * s + dy * c);
+  };
+}
+
+/**
+ * A bag seen from the front whose mirror axis is weak: a box body, a pocket on one side and a
+ * handle off centre (mirror score about 0.86; its long axis is 13° off when it stands upright).
+ */
+const bag = (u: number, v: number) =>
+  (Math.abs(u) <= 110 && Math.abs(v - 20) <= 80) ||
+  (u >= 110 && u <= 150 && v >= 0 && v <= 90) ||
+  (v <= -60 && v >= -140 && Math.hypot(u + 20, v + 60) <= 70 && Math.hypot(u + 20, v + 60) >= 56);
 
 /** Nearest-neighbour rotation written plainly, each source position computed in full: the oracle. */
 function referenceRotate(m: Mask, deg: number): Mask {
@@ -84,6 +107,35 @@ describe('straighten', () => {
   it('never corrects more than 20 degrees', () => {
     const m = maskFrom(400, 400, rotatedRect(200, 200, 260, 80, 35));
     assert.ok(Math.abs(levelCorrection(m, 'principal')) <= 20);
+  });
+
+  it("finds the angle of a rotated rectangle's straight edges, and none in a disc", () => {
+    for (const deg of [-17, -8, -2.5, 0, 3, 11]) {
+      const e = edgeCorrection(maskFrom(800, 600, rotatedRect(400, 300, 330, 250, deg)));
+      assert.ok(Math.abs(e.deg + deg) <= 0.5, `rotated ${deg}, correction ${e.deg}`);
+      assert.ok(e.strength > 0.9, `rotated ${deg}, strength ${e.strength}`);
+    }
+    const disc = edgeCorrection(maskFrom(600, 600, (x, y) => Math.hypot(x - 300, y - 300) <= 240));
+    assert.ok(disc.strength < 0.2, `a disc has no straight sides: ${disc.strength}`);
+  });
+
+  it('straightens a bag with a weak mirror axis by its outline, and says how', () => {
+    for (const deg of [-11, -4, 6, 12]) {
+      const m = maskFrom(600, 600, turned(300, 320, deg, bag));
+      const d = levelDecision(m, 'symmetry');
+      assert.ok(Math.abs(d.deg + deg) <= 0.5, `rotated ${deg}, correction ${d.deg} (${d.detail})`);
+      assert.equal(d.sure, true);
+      assert.match(d.detail, /levelled by its straight edges .*mirror score 0\.8\d+ too weak to level by/);
+    }
+  });
+
+  it('leaves a weakly symmetric shape without straight sides as shot, and says so', () => {
+    // an egg with a bump on one side: no mirror axis to trust, no straight side, not long
+    const egg = (u: number, v: number) => (u / 150) ** 2 + (v / 180) ** 2 <= 1 || Math.hypot(u - 140, v - 40) <= 60;
+    const d = levelDecision(maskFrom(600, 600, turned(300, 300, 9, egg)), 'symmetry');
+    assert.equal(d.sure, false, d.detail);
+    assert.equal(d.deg, 0);
+    assert.match(d.detail, /^left as shot/);
   });
 
   it('finds the vertical axis of symmetry of an off-centre shape', () => {
