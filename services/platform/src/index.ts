@@ -27,3 +27,6 @@ export * from './registry.js';
 export * from './settings-cipher.js';
 export * from './keyed-id.js';
 export * from './jwt-shape.js';
+export * from './metrics/instruments.js';
+export * from './metrics/labels.js';
+export * from './metrics/provider.js';

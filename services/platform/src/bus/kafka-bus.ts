@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { recordConsumed, trackLag } from './bus-metrics.js';
 import { handleInSpan } from './consumer-span.js';
 import {
   deadLetterHeaders,
@@ -102,6 +103,8 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   private admin: Admin | undefined;
   private connected: Promise<void> | undefined;
   private readonly consumers = new Set<Consumer>();
+  /** Stops the lag reports of this bus's subscriptions (on close). */
+  private readonly lagReports = new Set<() => void>();
 
   /** The namespace on the broker ('' in production). */
   readonly prefix: string;
@@ -314,13 +317,16 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
               value: message.value ?? Buffer.alloc(0),
               headers,
             };
+            const started = performance.now();
             try {
               await abandonOnAbort(handleInSpan(options.groupId, delivery, options.handle), killed.signal);
+              recordConsumed(options.groupId, delivery.topic, 'handled', started);
             } catch (error) {
               if (error instanceof SubscriptionClosed) throw error; // dies without committing
               // A message that can never be handled goes to the group's dead-letter topic; if even
               // that fails (the broker is away), it is passing trouble like any other.
               const setAside = isPoison(error) && (await this.deadLetter(delivery, options, error));
+              recordConsumed(options.groupId, delivery.topic, setAside ? 'dead_lettered' : 'retried', started);
               if (!setAside) {
                 // Passing trouble: pause only this partition and leave the batch with the message
                 // unresolved, so the next fetch (after the back-off) starts at it again. Retrying
@@ -351,9 +357,19 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
         }
       },
     });
+    const untrack = trackLag(
+      options.topics.map((topic) => ({
+        groupId: options.groupId,
+        topic,
+        lag: () => this.consumerLag(options.groupId, topic),
+      })),
+    );
+    this.lagReports.add(untrack);
     return {
       assignment: () => new Map(assignment),
       close: async () => {
+        untrack();
+        this.lagReports.delete(untrack);
         killed.abort();
         for (const timer of resumes) clearTimeout(timer);
         resumes.clear();
@@ -527,6 +543,8 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   }
 
   async close(): Promise<void> {
+    for (const untrack of this.lagReports) untrack();
+    this.lagReports.clear();
     await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
     this.consumers.clear();
     // After this bus's consumers left (a group with members refuses deletion); a failure only leaves topics behind.
