@@ -193,6 +193,8 @@ export async function startProduct({ env = {}, nodeArgs = [], logFile, timeoutMs
       {
         PORT: String(port),
         HOST: '127.0.0.1',
+        // Metrics on a free port: the default one may be another product's.
+        METRICS_PORT: '0',
         FLATLAY_DATA_DIR: dataDir,
         DATABASE_URL: '',
         KAFKA_BROKERS: '',
