@@ -1,0 +1,161 @@
+// The metrics are real (issue 30): the process's /metrics, scraped as Prometheus would, while the
+// gateway, identity, ledger and billing serve real traffic on real Postgres, Kafka and Redis. Each
+// named series must exist and move: a sign-up (an HTTP route, gRPC methods, an outbox publish, an
+// event consumed over Kafka, the ledger's grant), a pack paid on the local checkout page (a
+// webhook, a payment, the ledger's credit), and a webhook with a bad signature. Two rounds of the
+// same traffic, a scrape after each: every counter is higher in the second.
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { topics } from '@flatlay/proto';
+import { startMetrics, stopMetrics, type RunningMetrics } from '@flatlay/platform';
+import { waitFor } from '../../services/platform/test/support.js';
+import { pay } from './support/local-checkout.js';
+import { startStack, type Stack, type TransactionsBody } from './support/stack.js';
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The samples of a Prometheus text exposition (comments and types skipped). */
+function parseExposition(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
+    if (!match) continue;
+    const labels: Record<string, string> = {};
+    for (const l of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[l[1]!] = l[2]!.replace(/\\(.)/g, '$1');
+    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+/** The sum of the samples named `name` whose labels include `labels` (undefined: no such series). */
+function seriesValue(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
+  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  return found.length ? found.reduce((sum, s) => sum + s.value, 0) : undefined;
+}
+
+describe('metrics under real traffic', { timeout: 240_000 }, () => {
+  let metrics: RunningMetrics;
+  let s: Stack;
+
+  beforeAll(async () => {
+    // Started before the services, as every entry point does: their instruments record into it.
+    metrics = await startMetrics({ serviceName: 'metrics-int-test', port: 0, host: '127.0.0.1' });
+    s = await startStack('metrics-test', undefined, { billing: {} });
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await stopMetrics();
+  });
+
+  const scrape = async () => {
+    const res = await fetch(metrics.url!);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/plain/);
+    return parseExposition(await res.text());
+  };
+
+  /** One round: a sign-up granted its tokens over Kafka, a pack paid and credited, a forged webhook. */
+  const traffic = async () => {
+    const user = await s.newUser('metrics');
+    const balance = async () =>
+      (await s.request<TransactionsBody>('GET', '/tokens/', { token: user.token })).body.balance ?? 0;
+    await waitFor(async () => (await balance()) > 0, 'the sign-up grant, consumed from Kafka');
+    const granted = await balance();
+    const started = await s.request<{ url: string }>('POST', '/payments/create-checkout-session', {
+      token: user.token,
+      json: { price_id: 'price_main_pack', product_type: 'payment' },
+    });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    await pay(s.base, started.body.url);
+    await waitFor(async () => (await balance()) > granted, 'the pack credited, consumed from Kafka');
+    const forged = await s.request('POST', '/webhooks/stripe', {
+      json: { id: 'evt_forged', type: 'checkout.session.completed' },
+      headers: { 'stripe-signature': 't=1,v1=forged' },
+    });
+    assert.equal(forged.status, 400);
+  };
+
+  it('serves every named series, and each counter moves between two scrapes', async () => {
+    await traffic();
+    const first = await scrape();
+    await traffic();
+    const second = await scrape();
+
+    // Counters (and histograms' counts) that the traffic must move.
+    const moving: Array<[string, Record<string, string>]> = [
+      [
+        'http_server_request_duration_count',
+        {
+          http_route: '/api/auth/register',
+          http_request_method: 'POST',
+          http_response_status_code: '201',
+          http_response_status_class: '2xx',
+        },
+      ],
+      ['http_server_request_duration_count', { http_route: '/api/tokens/', http_response_status_class: '2xx' }],
+      ['http_server_request_duration_count', { http_route: '/api/webhooks/stripe', http_response_status_class: '4xx' }],
+      [
+        'rpc_server_call_duration_count',
+        {
+          rpc_system: 'grpc',
+          rpc_service: 'flatlay.identity.v1.IdentityService',
+          rpc_method: 'Register',
+          rpc_grpc_status_code: 'OK',
+        },
+      ],
+      ['rpc_server_call_duration_count', { rpc_method: 'HandleWebhook', rpc_grpc_status_code: 'INVALID_ARGUMENT' }],
+      ['flatlay_outbox_published_total', { flatlay_outbox_relay: 'outbox-relay:identity' }],
+      ['flatlay_outbox_published_total', { flatlay_outbox_relay: 'outbox-relay:billing' }],
+      [
+        'flatlay_messaging_consumer_messages_total',
+        { messaging_destination_name: topics.identityUser, flatlay_outcome: 'handled' },
+      ],
+      [
+        'flatlay_messaging_consumer_messages_total',
+        { messaging_destination_name: topics.billingPayment, flatlay_outcome: 'handled' },
+      ],
+      ['messaging_process_duration_count', { messaging_destination_name: topics.identityUser }],
+      ['flatlay_ledger_commands_total', { flatlay_command: 'SignUpGrant', flatlay_outcome: 'applied' }],
+      ['flatlay_ledger_commands_total', { flatlay_command: 'CreditPayment', flatlay_outcome: 'applied' }],
+      ['flatlay_billing_webhooks_total', { flatlay_billing_fact: 'checkout_completed', flatlay_outcome: 'applied' }],
+      ['flatlay_billing_webhooks_total', { flatlay_billing_fact: 'unknown', flatlay_outcome: 'bad_signature' }],
+      ['flatlay_billing_payments_total', { flatlay_payment_kind: 'checkout', flatlay_outcome: 'succeeded' }],
+    ];
+    for (const [name, labels] of moving) {
+      const before = seriesValue(first, name, labels);
+      const after = seriesValue(second, name, labels);
+      const what = `${name}${JSON.stringify(labels)}`;
+      assert.ok(before !== undefined && before > 0, `${what} is served after the first round (${before})`);
+      assert.ok(after !== undefined && after > before, `${what} moves: ${before} then ${after}`);
+    }
+
+    // Gauges: read at each scrape, present for each service and consumer group (their values
+    // follow the traffic's timing, so only their presence and range are checked).
+    const gauges: Array<[string, Record<string, string>]> = [
+      ['flatlay_outbox_backlog', { flatlay_service: 'identity' }],
+      ['flatlay_outbox_backlog', { flatlay_service: 'ledger' }],
+      ['flatlay_outbox_backlog', { flatlay_service: 'billing' }],
+      ['flatlay_outbox_oldest_age', { flatlay_service: 'identity' }],
+      ['flatlay_messaging_consumer_lag', { messaging_destination_name: topics.identityUser }],
+    ];
+    for (const [name, labels] of gauges) {
+      const value = seriesValue(second, name, labels);
+      assert.ok(value !== undefined && value >= 0, `${name}${JSON.stringify(labels)} is served (${value})`);
+    }
+
+    // Labels stay bounded: no series names a user's id or any raw path.
+    const routes = new Set(second.map((x) => x.labels.http_route).filter(Boolean));
+    for (const route of routes) assert.doesNotMatch(route!, /[0-9a-f]{8}-[0-9a-f]{4}-/, `route ${route} is a template`);
+  });
+
+  it('answers 404 off /metrics', async () => {
+    const res = await fetch(metrics.url!.replace('/metrics', '/other'));
+    assert.equal(res.status, 404);
+  });
+});
