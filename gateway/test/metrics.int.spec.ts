@@ -8,36 +8,10 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { topics } from '@flatlay/proto';
 import { startMetrics, stopMetrics, type RunningMetrics } from '@flatlay/platform';
+import { scrape as scrapeAt, seriesValue } from '../../services/platform/test/metrics-scrape.js';
 import { waitFor } from '../../services/platform/test/support.js';
 import { pay } from './support/local-checkout.js';
 import { startStack, type Stack, type TransactionsBody } from './support/stack.js';
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** The samples of a Prometheus text exposition (comments and types skipped). */
-function parseExposition(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
-    if (!match) continue;
-    const labels: Record<string, string> = {};
-    for (const l of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
-      labels[l[1]!] = l[2]!.replace(/\\(.)/g, '$1');
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
-  }
-  return samples;
-}
-
-/** The sum of the samples named `name` whose labels include `labels` (undefined: no such series). */
-function seriesValue(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-  return found.length ? found.reduce((sum, s) => sum + s.value, 0) : undefined;
-}
 
 describe('metrics under real traffic', { timeout: 240_000 }, () => {
   let metrics: RunningMetrics;
@@ -53,12 +27,7 @@ describe('metrics under real traffic', { timeout: 240_000 }, () => {
     await stopMetrics();
   });
 
-  const scrape = async () => {
-    const res = await fetch(metrics.url!);
-    assert.equal(res.status, 200);
-    assert.match(res.headers.get('content-type') ?? '', /text\/plain/);
-    return parseExposition(await res.text());
-  };
+  const scrape = () => scrapeAt(metrics.url!);
 
   /** One round: a sign-up granted its tokens over Kafka, a pack paid and credited, a forged webhook. */
   const traffic = async () => {
