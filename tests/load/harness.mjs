@@ -105,7 +105,8 @@ export function stopChildrenOnSignals() {
  * @returns {Promise<Started>}
  */
 export function startProcess(label, args, env, ready, { logFile, timeoutMs = 180_000 } = {}) {
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env } });
+  // Metrics on a free port unless told otherwise: several processes run side by side here.
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { METRICS_PORT: '0', ...process.env, ...env } });
   children.add(child);
   child.once('exit', () => children.delete(child));
   // The output's last 200 kB, for failure messages.
@@ -193,8 +194,6 @@ export async function startProduct({ env = {}, nodeArgs = [], logFile, timeoutMs
       {
         PORT: String(port),
         HOST: '127.0.0.1',
-        // Metrics on a free port: the default one may be another product's.
-        METRICS_PORT: '0',
         FLATLAY_DATA_DIR: dataDir,
         DATABASE_URL: '',
         KAFKA_BROKERS: '',
