@@ -101,6 +101,8 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   private readonly kafka: Kafka;
   private producer: Producer;
   private admin: Admin | undefined;
+  /** The admin client the lag metrics read offsets with (made at the first scrape). */
+  private metricsAdmin: Admin | undefined;
   private connected: Promise<void> | undefined;
   private readonly consumers = new Set<Consumer>();
   /** Stops the lag reports of this bus's subscriptions (on close). */
@@ -217,13 +219,17 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
    * counts from the earliest kept offset, as the group would start there).
    */
   async consumerLag(groupId: string, topic: string): Promise<number> {
+    this.admin ??= this.kafka.admin();
+    return this.lagOn(this.admin, groupId, topic);
+  }
+
+  private async lagOn(admin: Admin, groupId: string, topic: string): Promise<number> {
     groupId = this.physical(groupId);
     topic = this.physical(topic);
-    this.admin ??= this.kafka.admin();
-    await this.admin.connect();
+    await admin.connect();
     const [ends, [committed]] = await Promise.all([
-      this.admin.fetchTopicOffsets(topic),
-      this.admin.fetchOffsets({ groupId, topics: [topic] }),
+      admin.fetchTopicOffsets(topic),
+      admin.fetchOffsets({ groupId, topics: [topic] }),
     ]);
     const done = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
     return ends.reduce((sum, p) => {
@@ -361,7 +367,9 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
       options.topics.map((topic) => ({
         groupId: options.groupId,
         topic,
-        lag: () => this.consumerLag(options.groupId, topic),
+        // On an admin client of its own: kafkajs' admin mixes up concurrent offset requests, and a
+        // scrape must not meet an operator's dead-letter listing on the bus's one.
+        lag: () => this.lagOn((this.metricsAdmin ??= this.kafka.admin()), options.groupId, topic),
       })),
     );
     this.lagReports.add(untrack);
@@ -551,6 +559,7 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
     if (this.options.deleteNamespaceOnClose && this.prefix) await this.deleteNamespace().catch(() => undefined);
     if (this.connected) await this.producer.disconnect();
     await this.admin?.disconnect();
+    await this.metricsAdmin?.disconnect();
   }
 }
 
