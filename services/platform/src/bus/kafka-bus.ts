@@ -223,6 +223,11 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
     return this.lagOn(this.admin, groupId, topic);
   }
 
+  private lagAdmin(): Admin {
+    this.metricsAdmin ??= this.kafka.admin();
+    return this.metricsAdmin;
+  }
+
   private async lagOn(admin: Admin, groupId: string, topic: string): Promise<number> {
     groupId = this.physical(groupId);
     topic = this.physical(topic);
@@ -369,7 +374,7 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
         topic,
         // On an admin client of its own: kafkajs' admin mixes up concurrent offset requests, and a
         // scrape must not meet an operator's dead-letter listing on the bus's one.
-        lag: () => this.lagOn((this.metricsAdmin ??= this.kafka.admin()), options.groupId, topic),
+        lag: () => this.lagOn(this.lagAdmin(), options.groupId, topic),
       })),
     );
     this.lagReports.add(untrack);
