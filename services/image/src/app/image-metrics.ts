@@ -1,6 +1,7 @@
 // The generation pipeline seen from outside: how many jobs wait and for how long, how busy each
 // worker's slots are, and how long jobs and the engine's stages take.
 import { defineObservables, instrument, JOB_BUCKETS_S, withinMs, type Meter, type Pool } from '@flatlay/platform';
+import { queueDepth } from '../adapters/job-store.js';
 
 const queues = new Set<Pool>();
 
@@ -16,19 +17,11 @@ function observeQueue(meter: Meter): void {
   meter.addBatchObservableCallback(
     async (result) => {
       for (const pool of [...queues]) {
-        const rows = await withinMs(2_000, async () => {
-          const { rows } = await pool.query<{ status: string; jobs: number; oldest: number }>({
-            name: 'image-metrics-queue',
-            text: `SELECT status, count(*)::int AS jobs,
-                     COALESCE(EXTRACT(EPOCH FROM max(now() - not_before) FILTER (WHERE not_before <= now())), 0)::float8 AS oldest
-                   FROM generation_jobs WHERE status IN ('queued', 'running', 'charging') GROUP BY status`,
-          });
-          return rows;
-        });
-        if (!rows) continue;
-        for (const status of ['queued', 'running', 'charging'])
-          result.observe(depth, rows.find((r) => r.status === status)?.jobs ?? 0, { 'flatlay.job.status': status });
-        result.observe(wait, Math.max(0, rows.find((r) => r.status === 'queued')?.oldest ?? 0));
+        const read = await withinMs(2_000, () => queueDepth(pool));
+        if (!read) continue;
+        for (const [status, jobs] of Object.entries(read.byStatus))
+          result.observe(depth, jobs, { 'flatlay.job.status': status });
+        result.observe(wait, read.oldestWaitS);
       }
     },
     [depth, wait],
