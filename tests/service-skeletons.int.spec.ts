@@ -33,10 +33,8 @@ describe('service processes', { timeout: 240_000 }, () => {
         assert.ok(status.schemaVersion >= 2, 'platform and service migrations applied');
         client.close();
 
-        // Its own /metrics (on a free port here: METRICS_PORT=0), with the call just made and its outbox.
-        const metricsPort = /"port":(\d+)[^\n]*serving metrics at \/metrics/.exec(service.output())?.[1];
-        assert.ok(metricsPort, `the metrics port is logged:\n${service.output()}`);
-        const samples = await scrape(`http://127.0.0.1:${metricsPort}/metrics`);
+        // Its own /metrics, on the port it was given (METRICS_PORT), with the call just made and its outbox.
+        const samples = await scrape(service.metricsUrl);
         assert.equal(seriesValue(samples, 'target_info', { service_name: name }), 1);
         assert.equal(
           seriesValue(samples, 'rpc_server_call_duration_count', {

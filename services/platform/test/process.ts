@@ -65,14 +65,16 @@ export async function startServiceProcess(
   service: string,
   databaseUrl: string,
   options: { topicPrefix?: string } = {},
-): Promise<ChildRun & { address: string; credential: ServiceCredential }> {
+): Promise<ChildRun & { address: string; credential: ServiceCredential; metricsUrl: string }> {
   const port = await freePort();
+  const metricsPort = await freePort();
   const topicPrefix = options.topicPrefix ?? freshTopicPrefix();
   // The built entry point, as deployed (npm test builds first).
   const run = startNode([`services/${service}/dist/main.js`], {
     DATABASE_URL: databaseUrl,
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: String(port),
+    METRICS_PORT: String(metricsPort),
     KAFKA_BROKERS: process.env.KAFKA_BROKERS,
     KAFKA_TOPIC_PREFIX: topicPrefix,
     ...serviceKeyEnv(service as CallerName),
@@ -93,5 +95,11 @@ export async function startServiceProcess(
         await testKafkaBus(`${service}-cleanup`, { prefix: topicPrefix }).close();
         return code;
       });
-  return { ...run, exited, address, credential: testCredential('gateway') };
+  return {
+    ...run,
+    exited,
+    address,
+    credential: testCredential('gateway'),
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+  };
 }
