@@ -47,6 +47,20 @@ describe('embedded default', { timeout: 240_000 }, () => {
     assert.equal(registered.status, 201);
     const session = (await registered.json()) as { access_token: string; user: { id: string; tokenBalance: number } };
     assert.equal(session.user.tokenBalance, 200);
+    // One metrics endpoint for the whole process, printed for the person at the terminal: every
+    // service's series on it, told apart by their labels.
+    const metricsUrl = /Metrics for Prometheus: (\S+)/.exec(first.proc.output())?.[1];
+    assert.ok(metricsUrl, `the metrics address is printed:\n${first.proc.output().slice(-2000)}`);
+    const exposition = await (await fetch(metricsUrl)).text();
+    for (const service of ['identity', 'ledger', 'image', 'billing', 'analytics'])
+      assert.match(exposition, new RegExp(`^flatlay_outbox_backlog\\{flatlay_service="${service}"\\} \\d+`, 'm'));
+    assert.match(exposition, /^http_server_request_duration_count\{[^}]*http_route="\/api\/auth\/register"[^}]*\} 1$/m);
+    assert.match(
+      exposition,
+      /^rpc_server_call_duration_count\{[^}]*rpc_method="Register",rpc_grpc_status_code="OK"\} 1$/m,
+    );
+    assert.match(exposition, /^flatlay_image_worker_slots_limit \d+/m);
+    assert.match(exposition, /^flatlay_image_generation_queue_depth\{flatlay_job_status="queued"\} 0/m);
     first.proc.child.kill('SIGINT');
     assert.equal(await first.proc.exited, 0, first.proc.output());
     assert.equal(postgresProcesses(dataDir), '', 'embedded Postgres stopped with the product');

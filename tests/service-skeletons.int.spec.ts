@@ -1,10 +1,11 @@
 // Each service as its own process, the Kubernetes shape: starts, migrates its own database,
-// answers gRPC health and GetServiceStatus, and stops cleanly on SIGTERM.
+// answers gRPC health and GetServiceStatus, serves its metrics, and stops cleanly on SIGTERM.
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import pg from 'pg';
 import { analytics, billing, identity, image, ledger } from '@flatlay/proto';
 import { call, checkHealth, createClient } from '@flatlay/platform';
+import { scrape, seriesValue } from '../services/platform/test/metrics-scrape.js';
 import { requireEnv } from '../services/platform/test/support.js';
 import { startServiceProcess } from '../services/platform/test/process.js';
 
@@ -31,6 +32,18 @@ describe('service processes', { timeout: 240_000 }, () => {
         assert.equal(status.service, name);
         assert.ok(status.schemaVersion >= 2, 'platform and service migrations applied');
         client.close();
+
+        // Its own /metrics, on the port it was given (METRICS_PORT), with the call just made and its outbox.
+        const samples = await scrape(service.metricsUrl);
+        assert.equal(seriesValue(samples, 'target_info', { service_name: name }), 1);
+        assert.equal(
+          seriesValue(samples, 'rpc_server_call_duration_count', {
+            rpc_method: 'GetServiceStatus',
+            rpc_grpc_status_code: 'OK',
+          }),
+          1,
+        );
+        assert.ok((seriesValue(samples, 'flatlay_outbox_backlog', { flatlay_service: name }) ?? -1) >= 0);
 
         const db = new pg.Client({
           connectionString: requireEnv('DATABASE_URL').replace(/\/postgres$/, `/flatlay_${name}`),

@@ -21,6 +21,7 @@ import {
 } from './http/rate-limit.js';
 import { defaultGuestTryLimits, giveBackGuestTry, guestTryLimits } from './http/guest-limits.js';
 import { fastJson } from './http/json.js';
+import { measureRequests } from './http/metrics.js';
 import { requestId } from './http/request-id.js';
 import { inSequence } from './http/sequence.js';
 import { staticHeaders } from './http/static-headers.js';
@@ -96,11 +97,11 @@ export function createGatewayApp(options: GatewayOptions): Express {
   // Helmet's headers depend on nothing in the request: worked out once, set by a loop.
   const csp = contentSecurityPolicy(options.web ?? webSettingsFromEnv());
   const securityHeaders = staticHeaders(helmet({ contentSecurityPolicy: { directives: csp } }));
-  // Every request: its id, its trace, the security headers, in one router layer; then an /api
+  // Every request: its metrics, its id, its trace, the security headers, in one router layer; then an /api
   // path that can match no operation is answered 404 at once, as the /api router would (with its
   // CORS headers), without entering that router and trying every operation and 405 against it.
   const unknownApi = unknownApiPaths(routes, GUARDED_AREAS, cors);
-  app.use(inSequence(requestId, traceRequests, securityHeaders, ...(unknownApi ? [unknownApi] : [])));
+  app.use(inSequence(measureRequests, requestId, traceRequests, securityHeaders, ...(unknownApi ? [unknownApi] : [])));
   app.get('/healthz', healthCheck(options.services));
 
   const api = express.Router();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Redis } from 'ioredis';
-import { env, registry, serviceIdentityEnvSchema } from '@flatlay/platform';
+import { env, metricsEnvSchema, registry, serviceIdentityEnvSchema } from '@flatlay/platform';
 import { type AuthRateLimitOptions, DEFAULT_SIGNUPS_PER_HOUR } from './http/rate-limit.js';
 import { parseTrustProxy } from './http/client-address.js';
 import { defaultGuestTryLimits } from './http/guest-limits.js';
@@ -163,5 +163,6 @@ export const gatewayEnvSchema = z
   .extend(rateLimitEnvSchema.shape)
   .extend(cacheEnvSchema.shape)
   // The gateway as its own process signs its calls to the services with its own private key.
-  .extend(serviceIdentityEnvSchema.shape);
+  .extend(serviceIdentityEnvSchema.shape)
+  .extend(metricsEnvSchema.shape);
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;

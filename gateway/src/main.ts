@@ -7,6 +7,7 @@ import {
   calleesOf,
   ServiceCredential,
   servicePrivateKeyFrom,
+  startMetrics,
   startTelemetry,
   stopOnSignals,
 } from '@flatlay/platform';
@@ -23,6 +24,13 @@ const credential = new ServiceCredential('gateway', servicePrivateKeyFrom(config
 const files = filesFromEnv({}, { standalone: true });
 startTelemetry('gateway');
 const logger = createLogger('gateway', config.LOG_LEVEL);
+const metrics = await startMetrics({
+  serviceName: 'gateway',
+  port: config.METRICS_PORT,
+  host: config.HOST,
+  otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+});
+if (metrics.port !== undefined) logger.info({ port: metrics.port }, 'serving metrics at /metrics');
 const rateLimits = rateLimitsFrom(config);
 const addressOf = {
   identity: config.IDENTITY_ADDR,
@@ -55,4 +63,5 @@ stopOnSignals(async () => {
   await cache?.close();
   await bus?.close();
   await rateLimits.close();
+  await metrics.stop();
 }, logger);

@@ -53,7 +53,7 @@ export const unschemaedVariables: UnschemaedVariable[] = [
     name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
     group: RUNTIME,
     default: 'unset: no export',
-    meaning: 'OTLP/HTTP endpoint for traces',
+    meaning: 'OTLP/HTTP endpoint for traces and metrics (metrics every 60 s, beside `/metrics` on `METRICS_PORT`)',
   },
   {
     name: 'KUBERNETES_SERVICE_HOST',

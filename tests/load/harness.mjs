@@ -106,7 +106,8 @@ export function stopChildrenOnSignals() {
  * @returns {Promise<Started>}
  */
 export function startProcess(label, args, env, ready, { logFile, timeoutMs = 180_000 } = {}) {
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env } });
+  // Metrics on a free port unless told otherwise: several processes run side by side here.
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { METRICS_PORT: '0', ...process.env, ...env } });
   children.add(child);
   child.once('exit', () => children.delete(child));
   // The output's last 200 kB, for failure messages.

@@ -12,6 +12,8 @@ export function embeddedEnv(port: number, dataDir: string, more: Record<string, 
   return {
     PORT: String(port),
     HOST: '127.0.0.1',
+    // Metrics on a free port: several products run side by side in a test run.
+    METRICS_PORT: '0',
     FLATLAY_DATA_DIR: dataDir,
     DATABASE_URL: '',
     KAFKA_BROKERS: '',

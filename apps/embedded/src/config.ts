@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { env } from '@flatlay/platform';
+import { env, metricsEnvSchema } from '@flatlay/platform';
 import { cacheEnvSchema, rateLimitEnvSchema } from '@flatlay/gateway';
 
 // apps/embedded/{src,dist}/config.*: three folders up.
@@ -36,4 +36,5 @@ export const embeddedEnvSchema = z
     }),
   })
   .extend(rateLimitEnvSchema.shape)
-  .extend(cacheEnvSchema.shape);
+  .extend(cacheEnvSchema.shape)
+  .extend(metricsEnvSchema.shape);

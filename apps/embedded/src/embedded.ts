@@ -10,6 +10,7 @@ import {
   InProcessBus,
   loadConfig,
   startEmbeddedPostgres,
+  startMetrics,
   startService,
   startTelemetry,
   stopOnSignals,
@@ -39,6 +40,14 @@ const config = loadConfig(embeddedEnvSchema);
 
 startTelemetry('flatlay');
 const logger = createLogger('flatlay', config.LOG_LEVEL);
+// One metrics endpoint for the whole process: every service's and the gateway's series, each
+// service's told apart by its labels (docs/operations.md, "Metrics").
+const metrics = await startMetrics({
+  serviceName: 'flatlay',
+  port: config.METRICS_PORT,
+  host: config.HOST,
+  otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+});
 const dataDir = resolve(config.FLATLAY_DATA_DIR);
 await mkdir(dataDir, { recursive: true });
 
@@ -57,6 +66,7 @@ async function stopAll(): Promise<void> {
   for (const s of services.reverse()) await s.stop();
   await bus.close();
   await postgres?.stop();
+  await metrics.stop();
 }
 
 let http: Awaited<ReturnType<typeof listen>> | undefined;
@@ -137,11 +147,12 @@ logger.info(
     url: `http://localhost:${http.port}`,
     postgres: postgres ? 'embedded' : 'external',
     bus: bus instanceof InProcessBus ? 'in-process' : 'kafka',
+    metrics: metrics.url ?? 'off',
   },
   'Flatlay is running',
 );
 // One plain sentence for the person at the terminal, beside the JSON logs.
 process.stdout.write(
-  `\nFlatlay is running at http://localhost:${http.port} (${postgres ? `embedded PostgreSQL in ${dataDir}` : 'PostgreSQL at DATABASE_URL'}, ${bus instanceof InProcessBus ? 'in-process bus' : 'Kafka'}). Press Ctrl-C to stop.\n\n`,
+  `\nFlatlay is running at http://localhost:${http.port} (${postgres ? `embedded PostgreSQL in ${dataDir}` : 'PostgreSQL at DATABASE_URL'}, ${bus instanceof InProcessBus ? 'in-process bus' : 'Kafka'}). Press Ctrl-C to stop.\n${metrics.url ? `Metrics for Prometheus: ${metrics.url}\n` : ''}\n`,
 );
 stopOnSignals(stopAll, logger);

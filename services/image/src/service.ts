@@ -22,6 +22,7 @@ import {
 import { imageGrpcService } from './grpc/image-grpc.js';
 import { imageParts, type ImageParts, type ImageServiceOptions } from './service-options.js';
 import { GenerationWorker } from './app/generation-worker.js';
+import { trackGenerationQueue } from './app/image-metrics.js';
 
 export type { ImageServiceOptions } from './service-options.js';
 
@@ -112,7 +113,8 @@ export function createImageService(options: ImageServiceOptions = {}): ServiceDe
     grpc: (ctx) => [imageGrpcService(ctx, parts(ctx).generations)],
     async start(ctx) {
       const p = parts(ctx);
-      const stops: Array<() => Promise<void>> = [async () => p.ledger.close()];
+      const untrackQueue = trackGenerationQueue(ctx.pool);
+      const stops: Array<() => Promise<void>> = [async () => p.ledger.close(), async () => untrackQueue()];
       const events = imageEventHandler({
         pool: ctx.pool,
         blobs: p.blobs,

@@ -56,7 +56,8 @@ export function extractTraceContext(headers: Record<string, string | undefined>)
 }
 
 /**
- * The process's meter. Without a MeterProvider (none is registered unless an exporter is set up)
- * instruments are no-ops, so services may always record; an operator's SDK picks them up.
+ * The process's meter, from the MeterProvider registered now (startMetrics, ADR 0014); before one
+ * is, a no-op meter whose instruments stay no-ops. Code that may run before its process starts
+ * metrics takes its instruments through `instrument` (metrics/instruments.ts) instead.
  */
 export const meter = (name = 'flatlay') => metrics.getMeter(name);

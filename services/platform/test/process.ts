@@ -23,7 +23,11 @@ export interface ChildRun {
 
 /** Starts a Node process the way a deployment would, capturing its output for failure messages. */
 export function startNode(args: string[], env: Record<string, string | undefined>): ChildRun {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Metrics on a free port unless the test says otherwise: several processes run side by side here.
+  const child = spawn(process.execPath, args, {
+    env: { METRICS_PORT: '0', ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -61,14 +65,16 @@ export async function startServiceProcess(
   service: string,
   databaseUrl: string,
   options: { topicPrefix?: string } = {},
-): Promise<ChildRun & { address: string; credential: ServiceCredential }> {
+): Promise<ChildRun & { address: string; credential: ServiceCredential; metricsUrl: string }> {
   const port = await freePort();
+  const metricsPort = await freePort();
   const topicPrefix = options.topicPrefix ?? freshTopicPrefix();
   // The built entry point, as deployed (npm test builds first).
   const run = startNode([`services/${service}/dist/main.js`], {
     DATABASE_URL: databaseUrl,
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: String(port),
+    METRICS_PORT: String(metricsPort),
     KAFKA_BROKERS: process.env.KAFKA_BROKERS,
     KAFKA_TOPIC_PREFIX: topicPrefix,
     ...serviceKeyEnv(service as CallerName),
@@ -89,5 +95,11 @@ export async function startServiceProcess(
         await testKafkaBus(`${service}-cleanup`, { prefix: topicPrefix }).close();
         return code;
       });
-  return { ...run, exited, address, credential: testCredential('gateway') };
+  return {
+    ...run,
+    exited,
+    address,
+    credential: testCredential('gateway'),
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+  };
 }

@@ -66,6 +66,8 @@ export async function startProduct(): Promise<RunningProduct> {
   Object.assign(env, {
     PORT: String(port),
     HOST: '127.0.0.1',
+    // Metrics on a free port: several products run side by side here.
+    METRICS_PORT: '0',
     DATABASE_URL: databaseUrl,
     DATABASE_NAME_PREFIX: databasePrefix,
     FLATLAY_DATA_DIR: dataDir,

@@ -9,6 +9,7 @@ import { decideSubscription, type PlanRef, type SubscriptionFact } from '../doma
 import { paymentMessage, subscriptionMessage } from './billing-events.js';
 import * as records from '../adapters/billing-records.js';
 import { verifyWebhook } from './webhook-signature.js';
+import { countWebhook } from './billing-metrics.js';
 
 export interface WebhookResult {
   duplicate: boolean;
@@ -25,25 +26,44 @@ export class Webhooks {
 
   async handle(payload: Uint8Array, signature: string): Promise<WebhookResult> {
     const secret = this.secret();
+    if (!secret || !signature) countWebhook(undefined, 'rejected');
     if (!secret) throw new AppError('NOT_CONFIGURED', 'Payment webhooks are not configured');
     if (!signature) throw new AppError('INVALID_ARGUMENT', 'Missing Stripe-Signature header');
-    const event = verifyWebhook(payload, signature, secret);
+    let event: ProviderEvent;
+    try {
+      event = verifyWebhook(payload, signature, secret);
+    } catch (error) {
+      countWebhook(undefined, 'bad_signature');
+      throw error;
+    }
     return this.handleVerified(event);
   }
 
   /** An event whose signature was checked. */
   async handleVerified(event: ProviderEvent): Promise<WebhookResult> {
-    if (!event?.id || !event.type) throw new AppError('INVALID_ARGUMENT', 'Not a webhook event');
+    if (!event?.id || !event.type) {
+      countWebhook(undefined, 'rejected');
+      throw new AppError('INVALID_ARGUMENT', 'Not a webhook event');
+    }
     const fact = factOf(event);
     const at = new Date((event.created || 0) * 1000);
-    return withTransaction(this.pool, async (tx) => {
-      if (!(await records.claimEvent(tx, event.id, event.type, lockOf(fact))))
-        return { duplicate: true, eventType: event.type };
-      const refusal = await this.apply(tx, fact, at, event.id);
-      // A refusal is a fact about the event, not a fault: it is logged and the event counts as handled.
-      if (refusal) this.logger.warn({ eventId: event.id, type: event.type, reason: refusal }, 'webhook event refused');
-      return { duplicate: false, eventType: event.type };
-    });
+    try {
+      const { result, refused } = await withTransaction(this.pool, async (tx) => {
+        if (!(await records.claimEvent(tx, event.id, event.type, lockOf(fact))))
+          return { result: { duplicate: true, eventType: event.type }, refused: false };
+        const refusal = await this.apply(tx, fact, at, event.id);
+        // A refusal is a fact about the event, not a fault: it is logged and the event counts as handled.
+        if (refusal)
+          this.logger.warn({ eventId: event.id, type: event.type, reason: refusal }, 'webhook event refused');
+        return { result: { duplicate: false, eventType: event.type }, refused: refusal !== undefined };
+      });
+      // Counted once committed: a rolled-back attempt is the provider's to send again.
+      countWebhook(fact, result.duplicate ? 'duplicate' : refused ? 'refused' : 'applied');
+      return result;
+    } catch (error) {
+      countWebhook(fact, 'error');
+      throw error;
+    }
   }
 
   /** Runs under the lock of what the fact changes (claimEvent took it). */

@@ -86,3 +86,18 @@ export async function dueJobs(q: Queryable, now: Date, graceMs: number, limit: n
   );
   return rows.map((r) => r.image_id);
 }
+
+/** Jobs not finished, by status, and how long the longest-waiting due queued job has waited (s; 0 when none). */
+export async function queueDepth(
+  q: Queryable,
+): Promise<{ byStatus: Record<'queued' | 'running' | 'charging', number>; oldestWaitS: number }> {
+  const { rows } = await q.query<{ status: 'queued' | 'running' | 'charging'; jobs: number; oldest: number }>({
+    name: 'image-queue-depth',
+    text: `SELECT status, count(*)::int AS jobs,
+             COALESCE(EXTRACT(EPOCH FROM max(now() - not_before) FILTER (WHERE not_before <= now())), 0)::float8 AS oldest
+           FROM generation_jobs WHERE status IN ('queued', 'running', 'charging') GROUP BY status`,
+  });
+  const byStatus = { queued: 0, running: 0, charging: 0 };
+  for (const r of rows) byStatus[r.status] = r.jobs;
+  return { byStatus, oldestWaitS: Math.max(0, rows.find((r) => r.status === 'queued')?.oldest ?? 0) };
+}

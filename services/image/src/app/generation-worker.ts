@@ -34,6 +34,7 @@ import { planOf } from './user-plans.js';
 import type { EnhanceOptions } from '../engine/options.js';
 import type { GenerativeProvider, JobResult } from '../adapters/generative/index.js';
 import { Slots } from './slots.js';
+import { recordGeneration, recordStages, trackSlots } from './image-metrics.js';
 
 /** What the worker needs of the engine (the threaded engine in production, a fake in tests). */
 export type EnhanceEngine = Pick<Engine, 'enhance' | 'close' | 'runtime'>;
@@ -83,6 +84,7 @@ export class GenerationWorker {
   private subscription: Subscription | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private untrackSlots: (() => void) | undefined;
 
   constructor(private readonly o: WorkerOptions) {
     this.id = o.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -91,6 +93,8 @@ export class GenerationWorker {
   }
 
   async start(bus: Bus, queue: { topic: string; group: string }): Promise<void> {
+    const slots = this.slots;
+    this.untrackSlots = trackSlots({ worker: this.id, size: slots.size, busy: () => slots.busy });
     this.subscription = await bus.subscribe({
       groupId: queue.group,
       topics: [queue.topic],
@@ -110,6 +114,7 @@ export class GenerationWorker {
   /** Stops taking work, lets jobs in hand finish, and closes the engine. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.untrackSlots?.();
     clearTimeout(this.sweepTimer);
     await this.subscription?.close();
     await Promise.allSettled([...this.running]);
@@ -186,9 +191,12 @@ export class GenerationWorker {
       },
       Math.max(50, this.o.policy.leaseMs / 3),
     );
+    const started = performance.now();
     try {
       await this.generate(imageId, attempt);
+      recordGeneration('completed', started);
     } catch (error) {
+      recordGeneration('failed', started);
       const code = isEngineError(error) ? error.code : 'WORKER_ERROR';
       const message = error instanceof Error ? error.message : String(error);
       logger.warn({ imageId, attempt, code, err: error }, 'generation attempt failed');
@@ -277,7 +285,11 @@ export class GenerationWorker {
     attempt: number,
     instruction: string | null,
   ): Promise<JobResult> {
-    const local = async () => (await this.localEngine()).enhance(input, options);
+    const local = async () => {
+      const result = await (await this.localEngine()).enhance(input, options);
+      recordStages(result.timings);
+      return result;
+    };
     if (!this.o.generative || !userId) return local();
     const plan = await planOf(this.o.pool, userId);
     const { result, by } = await this.o.generative.produce(input, options, plan, local, { imageId, instruction });

@@ -3,7 +3,12 @@ export class Slots {
   private used = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly size: number) {}
+  constructor(readonly size: number) {}
+
+  /** Slots running a job now. */
+  get busy(): number {
+    return this.used;
+  }
 
   tryAcquire(): boolean {
     if (this.used >= this.size) return false;

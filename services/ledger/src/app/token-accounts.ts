@@ -22,6 +22,7 @@ import { projectAccountChanges, type AccountChange } from '../adapters/account-p
 import { GroupCommitter } from './group-commit.js';
 import { KeyedSerializer } from './account-lock.js';
 import { toOutboxMessages } from './ledger-events.js';
+import { countCommand } from './ledger-metrics.js';
 
 export const accountStream = (userId: string) => `account-${userId}`;
 
@@ -80,6 +81,10 @@ export class TokenAccounts {
   /** Executes in its own transaction (group-committed with others), or inside `tx` (a consumer's inbox transaction). */
   execute(userId: string, command: TokenAccountCommand, tx?: Queryable): Promise<CommandOutcome> {
     if (!userId) return Promise.reject(new AppError('INVALID_ARGUMENT', 'A user id is required'));
+    return countCommand(command, () => this.run(userId, command, tx));
+  }
+
+  private run(userId: string, command: TokenAccountCommand, tx?: Queryable): Promise<CommandOutcome> {
     return this.serializer.run(userId, async () => {
       for (let attempt = 1; ; attempt++) {
         try {

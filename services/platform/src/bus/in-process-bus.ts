@@ -16,6 +16,7 @@ import {
   type Subscription,
   type TopicSpec,
 } from './bus.js';
+import { recordConsumed, trackLag } from './bus-metrics.js';
 import { handleInSpan } from './consumer-span.js';
 import {
   deadLetterOf,
@@ -62,6 +63,8 @@ export class InProcessBus implements Bus, DeadLetterAdmin {
   private readonly groups = new Map<string, Group>();
   private readonly appended = new EventEmitter().setMaxListeners(0);
   private nextMemberId = 1;
+  /** Stops the lag reports of this bus's subscriptions (on close). */
+  private readonly lagReports = new Set<() => void>();
 
   async ensureTopics(topics: TopicSpec[]): Promise<void> {
     for (const t of topics) {
@@ -107,10 +110,16 @@ export class InProcessBus implements Bus, DeadLetterAdmin {
     };
     group.members.push(member);
     await this.rebalance(group);
+    const untrack = trackLag(
+      options.topics.map((topic) => ({ groupId: options.groupId, topic, lag: () => this.lagOf(group, topic) })),
+    );
+    this.lagReports.add(untrack);
     return {
       assignment: () => new Map(member.assigned),
       close: async () => {
         if (member.closed) return;
+        untrack();
+        this.lagReports.delete(untrack);
         member.closed = true;
         member.killed.abort();
         member.generation.abort();
@@ -121,6 +130,8 @@ export class InProcessBus implements Bus, DeadLetterAdmin {
   }
 
   async close(): Promise<void> {
+    for (const untrack of this.lagReports) untrack();
+    this.lagReports.clear();
     for (const group of this.groups.values()) {
       for (const m of group.members) {
         m.closed = true;
@@ -182,29 +193,43 @@ export class InProcessBus implements Bus, DeadLetterAdmin {
         continue;
       }
       const delivery: Delivery = { ...message, headers: { ...message.headers }, partition, offset };
+      const { groupId } = member.options;
+      const started = performance.now();
       try {
-        await abandonOnAbort(handleInSpan(member.options.groupId, delivery, member.options.handle), killed);
+        await abandonOnAbort(handleInSpan(groupId, delivery, member.options.handle), killed);
         group.committed.set(slot, offset + 1);
+        recordConsumed(groupId, topic, 'handled', started);
         failures = 0;
       } catch (error) {
         if (error instanceof SubscriptionClosed) return;
         if (isPoison(error)) {
           // The message can never be handled: set aside with its error, and the partition goes on.
-          const letter = deadLetterOf(delivery, member.options.groupId, error);
+          const letter = deadLetterOf(delivery, groupId, error);
           await this.ensureTopics([{ name: letter.topic, partitions: DEAD_LETTER_PARTITIONS }]);
           await this.publish([letter]);
           reportDeadLetter(member.options, delivery, letter.topic, error);
           group.committed.set(slot, offset + 1);
+          recordConsumed(groupId, topic, 'dead_lettered', started);
           failures = 0;
           continue;
         }
         // Passing trouble: this partition waits and tries again, the others are their own loops.
+        recordConsumed(groupId, topic, 'retried', started);
         failures++;
         reportRetry(member.options, delivery, failures, error);
         const base = member.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
         await sleep(retryDelay(failures, base, member.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS), signal);
       }
     }
+  }
+
+  /** Messages of `topic` the group has not committed yet, over all its partitions. */
+  private lagOf(group: Group, topic: string): number {
+    let lag = 0;
+    this.log.get(topic)?.forEach((messages, p) => {
+      lag += Math.max(0, messages.length - (group.committed.get(`${topic}:${p}`) ?? 0));
+    });
+    return lag;
   }
 
   async listDeadLetters(): Promise<DeadLetterSummary[]> {

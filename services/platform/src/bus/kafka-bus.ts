@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { recordConsumed, trackLag } from './bus-metrics.js';
 import { handleInSpan } from './consumer-span.js';
 import {
   deadLetterHeaders,
@@ -100,8 +101,12 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   private readonly kafka: Kafka;
   private producer: Producer;
   private admin: Admin | undefined;
+  /** The admin client the lag metrics read offsets with (made at the first scrape). */
+  private metricsAdmin: Admin | undefined;
   private connected: Promise<void> | undefined;
   private readonly consumers = new Set<Consumer>();
+  /** Stops the lag reports of this bus's subscriptions (on close). */
+  private readonly lagReports = new Set<() => void>();
 
   /** The namespace on the broker ('' in production). */
   readonly prefix: string;
@@ -214,13 +219,22 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
    * counts from the earliest kept offset, as the group would start there).
    */
   async consumerLag(groupId: string, topic: string): Promise<number> {
+    this.admin ??= this.kafka.admin();
+    return this.lagOn(this.admin, groupId, topic);
+  }
+
+  private lagAdmin(): Admin {
+    this.metricsAdmin ??= this.kafka.admin();
+    return this.metricsAdmin;
+  }
+
+  private async lagOn(admin: Admin, groupId: string, topic: string): Promise<number> {
     groupId = this.physical(groupId);
     topic = this.physical(topic);
-    this.admin ??= this.kafka.admin();
-    await this.admin.connect();
+    await admin.connect();
     const [ends, [committed]] = await Promise.all([
-      this.admin.fetchTopicOffsets(topic),
-      this.admin.fetchOffsets({ groupId, topics: [topic] }),
+      admin.fetchTopicOffsets(topic),
+      admin.fetchOffsets({ groupId, topics: [topic] }),
     ]);
     const done = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
     return ends.reduce((sum, p) => {
@@ -314,13 +328,16 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
               value: message.value ?? Buffer.alloc(0),
               headers,
             };
+            const started = performance.now();
             try {
               await abandonOnAbort(handleInSpan(options.groupId, delivery, options.handle), killed.signal);
+              recordConsumed(options.groupId, delivery.topic, 'handled', started);
             } catch (error) {
               if (error instanceof SubscriptionClosed) throw error; // dies without committing
               // A message that can never be handled goes to the group's dead-letter topic; if even
               // that fails (the broker is away), it is passing trouble like any other.
               const setAside = isPoison(error) && (await this.deadLetter(delivery, options, error));
+              recordConsumed(options.groupId, delivery.topic, setAside ? 'dead_lettered' : 'retried', started);
               if (!setAside) {
                 // Passing trouble: pause only this partition and leave the batch with the message
                 // unresolved, so the next fetch (after the back-off) starts at it again. Retrying
@@ -351,9 +368,21 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
         }
       },
     });
+    const untrack = trackLag(
+      options.topics.map((topic) => ({
+        groupId: options.groupId,
+        topic,
+        // On an admin client of its own: kafkajs' admin mixes up concurrent offset requests, and a
+        // scrape must not meet an operator's dead-letter listing on the bus's one.
+        lag: () => this.lagOn(this.lagAdmin(), options.groupId, topic),
+      })),
+    );
+    this.lagReports.add(untrack);
     return {
       assignment: () => new Map(assignment),
       close: async () => {
+        untrack();
+        this.lagReports.delete(untrack);
         killed.abort();
         for (const timer of resumes) clearTimeout(timer);
         resumes.clear();
@@ -527,12 +556,15 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   }
 
   async close(): Promise<void> {
+    for (const untrack of this.lagReports) untrack();
+    this.lagReports.clear();
     await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
     this.consumers.clear();
     // After this bus's consumers left (a group with members refuses deletion); a failure only leaves topics behind.
     if (this.options.deleteNamespaceOnClose && this.prefix) await this.deleteNamespace().catch(() => undefined);
     if (this.connected) await this.producer.disconnect();
     await this.admin?.disconnect();
+    await this.metricsAdmin?.disconnect();
   }
 }
 

@@ -3,6 +3,7 @@ import { withTransaction } from '../db/pool.js';
 import type { Bus } from '../bus/bus.js';
 import type { Logger } from '../logger.js';
 import { START, type GlobalPosition } from './event-store.js';
+import { instrument } from '../metrics/instruments.js';
 import { onOutboxCommitted } from './outbox-wake.js';
 
 export interface OutboxRelayOptions {
@@ -88,6 +89,7 @@ export class OutboxRelay {
       await bus.publish(
         rows.map((r) => ({ topic: r.topic, key: r.message_key, value: r.envelope, headers: r.headers })),
       );
+      published().add(rows.length, { 'flatlay.outbox.relay': name });
       const last = rows[rows.length - 1]!;
       await tx.query(
         `INSERT INTO checkpoints (reader, transaction_id, position) VALUES ($1, $2::xid8, $3)
@@ -182,6 +184,14 @@ export class OutboxRelay {
     await this.running;
   }
 }
+
+const published = () =>
+  instrument('flatlay.outbox.published', (meter) =>
+    meter.createCounter('flatlay.outbox.published', {
+      description: 'Outbox rows a relay published to the bus (a row published again after a crash counts again)',
+      unit: '{message}',
+    }),
+  );
 
 export async function readCheckpoint(db: Pick<pg.PoolClient, 'query'>, reader: string): Promise<GlobalPosition> {
   const { rows } = await db.query('SELECT transaction_id::text, position FROM checkpoints WHERE reader = $1', [reader]);

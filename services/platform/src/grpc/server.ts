@@ -9,6 +9,7 @@ import { HealthImplementation, type ServingStatusMap } from 'grpc-health-check';
 import { toServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceName } from '../registry.js';
+import { grpcMetricsInterceptor } from './server-metrics.js';
 import { serviceAuthInterceptor } from './service-auth.js';
 import type { PublicKeys } from './service-keys.js';
 
@@ -59,7 +60,8 @@ export class GrpcServer {
       auth.logger?.warn({ method: path, reason }, 'refused a gRPC call without a valid service credential');
     this.server = new Server({
       'grpc.max_receive_message_length': 64 * 1024 * 1024,
-      interceptors: [serviceAuthInterceptor(auth.service, auth.publicKeys, refused)],
+      // The first wraps the call innermost: the metrics see every status, refusals included.
+      interceptors: [grpcMetricsInterceptor, serviceAuthInterceptor(auth.service, auth.publicKeys, refused)],
     });
     this.names = services.map((s) => s.name);
     const initial: ServingStatusMap = { '': 'NOT_SERVING' };

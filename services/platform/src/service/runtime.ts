@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { Bus, TopicSpec } from '../bus/bus.js';
 import { createPool, ensureDatabase } from '../db/pool.js';
 import { runMigrations, type MigrationSource } from '../db/migrations.js';
+import { trackOutbox } from '../events/outbox-metrics.js';
 import { OutboxRelay } from '../events/relay.js';
 import { GrpcServer, type GrpcService } from '../grpc/server.js';
 import { inProcessPublicKeys, ServiceCredential } from '../grpc/service-auth.js';
@@ -109,6 +110,8 @@ export async function startService(def: ServiceDefinition, options: RuntimeOptio
     const relay = new OutboxRelay({ pool, bus: options.bus, name: `outbox-relay:${def.name}`, logger });
     relay.start();
     stops.push(() => relay.stop());
+    const untrackOutbox = trackOutbox(def.name, pool, `outbox-relay:${def.name}`);
+    stops.push(async () => untrackOutbox());
     if (def.start) stops.push(...(await def.start(ctx)));
     const server = new GrpcServer(def.grpc(ctx), {
       service: def.name,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { env, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startTelemetry } from '../telemetry.js';
+import { metricsEnvSchema, startMetrics } from '../metrics/provider.js';
 import { registry } from '../registry.js';
 import {
   readPublicKeys,
@@ -54,7 +55,8 @@ export const serviceEnvSchema = z
   })
   // Its own private key signs its calls; the callers' public keys check the calls it serves.
   .extend(serviceIdentityEnvSchema.shape)
-  .extend(servicePublicKeysEnvSchema.shape);
+  .extend(servicePublicKeysEnvSchema.shape)
+  .extend(metricsEnvSchema.shape);
 
 /** What GetServiceStatus answers, the same for every service. */
 export function serviceStatus(ctx: ServiceContext) {
@@ -71,6 +73,13 @@ export async function runStandalone(def: ServiceDefinition): Promise<void> {
   const config = loadConfig(serviceEnvSchema.extend({ GRPC_PORT: env.port(registry[def.name].grpcPort) }));
   startTelemetry(def.name);
   const logger = createLogger(def.name, config.LOG_LEVEL);
+  // Before the service starts, so its instruments (gRPC, bus, outbox) record from the first call.
+  const metrics = await startMetrics({
+    serviceName: def.caller ?? def.name,
+    port: config.METRICS_PORT,
+    otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
+  if (metrics.port !== undefined) logger.info({ port: metrics.port }, 'serving metrics at /metrics');
   const sasl =
     config.KAFKA_SASL_USERNAME && config.KAFKA_SASL_PASSWORD
       ? { username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD }
@@ -95,5 +104,6 @@ export async function runStandalone(def: ServiceDefinition): Promise<void> {
   stopOnSignals(async () => {
     await running.stop();
     await bus.close();
+    await metrics.stop();
   }, logger);
 }
