@@ -7,15 +7,11 @@
 // image being unlocked).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, describe, it } from 'vitest';
-import { freePort } from '@flatlay/platform';
-import { startNode, type ChildRun } from '../services/platform/test/process.js';
-import { requireEnv, waitFor } from '../services/platform/test/support.js';
-import { embeddedEnv, untilHealthy } from './support/embedded-product.js';
+import { waitFor } from '../services/platform/test/support.js';
+import { restartableProduct } from './support/embedded-product.js';
 
 // A phone photo scaled down: the engine's time is not what this test is about.
 const photo = await sharp(await readFile(new URL('../services/image/test/fixtures/top_floor_01.jpg', import.meta.url)))
@@ -44,36 +40,16 @@ describe('a crash in the middle of charges', { timeout: 420_000 }, () => {
   });
 
   it('loses no tokens: every charge ends in an image, a refund or an unlock', async () => {
-    // Databases of its own (crash_<run>_<service>): no other product's jobs or rows meet this one's.
-    const databaseUrl = requireEnv('DATABASE_URL');
-    const prefix = `crash_${randomUUID().replaceAll('-', '').slice(0, 8)}_`;
-    const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-crash-'));
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const start = async (): Promise<ChildRun> => {
-      const proc = startNode(
-        ['apps/embedded/dist/embedded.js'],
-        embeddedEnv(port, dataDir, {
-          DATABASE_URL: databaseUrl,
-          DATABASE_NAME_PREFIX: prefix,
-          LOG_LEVEL: 'warn',
-          // A dead process's jobs and charges are taken over within seconds, not minutes.
-          GENERATION_LEASE_SECONDS: '4',
-          GENERATION_SWEEP_INTERVAL_MS: '500',
-          GENERATION_SWEEP_GRACE_MS: '2000',
-          GENERATION_RETRY_BASE_MS: '200',
-          GENERATION_CONCURRENCY: '2',
-        }),
-      );
-      cleanup.push(async () => {
-        proc.child.kill('SIGKILL');
-        await proc.exited;
+    const { base, start: startWith } = await restartableProduct('crash', cleanup);
+    const start = () =>
+      startWith({
+        // A dead process's jobs and charges are taken over within seconds, not minutes.
+        GENERATION_LEASE_SECONDS: '4',
+        GENERATION_SWEEP_INTERVAL_MS: '500',
+        GENERATION_SWEEP_GRACE_MS: '2000',
+        GENERATION_RETRY_BASE_MS: '200',
+        GENERATION_CONCURRENCY: '2',
       });
-      await untilHealthy(base, proc.child);
-      assert.equal(proc.child.exitCode, null, proc.output());
-      return proc;
-    };
     const api = async <T>(method: string, path: string, token: string, body?: FormData) => {
       const res = await fetch(`${base}/api${path}`, {
         method,

@@ -4,15 +4,11 @@
 // the same data with the mail server back: exactly one reset e-mail arrives, and one welcome.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { createPool, databaseUrl, freePort } from '@flatlay/platform';
 import { mailTo, testSmtpUrl, waitForMail } from '../services/platform/test/mailpit.js';
-import { startNode, type ChildRun } from '../services/platform/test/process.js';
-import { requireEnv, waitFor } from '../services/platform/test/support.js';
-import { embeddedEnv, untilHealthy } from './support/embedded-product.js';
+import { waitFor } from '../services/platform/test/support.js';
+import { restartableProduct } from './support/embedded-product.js';
 
 describe('e-mail across a crash', { timeout: 300_000 }, () => {
   const cleanup: Array<() => Promise<unknown>> = [];
@@ -21,30 +17,9 @@ describe('e-mail across a crash', { timeout: 300_000 }, () => {
   });
 
   it('a reset asked for just before a kill -9 is delivered exactly once after the restart', async () => {
-    const serverUrl = requireEnv('DATABASE_URL');
-    const prefix = `mailcrash_${randomUUID().replaceAll('-', '').slice(0, 8)}_`;
-    const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-mail-crash-'));
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const start = async (smtpUrl: string): Promise<ChildRun> => {
-      const proc = startNode(
-        ['apps/embedded/dist/embedded.js'],
-        embeddedEnv(port, dataDir, {
-          DATABASE_URL: serverUrl,
-          DATABASE_NAME_PREFIX: prefix,
-          LOG_LEVEL: 'warn',
-          SMTP_URL: smtpUrl,
-        }),
-      );
-      cleanup.push(async () => {
-        proc.child.kill('SIGKILL');
-        await proc.exited;
-      });
-      await untilHealthy(base, proc.child);
-      assert.equal(proc.child.exitCode, null, proc.output());
-      return proc;
-    };
+    const product = await restartableProduct('mailcrash', cleanup);
+    const { base } = product;
+    const start = (smtpUrl: string) => product.start({ SMTP_URL: smtpUrl });
     const post = (path: string, body: unknown) =>
       fetch(`${base}/api${path}`, {
         method: 'POST',
@@ -57,7 +32,7 @@ describe('e-mail across a crash', { timeout: 300_000 }, () => {
     const email = `crash.mail.${randomUUID().slice(0, 8)}@example.com`;
     assert.equal((await post('/auth/register', { email, password: 'long enough please' })).status, 201);
     assert.equal((await post('/auth/forgot-password', { email })).status, 202);
-    const identityDb = createPool(databaseUrl(serverUrl, `${prefix}identity`), 2);
+    const identityDb = createPool(databaseUrl(product.databaseUrl, `${product.prefix}identity`), 2);
     cleanup.push(() => identityDb.end());
     const waiting = async () =>
       (

@@ -1,7 +1,13 @@
 // The product as `npm start` runs it, for the tests that start apps/embedded/dist/embedded.js as a
 // process: the environment that keeps it on its own defaults, and the wait for it to be healthy.
 import type { ChildProcess } from 'node:child_process';
-import { waitFor } from '../../services/platform/test/support.js';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@flatlay/platform';
+import { startNode, type ChildRun } from '../../services/platform/test/process.js';
+import { requireEnv, waitFor } from '../../services/platform/test/support.js';
 
 /**
  * The embedded default's environment on `port` with its data in `dataDir`: embedded Postgres, the
@@ -46,4 +52,38 @@ export async function untilHealthy(
     what,
     180_000,
   );
+}
+
+/**
+ * The product as a process a test kills (SIGKILL) and starts again on the same data: databases of
+ * its own on the test Postgres (`<name>_<run>_<service>`, so no other product's rows meet its own)
+ * and a data folder of its own. `start(env)` starts it with more settings and waits until it is
+ * healthy; every process started is killed, and the folder removed, by `cleanup`.
+ */
+export async function restartableProduct(name: string, cleanup: Array<() => Promise<unknown>>) {
+  const databaseUrl = requireEnv('DATABASE_URL');
+  const prefix = `${name}_${randomUUID().replaceAll('-', '').slice(0, 8)}_`;
+  const dataDir = await mkdtemp(join(tmpdir(), `flatlay-${name}-`));
+  cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const start = async (env: Record<string, string> = {}): Promise<ChildRun> => {
+    const proc = startNode(
+      ['apps/embedded/dist/embedded.js'],
+      embeddedEnv(port, dataDir, {
+        DATABASE_URL: databaseUrl,
+        DATABASE_NAME_PREFIX: prefix,
+        LOG_LEVEL: 'warn',
+        ...env,
+      }),
+    );
+    cleanup.push(async () => {
+      proc.child.kill('SIGKILL');
+      await proc.exited;
+    });
+    await untilHealthy(base, proc.child);
+    if (proc.child.exitCode !== null) throw new Error(`the product exited at start:\n${proc.output()}`);
+    return proc;
+  };
+  return { base, databaseUrl, prefix, start };
 }

@@ -104,6 +104,27 @@ async function axeContextLike(context: BrowserContext): Promise<BrowserContext> 
   });
 }
 
+/** An upload through the API with the page's own session, as another device of the same person would make it. */
+function generateFromPage(page: Page): Promise<{ status: number; body: { id?: string; image_id?: string } }> {
+  return page.evaluate(
+    async (bytes) => {
+      const form = new FormData();
+      form.append('file', new File([new Uint8Array(bytes)], 'top.jpg', { type: 'image/jpeg' }));
+      form.append('enhancement_type', 'tops');
+      const token = (
+        globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }
+      ).localStorage.getItem('auth_token');
+      const res = await fetch('/api/images/generate', {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return { status: res.status, body: (await res.json()) as { id?: string; image_id?: string } };
+    },
+    [...readFileSync(photo)],
+  );
+}
+
 /** The session's own /api call from the page (its bearer token is in local storage). */
 function apiFromPage<B>(page: Page, path: string): Promise<B> {
   return page.evaluate(async (p) => {
@@ -625,23 +646,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
 
     // An upload made elsewhere (the API, as another device would) with no tokens is made locked;
     // it reaches the open dashboard through the live stream, without a reload.
-    const made = await page.evaluate(
-      async (bytes) => {
-        const form = new FormData();
-        form.append('file', new File([new Uint8Array(bytes)], 'top.jpg', { type: 'image/jpeg' }));
-        form.append('enhancement_type', 'tops');
-        const token = (
-          globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }
-        ).localStorage.getItem('auth_token');
-        const res = await fetch('/api/images/generate', {
-          method: 'POST',
-          body: form,
-          headers: { authorization: `Bearer ${token}` },
-        });
-        return { status: res.status, body: await res.json() };
-      },
-      [...readFileSync(photo)],
-    );
+    const made = await generateFromPage(page);
     assert.ok(made.status === 200 || made.status === 201 || made.status === 202, JSON.stringify(made));
     const locked = recent.locator('li[data-status="locked"]');
     await locked.waitFor({ timeout: 60_000 });
@@ -950,23 +955,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
 
     // An image of theirs, then the account deleted from /account: sign-in refused, files gone.
     const before = new Set(await filesUnder(product.dataDir));
-    const made = await page.evaluate(
-      async (bytes) => {
-        const form = new FormData();
-        form.append('file', new File([new Uint8Array(bytes)], 'top.jpg', { type: 'image/jpeg' }));
-        form.append('enhancement_type', 'tops');
-        const token = (
-          globalThis as unknown as { localStorage: { getItem: (k: string) => string | null } }
-        ).localStorage.getItem('auth_token');
-        const res = await fetch('/api/images/generate', {
-          method: 'POST',
-          body: form,
-          headers: { authorization: `Bearer ${token}` },
-        });
-        return (await res.json()) as { id?: string; image_id?: string };
-      },
-      [...readFileSync(photo)],
-    );
+    const made = (await generateFromPage(page)).body;
     const imageId = made.id ?? made.image_id ?? '';
     assert.ok(imageId, JSON.stringify(made));
     await page.waitForFunction(async (id) => {

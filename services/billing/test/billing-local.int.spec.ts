@@ -54,6 +54,17 @@ describe('billing on the local payment provider (no keys)', { timeout: 400_000 }
       idempotencyKey: '',
     });
 
+  /** A user with a ledger account who bought `plan` on the local checkout page. */
+  const subscribedUser = async (plan: string) => {
+    const userId = randomUUID();
+    await call(stack.ledger!, stack.ledger!.openAccount, { userId });
+    const { url } = await checkout(userId, { plan, productType: 'subscription' });
+    const sessionId = sessionOf(url);
+    const csrfToken = csrfOf((await call(b(), b().renderLocalCheckout, { sessionId })).html);
+    await call(b(), b().submitLocalCheckout, { sessionId, action: 'pay', csrfToken });
+    return userId;
+  };
+
   it('answers a local publishable key', async () => {
     const config = await call(b(), b().getStripeConfig, {});
     assert.deepEqual([config.provider, config.publishableKey.startsWith('pk_local_')], ['local', true]);
@@ -151,12 +162,7 @@ describe('billing on the local payment provider (no keys)', { timeout: 400_000 }
   });
 
   it('a plan bought locally grants its tokens; the local portal cancels at period end and resumes', async () => {
-    const userId = randomUUID();
-    await call(stack.ledger!, stack.ledger!.openAccount, { userId });
-    const { url } = await checkout(userId, { plan: 'lite_monthly', productType: 'subscription' });
-    const sessionId = sessionOf(url);
-    const csrfToken = csrfOf((await call(b(), b().renderLocalCheckout, { sessionId })).html);
-    await call(b(), b().submitLocalCheckout, { sessionId, action: 'pay', csrfToken });
+    const userId = await subscribedUser('lite_monthly');
     const status = await call(b(), b().getSubscription, { userId });
     assert.deepEqual([status.hasSubscription, status.subscriptionPlan, status.status], [true, 'lite', 'active']);
     await waitFor(async () => (await balanceOf(userId)) >= 1900, 'plan tokens granted');
@@ -196,12 +202,7 @@ describe('billing on the local payment provider (no keys)', { timeout: 400_000 }
   });
 
   it("a deleted user's subscription stops renewing at the provider (the paid period runs out)", async () => {
-    const userId = randomUUID();
-    await call(stack.ledger!, stack.ledger!.openAccount, { userId });
-    const { url } = await checkout(userId, { plan: 'lite_monthly', productType: 'subscription' });
-    const sessionId = sessionOf(url);
-    const csrfToken = csrfOf((await call(b(), b().renderLocalCheckout, { sessionId })).html);
-    await call(b(), b().submitLocalCheckout, { sessionId, action: 'pay', csrfToken });
+    const userId = await subscribedUser('lite_monthly');
     assert.deepEqual(
       [
         (await call(b(), b().getSubscription, { userId })).status,

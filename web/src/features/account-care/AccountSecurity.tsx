@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useAuth } from '../../auth/auth-context';
 import { errorToast, toast } from '../../components/toast/toast-store';
 import { changeEmail, changePassword, messageOf, sendVerificationEmail } from './account-care-api';
+import { Field, FormError } from '../../components/Field';
 
 /** The notice of an address not yet proven, with a button that sends a fresh link. */
 export function VerifyEmailNotice() {
@@ -87,63 +88,47 @@ export function AccountSecurity() {
       <h2 id="security-title">Sign-in and Security</h2>
       <form className="stack-form" onSubmit={savePassword} noValidate aria-labelledby="password-title">
         <h3 id="password-title">Change password</h3>
-        <label className="field">
-          <span>Current password</span>
-          <input
-            type="password"
-            name="current-password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>New password</span>
-          <input
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            minLength={8}
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-          />
-        </label>
-        {passwordError && (
-          <p className="error-text" role="alert">
-            {passwordError}
-          </p>
-        )}
+        <Field
+          label="Current password"
+          type="password"
+          name="current-password"
+          autoComplete="current-password"
+          value={current}
+          onValue={setCurrent}
+        />
+        <Field
+          label="New password"
+          type="password"
+          name="new-password"
+          autoComplete="new-password"
+          minLength={8}
+          value={next}
+          onValue={setNext}
+        />
+        <FormError message={passwordError} />
         <button type="submit" className="button button--outline" disabled={savingPassword}>
           {savingPassword ? 'Saving…' : 'Change password'}
         </button>
       </form>
       <form className="stack-form" onSubmit={saveEmail} noValidate aria-labelledby="email-title">
         <h3 id="email-title">Change e-mail address</h3>
-        <label className="field">
-          <span>New e-mail address</span>
-          <input
-            type="email"
-            name="new-email"
-            autoComplete="email"
-            value={newEmail}
-            onChange={(e) => setNewEmail(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>Your password</span>
-          <input
-            type="password"
-            name="email-password"
-            autoComplete="current-password"
-            value={emailPassword}
-            onChange={(e) => setEmailPassword(e.target.value)}
-          />
-        </label>
-        {emailError && (
-          <p className="error-text" role="alert">
-            {emailError}
-          </p>
-        )}
+        <Field
+          label="New e-mail address"
+          type="email"
+          name="new-email"
+          autoComplete="email"
+          value={newEmail}
+          onValue={setNewEmail}
+        />
+        <Field
+          label="Your password"
+          type="password"
+          name="email-password"
+          autoComplete="current-password"
+          value={emailPassword}
+          onValue={setEmailPassword}
+        />
+        <FormError message={emailError} />
         {emailSent && <p role="status">{emailSent}</p>}
         <button type="submit" className="button button--outline" disabled={savingEmail}>
           {savingEmail ? 'Sending…' : 'Send confirmation link'}

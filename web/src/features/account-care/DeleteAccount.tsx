@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context';
 import { toast } from '../../components/toast/toast-store';
 import { deleteOwnAccount, messageOf } from './account-care-api';
+import { Field, FormError } from '../../components/Field';
 
 /** /account's last card: the person deletes their own account, with their password and the word DELETE. */
 export function DeleteAccount() {
@@ -38,31 +39,23 @@ export function DeleteAccount() {
         cannot be undone.
       </p>
       <form className="stack-form" onSubmit={submit} noValidate>
-        <label className="field">
-          <span>Your password</span>
-          <input
-            type="password"
-            name="delete-password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>Type DELETE to confirm</span>
-          <input
-            type="text"
-            name="delete-confirmation"
-            autoComplete="off"
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-          />
-        </label>
-        {error && (
-          <p className="error-text" role="alert">
-            {error}
-          </p>
-        )}
+        <Field
+          label="Your password"
+          type="password"
+          name="delete-password"
+          autoComplete="current-password"
+          value={password}
+          onValue={setPassword}
+        />
+        <Field
+          label="Type DELETE to confirm"
+          type="text"
+          name="delete-confirmation"
+          autoComplete="off"
+          value={typed}
+          onValue={setTyped}
+        />
+        <FormError message={error} />
         <button type="submit" className="button button--danger" disabled={busy}>
           {busy ? 'Deleting…' : 'Delete my account'}
         </button>

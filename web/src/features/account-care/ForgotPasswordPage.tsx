@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { forgotPassword, messageOf } from './account-care-api';
+import { Field, FormError } from '../../components/Field';
 
 /** /auth/forgot-password: asks for a reset link; the answer is the same whether or not the address has an account. */
 export default function ForgotPasswordPage() {
@@ -40,21 +41,8 @@ export default function ForgotPasswordPage() {
         <form className="auth-form" onSubmit={submit} noValidate>
           <h1>Forgot your password?</h1>
           <p className="muted">Enter your e-mail address and we will send you a link to choose a new password.</p>
-          <label className="field">
-            <span>Email</span>
-            <input
-              type="email"
-              name="email"
-              autoComplete="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </label>
-          {error && (
-            <p className="error-text" role="alert">
-              {error}
-            </p>
-          )}
+          <Field label="Email" type="email" name="email" autoComplete="email" value={email} onValue={setEmail} />
+          <FormError message={error} />
           <button type="submit" className="button button--primary button--block" disabled={busy}>
             {busy ? 'Sending…' : 'Send reset link'}
           </button>

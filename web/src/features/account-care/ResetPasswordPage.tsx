@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context';
 import { messageOf, resetPassword, takeLinkToken } from './account-care-api';
+import { Field } from '../../components/Field';
 
 /** /auth/reset-password#token=…: the page a reset e-mail opens; a new password ends every session. */
 export default function ResetPasswordPage() {
@@ -58,28 +59,24 @@ export default function ResetPasswordPage() {
         <form className="auth-form" onSubmit={submit} noValidate>
           <h1>Choose a new password</h1>
           <p className="muted">At least 8 characters. You will be signed out everywhere else.</p>
-          <label className="field">
-            <span>New password</span>
-            <input
-              type="password"
-              name="new-password"
-              autoComplete="new-password"
-              minLength={8}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </label>
-          <label className="field">
-            <span>Repeat the new password</span>
-            <input
-              type="password"
-              name="repeat-password"
-              autoComplete="new-password"
-              minLength={8}
-              value={again}
-              onChange={(e) => setAgain(e.target.value)}
-            />
-          </label>
+          <Field
+            label="New password"
+            type="password"
+            name="new-password"
+            autoComplete="new-password"
+            minLength={8}
+            value={password}
+            onValue={setPassword}
+          />
+          <Field
+            label="Repeat the new password"
+            type="password"
+            name="repeat-password"
+            autoComplete="new-password"
+            minLength={8}
+            value={again}
+            onValue={setAgain}
+          />
           {error && (
             <div role="alert">
               <p className="error-text">{error}</p>

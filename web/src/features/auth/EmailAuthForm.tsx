@@ -6,6 +6,7 @@ import { errorToast, toast } from '../../components/toast/toast-store';
 import { SIGN_UP_CONSENT_VERSION } from '../../lib/consent';
 import { trackPixel } from '../../lib/pixels';
 import { ConsentLine } from './ConsentLine';
+import { Field } from '../../components/Field';
 
 export type EmailMode = 'signin' | 'signup';
 
@@ -52,27 +53,16 @@ export function EmailAuthForm(props: {
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1>{signup ? 'Create your account' : 'Welcome back'}</h1>
       <p className="muted">{signup ? 'Start with 200 free tokens: that is 2 images.' : 'Sign in to your account.'}</p>
-      <label className="field">
-        <span>Email</span>
-        <input
-          type="email"
-          name="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </label>
-      <label className="field">
-        <span>Password</span>
-        <input
-          type="password"
-          name="password"
-          autoComplete={signup ? 'new-password' : 'current-password'}
-          minLength={signup ? 8 : undefined}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </label>
+      <Field label="Email" type="email" name="email" autoComplete="email" value={email} onValue={setEmail} />
+      <Field
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete={signup ? 'new-password' : 'current-password'}
+        minLength={signup ? 8 : undefined}
+        value={password}
+        onValue={setPassword}
+      />
       <button type="submit" className="button button--primary button--block" disabled={busy}>
         {busy ? 'Please wait...' : signup ? 'Create Account' : 'Sign In'}
       </button>
