@@ -191,8 +191,8 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
       expect: signedIn,
     },
     // Account care (ADR 0402). The calls that change an account are sent so that they are refused
-    // for a business reason (a wrong password, a word not typed, a token not ours): the matrix's
-    // sessions go on, and a signed-in caller gets past access to that 400.
+    // for a business reason (a wrong password: 422; a token not ours: 404): the matrix's sessions
+    // go on, and a signed-in caller gets past access to that refusal.
     {
       operation: 'POST /auth/verify-email/send',
       send: (s, token) => s.request('POST', '/auth/verify-email/send', { token }),
@@ -201,7 +201,7 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
     {
       operation: 'POST /auth/verify-email',
       send: (s, token) => s.request('POST', '/auth/verify-email', { token, json: { token: 'not.a.link' } }),
-      expect: all(400),
+      expect: all(404),
     },
     {
       operation: 'POST /auth/forgot-password',
@@ -216,12 +216,12 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
           token,
           json: { token: 'not.a.link', password: 'long enough please' },
         }),
-      expect: all(400),
+      expect: all(404),
     },
     {
       operation: 'POST /auth/confirm-email',
       send: (s, token) => s.request('POST', '/auth/confirm-email', { token, json: { token: 'not.a.link' } }),
-      expect: all(400),
+      expect: all(404),
     },
     {
       operation: 'POST /auth/change-password',
@@ -230,7 +230,7 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
           token,
           json: { current_password: 'not the password', new_password: 'long enough please' },
         }),
-      expect: { none: 401, user: 400, other: 400, admin: 400 },
+      expect: { none: 401, user: 422, other: 422, admin: 422 },
     },
     {
       operation: 'POST /auth/change-email',
@@ -239,7 +239,7 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
           token,
           json: { new_email: `moved.${randomUUID()}@example.com`, password: 'not the password' },
         }),
-      expect: { none: 401, user: 400, other: 400, admin: 400 },
+      expect: { none: 401, user: 422, other: 422, admin: 422 },
     },
     {
       operation: 'POST /auth/delete-account',

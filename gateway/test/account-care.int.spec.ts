@@ -32,7 +32,7 @@ describe('account care through the gateway', { timeout: 240_000 }, () => {
     const after = await s.request<UserBody>('GET', '/auth/me', { token });
     assert.equal(after.body.emailVerified, true, 'the profile shows it at once (the cache dropped the old one)');
     const again = await s.request<Message>('POST', '/auth/verify-email', { json: { token: link.token } });
-    assert.equal(again.status, 400);
+    assert.equal(again.status, 404);
     assert.match(again.body.message, /expired or was already used\. Sign in and ask for a new one/);
     const resend = await s.request<Message & { sent: boolean }>('POST', '/auth/verify-email/send', { token });
     assert.deepEqual([resend.status, resend.body.sent], [200, false]);
@@ -72,7 +72,7 @@ describe('account care through the gateway', { timeout: 240_000 }, () => {
       token,
       json: { current_password: 'not it at all', new_password: 'a second password' },
     });
-    assert.deepEqual([wrong.status, wrong.body.message], [400, 'The current password is not correct']);
+    assert.deepEqual([wrong.status, wrong.body.message], [422, 'The current password is not correct']);
     const changed = await s.request<SessionBody>('POST', '/auth/change-password', {
       token,
       json: { current_password: password, new_password: 'a second password' },

@@ -208,6 +208,13 @@ export const unschemaedVariables: UnschemaedVariable[] = [
     meaning: "the home of a Java 21+ JDK for the Strimzi CRD generator (the k8s tier's infrastructure)",
   },
   {
+    name: 'MAILPIT_URL',
+    group: TOOLS,
+    default: 'set by `npm test` (Mailpit on a free loopback port)',
+    meaning:
+      "the HTTP API of the test SMTP server, where the account e-mails' tests read what arrived (`SMTP_URL` is set to its SMTP side)",
+  },
+  {
     name: 'CHROMIUM_PATH',
     group: TOOLS,
     default: '`/usr/bin/chromium`',

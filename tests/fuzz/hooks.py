@@ -15,6 +15,8 @@ pre-minted Google ID tokens and Supabase access tokens signed by the run's test 
   operations on /images/.../{id} name an image the role owns (made by run.ts before the run) in
   their positive cases, so they reach 2xx too; the event stream gets a fresh ticket and ends
   after a second.
+- Account care (verify, reset, confirm a new address, change password or address, delete): a
+  positive case is made real on a freshly registered account, with its links read from Mailpit.
 - Every answer is recorded (role, operation, status) in FUZZ_STATUS_LOG, so the run can tell that
   each operation answered 2xx at least once for each role.
 """
@@ -175,6 +177,70 @@ def _names_main_user(case) -> bool:
     return isinstance(email, str) and email.strip().lower() == SECRETS["user"]["email"].lower()
 
 
+# Account care (ADR 0402): a positive case needs a link from an e-mail, or an account's real
+# password. Each is made for a fresh account (never the run's main accounts, whose tokens must
+# still work after the run), and its links are read from the test SMTP server (Mailpit).
+FRESH_PASSWORD = "fuzz fresh password"
+ACCOUNT_CARE = {
+    "POST /auth/verify-email",
+    "POST /auth/reset-password",
+    "POST /auth/confirm-email",
+    "POST /auth/change-password",
+    "POST /auth/change-email",
+    "POST /auth/delete-account",
+}
+
+
+def _fresh_account() -> dict:
+    """A newly registered account: its e-mail, password and token."""
+    email = f"fuzz.care.{_nth('care-user')}.{os.getpid()}@example.com"
+    body = json.dumps({"email": email, "password": FRESH_PASSWORD})
+    session = _post("/auth/register", body.encode(), "application/json")
+    return {"email": email, "password": FRESH_PASSWORD, "token": session["access_token"]}
+
+
+def _link_token(address: str, subject: str) -> str:
+    """The token of the newest e-mailed link to `address` whose subject contains `subject`."""
+    api = os.environ["MAILPIT_URL"].rstrip("/")
+    query = urllib.parse.quote(f'to:"{address}"')
+    for _ in range(200):
+        with urllib.request.urlopen(f"{api}/api/v1/search?query={query}", timeout=10) as response:
+            found = [m for m in json.load(response)["messages"] if subject in m["Subject"]]
+        if found:
+            with urllib.request.urlopen(f"{api}/api/v1/message/{found[0]['ID']}", timeout=10) as response:
+                text = json.load(response)["Text"]
+            return text.split("#token=", 1)[1].split()[0]
+        time.sleep(0.05)
+    raise RuntimeError(f"no e-mail '{subject}' reached {address}")
+
+
+def _account_care_case(case, operation: str) -> None:
+    """A positive case of an account-care operation, made real on a fresh account."""
+    fresh = _fresh_account()
+    # The role's token was set when the case was made; this case acts for the fresh account.
+    case.headers = {**(case.headers or {}), "Authorization": f"Bearer {fresh['token']}"}
+    if operation == "POST /auth/verify-email":
+        case.body = {"token": _link_token(fresh["email"], "Confirm your e-mail address")}
+    elif operation == "POST /auth/reset-password":
+        _post("/auth/forgot-password", json.dumps({"email": fresh["email"]}).encode(), "application/json")
+        case.body = {"token": _link_token(fresh["email"], "Reset your"), "password": "a fuzz reset password"}
+    elif operation == "POST /auth/confirm-email":
+        moved = f"fuzz.moved.{_nth('care-moved')}.{os.getpid()}@example.com"
+        request = urllib.request.Request(
+            f"{BASE}/api/auth/change-email",
+            data=json.dumps({"new_email": moved, "password": fresh["password"]}).encode(),
+            headers={"content-type": "application/json", "authorization": f"Bearer {fresh['token']}"},
+        )
+        urllib.request.urlopen(request, timeout=30).close()
+        case.body = {"token": _link_token(moved, "Confirm your new e-mail address")}
+    elif operation == "POST /auth/change-password":
+        case.body = {"current_password": fresh["password"], "new_password": "a fuzz new password"}
+    elif operation == "POST /auth/change-email":
+        case.body = {"new_email": f"fuzz.new.{_nth('care-new')}.{os.getpid()}@example.com", "password": fresh["password"]}
+    elif operation == "POST /auth/delete-account":
+        case.body = {"password": fresh["password"], "confirmation": "DELETE"}
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     operation = _operation(case)
@@ -187,6 +253,9 @@ def before_call(context, case, kwargs):
         # A browser navigation: its documented answer is the 303 itself, not the checkout page after it.
         kwargs["allow_redirects"] = False
     if not _positive(case):
+        return
+    if operation in ACCOUNT_CARE and "MAILPIT_URL" in os.environ:
+        _account_care_case(case, operation)
         return
     if operation == LOCKED_IMAGE_PAYMENT and _nth(operation) % 2 == 0:
         ticket = _post_bearer(f"/payments/locked-image-ticket/{IMAGES['locked']}")["ticket"]

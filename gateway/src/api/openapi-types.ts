@@ -2154,8 +2154,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token is not one of ours, was used, replaced by a newer e-mail, or has expired: the message says what to do next */
+            /** @description The request does not match this operation: the message names the field and the rule */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not one of ours, was used, replaced by a newer e-mail, or has expired: the message says what to do next */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2164,7 +2180,7 @@ export interface operations {
                      * @example {
                      *       "detail": "This password reset link has expired or was already used. Ask for a new one from the sign-in page.",
                      *       "message": "This password reset link has expired or was already used. Ask for a new one from the sign-in page.",
-                     *       "code": "INVALID_ARGUMENT"
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2359,8 +2375,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token is not one of ours, was used, replaced by a newer e-mail, or has expired: the message says what to do next */
+            /** @description The request does not match this operation: the message names the field and the rule */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not one of ours, was used, replaced by a newer e-mail, or has expired: the message says what to do next */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2369,7 +2401,7 @@ export interface operations {
                      * @example {
                      *       "detail": "This password reset link has expired or was already used. Ask for a new one from the sign-in page.",
                      *       "message": "This password reset link has expired or was already used. Ask for a new one from the sign-in page.",
-                     *       "code": "INVALID_ARGUMENT"
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2454,7 +2486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description The current password is not correct */
+            /** @description The request does not match this operation: the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2462,8 +2494,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The current password is not correct",
-                     *       "message": "The current password is not correct",
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
                      *       "code": "INVALID_ARGUMENT"
                      *     }
                      */
@@ -2515,6 +2547,22 @@ export interface operations {
                      *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The current password is not correct */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The current password is not correct",
+                     *       "message": "The current password is not correct",
+                     *       "code": "UNPROCESSABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2577,7 +2625,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The current password is not correct */
+            /** @description The request does not match this operation: the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2585,8 +2633,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The current password is not correct",
-                     *       "message": "The current password is not correct",
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
                      *       "code": "INVALID_ARGUMENT"
                      *     }
                      */
@@ -2611,7 +2659,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An account with this email already exists */
+            /** @description The address is another account’s, or already this one’s */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2654,6 +2702,22 @@ export interface operations {
                      *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The current password is not correct */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The current password is not correct",
+                     *       "message": "The current password is not correct",
+                     *       "code": "UNPROCESSABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2713,8 +2777,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token is not one of ours, was used, replaced by a newer e-mail, or has expired: the message says what to do next */
+            /** @description The request does not match this operation: the message names the field and the rule */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
+                     *       "code": "INVALID_ARGUMENT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not one of ours, was used, replaced by a newer e-mail, or has expired: the message says what to do next */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2723,7 +2803,7 @@ export interface operations {
                      * @example {
                      *       "detail": "This password reset link has expired or was already used. Ask for a new one from the sign-in page.",
                      *       "message": "This password reset link has expired or was already used. Ask for a new one from the sign-in page.",
-                     *       "code": "INVALID_ARGUMENT"
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2811,9 +2891,9 @@ export interface operations {
                     password: string;
                     /**
                      * @description The word DELETE, typed by the person
-                     * @example DELETE
+                     * @constant
                      */
-                    confirmation: string;
+                    confirmation: "DELETE";
                 };
             };
         };
@@ -2834,7 +2914,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The password is not correct */
+            /** @description The request does not match this operation: the message names the field and the rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2842,8 +2922,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "The password is not correct",
-                     *       "message": "The password is not correct",
+                     *       "detail": "Please enter a valid email address",
+                     *       "message": "Please enter a valid email address",
                      *       "code": "INVALID_ARGUMENT"
                      *     }
                      */
@@ -2895,6 +2975,22 @@ export interface operations {
                      *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The password is not correct */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The password is not correct",
+                     *       "message": "The password is not correct",
+                     *       "code": "UNPROCESSABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

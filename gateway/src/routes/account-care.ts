@@ -18,7 +18,7 @@ const LinkToken = z
   .max(4096, { error: 'token is too long: open the link from the e-mail' })
   .meta({ description: "The token from the e-mailed link (the part after '#token=')" });
 const linkRefused = refusal(
-  'INVALID_ARGUMENT',
+  'NOT_FOUND',
   'This password reset link has expired or was already used. Ask for a new one from the sign-in page.',
   'The token is not one of ours, was used, replaced by a newer e-mail, or has expired: the message says what to do next',
 );
@@ -77,7 +77,7 @@ export function accountCareRoutes(clients: ServiceClients): ApiRoute[] {
       request: json(z.object({ token: LinkToken })),
       responses: {
         200: { description: 'Verified', schema: Message, example: { message: 'Your e-mail address is verified.' } },
-        400: linkRefused,
+        404: linkRefused,
       },
       async handle(_req, res, { body }) {
         const c = identityClient();
@@ -119,7 +119,7 @@ export function accountCareRoutes(clients: ServiceClients): ApiRoute[] {
           schema: Message,
           example: { message: 'Your password has been changed. Please sign in with it.' },
         },
-        400: linkRefused,
+        404: linkRefused,
       },
       async handle(_req, res, { body }) {
         const c = identityClient();
@@ -143,7 +143,7 @@ export function accountCareRoutes(clients: ServiceClients): ApiRoute[] {
       ),
       responses: {
         200: { description: 'Changed; a new session for the caller', schema: Session },
-        400: refusal('INVALID_ARGUMENT', 'The current password is not correct'),
+        422: refusal('UNPROCESSABLE', 'The current password is not correct'),
       },
       async handle(req, res, { body }) {
         const c = identityClient();
@@ -176,8 +176,12 @@ export function accountCareRoutes(clients: ServiceClients): ApiRoute[] {
           schema: Message,
           example: { message: 'We have sent a link to ada@example.org. Open it within 24 hours to use that address.' },
         },
-        400: refusal('INVALID_ARGUMENT', 'The current password is not correct'),
-        409: refusal('ALREADY_EXISTS', 'An account with this email already exists'),
+        422: refusal('UNPROCESSABLE', 'The current password is not correct'),
+        409: refusal(
+          'ALREADY_EXISTS',
+          'An account with this email already exists',
+          'The address is another account’s, or already this one’s',
+        ),
       },
       async handle(req, res, { body }) {
         const c = identityClient();
@@ -207,7 +211,7 @@ export function accountCareRoutes(clients: ServiceClients): ApiRoute[] {
           schema: Message.extend({ email: z.string() }),
           example: { message: 'Your account now uses ada@example.org.', email: 'ada@example.org' },
         },
-        400: linkRefused,
+        404: linkRefused,
         409: refusal('ALREADY_EXISTS', 'An account with this email already exists'),
       },
       async handle(_req, res, { body }) {
@@ -229,9 +233,8 @@ export function accountCareRoutes(clients: ServiceClients): ApiRoute[] {
         z.object({
           password: passwordField('Your password is required to delete your account'),
           confirmation: z
-            .string({ error: 'Type DELETE to confirm that your account should be deleted' })
-            .max(64)
-            .meta({ description: 'The word DELETE, typed by the person', example: 'DELETE' }),
+            .literal('DELETE', { error: 'Type DELETE to confirm that your account should be deleted' })
+            .meta({ description: 'The word DELETE, typed by the person' }),
         }),
       ),
       responses: {
@@ -240,7 +243,7 @@ export function accountCareRoutes(clients: ServiceClients): ApiRoute[] {
           schema: Message,
           example: { message: 'Your account has been deleted. We have sent a confirmation to your e-mail address.' },
         },
-        400: refusal('INVALID_ARGUMENT', 'The password is not correct'),
+        422: refusal('UNPROCESSABLE', 'The password is not correct'),
       },
       async handle(req, res, { body }) {
         const c = identityClient();

@@ -23,7 +23,7 @@ import { requireEnv, testKafkaBus, type TestKafkaBus } from '../../platform/test
 import { createIdentityService } from '../src/index.js';
 
 const BASE = 'http://flatlay.test';
-const refusedLink = (e: AppError) => e.code === 'INVALID_ARGUMENT' && /expired or was already used/.test(e.message);
+const refusedLink = (e: AppError) => e.code === 'NOT_FOUND' && /expired or was already used/.test(e.message);
 
 describe('account e-mail', { timeout: 180_000 }, () => {
   let bus: TestKafkaBus;
@@ -139,7 +139,7 @@ describe('account e-mail', { timeout: 180_000 }, () => {
         currentPassword: 'wrong password',
         newPassword: 'second password',
       }),
-      (e: AppError) => e.code === 'INVALID_ARGUMENT' && e.message === 'The current password is not correct',
+      (e: AppError) => e.code === 'UNPROCESSABLE' && e.message === 'The current password is not correct',
     );
     const changed = await call(client, client.changePassword, {
       userId,
@@ -157,7 +157,7 @@ describe('account e-mail', { timeout: 180_000 }, () => {
     const userId = session.user!.id;
     await assert.rejects(
       call(client, client.requestEmailChange, { userId, password: 'not my password', newEmail }),
-      (e: AppError) => e.code === 'INVALID_ARGUMENT',
+      (e: AppError) => e.code === 'UNPROCESSABLE',
     );
     const taken = address();
     await call(client, client.register, { email: taken, password: 'long enough please' });

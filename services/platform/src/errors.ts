@@ -12,6 +12,9 @@ export const ErrorCodes = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
+  // A well-formed request the rules refuse for what it says, not for its shape: a wrong current
+  // password where one confirms a change (422). Never 401: the caller's session is fine.
+  'UNPROCESSABLE',
   // A feature this deployment has not been configured for (a sign-in provider, a payment provider):
   // never UNAVAILABLE, because web clients treat 503/504 as an outage and drop the session.
   'NOT_CONFIGURED',
@@ -47,6 +50,7 @@ const toGrpc: Record<ErrorCode, GrpcStatus> = {
   PAYLOAD_TOO_LARGE: GrpcStatus.INVALID_ARGUMENT,
   UNSUPPORTED_MEDIA_TYPE: GrpcStatus.INVALID_ARGUMENT,
   RATE_LIMITED: GrpcStatus.RESOURCE_EXHAUSTED,
+  UNPROCESSABLE: GrpcStatus.FAILED_PRECONDITION,
   NOT_CONFIGURED: GrpcStatus.UNIMPLEMENTED,
   UNAVAILABLE: GrpcStatus.UNAVAILABLE,
   DEADLINE_EXCEEDED: GrpcStatus.DEADLINE_EXCEEDED,
@@ -65,6 +69,7 @@ const toHttp: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  UNPROCESSABLE: 422,
   NOT_CONFIGURED: 501,
   UNAVAILABLE: 503,
   DEADLINE_EXCEEDED: 504,

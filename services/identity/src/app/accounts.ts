@@ -191,7 +191,7 @@ export class Accounts {
     if (!user) throw new AppError('NOT_FOUND', 'User not found');
     // Not UNAUTHENTICATED: the caller's session is fine, only the typed password is wrong.
     if (!(await this.deps.passwords.check(currentPassword, user.passwordHash)))
-      throw invalid('The current password is not correct');
+      throw new AppError('UNPROCESSABLE', 'The current password is not correct');
     return this.setPassword(userId, newPassword);
   }
 
@@ -280,10 +280,12 @@ export class Accounts {
     const user = await userStore.byId(this.deps.pool, userId);
     if (!user) throw new AppError('NOT_FOUND', 'User not found');
     if (!user.passwordHash)
-      throw invalid(
+      throw new AppError(
+        'UNPROCESSABLE',
         'Your account signs in with Google or Supabase and has no password. Set one first with "Forgot password?" on the sign-in page.',
       );
-    if (!(await this.deps.passwords.check(password, user.passwordHash))) throw invalid('The password is not correct');
+    if (!(await this.deps.passwords.check(password, user.passwordHash)))
+      throw new AppError('UNPROCESSABLE', 'The password is not correct');
     return this.deleteUser({ userId });
   }
 

@@ -18,6 +18,8 @@ import type { Passwords } from './passwords.js';
 import { userEvents } from './user-events.js';
 
 const invalid = (message: string) => new AppError('INVALID_ARGUMENT', message);
+/** A link that is not (or no longer) one to use: there is no such link to act on (404), and the message says what to do. */
+const linkRefused = (message: string) => new AppError('NOT_FOUND', message);
 
 export interface SelfServiceDeps {
   pool: Pool;
@@ -53,7 +55,7 @@ export class SelfService {
   async verifyEmail(token: string): Promise<Profile> {
     return this.useLink(token, 'verify-email', async (tx, link, now) => {
       if (!(await userStore.markVerified(tx, link.userId, link.email, now)))
-        throw invalid('This link was sent to an address your account no longer uses.');
+        throw linkRefused('This link was sent to an address your account no longer uses.');
     });
   }
 
@@ -98,12 +100,13 @@ export class SelfService {
     const user = await userStore.byId(this.deps.pool, userId);
     if (!user) throw new AppError('NOT_FOUND', 'User not found');
     if (!user.passwordHash)
-      throw invalid(
+      throw new AppError(
+        'UNPROCESSABLE',
         'Your account signs in with Google or Supabase and has no password. Set one first with "Forgot password?" on the sign-in page.',
       );
     if (!(await this.deps.passwords.check(password, user.passwordHash)))
-      throw invalid('The current password is not correct');
-    if (newEmail === user.email) throw invalid('This is already your e-mail address');
+      throw new AppError('UNPROCESSABLE', 'The current password is not correct');
+    if (newEmail === user.email) throw new AppError('CONFLICT', 'This is already your e-mail address');
     if (await userStore.byEmail(this.deps.pool, newEmail))
       throw new AppError('ALREADY_EXISTS', 'An account with this email already exists');
     await withTransaction(this.deps.pool, (tx) =>
@@ -132,12 +135,12 @@ export class SelfService {
     work: (tx: Queryable, link: { userId: string; email: string }, now: Date) => Promise<void>,
   ): Promise<Profile> {
     const id = await this.deps.links.linkId(token, purpose);
-    if (!id) throw invalid(LINK_REFUSALS[purpose]);
+    if (!id) throw linkRefused(LINK_REFUSALS[purpose]);
     const now = this.clock();
     const userId = await withTransaction(this.deps.pool, async (tx) => {
       const link = await linkStore.byId(tx, id, true);
       const problem = linkProblem(link, purpose, now);
-      if (problem || !link) throw invalid(problem ?? LINK_REFUSALS[purpose]);
+      if (problem || !link) throw linkRefused(problem ?? LINK_REFUSALS[purpose]);
       await linkStore.markUsed(tx, link.id, now);
       await work(tx, link, now);
       return link.userId;

@@ -65,7 +65,7 @@ describe('a forgotten password', () => {
 
   it('a used link says so and offers a new one', async () => {
     window.history.replaceState(null, '', '/auth/reset-password#token=used');
-    fakeApi({ 'POST /api/auth/reset-password': json(400, { detail: USED, message: USED, code: 'INVALID_ARGUMENT' }) });
+    fakeApi({ 'POST /api/auth/reset-password': json(404, { detail: USED, message: USED, code: 'NOT_FOUND' }) });
     renderPage(<ResetPasswordPage />, { path: '/auth/reset-password' });
     await userEvent.type(screen.getByLabelText('New password'), 'a new password');
     await userEvent.type(screen.getByLabelText('Repeat the new password'), 'a new password');

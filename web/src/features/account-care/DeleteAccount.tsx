@@ -21,7 +21,7 @@ export function DeleteAccount() {
     if (!password) return setError('Your password is required to delete your account');
     setBusy(true);
     try {
-      const answer = await deleteOwnAccount(password, typed);
+      const answer = await deleteOwnAccount(password, 'DELETE');
       forceLogout();
       toast({ title: 'Account deleted', description: answer.message });
       navigate('/', { replace: true });

@@ -23,7 +23,7 @@ export const changePassword = (currentPassword: string, newPassword: string) =>
 export const changeEmail = (newEmail: string, password: string) =>
   answerOf(api.POST('/auth/change-email', { body: { new_email: newEmail, password } }));
 
-export const deleteOwnAccount = (password: string, confirmation: string) =>
+export const deleteOwnAccount = (password: string, confirmation: 'DELETE') =>
   answerOf(api.POST('/auth/delete-account', { body: { password, confirmation } }));
 
 /** Tokens read on this page load, by path: a page remounted (the session check, a lazy chunk) finds its token again. */
