@@ -202,7 +202,7 @@ describe('identity service', { timeout: 180_000 }, () => {
       const other = await accounts.login(email, 'first password 1');
       await assert.rejects(
         accounts.changePassword(first.user.id, 'not the password', 'second password 2'),
-        (e: AppError) => e.code === 'INVALID_ARGUMENT' && e.message === 'The current password is not correct',
+        (e: AppError) => e.code === 'UNPROCESSABLE' && e.message === 'The current password is not correct',
       );
       assert.equal((await verify(first.accessToken)).userId, first.user.id, 'a refused change ends nothing');
 
