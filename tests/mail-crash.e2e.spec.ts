@@ -10,7 +10,7 @@ import { mailTo, testSmtpUrl, waitForMail } from '../services/platform/test/mail
 import { waitFor } from '../services/platform/test/support.js';
 import { restartableProduct } from './support/embedded-product.js';
 
-describe('e-mail across a crash', { timeout: 300_000 }, () => {
+describe('e-mail across a crash', () => {
   const cleanup: Array<() => Promise<unknown>> = [];
   afterAll(async () => {
     for (const c of cleanup.reverse()) await c().catch(() => {});

@@ -13,7 +13,7 @@ import { startStack, type SessionBody, type Stack, type UserBody } from './suppo
 
 type Message = { message: string };
 
-describe('account care through the gateway', { timeout: 240_000 }, () => {
+describe('account care through the gateway', () => {
   let s: Stack;
 
   beforeAll(async () => {

@@ -35,7 +35,7 @@ const heldEngine: EnhanceEngine = {
   async close() {},
 };
 
-describe('metrics under real traffic', { timeout: 240_000 }, () => {
+describe('metrics under real traffic', () => {
   let metrics: RunningMetrics;
   let s: Stack;
 

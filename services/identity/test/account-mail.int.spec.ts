@@ -25,7 +25,7 @@ import { createIdentityService } from '../src/index.js';
 const BASE = 'http://flatlay.test';
 const refusedLink = (e: AppError) => e.code === 'NOT_FOUND' && /expired or was already used/.test(e.message);
 
-describe('account e-mail', { timeout: 180_000 }, () => {
+describe('account e-mail', () => {
   let bus: TestKafkaBus;
   let service: RunningService;
   let client: identity.IdentityServiceClient;

@@ -26,7 +26,7 @@ const adapters: Array<[string, () => Bus]> = [
   ['Kafka', () => testKafkaBus('bus-metrics')],
 ];
 
-describe.each(adapters)('consumer metrics on the %s bus', { timeout: 120_000 }, (_name, makeBus) => {
+describe.each(adapters)('consumer metrics on the %s bus', (_name, makeBus) => {
   let bus: Bus;
   const subscriptions: Subscription[] = [];
   beforeAll(() => {
