@@ -3,14 +3,11 @@
 // or Cancel; cancel or resume), each guarded by the session's CSRF token; after a form the
 // browser is sent on with a 303 (paid: the success address, after the signed event was handled).
 import express, { type Request, type Response, type Router } from 'express';
-import { AppError, call, httpStatusOf, isAppError, type Logger } from '@flatlay/platform';
+import { AppError, call, escapeHtml, httpStatusOf, isAppError, type Logger } from '@flatlay/platform';
 import type { ServiceClients } from '../clients.js';
 
 const FORM_LIMIT = 4096;
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const messagePage = (message: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Payment</title></head>

@@ -32,3 +32,4 @@ export * from './mail/mail-outbox.js';
 export * from './metrics/instruments.js';
 export * from './metrics/labels.js';
 export * from './metrics/provider.js';
+export * from './html.js';

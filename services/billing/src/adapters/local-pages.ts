@@ -1,8 +1,6 @@
 // The local payment provider's pages: plain HTML the product serves in place of Stripe's.
+import { escapeHtml } from '@flatlay/platform';
 import { displayPrice } from '../domain/money.js';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

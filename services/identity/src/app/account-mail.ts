@@ -1,4 +1,4 @@
-import type { MailMessage, QueuedMail, Queryable } from '@flatlay/platform';
+import { escapeHtml, type MailMessage, type QueuedMail, type Queryable } from '@flatlay/platform';
 import { LINK_PAGES, type LinkPurpose } from '../domain/index.js';
 import { linkStore } from '../adapters/link-store.js';
 import type { LinkTokens } from './link-tokens.js';
@@ -16,9 +16,6 @@ const PURPOSE_OF: Partial<Record<AccountMailKind, LinkPurpose>> = {
   'reset-password': 'reset-password',
   'confirm-new-email': 'change-email',
 };
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Plain text is the message; the HTML is the same paragraphs, with the link as a button. */
 function message(
