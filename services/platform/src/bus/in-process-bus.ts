@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import {
   abandonOnAbort,
   DEAD_LETTER_PARTITIONS,
@@ -103,8 +103,8 @@ export class InProcessBus implements Bus, DeadLetterAdmin {
       id: this.nextMemberId++,
       options,
       assigned: new Map(),
-      generation: new AbortController(),
-      killed: new AbortController(),
+      generation: memberSignal(),
+      killed: memberSignal(),
       loops: [],
       closed: false,
     };
@@ -151,7 +151,7 @@ export class InProcessBus implements Bus, DeadLetterAdmin {
       const members = group.members;
       for (const m of members) {
         m.assigned = new Map();
-        m.generation = new AbortController();
+        m.generation = memberSignal();
         m.loops = [];
       }
       if (members.length === 0) return;
@@ -284,4 +284,15 @@ export class InProcessBus implements Bus, DeadLetterAdmin {
       signal.addEventListener('abort', done, { once: true });
     });
   }
+}
+
+/**
+ * A member's signal: every partition loop of the member (one per partition it holds, twelve on a
+ * default topic) listens on it, so more listeners than Node's warning threshold of 10 are expected
+ * here, not a leak (they are removed when each wait ends).
+ */
+function memberSignal(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
