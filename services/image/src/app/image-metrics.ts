@@ -1,41 +1,29 @@
 // The generation pipeline seen from outside: how many jobs wait and for how long, how busy each
 // worker's slots are, and how long jobs and the engine's stages take.
-import { defineObservables, instrument, JOB_BUCKETS_S, withinMs, type Meter, type Pool } from '@flatlay/platform';
+import { gaugesOver, instrument, JOB_BUCKETS_S, type Pool, withinMs } from '@flatlay/platform';
 import { queueDepth } from '../adapters/job-store.js';
 
-const queues = new Set<Pool>();
-
-function observeQueue(meter: Meter): void {
-  const depth = meter.createObservableGauge('flatlay.image.generation.queue.depth', {
-    description: 'Generation jobs by status: queued (waiting for a worker, retries included), running, charging',
-    unit: '{job}',
-  });
-  const wait = meter.createObservableGauge('flatlay.image.generation.queue.oldest_wait', {
-    description: 'How long the longest-waiting due job has been queued (0 when none waits)',
-    unit: 's',
-  });
-  meter.addBatchObservableCallback(
-    async (result) => {
-      for (const pool of [...queues]) {
-        const read = await withinMs(2_000, () => queueDepth(pool));
-        if (!read) continue;
-        for (const [status, jobs] of Object.entries(read.byStatus))
-          result.observe(depth, jobs, { 'flatlay.job.status': status });
-        result.observe(wait, read.oldestWaitS);
-      }
-    },
-    [depth, wait],
-  );
-}
-
 /** Reports the generation queue of the image service's database until the returned function is called. */
-export function trackGenerationQueue(pool: Pool): () => void {
-  defineObservables(observeQueue);
-  queues.add(pool);
-  return () => {
-    queues.delete(pool);
-  };
-}
+export const trackGenerationQueue = gaugesOver<Pool, 'depth' | 'wait'>(
+  {
+    depth: {
+      name: 'flatlay.image.generation.queue.depth',
+      description: 'Generation jobs by status: queued (waiting for a worker, retries included), running, charging',
+      unit: '{job}',
+    },
+    wait: {
+      name: 'flatlay.image.generation.queue.oldest_wait',
+      description: 'How long the longest-waiting due job has been queued (0 when none waits)',
+      unit: 's',
+    },
+  },
+  async (pool, record) => {
+    const read = await withinMs(2_000, () => queueDepth(pool));
+    if (!read) return;
+    for (const [status, jobs] of Object.entries(read.byStatus)) record('depth', jobs, { 'flatlay.job.status': status });
+    record('wait', read.oldestWaitS);
+  },
+);
 
 /** A worker's slots: how many it has and how many run a job now. */
 export interface SlotSource {
@@ -44,38 +32,28 @@ export interface SlotSource {
   busy(): number;
 }
 
-const workers = new Set<SlotSource>();
-
-function observeSlots(meter: Meter): void {
-  const busy = meter.createObservableGauge('flatlay.image.worker.slots.busy', {
-    description: "A generation worker's slots running a job now",
-    unit: '{slot}',
-  });
-  const size = meter.createObservableGauge('flatlay.image.worker.slots.limit', {
-    description: "A generation worker's slots (GENERATION_CONCURRENCY)",
-    unit: '{slot}',
-  });
-  meter.addBatchObservableCallback(
-    (result) => {
-      // Per process, not per worker id (one that restarts would leave a series behind): a
-      // process runs one worker.
-      for (const w of workers) {
-        result.observe(busy, w.busy());
-        result.observe(size, w.size);
-      }
+/**
+ * Reports a worker's slots until the returned function is called. Per process, not per worker
+ * id (one that restarts would leave a series behind): a process runs one worker.
+ */
+export const trackSlots = gaugesOver<SlotSource, 'busy' | 'limit'>(
+  {
+    busy: {
+      name: 'flatlay.image.worker.slots.busy',
+      description: "A generation worker's slots running a job now",
+      unit: '{slot}',
     },
-    [busy, size],
-  );
-}
-
-/** Reports a worker's slots until the returned function is called. */
-export function trackSlots(source: SlotSource): () => void {
-  defineObservables(observeSlots);
-  workers.add(source);
-  return () => {
-    workers.delete(source);
-  };
-}
+    limit: {
+      name: 'flatlay.image.worker.slots.limit',
+      description: "A generation worker's slots (GENERATION_CONCURRENCY)",
+      unit: '{slot}',
+    },
+  },
+  (worker, record) => {
+    record('busy', worker.busy());
+    record('limit', worker.size);
+  },
+);
 
 const jobDuration = () =>
   instrument('flatlay.image.generation.duration', (meter) =>

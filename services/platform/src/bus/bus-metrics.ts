@@ -1,7 +1,7 @@
 // What each consumer group does with each topic's messages, and how far behind it is: the
 // operator's first signs of a stuck partition, a poison message or a consumer that cannot keep up.
 // Both bus adapters record here, so every service's consumers are covered.
-import { defineObservables, instrument, JOB_BUCKETS_S, type Meter, withinMs } from '../metrics/instruments.js';
+import { gaugesOver, instrument, JOB_BUCKETS_S, withinMs } from '../metrics/instruments.js';
 
 /** What became of one delivery: handled (committed), offered again later, or set aside as a dead letter. */
 export type ConsumeOutcome = 'handled' | 'retried' | 'dead_lettered';
@@ -41,32 +41,30 @@ export interface LagSource {
   lag(): number | Promise<number>;
 }
 
-const lagSources = new Set<LagSource>();
-
-// Read one after another: kafkajs' admin client mixes up concurrent offset requests.
-const observeLag = (meter: Meter) =>
-  meter
-    .createObservableGauge('flatlay.messaging.consumer.lag', {
+// Read one after another (gaugesOver): kafkajs' admin client mixes up concurrent offset requests.
+const trackSource = gaugesOver<LagSource, 'lag'>(
+  {
+    lag: {
+      name: 'flatlay.messaging.consumer.lag',
       description:
         'Messages of a topic its consumer group has not committed yet (every member reports the whole group: take the max per group and topic)',
       unit: '{message}',
-    })
-    .addCallback(async (result) => {
-      for (const source of [...lagSources]) {
-        const lag = await withinMs(2_000, async () => source.lag());
-        if (lag !== undefined)
-          result.observe(lag, {
-            'messaging.consumer.group.name': source.groupId,
-            'messaging.destination.name': source.topic,
-          });
-      }
-    });
+    },
+  },
+  async (source, record) => {
+    const lag = await withinMs(2_000, async () => source.lag());
+    if (lag !== undefined)
+      record('lag', lag, {
+        'messaging.consumer.group.name': source.groupId,
+        'messaging.destination.name': source.topic,
+      });
+  },
+);
 
 /** Reports a subscription's lag per topic until the returned function is called (on close). */
 export function trackLag(sources: LagSource[]): () => void {
-  defineObservables(observeLag);
-  for (const s of sources) lagSources.add(s);
+  const untrack = sources.map(trackSource);
   return () => {
-    for (const s of sources) lagSources.delete(s);
+    for (const stop of untrack) stop();
   };
 }

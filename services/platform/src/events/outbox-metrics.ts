@@ -1,9 +1,8 @@
 // How far each service's outbox relay is behind: rows committed but not yet published, and how
 // long the oldest of them has waited. A growing backlog or age means the bus is away or the relay
 // is stuck, and every event behind it (grants, credits, cache invalidations) waits too.
-import type { Meter } from '@opentelemetry/api';
 import type pg from 'pg';
-import { defineObservables, withinMs } from '../metrics/instruments.js';
+import { gaugesOver, withinMs } from '../metrics/instruments.js';
 
 interface OutboxSource {
   service: string;
@@ -11,8 +10,6 @@ interface OutboxSource {
   /** The relay's checkpoint name (`outbox-relay:<service>`). */
   reader: string;
 }
-
-const sources = new Set<OutboxSource>();
 
 /** One statement per service and scrape: the rows past the relay's checkpoint, and the oldest one's age. */
 async function backlogOf(source: OutboxSource): Promise<{ rows: number; oldestAgeS: number }> {
@@ -27,35 +24,29 @@ async function backlogOf(source: OutboxSource): Promise<{ rows: number; oldestAg
   return { rows: rows[0].rows, oldestAgeS: Math.max(0, rows[0].oldest) };
 }
 
-function observeOutbox(meter: Meter): void {
-  const backlog = meter.createObservableGauge('flatlay.outbox.backlog', {
-    description: "Outbox rows committed but not yet published by the service's relay",
-    unit: '{row}',
-  });
-  const age = meter.createObservableGauge('flatlay.outbox.oldest_age', {
-    description: 'How long the oldest unpublished outbox row has waited (0 when none waits)',
-    unit: 's',
-  });
-  meter.addBatchObservableCallback(
-    async (result) => {
-      for (const source of [...sources]) {
-        const read = await withinMs(2_000, () => backlogOf(source));
-        if (!read) continue;
-        const attributes = { 'flatlay.service': source.service };
-        result.observe(backlog, read.rows, attributes);
-        result.observe(age, read.oldestAgeS, attributes);
-      }
+const trackSource = gaugesOver<OutboxSource, 'backlog' | 'age'>(
+  {
+    backlog: {
+      name: 'flatlay.outbox.backlog',
+      description: "Outbox rows committed but not yet published by the service's relay",
+      unit: '{row}',
     },
-    [backlog, age],
-  );
-}
+    age: {
+      name: 'flatlay.outbox.oldest_age',
+      description: 'How long the oldest unpublished outbox row has waited (0 when none waits)',
+      unit: 's',
+    },
+  },
+  async (source, record) => {
+    const read = await withinMs(2_000, () => backlogOf(source));
+    if (!read) return;
+    const attributes = { 'flatlay.service': source.service };
+    record('backlog', read.rows, attributes);
+    record('age', read.oldestAgeS, attributes);
+  },
+);
 
 /** Reports the outbox of `service` (its pool, its relay's checkpoint) until the returned function is called. */
 export function trackOutbox(service: string, pool: pg.Pool, reader: string): () => void {
-  defineObservables(observeOutbox);
-  const source = { service, pool, reader };
-  sources.add(source);
-  return () => {
-    sources.delete(source);
-  };
+  return trackSource({ service, pool, reader });
 }

@@ -3,7 +3,7 @@
 // before any entry point starts its provider. So instruments are made on first use against the
 // provider registered then, and made again if it changes (a test that starts metrics late);
 // observable gauges are defined by a function that runs again on every provider started.
-import { metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
+import { type Attributes, metrics, type Meter, type MeterProvider, type ObservableGauge } from '@opentelemetry/api';
 
 export type { Meter } from '@opentelemetry/api';
 
@@ -50,6 +50,50 @@ export function defineObservables(define: (meter: Meter) => void): void {
 export function defineObservablesOn(meter: Meter | undefined): void {
   gaugeMeter = meter;
   if (meter) for (const define of gaugeDefinitions) define(meter);
+}
+
+/** A gauge's name and what it says, as OpenTelemetry takes them. */
+export interface GaugeSpec {
+  name: string;
+  description: string;
+  unit: string;
+}
+
+/** Writes one value of the gauge `key` (of those given to gaugesOver) for this collection. */
+export type GaugeRecorder<K extends string> = (key: K, value: number, attributes?: Attributes) => void;
+
+/**
+ * Gauges read at each collection from every registered source (a database pool, a worker, a
+ * subscription): `observe` reads one source and records its values. Returns `track`, which
+ * registers a source until the function it returns is called (a stopped component is no longer
+ * read). Sources are read one after another: some clients (kafkajs' admin) mix up concurrent reads.
+ */
+export function gaugesOver<S, K extends string>(
+  gauges: Record<K, GaugeSpec>,
+  observe: (source: S, record: GaugeRecorder<K>) => void | Promise<void>,
+): (source: S) => () => void {
+  const sources = new Set<S>();
+  const define = (meter: Meter) => {
+    const made = new Map<K, ObservableGauge>();
+    for (const [key, { name, description, unit }] of Object.entries(gauges) as [K, GaugeSpec][])
+      made.set(key, meter.createObservableGauge(name, { description, unit }));
+    meter.addBatchObservableCallback(
+      async (result) => {
+        for (const source of [...sources])
+          await observe(source, (key, value, attributes) =>
+            result.observe(made.get(key) as ObservableGauge, value, attributes),
+          );
+      },
+      [...made.values()],
+    );
+  };
+  return (source) => {
+    defineObservables(define);
+    sources.add(source);
+    return () => {
+      sources.delete(source);
+    };
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'vitest';
 import { metrics } from '@opentelemetry/api';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import { defineObservables, defineObservablesOn, instrument, METER_NAME } from './instruments.js';
+import { defineObservables, defineObservablesOn, gaugesOver, instrument, METER_NAME } from './instruments.js';
 
 /** A reader the test collects from by hand. */
 class HandReader extends MetricReader {
@@ -57,5 +57,27 @@ describe('instruments made on first use', () => {
     reading = 9;
     const second = register();
     assert.deepEqual(await points(second, 'test.gauge'), { '{}': 9 });
+  });
+
+  it('reads every tracked source at each collection, and no longer reads one once it is untracked', async () => {
+    const reads: string[] = [];
+    const track = gaugesOver<{ name: string; depth: number }, 'depth'>(
+      { depth: { name: 'test.depth', description: 'Items waiting', unit: '{item}' } },
+      (source, record) => {
+        reads.push(source.name);
+        record('depth', source.depth, { queue: source.name });
+      },
+    );
+    const reader = register();
+    const a = { name: 'a', depth: 3 };
+    const untrackA = track(a);
+    const untrackB = track({ name: 'b', depth: 1 });
+    assert.deepEqual(await points(reader, 'test.depth'), { '{"queue":"a"}': 3, '{"queue":"b"}': 1 });
+    a.depth = 4;
+    untrackB();
+    reads.length = 0;
+    assert.equal((await points(reader, 'test.depth'))['{"queue":"a"}'], 4);
+    assert.deepEqual(reads, ['a']);
+    untrackA();
   });
 });
