@@ -1,14 +1,12 @@
 // Composition root of the gateway as its own process.
 import { fileURLToPath } from 'node:url';
 import {
+  startObservability,
   createBus,
-  createLogger,
   loadConfig,
   calleesOf,
   ServiceCredential,
   servicePrivateKeyFrom,
-  startMetrics,
-  startTelemetry,
   stopOnSignals,
 } from '@flatlay/platform';
 import { createGatewayApp } from './app.js';
@@ -22,15 +20,12 @@ const config = loadConfig(gatewayEnvSchema);
 // Checked at start, before anything connects: its own key, and the image service's URL-signing key.
 const credential = new ServiceCredential('gateway', servicePrivateKeyFrom(config));
 const files = filesFromEnv({}, { standalone: true });
-startTelemetry('gateway');
-const logger = createLogger('gateway', config.LOG_LEVEL);
-const metrics = await startMetrics({
-  serviceName: 'gateway',
-  port: config.METRICS_PORT,
+const { logger, metrics } = await startObservability({
+  name: 'gateway',
+  logLevel: config.LOG_LEVEL,
+  metricsPort: config.METRICS_PORT,
   host: config.HOST,
-  otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
 });
-if (metrics.port !== undefined) logger.info({ port: metrics.port }, 'serving metrics at /metrics');
 const rateLimits = rateLimitsFrom(config);
 const addressOf = {
   identity: config.IDENTITY_ADDR,

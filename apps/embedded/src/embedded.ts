@@ -5,14 +5,13 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  startObservability,
   createBus,
   createLogger,
   InProcessBus,
   loadConfig,
   startEmbeddedPostgres,
-  startMetrics,
   startService,
-  startTelemetry,
   stopOnSignals,
   type RunningService,
   type ServiceDefinition,
@@ -38,15 +37,13 @@ const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 const config = loadConfig(embeddedEnvSchema);
 
-startTelemetry('flatlay');
-const logger = createLogger('flatlay', config.LOG_LEVEL);
 // One metrics endpoint for the whole process: every service's and the gateway's series, each
 // service's told apart by its labels (docs/operations.md, "Metrics").
-const metrics = await startMetrics({
-  serviceName: 'flatlay',
-  port: config.METRICS_PORT,
+const { logger, metrics } = await startObservability({
+  name: 'flatlay',
+  logLevel: config.LOG_LEVEL,
+  metricsPort: config.METRICS_PORT,
   host: config.HOST,
-  otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
 });
 const dataDir = resolve(config.FLATLAY_DATA_DIR);
 await mkdir(dataDir, { recursive: true });

@@ -32,4 +32,5 @@ export * from './mail/mail-outbox.js';
 export * from './metrics/instruments.js';
 export * from './metrics/labels.js';
 export * from './metrics/provider.js';
+export * from './observability.js';
 export * from './html.js';

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { env, loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
-import { startTelemetry } from '../telemetry.js';
-import { metricsEnvSchema, startMetrics } from '../metrics/provider.js';
+import { metricsEnvSchema } from '../metrics/provider.js';
+import { startObservability } from '../observability.js';
 import { registry } from '../registry.js';
 import {
   readPublicKeys,
@@ -71,15 +70,12 @@ export function serviceStatus(ctx: ServiceContext) {
 /** Runs one service as its own process (the Kubernetes shape): config, telemetry, signals. */
 export async function runStandalone(def: ServiceDefinition): Promise<void> {
   const config = loadConfig(serviceEnvSchema.extend({ GRPC_PORT: env.port(registry[def.name].grpcPort) }));
-  startTelemetry(def.name);
-  const logger = createLogger(def.name, config.LOG_LEVEL);
-  // Before the service starts, so its instruments (gRPC, bus, outbox) record from the first call.
-  const metrics = await startMetrics({
-    serviceName: def.caller ?? def.name,
-    port: config.METRICS_PORT,
-    otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  const { logger, metrics } = await startObservability({
+    name: def.name,
+    metricsName: def.caller ?? def.name,
+    logLevel: config.LOG_LEVEL,
+    metricsPort: config.METRICS_PORT,
   });
-  if (metrics.port !== undefined) logger.info({ port: metrics.port }, 'serving metrics at /metrics');
   const sasl =
     config.KAFKA_SASL_USERNAME && config.KAFKA_SASL_PASSWORD
       ? { username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD }
