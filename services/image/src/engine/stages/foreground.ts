@@ -122,6 +122,10 @@ export function boxBlur(src: Float32Array, width: number, height: number, r: num
   return out;
 }
 
+/** Fixed-length tuples, so the destructured per-channel arrays are typed without a cast each. */
+type Six<T> = [T, T, T, T, T, T];
+type Eight<T> = [T, T, T, T, T, T, T, T];
+
 /** alpha/255, as a table (the band's loops read it for every neighbour). */
 const UNIT = Float32Array.from({ length: 256 }, (_, i) => i / 255);
 const EPS = 1e-5;
@@ -187,16 +191,7 @@ export function decontaminateEdges(
     cells = gw * gh;
   // per block: sample count, sum of alpha, sums of I alpha and I (1 - alpha) per channel
   const sums = [0, 1, 2, 3, 4, 5, 6, 7].map(() => new Float64Array(cells));
-  const [sN, sA, sF0, sF1, sF2, sB0, sB1, sB2] = sums as [
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-  ];
+  const [sN, sA, sF0, sF1, sF2, sB0, sB1, sB2] = sums as Eight<Float64Array>;
   const step = Math.max(1, Math.floor(s / 5)); // 25 samples or more in each block
   const ys = by0 * s,
     ye = Math.min(h, by1 * s),
@@ -236,24 +231,8 @@ export function decontaminateEdges(
     }
     return t;
   });
-  const [tN, tA, tF0, tF1, tF2, tB0, tB1, tB2] = table as [
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-  ];
-  const [mF0, mF1, mF2, mB0, mB1, mB2] = means as [
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-  ];
+  const [tN, tA, tF0, tF1, tF2, tB0, tB1, tB2] = table as Eight<Float64Array>;
+  const [mF0, mF1, mF2, mB0, mB1, mB2] = means as Six<Float32Array>;
   for (let y = 0; y < gh; y++) {
     const n0 = Math.max(0, y - R) * W1,
       n1 = Math.min(gh, y + R + 1) * W1;
