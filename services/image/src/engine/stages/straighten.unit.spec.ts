@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import type { Mask } from '../types.js';
-import { maskFrom, rotatedRect, tshirt } from '../testing/fixtures.js';
+import { maskFrom, rotatedRect, tshirt, turned } from '../testing/fixtures.js';
 import { boundingBox } from './mask-ops.js';
 import {
   edgeCorrection,
@@ -14,18 +14,6 @@ import {
   symmetryAxis,
   symmetryCorrection,
 } from './straighten.js';
-
-/** (u, v) in a shape's own frame, turned by deg clockwise about (cx, cy) as rotatedRect turns. */
-function turned(cx: number, cy: number, deg: number, inside: (u: number, v: number) => boolean) {
-  const t = (deg * Math.PI) / 180,
-    c = Math.cos(t),
-    s = Math.sin(t);
-  return (x: number, y: number) => {
-    const dx = x - cx,
-      dy = y - cy;
-    return inside(dx * c + dy * s, -dx * s + dy * c);
-  };
-}
 
 /**
  * A bag seen from the front whose mirror axis is weak: a box body, a pocket on one side and a

@@ -50,18 +50,21 @@ export function maskFrom(width: number, height: number, inside: (x: number, y: n
   return { data, width, height };
 }
 
-/** Inside a w x h rectangle centred at (cx, cy), rotated by deg clockwise. */
-export function rotatedRect(cx: number, cy: number, w: number, h: number, deg: number) {
+/** A shape given in its own frame (u, v about its centre), turned by deg clockwise about (cx, cy). */
+export function turned(cx: number, cy: number, deg: number, inside: (u: number, v: number) => boolean) {
   const t = (deg * Math.PI) / 180,
     c = Math.cos(t),
     s = Math.sin(t);
   return (x: number, y: number) => {
     const dx = x - cx,
       dy = y - cy;
-    const u = dx * c + dy * s,
-      v = -dx * s + dy * c;
-    return Math.abs(u) <= w / 2 && Math.abs(v) <= h / 2;
+    return inside(dx * c + dy * s, -dx * s + dy * c);
   };
+}
+
+/** Inside a w x h rectangle centred at (cx, cy), rotated by deg clockwise. */
+export function rotatedRect(cx: number, cy: number, w: number, h: number, deg: number) {
+  return turned(cx, cy, deg, (u, v) => Math.abs(u) <= w / 2 && Math.abs(v) <= h / 2);
 }
 
 /** A T-shirt-like symmetric shape: body plus two sleeves, rotated by deg about (cx, cy). */
