@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { call, type Logger } from '@flatlay/platform';
@@ -25,6 +23,7 @@ import { measureRequests } from './http/metrics.js';
 import { requestId } from './http/request-id.js';
 import { inSequence } from './http/sequence.js';
 import { staticHeaders } from './http/static-headers.js';
+import { compressAnswers, serveWebApp, webAppBuilt } from './web/serve-web-app.js';
 import { traceRequests } from './http/tracing.js';
 import { GUARDED_AREAS, guardAdminAreas } from './routes/admin-auth.js';
 import { healthCheck, type ServiceAddress } from './routes/health.js';
@@ -102,6 +101,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   // CORS headers), without entering that router and trying every operation and 405 against it.
   const unknownApi = unknownApiPaths(routes, GUARDED_AREAS, cors);
   app.use(inSequence(measureRequests, requestId, traceRequests, securityHeaders, ...(unknownApi ? [unknownApi] : [])));
+  app.use(compressAnswers());
   app.get('/healthz', healthCheck(options.services));
 
   const api = express.Router();
@@ -133,10 +133,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(localPaymentPages(clients, options.logger));
 
   const webDir = options.webDir;
-  if (webDir && existsSync(join(webDir, 'index.html'))) {
-    app.use(express.static(webDir, { index: false, maxAge: '1h' }));
-    // Client-side routing: every other path is the SPA.
-    app.get('/{*path}', (_req, res) => res.sendFile(join(webDir, 'index.html')));
+  if (webAppBuilt(webDir)) {
+    app.use(serveWebApp(webDir));
   } else {
     app.get('/{*path}', (_req, res) =>
       res.status(404).type('text').send('The web app is not built. Run `npm run build`.'),

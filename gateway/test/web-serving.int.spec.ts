@@ -1,0 +1,128 @@
+// How the gateway serves the built web app (ADR 0713): compressed text, cache lifetimes by kind
+// of file, the crawler's files, and an event stream left uncompressed. Runs on the real build
+// (web/dist, made by `npm test`'s build step before any test).
+import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { createLogger } from '@flatlay/platform';
+import { createGatewayApp, listen } from '../src/index.js';
+import { compressAnswers } from '../src/web/serve-web-app.js';
+import { INDEXED_PAGES } from '../src/web/public-pages.js';
+
+const webDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+describe('the web app as the gateway serves it', () => {
+  let base: string;
+  let http: Awaited<ReturnType<typeof listen>>;
+  let entry: string;
+
+  beforeAll(async () => {
+    const app = createGatewayApp({
+      logger: createLogger('web-serving-test', 'silent'),
+      corsOrigins: [],
+      webDir,
+      services: [],
+    });
+    http = await listen(app, '127.0.0.1', 0);
+    base = `http://127.0.0.1:${http.port}`;
+    // The entry chunk, as index.html names it.
+    const html = await (await fetch(`${base}/`)).text();
+    entry = html.match(/src="(\/assets\/index-[^"]+\.js)"/)?.[1] ?? '';
+    assert.ok(entry, 'index.html names its entry chunk');
+  });
+  afterAll(async () => {
+    await http?.stop();
+  });
+
+  it('sends a hashed asset precompressed (brotli, else gzip, else as it is), cached for a year as immutable', async () => {
+    const plain = await fetch(`${base}${entry}`, { headers: { 'accept-encoding': 'identity' } });
+    const bytes = (await plain.arrayBuffer()).byteLength;
+    assert.equal(plain.headers.get('content-encoding'), null);
+    for (const [accepted, sent] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+    ]) {
+      const res = await fetch(`${base}${entry}`, { headers: { 'accept-encoding': accepted as string } });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-encoding'), sent, accepted);
+      assert.match(res.headers.get('content-type') ?? '', /javascript/);
+      assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      assert.match(res.headers.get('vary') ?? '', /Accept-Encoding/i);
+      // fetch decodes the body: the same script, sent in fewer bytes.
+      assert.equal((await res.arrayBuffer()).byteLength, bytes);
+      assert.ok(Number(res.headers.get('content-length')) < bytes / 2, `${sent} is less than half the script`);
+    }
+  });
+
+  it('serves the app page for every public route, revalidated on each visit', async () => {
+    for (const path of [...INDEXED_PAGES, '/dashboard']) {
+      const res = await fetch(`${base}${path}`);
+      assert.equal(res.status, 200, path);
+      assert.match(res.headers.get('content-type') ?? '', /text\/html/, path);
+      assert.equal(res.headers.get('cache-control'), 'no-cache', path);
+      assert.match(await res.text(), /<div id="root">/, path);
+    }
+  });
+
+  it('compresses a large JSON answer made per request', async () => {
+    const res = await fetch(`${base}/api/openapi.json`, { headers: { 'accept-encoding': 'br, gzip' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-encoding'), 'br');
+    assert.ok(((await res.json()) as { paths?: object }).paths);
+  });
+
+  it('answers robots.txt and sitemap.xml (not the app page), naming every public page and keeping crawlers off the rest', async () => {
+    const robots = await fetch(`${base}/robots.txt`);
+    assert.match(robots.headers.get('content-type') ?? '', /text\/plain/);
+    const rules = await robots.text();
+    for (const path of ['/api/', '/auth', '/dashboard', '/admin'])
+      assert.ok(rules.includes(`Disallow: ${path}\n`), path);
+    assert.ok(rules.includes(`Sitemap: ${base}/sitemap.xml`));
+    const sitemap = await fetch(`${base}/sitemap.xml`);
+    assert.match(sitemap.headers.get('content-type') ?? '', /application\/xml/);
+    const locs = [...(await sitemap.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    assert.deepEqual(
+      locs,
+      INDEXED_PAGES.map((p) => `${base}${p}`),
+    );
+  });
+
+  it('the build left a brotli and a gzip copy beside every larger script and style sheet', async () => {
+    const files = await readdir(`${webDir}/assets`);
+    const texts = files.filter((f) => /\.(js|css)$/.test(f));
+    assert.ok(texts.length > 5);
+    for (const name of [entry.slice('/assets/'.length)]) {
+      assert.ok(files.includes(`${name}.br`), name);
+      assert.ok(files.includes(`${name}.gz`), name);
+    }
+  });
+});
+
+describe('compression of answers', () => {
+  it('never compresses an event stream (each event must reach the browser when it is written)', async () => {
+    const app = express();
+    app.use(compressAnswers());
+    const big = 'x'.repeat(4096);
+    app.get('/stream', (_req, res) => {
+      res.setHeader('Content-Type', 'text/event-stream');
+      res.flushHeaders();
+      res.end(`data: ${big}\n\n`);
+    });
+    app.get('/text', (_req, res) => {
+      res.type('text/plain').send(big);
+    });
+    const server = await listen(app, '127.0.0.1', 0);
+    try {
+      const url = `http://127.0.0.1:${server.port}`;
+      const stream = await fetch(`${url}/stream`, { headers: { 'accept-encoding': 'br, gzip' } });
+      assert.equal(stream.headers.get('content-encoding'), null);
+      assert.equal((await stream.text()).length, big.length + 8);
+      const text = await fetch(`${url}/text`, { headers: { 'accept-encoding': 'br, gzip' } });
+      assert.equal(text.headers.get('content-encoding'), 'br');
+    } finally {
+      await server.stop();
+    }
+  });
+});
