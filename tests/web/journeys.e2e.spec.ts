@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { linkIn, waitForMail } from '../../services/platform/test/mailpit.js';
 import { waitFor } from '../../services/platform/test/support.js';
+import { type FakeImageEditApi, startFakeImageEditApi } from '../../services/image/test/support/fake-image-edit-api.js';
 import { payOnLocalCheckout } from './support/local-checkout.js';
 import {
   launchChromium,
@@ -138,15 +139,24 @@ function apiFromPage<B>(page: Page, path: string): Promise<B> {
 
 let product: RunningProduct;
 let browser: Browser;
+/**
+ * The generative provider's stand-in (an OpenAI-compatible image edit API on a local port): the
+ * product is set up for it and for the Studio plan, and is off until the operator saves its key.
+ */
+let imageEditApi: FakeImageEditApi;
+/** The session of the subscription journey's Studio subscriber (cancelled at the period end, still active). */
+let studioSubscriber: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
 
 beforeAll(async () => {
-  product = await startProduct();
+  imageEditApi = await startFakeImageEditApi();
+  product = await startProduct({ GENERATIVE_API_URL: imageEditApi.baseUrl, GENERATIVE_PLANS: 'studio' });
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await product?.stop();
+  await imageEditApi?.close();
 });
 
 async function signUp(page: Page, email: string) {
@@ -848,6 +858,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
 
     // axe on /account (cancelling), /subscribe, the purchase page and the local checkout page it leads to.
     const axeContext = await axeContextLike(context);
+    studioSubscriber = await context.storageState();
     await context.close();
     const axePage = await axeContext.newPage();
     await axePage.goto('/account');
@@ -992,5 +1003,126 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     );
     await other.close();
     await first.close();
+  });
+  it('the Purchase pixel fires with the amount charged only once the visitor accepted: a guest pays $5 before answering the banner (nothing), accepts, then pays $5 again (Purchase, 5 USD)', async () => {
+    // A deployment with a Meta pixel id, as GET /api/config answers one; the pixel's script is a
+    // local stand-in that leaves the page's fbq queue as it is, so the events the app sent are read there.
+    const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
+    await context.addInitScript(INTRO_SEEN);
+    const pixelRequests: string[] = [];
+    await context.route('**/api/config', (route) =>
+      route.fulfill({
+        json: { google_client_id: null, support_email: null, pixels: { meta: '1234567890', tiktok: null } },
+      }),
+    );
+    await context.route('https://connect.facebook.net/**', (route) => {
+      pixelRequests.push(route.request().url());
+      return route.fulfill({ contentType: 'text/javascript', body: '' });
+    });
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    const fbqCalls = () =>
+      page.evaluate(() => (globalThis as unknown as { fbq?: { queue?: unknown[][] } }).fbq?.queue ?? null) as Promise<
+        unknown[][] | null
+      >;
+    const banner = page.getByRole('region', { name: 'Cookies for marketing' });
+    /** A guest's try on /, paid on the local checkout page, back to the unlocked result. */
+    const paidGuestTry = async (email: string) => {
+      await page.goto('/');
+      await page.getByPlaceholder('Your email').fill(email);
+      await enhance(page);
+      await page.getByRole('button', { name: 'Pay $5 to Unlock' }).click({ timeout: 60_000 });
+      await payOnLocalCheckout(page, { item: 'Image unlock', total: '$5', screenshot: 'local-checkout-pixel-unlock' });
+      await page.locator('section[aria-label="Enhancement preview"][data-state="result"]').waitFor();
+    };
+
+    // Before any answer: the paid unlock sends nothing, and nothing of the pixel is asked for.
+    await paidGuestTry('pixel.before@example.com');
+    await banner.waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(pixelRequests, [], 'no pixel script before consent');
+    assert.equal(await fbqCalls(), null, 'no fbq before consent');
+
+    // Accepted: the pixel loads with its page view; the earlier purchase was dropped, not queued.
+    await banner.getByRole('button', { name: 'Accept' }).click();
+    await page.waitForFunction(() => (globalThis as unknown as { fbq?: unknown }).fbq !== undefined);
+    assert.deepEqual(await fbqCalls(), [
+      ['init', '1234567890'],
+      ['track', 'PageView'],
+    ]);
+
+    // The next paid unlock: Purchase with the unlock's price, once.
+    await paidGuestTry('pixel.after@example.com');
+    await page.waitForFunction(() =>
+      ((globalThis as unknown as { fbq?: { queue?: unknown[][] } }).fbq?.queue ?? []).some((c) => c[1] === 'Purchase'),
+    );
+    const purchases = (await fbqCalls())!.filter((c) => c[1] === 'Purchase');
+    assert.deepEqual(purchases, [
+      ['track', 'Purchase', { value: 5, currency: 'USD', content_name: 'anonymous_unlock' }],
+    ]);
+    // The script is asked for on each page load after the accept (three here), and nothing else of a pixel.
+    assert.deepEqual([...new Set(pixelRequests)], ['https://connect.facebook.net/en_US/fbevents.js']);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it("advanced prompting: once the operator saves the provider's key, the plan cards promise it and a subscriber's instruction reaches the provider with the type's prompt", async () => {
+    assert.ok(studioSubscriber, 'the Studio subscriber of the subscription journey');
+    const promise = 'Advanced Prompting Options';
+    const options = async () =>
+      (await (await fetch(`${product.url}/api/images/options`)).json()) as { advanced_prompting: boolean };
+    const context = await browser.newContext({
+      baseURL: product.url,
+      viewport: VIEWPORTS.desktop,
+      storageState: studioSubscriber,
+    });
+    await context.addInitScript(INTRO_SEEN);
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    // No key yet: no provider, so no card promises it.
+    assert.equal((await options()).advanced_prompting, false);
+    await page.goto('/pricing');
+    await page.getByText('100 TOKENS = 1 IMAGE').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.equal(await page.getByText(promise).count(), 0, 'no card promises advanced prompting');
+
+    // The operator saves the provider's key on the settings API; the image service takes it for the next job.
+    const saved = await product.asAdmin('/settings/keys', { openai_api_key: 'sk-journeys-stand-in' });
+    assert.equal(saved.status, 200, await saved.text());
+    await waitFor(async () => (await options()).advanced_prompting, 'the image service has the key');
+    await page.goto('/pricing');
+    await page.getByText(promise).first().waitFor();
+
+    // The subscriber (Studio, a plan the provider serves) adds an instruction and enhances.
+    await page.goto('/dashboard');
+    const field = page.getByLabel('Advanced prompting (optional)');
+    await field.fill('keep the logo facing up');
+    await page.getByText('23/300 characters').waitFor();
+    await screenshotBoth(page, 'dashboard-advanced-prompting');
+    const before = imageEditApi.seen.length;
+    await page.locator('input[type=file]').first().setInputFiles(photo);
+    await page.getByRole('button', { name: 'Enhance Image' }).click();
+    await page.getByLabel('Enhancement preview').getByRole('button', { name: 'Download' }).waitFor({ timeout: 60_000 });
+    assert.equal(imageEditApi.seen.length, before + 1, 'one call to the provider');
+    const call = imageEditApi.seen.at(-1)!;
+    assert.equal(call.authorization, 'Bearer sk-journeys-stand-in');
+    assert.ok(
+      call.prompt.endsWith("The customer's own instruction for this photo: keep the logo facing up"),
+      call.prompt,
+    );
+    // The result shown is the provider's (its answer is pure red), not the local engine's.
+    assert.equal((await newestImage(page)).status, 'completed');
+    const resultSrc = await page
+      .getByLabel('Enhancement preview')
+      .locator('img.before-after__after')
+      .getAttribute('src');
+    const resultBytes = await page.evaluate(
+      async (src) => [...new Uint8Array(await (await fetch(src)).arrayBuffer())],
+      resultSrc!,
+    );
+    const [red, green] = (await sharp(Buffer.from(resultBytes)).stats()).channels.map((c) => Math.round(c.mean));
+    assert.ok(red! > 200 && green! < 50, `the red of the stand-in's answer (mean red ${red}, green ${green})`);
+    assert.deepEqual(errors, []);
+    await context.close();
   });
 });
