@@ -8,9 +8,12 @@
 // local checkout page and the cookie banner (nothing of a pixel is requested after Reject; Accept
 // from the footer's Cookie settings loads it).
 import assert from 'node:assert/strict';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -52,7 +55,7 @@ const INTRO_SEEN = `localStorage.setItem('flatlay.intro-seen', 'before this test
 async function skipTheIntro(page: Page) {
   const intro = page.getByRole('dialog', { name: 'Flatlay in 15 seconds' });
   await intro.waitFor();
-  await screenshot(page, 'intro-first-visit');
+  await screenshotBoth(page, 'intro-first-visit');
   // A resource's timing entry is added once its response has ended: wait for the video's (a CI run
   // read the entries while the 100 KB video was still arriving).
   await page.waitForFunction(() =>
@@ -147,9 +150,34 @@ let imageEditApi: FakeImageEditApi;
 /** The session of the subscription journey's Studio subscriber (cancelled at the period end, still active). */
 let studioSubscriber: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
 
+/**
+ * Google's side of Google sign-in: a signing key whose certificate a local server answers as
+ * Google's certificate endpoint does (the product's GOOGLE_CERTS_URL), and ID tokens signed with it.
+ */
+const GOOGLE_CLIENT_ID = 'flatlay-journeys.apps.googleusercontent.com';
+const googleKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const googleKid = randomUUID();
+let googleCerts: Server;
+function googleIdToken(claims: Record<string, unknown>): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ iss: 'https://accounts.google.com', aud: GOOGLE_CLIENT_ID, iat: now, exp: now + 600, ...claims })
+    .setProtectedHeader({ alg: 'RS256', kid: googleKid, typ: 'JWT' })
+    .sign(googleKey.privateKey);
+}
+
 beforeAll(async () => {
   imageEditApi = await startFakeImageEditApi();
-  product = await startProduct({ GENERATIVE_API_URL: imageEditApi.baseUrl, GENERATIVE_PLANS: 'studio' });
+  googleCerts = createServer((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ [googleKid]: googleKey.publicKey.export({ type: 'spki', format: 'pem' }) }));
+  });
+  await new Promise<void>((ok) => googleCerts.listen(0, '127.0.0.1', ok));
+  product = await startProduct({
+    GENERATIVE_API_URL: imageEditApi.baseUrl,
+    GENERATIVE_PLANS: 'studio',
+    GOOGLE_CLIENT_ID,
+    GOOGLE_CERTS_URL: `http://127.0.0.1:${(googleCerts.address() as { port: number }).port}/oauth2/v1/certs`,
+  });
   browser = await launchChromium();
 });
 
@@ -157,6 +185,8 @@ afterAll(async () => {
   await browser?.close();
   await product?.stop();
   await imageEditApi?.close();
+  googleCerts?.closeAllConnections();
+  await new Promise((ok) => googleCerts?.close(ok));
 });
 
 async function signUp(page: Page, email: string) {
@@ -250,8 +280,8 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
   it('renders every route without console errors at 375 px and 1440 px, keeps /api JSON, and guards the signed-in pages', async () => {
     const routes: Array<[string, string, RegExp]> = [
       ['home', '/', /Studio flat-lays from casual photos/],
-      // No GOOGLE_CLIENT_ID here: the button says Google sign-in is not configured.
-      ['auth', '/auth', /Google sign-in is not configured/],
+      // Google sign-in is configured here (a local stand-in of Google's certificates): the chooser offers it.
+      ['auth', '/auth', /Continue with Google/],
       ['auth-signup', '/auth?mode=signup', /Create your account/],
       ['auth-callback', '/auth/callback', /./],
       ['pricing', '/pricing', /100 TOKENS = 1 IMAGE/i],
@@ -299,7 +329,11 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     assert.match(await spa.text(), /<div id="root">/);
     // Nothing third-party is configured: /api/config says so and the CSP allows no other origin.
     const config = await (await fetch(`${product.url}/api/config`)).json();
-    assert.deepEqual(config, { google_client_id: null, support_email: null, pixels: { meta: null, tiktok: null } });
+    assert.deepEqual(config, {
+      google_client_id: GOOGLE_CLIENT_ID,
+      support_email: null,
+      pixels: { meta: null, tiktok: null },
+    });
     const csp = spa.headers.get('content-security-policy') ?? '';
     assert.match(csp, /script-src 'self'(;|$)/);
     assert.doesNotMatch(csp, /https:/);
@@ -1122,6 +1156,51 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     );
     const [red, green] = (await sharp(Buffer.from(resultBytes)).stats()).channels.map((c) => Math.round(c.mean));
     assert.ok(red! > 200 && green! < 50, `the red of the stand-in's answer (mean red ${red}, green ${green})`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('a sign-up through Google (its script and certificates stood in for) is tracked as CompleteRegistration once marketing cookies are accepted', async () => {
+    const email = `google.${Date.now().toString(36)}@example.com`;
+    const idToken = await googleIdToken({ sub: randomUUID(), email, email_verified: true, name: 'Gia Google' });
+    // A deployment with a Meta pixel id (GET /api/config as the product answers it, plus the id), a
+    // visitor who accepted before, and Google Identity Services' script as a stand-in that answers
+    // the prompt with the ID token Google would give.
+    const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
+    await context.addInitScript(INTRO_SEEN);
+    await context.addInitScript(`localStorage.setItem('cookie_consent', 'accepted')`);
+    await context.route('**/api/config', async (route) => {
+      const real = (await (await route.fetch()).json()) as { pixels: object };
+      return route.fulfill({ json: { ...real, pixels: { meta: '1234567890', tiktok: null } } });
+    });
+    await context.route('https://connect.facebook.net/**', (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: '' }),
+    );
+    await context.route('https://accounts.google.com/gsi/client', (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: `window.google = { accounts: { id: {
+          initialize(options) { this.options = options; },
+          prompt() { setTimeout(() => this.options.callback({ credential: ${JSON.stringify(idToken)} })); },
+          disableAutoSelect() {},
+        } } };`,
+      }),
+    );
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    await page.goto('/auth');
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/auth'));
+    await page.getByTitle('Click to buy more tokens').getByText('200', { exact: true }).waitFor();
+    await page.waitForFunction(() =>
+      ((globalThis as unknown as { fbq?: { queue?: unknown[][] } }).fbq?.queue ?? []).some(
+        (c) => c[1] === 'CompleteRegistration',
+      ),
+    );
+    const calls = await page.evaluate(() => (globalThis as unknown as { fbq: { queue: unknown[][] } }).fbq.queue);
+    assert.equal(calls.filter((c) => c[1] === 'CompleteRegistration').length, 1, JSON.stringify(calls));
+    const me = await apiFromPage<{ email: string }>(page, '/api/auth/me');
+    assert.equal(me.email, email);
     assert.deepEqual(errors, []);
     await context.close();
   });
