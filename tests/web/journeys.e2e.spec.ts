@@ -8,14 +8,18 @@
 // local checkout page and the cookie banner (nothing of a pixel is requested after Reject; Accept
 // from the footer's Cookie settings loads it).
 import assert from 'node:assert/strict';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { linkIn, waitForMail } from '../../services/platform/test/mailpit.js';
 import { waitFor } from '../../services/platform/test/support.js';
+import { type FakeImageEditApi, startFakeImageEditApi } from '../../services/image/test/support/fake-image-edit-api.js';
 import { payOnLocalCheckout } from './support/local-checkout.js';
 import {
   launchChromium,
@@ -51,7 +55,7 @@ const INTRO_SEEN = `localStorage.setItem('flatlay.intro-seen', 'before this test
 async function skipTheIntro(page: Page) {
   const intro = page.getByRole('dialog', { name: 'Flatlay in 15 seconds' });
   await intro.waitFor();
-  await screenshot(page, 'intro-first-visit');
+  await screenshotBoth(page, 'intro-first-visit');
   // A resource's timing entry is added once its response has ended: wait for the video's (a CI run
   // read the entries while the 100 KB video was still arriving).
   await page.waitForFunction(() =>
@@ -138,15 +142,51 @@ function apiFromPage<B>(page: Page, path: string): Promise<B> {
 
 let product: RunningProduct;
 let browser: Browser;
+/**
+ * The generative provider's stand-in (an OpenAI-compatible image edit API on a local port): the
+ * product is set up for it and for the Studio plan, and is off until the operator saves its key.
+ */
+let imageEditApi: FakeImageEditApi;
+/** The session of the subscription journey's Studio subscriber (cancelled at the period end, still active). */
+let studioSubscriber: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
+
+/**
+ * Google's side of Google sign-in: a signing key whose certificate a local server answers as
+ * Google's certificate endpoint does (the product's GOOGLE_CERTS_URL), and ID tokens signed with it.
+ */
+const GOOGLE_CLIENT_ID = 'flatlay-journeys.apps.googleusercontent.com';
+const googleKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const googleKid = randomUUID();
+let googleCerts: Server;
+function googleIdToken(claims: Record<string, unknown>): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ iss: 'https://accounts.google.com', aud: GOOGLE_CLIENT_ID, iat: now, exp: now + 600, ...claims })
+    .setProtectedHeader({ alg: 'RS256', kid: googleKid, typ: 'JWT' })
+    .sign(googleKey.privateKey);
+}
 
 beforeAll(async () => {
-  product = await startProduct();
+  imageEditApi = await startFakeImageEditApi();
+  googleCerts = createServer((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ [googleKid]: googleKey.publicKey.export({ type: 'spki', format: 'pem' }) }));
+  });
+  await new Promise<void>((ok) => googleCerts.listen(0, '127.0.0.1', ok));
+  product = await startProduct({
+    GENERATIVE_API_URL: imageEditApi.baseUrl,
+    GENERATIVE_PLANS: 'studio',
+    GOOGLE_CLIENT_ID,
+    GOOGLE_CERTS_URL: `http://127.0.0.1:${(googleCerts.address() as { port: number }).port}/oauth2/v1/certs`,
+  });
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await product?.stop();
+  await imageEditApi?.close();
+  googleCerts?.closeAllConnections();
+  await new Promise((ok) => googleCerts?.close(ok));
 });
 
 async function signUp(page: Page, email: string) {
@@ -240,8 +280,8 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
   it('renders every route without console errors at 375 px and 1440 px, keeps /api JSON, and guards the signed-in pages', async () => {
     const routes: Array<[string, string, RegExp]> = [
       ['home', '/', /Studio flat-lays from casual photos/],
-      // No GOOGLE_CLIENT_ID here: the button says Google sign-in is not configured.
-      ['auth', '/auth', /Google sign-in is not configured/],
+      // Google sign-in is configured here (a local stand-in of Google's certificates): the chooser offers it.
+      ['auth', '/auth', /Continue with Google/],
       ['auth-signup', '/auth?mode=signup', /Create your account/],
       ['auth-callback', '/auth/callback', /./],
       ['pricing', '/pricing', /100 TOKENS = 1 IMAGE/i],
@@ -287,12 +327,17 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     const spa = await fetch(`${product.url}/some/client/route`);
     assert.equal(spa.status, 200);
     assert.match(await spa.text(), /<div id="root">/);
-    // Nothing third-party is configured: /api/config says so and the CSP allows no other origin.
+    // Of the third parties only Google sign-in is configured: /api/config says so and the CSP allows
+    // Google's script and no other origin (with none configured: gateway/src/web-settings.unit.spec.ts).
     const config = await (await fetch(`${product.url}/api/config`)).json();
-    assert.deepEqual(config, { google_client_id: null, support_email: null, pixels: { meta: null, tiktok: null } });
+    assert.deepEqual(config, {
+      google_client_id: GOOGLE_CLIENT_ID,
+      support_email: null,
+      pixels: { meta: null, tiktok: null },
+    });
     const csp = spa.headers.get('content-security-policy') ?? '';
-    assert.match(csp, /script-src 'self'(;|$)/);
-    assert.doesNotMatch(csp, /https:/);
+    assert.match(csp, /script-src 'self' https:\/\/accounts\.google\.com\/gsi\/client(;|$)/);
+    assert.deepEqual([...new Set(csp.match(/https:\/\/[^/ ;]+/g))], ['https://accounts.google.com']);
   });
 
   it("axe-core finds no serious or critical violation on / (with the first visit's intro), /auth and /pricing", async () => {
@@ -350,6 +395,8 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       pixelRequests.push(route.request().url());
       return route.fulfill({ contentType: 'text/javascript', body: '' });
     });
+    // The intro (a first visit's) would open over the banner: the banner is what is looked at here.
+    await context.addInitScript(INTRO_SEEN);
     const page = await context.newPage();
     const errors = recordErrors(page);
     await page.goto('/');
@@ -627,6 +674,10 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       );
       // The greeting names the user by their long e-mail local part: it wraps, the page keeps its width.
       assert.deepEqual(await pastTheViewport(page), [], `the dashboard fits ${viewport.width} px`);
+      // The comparison's slider and the Download button do not cover each other (the button once hid the slider's end).
+      const slider = await page.getByLabel('Enhancement preview').getByRole('slider').boundingBox();
+      const button = await previewDownload.boundingBox();
+      assert.ok(slider!.y + slider!.height <= button!.y, `the slider is above Download at ${viewport.width} px`);
       await screenshot(page, `dashboard-result-${viewport.width}`);
     }
     const [download] = await Promise.all([page.waitForEvent('download'), previewDownload.click()]);
@@ -848,6 +899,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
 
     // axe on /account (cancelling), /subscribe, the purchase page and the local checkout page it leads to.
     const axeContext = await axeContextLike(context);
+    studioSubscriber = await context.storageState();
     await context.close();
     const axePage = await axeContext.newPage();
     await axePage.goto('/account');
@@ -992,5 +1044,171 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     );
     await other.close();
     await first.close();
+  });
+  it('the Purchase pixel fires with the amount charged only once the visitor accepted: a guest pays $5 before answering the banner (nothing), accepts, then pays $5 again (Purchase, 5 USD)', async () => {
+    // A deployment with a Meta pixel id, as GET /api/config answers one; the pixel's script is a
+    // local stand-in that leaves the page's fbq queue as it is, so the events the app sent are read there.
+    const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
+    await context.addInitScript(INTRO_SEEN);
+    const pixelRequests: string[] = [];
+    await context.route('**/api/config', (route) =>
+      route.fulfill({
+        json: { google_client_id: null, support_email: null, pixels: { meta: '1234567890', tiktok: null } },
+      }),
+    );
+    await context.route('https://connect.facebook.net/**', (route) => {
+      pixelRequests.push(route.request().url());
+      return route.fulfill({ contentType: 'text/javascript', body: '' });
+    });
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    const fbqCalls = () =>
+      page.evaluate(() => (globalThis as unknown as { fbq?: { queue?: unknown[][] } }).fbq?.queue ?? null) as Promise<
+        unknown[][] | null
+      >;
+    const banner = page.getByRole('region', { name: 'Cookies for marketing' });
+    /** A guest's try on /, paid on the local checkout page, back to the unlocked result. */
+    const paidGuestTry = async (email: string) => {
+      await page.goto('/');
+      await page.getByPlaceholder('Your email').fill(email);
+      await enhance(page);
+      await page.getByRole('button', { name: 'Pay $5 to Unlock' }).click({ timeout: 60_000 });
+      await payOnLocalCheckout(page, { item: 'Image unlock', total: '$5', screenshot: 'local-checkout-pixel-unlock' });
+      await page.locator('section[aria-label="Enhancement preview"][data-state="result"]').waitFor();
+    };
+
+    // Before any answer: the paid unlock sends nothing, and nothing of the pixel is asked for.
+    await paidGuestTry('pixel.before@example.com');
+    await banner.waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(pixelRequests, [], 'no pixel script before consent');
+    assert.equal(await fbqCalls(), null, 'no fbq before consent');
+
+    // Accepted: the pixel loads with its page view; the earlier purchase was dropped, not queued.
+    await banner.getByRole('button', { name: 'Accept' }).click();
+    await page.waitForFunction(() => (globalThis as unknown as { fbq?: unknown }).fbq !== undefined);
+    assert.deepEqual(await fbqCalls(), [
+      ['init', '1234567890'],
+      ['track', 'PageView'],
+    ]);
+
+    // The next paid unlock: Purchase with the unlock's price, once.
+    await paidGuestTry('pixel.after@example.com');
+    await page.waitForFunction(() =>
+      ((globalThis as unknown as { fbq?: { queue?: unknown[][] } }).fbq?.queue ?? []).some((c) => c[1] === 'Purchase'),
+    );
+    const purchases = (await fbqCalls())!.filter((c) => c[1] === 'Purchase');
+    assert.deepEqual(purchases, [
+      ['track', 'Purchase', { value: 5, currency: 'USD', content_name: 'anonymous_unlock' }],
+    ]);
+    // The script is asked for on each page load after the accept (three here), and nothing else of a pixel.
+    assert.deepEqual([...new Set(pixelRequests)], ['https://connect.facebook.net/en_US/fbevents.js']);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it("advanced prompting: once the operator saves the provider's key, the plan cards promise it and a subscriber's instruction reaches the provider with the type's prompt", async () => {
+    assert.ok(studioSubscriber, 'the Studio subscriber of the subscription journey');
+    const promise = 'Advanced Prompting Options';
+    const options = async () =>
+      (await (await fetch(`${product.url}/api/images/options`)).json()) as { advanced_prompting: boolean };
+    const context = await browser.newContext({
+      baseURL: product.url,
+      viewport: VIEWPORTS.desktop,
+      storageState: studioSubscriber,
+    });
+    await context.addInitScript(INTRO_SEEN);
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    // No key yet: no provider, so no card promises it.
+    assert.equal((await options()).advanced_prompting, false);
+    await page.goto('/pricing');
+    await page.getByText('100 TOKENS = 1 IMAGE').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.equal(await page.getByText(promise).count(), 0, 'no card promises advanced prompting');
+
+    // The operator saves the provider's key on the settings API; the image service takes it for the next job.
+    const saved = await product.asAdmin('/settings/keys', { openai_api_key: 'sk-journeys-stand-in' });
+    assert.equal(saved.status, 200, await saved.text());
+    await waitFor(async () => (await options()).advanced_prompting, 'the image service has the key');
+    await page.goto('/pricing');
+    await page.getByText(promise).first().waitFor();
+
+    // The subscriber (Studio, a plan the provider serves) adds an instruction and enhances.
+    await page.goto('/dashboard');
+    const field = page.getByLabel('Advanced prompting (optional)');
+    await field.fill('keep the logo facing up');
+    await page.getByText('23/300 characters').waitFor();
+    await screenshotBoth(page, 'dashboard-advanced-prompting');
+    const before = imageEditApi.seen.length;
+    await page.locator('input[type=file]').first().setInputFiles(photo);
+    await page.getByRole('button', { name: 'Enhance Image' }).click();
+    await page.getByLabel('Enhancement preview').getByRole('button', { name: 'Download' }).waitFor({ timeout: 60_000 });
+    assert.equal(imageEditApi.seen.length, before + 1, 'one call to the provider');
+    const call = imageEditApi.seen.at(-1)!;
+    assert.equal(call.authorization, 'Bearer sk-journeys-stand-in');
+    assert.ok(
+      call.prompt.endsWith("The customer's own instruction for this photo: keep the logo facing up"),
+      call.prompt,
+    );
+    // The result shown is the provider's (its answer is pure red), not the local engine's.
+    assert.equal((await newestImage(page)).status, 'completed');
+    const resultSrc = await page
+      .getByLabel('Enhancement preview')
+      .locator('img.before-after__after')
+      .getAttribute('src');
+    const resultBytes = await page.evaluate(
+      async (src) => [...new Uint8Array(await (await fetch(src)).arrayBuffer())],
+      resultSrc!,
+    );
+    const [red, green] = (await sharp(Buffer.from(resultBytes)).stats()).channels.map((c) => Math.round(c.mean));
+    assert.ok(red! > 200 && green! < 50, `the red of the stand-in's answer (mean red ${red}, green ${green})`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('a sign-up through Google (its script and certificates stood in for) is tracked as CompleteRegistration once marketing cookies are accepted', async () => {
+    const email = `google.${Date.now().toString(36)}@example.com`;
+    const idToken = await googleIdToken({ sub: randomUUID(), email, email_verified: true, name: 'Gia Google' });
+    // A deployment with a Meta pixel id (GET /api/config as the product answers it, plus the id), a
+    // visitor who accepted before, and Google Identity Services' script as a stand-in that answers
+    // the prompt with the ID token Google would give.
+    const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
+    await context.addInitScript(INTRO_SEEN);
+    await context.addInitScript(`localStorage.setItem('cookie_consent', 'accepted')`);
+    await context.route('**/api/config', async (route) => {
+      const real = (await (await route.fetch()).json()) as { pixels: object };
+      return route.fulfill({ json: { ...real, pixels: { meta: '1234567890', tiktok: null } } });
+    });
+    await context.route('https://connect.facebook.net/**', (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: '' }),
+    );
+    await context.route('https://accounts.google.com/gsi/client', (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: `window.google = { accounts: { id: {
+          initialize(options) { this.options = options; },
+          prompt() { setTimeout(() => this.options.callback({ credential: ${JSON.stringify(idToken)} })); },
+          disableAutoSelect() {},
+        } } };`,
+      }),
+    );
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    await page.goto('/auth');
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/auth'));
+    await page.getByTitle('Click to buy more tokens').getByText('200', { exact: true }).waitFor();
+    await page.waitForFunction(() =>
+      ((globalThis as unknown as { fbq?: { queue?: unknown[][] } }).fbq?.queue ?? []).some(
+        (c) => c[1] === 'CompleteRegistration',
+      ),
+    );
+    const calls = await page.evaluate(() => (globalThis as unknown as { fbq: { queue: unknown[][] } }).fbq.queue);
+    assert.equal(calls.filter((c) => c[1] === 'CompleteRegistration').length, 1, JSON.stringify(calls));
+    const me = await apiFromPage<{ email: string }>(page, '/api/auth/me');
+    assert.equal(me.email, email);
+    assert.deepEqual(errors, []);
+    await context.close();
   });
 });

@@ -51,7 +51,8 @@ const NOT_FOR_THE_PRODUCT = [
   'STRIPE_API_URL',
 ];
 
-export async function startProduct(): Promise<RunningProduct> {
+/** `settings`: more of the product's environment, as an operator would set it (e.g. GENERATIVE_API_URL). */
+export async function startProduct(settings: Record<string, string> = {}): Promise<RunningProduct> {
   for (const built of ['apps/embedded/dist/embedded.js', 'web/dist/index.html'])
     if (!existsSync(join(repoRoot, built)))
       throw new Error(`${built} is missing: npm test builds it (or run \`npm run build\`)`);
@@ -88,6 +89,7 @@ export async function startProduct(): Promise<RunningProduct> {
     // The engine's stand-in: these journeys test the product around the engine, not its CPU time
     // (the real engine on a busy machine made one generation take minutes).
     IMAGE_ENGINE: 'instant',
+    ...settings,
   });
   const child = spawn(process.execPath, ['apps/embedded/dist/embedded.js'], {
     cwd: repoRoot,

@@ -1,5 +1,6 @@
 import { BeforeAfter } from '../../components/BeforeAfter';
 import pairs from './showcase-pairs.json';
+import { ShowcaseLoop } from './ShowcaseLoop';
 
 /**
  * Ten before/after pairs: real outputs of this product's engine from CC0 and CC BY photos
@@ -10,6 +11,7 @@ export function Showcase() {
     <section className="section" aria-labelledby="showcase-title">
       <h2 id="showcase-title">Before and after</h2>
       <p className="muted">Casual photos in, studio flat-lays out: made by Flatlay's own engine.</p>
+      <ShowcaseLoop />
       <ul className="showcase">
         {pairs.map((p) => (
           <li key={p.after} className="showcase__item">

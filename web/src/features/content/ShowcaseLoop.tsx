@@ -1,0 +1,51 @@
+import { useEffect, useState } from 'react';
+import pairs from './showcase-pairs.json';
+
+/** The pairs the loop plays: photo, then its flat-lay, each for LOOP_STEP_SECONDS. */
+export const LOOP_PAIRS = pairs.slice(0, 3);
+export const LOOP_STEP_SECONDS = 2.5;
+
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
+function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && window.matchMedia?.(REDUCED_MOTION).matches === true;
+}
+
+/**
+ * The specification's loop animation: three of the showcase pairs, each photo fading into its
+ * flat-lay, in a square of fixed size (nothing moves around it). Pure CSS, lazily loaded below the
+ * fold; a visitor who asks for reduced motion sees one still flat-lay instead. Decorative: the same
+ * pairs are in the showcase beside it, with their words.
+ */
+export function ShowcaseLoop() {
+  const [still, setStill] = useState(prefersReducedMotion);
+  useEffect(() => {
+    const query = window.matchMedia?.(REDUCED_MOTION);
+    if (!query) return;
+    const change = () => setStill(query.matches);
+    query.addEventListener?.('change', change);
+    return () => query.removeEventListener?.('change', change);
+  }, []);
+  const frames = still ? [LOOP_PAIRS[0]!.after] : LOOP_PAIRS.flatMap((p) => [p.before, p.after]);
+  return (
+    <div
+      className={`showcase-loop${still ? ' showcase-loop--still' : ''}`}
+      aria-hidden="true"
+      data-testid="showcase-loop"
+      style={{ ['--loop-duration' as string]: `${frames.length * LOOP_STEP_SECONDS}s` }}
+    >
+      {frames.map((src, i) => (
+        <img
+          key={src}
+          src={src}
+          alt=""
+          width={480}
+          height={480}
+          loading="lazy"
+          decoding="async"
+          style={still ? undefined : { animationDelay: `${i * LOOP_STEP_SECONDS}s` }}
+        />
+      ))}
+    </div>
+  );
+}
