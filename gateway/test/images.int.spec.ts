@@ -161,7 +161,8 @@ describe('the image API through the gateway', { timeout: 180_000 }, () => {
       token: user.token,
       multipart: form({ enhancement_type: 'side_view' }),
     });
-    assert.equal(sub.status, 403);
+    // A business refusal, never 403 (on which the web app signs the person out).
+    assert.equal(sub.status, 422);
     assert.match(sub.body.message, /needs an active subscription/);
     const unknown = await stack.request('POST', '/images/generate', {
       token: user.token,

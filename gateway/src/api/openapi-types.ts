@@ -3145,7 +3145,7 @@ export interface operations {
                      * @enum {string}
                      */
                     enhancement_type?: "clothing" | "accessory" | "shoes" | "details" | "tops" | "bottoms" | "socks" | "jewelry" | "bags_belts" | "accessory_headwear" | "two_shoe" | "side_view" | "front_view" | "logo_detail" | "fabric_texture" | "hardware_tag";
-                    /** @description Advanced prompting: a short instruction for the generative provider (at most 300 characters), stored with the image. Only for an active subscriber whose plan the provider serves, and only where one is configured (GET /images/options says so); otherwise 403. Absent or blank: none */
+                    /** @description Advanced prompting: a short instruction for the generative provider (at most 300 characters), stored with the image. Only for an active subscriber whose plan the provider serves, and only where one is configured (GET /images/options says so); otherwise 422. Absent or blank: none */
                     instruction?: string;
                 };
             };
@@ -3194,22 +3194,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A sub-type other than tops, jewelry, two_shoe and logo_detail without an active subscription; or an instruction from a caller without an active subscription the generative provider serves, or where no provider is configured (details.reason: subscription_required, not_configured) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "The \"side_view\" option needs an active subscription. Choose clothing, accessory, shoes, details, or upgrade your plan.",
-                     *       "message": "The \"side_view\" option needs an active subscription. Choose clothing, accessory, shoes, details, or upgrade your plan.",
-                     *       "code": "PERMISSION_DENIED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description The image is larger than 10MB. Please choose a smaller file. */
             413: {
                 headers: {
@@ -3237,6 +3221,22 @@ export interface operations {
                      *       "detail": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
                      *       "message": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A sub-type other than tops, jewelry, two_shoe and logo_detail without an active subscription; or an instruction from a caller without an active subscription the generative provider serves, or where no provider is configured (details.reason: subscription_required, not_configured) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The \"side_view\" option needs an active subscription. Choose clothing, accessory, shoes, details, or upgrade your plan.",
+                     *       "message": "The \"side_view\" option needs an active subscription. Choose clothing, accessory, shoes, details, or upgrade your plan.",
+                     *       "code": "UNPROCESSABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3347,22 +3347,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The "side_view" option needs an active subscription. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "The \"side_view\" option needs an active subscription.",
-                     *       "message": "The \"side_view\" option needs an active subscription.",
-                     *       "code": "PERMISSION_DENIED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description The image is larger than 10MB. Please choose a smaller file. */
             413: {
                 headers: {
@@ -3390,6 +3374,22 @@ export interface operations {
                      *       "detail": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
                      *       "message": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The "side_view" option needs an active subscription. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The \"side_view\" option needs an active subscription.",
+                     *       "message": "The \"side_view\" option needs an active subscription.",
+                     *       "code": "UNPROCESSABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3718,22 +3718,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The "side_view" option needs an active subscription. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "detail": "The \"side_view\" option needs an active subscription.",
-                     *       "message": "The \"side_view\" option needs an active subscription.",
-                     *       "code": "PERMISSION_DENIED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description The image is larger than 10MB. Please choose a smaller file. */
             413: {
                 headers: {
@@ -3761,6 +3745,22 @@ export interface operations {
                      *       "detail": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
                      *       "message": "Please choose an image file (JPG, PNG, WEBP, HEIC or AVIF).",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The "side_view" option needs an active subscription. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "The \"side_view\" option needs an active subscription.",
+                     *       "message": "The \"side_view\" option needs an active subscription.",
+                     *       "code": "UNPROCESSABLE"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -52,7 +52,7 @@ const instruction = z
   .optional()
   .meta({
     description:
-      'Advanced prompting: a short instruction for the generative provider (at most 300 characters), stored with the image. Only for an active subscriber whose plan the provider serves, and only where one is configured (GET /images/options says so); otherwise 403. Absent or blank: none',
+      'Advanced prompting: a short instruction for the generative provider (at most 300 characters), stored with the image. Only for an active subscriber whose plan the provider serves, and only where one is configured (GET /images/options says so); otherwise 422. Absent or blank: none',
   });
 
 const photo = uploadField('The photo: JPEG, PNG, WebP, HEIC/HEIF or AVIF (told by its bytes), at most 10 MB');
@@ -202,8 +202,8 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
           'The instruction is too long: at most 300 characters.',
           'An instruction over 300 characters (details.reason: too_long), or another invalid field',
         ),
-        403: refusal(
-          'PERMISSION_DENIED',
+        422: refusal(
+          'UNPROCESSABLE',
           'The "side_view" option needs an active subscription. Choose clothing, accessory, shoes, details, or upgrade your plan.',
           'A sub-type other than tops, jewelry, two_shoe and logo_detail without an active subscription; or an instruction from a caller without an active subscription the generative provider serves, or where no provider is configured (details.reason: subscription_required, not_configured)',
         ),
@@ -274,7 +274,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
             newBalance: z.number().int().nullable(),
           }),
         },
-        403: refusal('PERMISSION_DENIED', 'The "side_view" option needs an active subscription.'),
+        422: refusal('UNPROCESSABLE', 'The "side_view" option needs an active subscription.'),
         ...uploadRefusals,
       },
       async handle(req, res, { body }) {
@@ -404,7 +404,7 @@ export function imageRoutes(clients: ServiceClients, _options: ImageRouteOptions
           description: 'Accepted: poll GET /images/anonymous/status/{id}',
           schema: z.object({ success: z.literal(true), enhancement_id: z.uuid() }),
         },
-        403: refusal('PERMISSION_DENIED', 'The "side_view" option needs an active subscription.'),
+        422: refusal('UNPROCESSABLE', 'The "side_view" option needs an active subscription.'),
         ...uploadRefusals,
       },
       async handle(req, res, { body }) {

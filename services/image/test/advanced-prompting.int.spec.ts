@@ -1,7 +1,7 @@
 // Advanced prompting (#28) through the image service's gRPC API on real Postgres: a subscriber's
 // instruction is stored with the image and reaches the generative provider (a local fake of the
 // image edit API) after the type's prompt; a non-subscriber, a deployment without a provider and
-// an instruction over the limit are refused (PERMISSION_DENIED, 403 at the gateway, as the plans'
+// an instruction over the limit are refused (UNPROCESSABLE, 422 at the gateway, as the plans'
 // sub-types are on this call; too long: INVALID_ARGUMENT, 400), and nothing is recorded for them.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -48,7 +48,7 @@ describe('advanced prompting through the image service', () => {
   const plain = randomUUID();
 
   const generate = (userId: string, instruction?: string) => generateTestPhoto(images, blobs, { userId, instruction });
-  const refusal = async (userId: string, instruction: string, code = 'PERMISSION_DENIED', status = 403) => {
+  const refusal = async (userId: string, instruction: string, code = 'UNPROCESSABLE', status = 422) => {
     const before = await imageCount(userId);
     const error = (await generate(userId, instruction).then(
       () => assert.fail('refused'),

@@ -247,7 +247,7 @@ describe('image service over gRPC on Postgres and Kafka', { timeout: 180_000 }, 
 
   it('keeps sub-types for active subscribers, learnt from identity’s plan events', async () => {
     const userId = await newUser();
-    await assert.rejects(generate({ userId }, 'side_view'), code('PERMISSION_DENIED'));
+    await assert.rejects(generate({ userId }, 'side_view'), code('UNPROCESSABLE'));
     await assert.rejects(generate({ userId }, 'hats'), code('INVALID_ARGUMENT'));
     const m = outboxMessage(
       topics.identityUser,

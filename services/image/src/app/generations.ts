@@ -130,7 +130,9 @@ export class Generations {
     if (!stored) throw new AppError('INVALID_ARGUMENT', 'The uploaded file was not found; upload it again');
     const verdict = checkEnhancementType(req.enhancementType, !!userId && (await hasActiveSubscription(pool, userId)));
     if (!verdict.allowed)
-      throw new AppError(verdict.reason === 'unknown' ? 'INVALID_ARGUMENT' : 'PERMISSION_DENIED', verdict.message);
+      // A sub-type the caller's plan lacks is a business refusal (422), never 403: the web app signs
+      // a person out on a 403.
+      throw new AppError(verdict.reason === 'unknown' ? 'INVALID_ARGUMENT' : 'UNPROCESSABLE', verdict.message);
     const options = checkOutputOptions(req.options);
     const instruction = await this.instructionOf(req.instruction, userId);
 
@@ -180,9 +182,9 @@ export class Generations {
     const plan = userId ? await planOf(this.deps.pool, userId) : undefined;
     const verdict = checkInstruction(raw, { providerPlans: settings?.plans, plan });
     // Too long is the request's fault (400); a plan or deployment without the feature is refused as
-    // a sub-type of the plans is on this call (403: a refusal of a user's call, not an admin's).
+    // a sub-type of the plans is on this call (422: a business refusal, never a 403 that signs out).
     if (!verdict.allowed)
-      throw new AppError(verdict.reason === 'too_long' ? 'INVALID_ARGUMENT' : 'PERMISSION_DENIED', verdict.message, {
+      throw new AppError(verdict.reason === 'too_long' ? 'INVALID_ARGUMENT' : 'UNPROCESSABLE', verdict.message, {
         reason: verdict.reason,
       });
     return verdict.instruction;

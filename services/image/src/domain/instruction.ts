@@ -3,7 +3,7 @@
  * instruction to a generation, which the generative provider reads after the type's prompt.
  * Only where it can be honoured: a provider configured, the caller's plan one it serves and
  * active. Too long is a bad request; the others are refused like the plans' sub-types on the same
- * call (PERMISSION_DENIED, 403 on a user's call: only an admin call's 403 signs the web app out).
+ * call (UNPROCESSABLE, 422: a business refusal, never 403, on which the web app signs out).
  */
 export const INSTRUCTION_MAX_LENGTH = 300;
 
