@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { type AppError, call, outboxMessage } from '@flatlay/platform';
+import { type AppError, call, createLogger, outboxMessage } from '@flatlay/platform';
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { Catalogue } from '../src/app/catalogue.js';
+import { Subscriptions } from '../src/app/subscriptions.js';
+import type { PaymentProvider } from '../src/adapters/payment-provider.js';
+import { userEventHandler } from '../src/consumers/user-consumer.js';
 import { defaultCatalogueFile } from '../src/app/catalogue.js';
 import { readFileSync } from 'node:fs';
 import { waitFor as waitForShort } from '../../platform/test/support.js';
@@ -226,5 +229,51 @@ describe('billing on the local payment provider (no keys)', { timeout: 400_000 }
       async () => (await call(b(), b().getSubscription, { userId })).cancelAtPeriodEnd,
       'the subscription set to end at its period',
     );
+  });
+
+  it("a deleted user's cancel is retried while the provider fails, and the event is handled only once it succeeded", async () => {
+    const userId = await subscribedUser('lite_monthly');
+    // The provider refuses the first call (down for a moment), as a real one can.
+    const calls: string[] = [];
+    const flaky = {
+      async cancelAtPeriodEnd(subscriptionId: string) {
+        calls.push(subscriptionId);
+        if (calls.length === 1) throw new Error('the payment provider is unavailable');
+      },
+    } as unknown as PaymentProvider;
+    const pool = stack.billingService.context.pool;
+    const handle = userEventHandler(
+      pool,
+      createLogger('billing-delete-retry', 'silent'),
+      new Subscriptions(pool, flaky, 'http://localhost:8080'),
+    );
+    const m = outboxMessage(
+      topics.identityUser,
+      eventTypes.UserDeleted,
+      events.UserDeleted,
+      { userId },
+      { aggregateId: userId, occurredAt: new Date() },
+    );
+    const delivery = {
+      topic: m.topic,
+      key: m.key,
+      value: Buffer.from(m.envelope),
+      headers: {},
+      partition: 0,
+      offset: 0,
+    };
+    await assert.rejects(handle(delivery), /unavailable/, 'the failure reaches the consumer, which delivers again');
+    const handledYet = async () =>
+      (await pool.query('SELECT 1 FROM inbox WHERE event_id = $1', [m.eventId])).rowCount === 1;
+    assert.equal(await handledYet(), false, 'not marked handled while the provider failed');
+    assert.equal((await call(b(), b().getSubscription, { userId })).cancelAtPeriodEnd, false);
+    // The redelivery: the provider answers, the subscription ends at its period, the event is handled.
+    await handle(delivery);
+    assert.equal(calls.length, 2);
+    assert.equal((await call(b(), b().getSubscription, { userId })).cancelAtPeriodEnd, true);
+    assert.equal(await handledYet(), true);
+    // A later duplicate changes nothing and calls the provider no more.
+    await handle(delivery);
+    assert.equal(calls.length, 2);
   });
 });
