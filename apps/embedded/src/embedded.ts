@@ -116,6 +116,8 @@ try {
   const billing = createBillingService({
     env: {
       PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || `http://localhost:${config.PORT}`,
+      // Receipts beside identity's messages when no SMTP_URL is set.
+      MAIL_DIR: process.env.MAIL_DIR || join(dataDir, 'mail'),
       RETURN_URL_ORIGINS: [
         ...embeddedReturnOrigins(config.PORT, config.CORS_ORIGINS),
         ...(process.env.RETURN_URL_ORIGINS ? [process.env.RETURN_URL_ORIGINS] : []),
