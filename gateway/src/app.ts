@@ -7,6 +7,7 @@ import type { GatewayCache } from './cache/index.js';
 import { serviceClients, type ServiceClients } from './clients.js';
 import { filesFromEnv } from './files/index.js';
 import { fileRoutes, type FileServing } from './files/serve.js';
+import type { DataExportWorker } from './exports/data-export-worker.js';
 import { createAuthenticator } from './http/auth.js';
 import { defaultTrustProxy, type TrustProxy } from './http/client-address.js';
 import { apiCors } from './http/cors.js';
@@ -60,6 +61,8 @@ export interface GatewayOptions {
    * over the bus (ADR 0510); without it every request asks the services.
    */
   cache?: GatewayCache;
+  /** This instance's data-export worker (ADR 0403), told when a request is made; without it the requests wait for one. */
+  dataExports?: Pick<DataExportWorker, 'nudge'>;
 }
 
 export function createGatewayApp(options: GatewayOptions): Express {
@@ -89,7 +92,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
       return call(c, c.countUnfinishedGuestTries, { guestEmail, guestClient });
     },
   });
-  const routes = apiRoutes(clients, options.logger, files).routes;
+  const routes = apiRoutes(clients, options.logger, files, () => options.dataExports?.nudge()).routes;
   const cors = apiCors(options.corsOrigins);
 
   // The CSP allows the third-party origins of configured features only (Google sign-in, pixels).

@@ -1,4 +1,5 @@
 export { createGatewayApp, type GatewayOptions } from './app.js';
+export { serviceClients, type ServiceClients } from './clients.js';
 export {
   cacheEnvSchema,
   gatewayEnvSchema,
@@ -9,3 +10,4 @@ export {
 export { filesEnvSchema, filesFromEnv } from './files/index.js';
 export { listen } from './server.js';
 export { startGatewayCache, UserFactsCache, GATEWAY_CACHE_TOPIC, type GatewayCache } from './cache/index.js';
+export { startDataExports, exportKey, type DataExportWorker } from './exports/data-export-worker.js';

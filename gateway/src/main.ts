@@ -14,6 +14,7 @@ import { startGatewayCache } from './cache/index.js';
 import { serviceClients } from './clients.js';
 import { filesFromEnv } from './files/index.js';
 import { gatewayEnvSchema, rateLimitsFrom } from './config.js';
+import { startDataExports } from './exports/data-export-worker.js';
 import { listen } from './server.js';
 
 const config = loadConfig(gatewayEnvSchema);
@@ -40,6 +41,9 @@ const bus = config.KAFKA_BROKERS?.length
   : undefined;
 const cache = bus ? startGatewayCache(bus, logger, { ttlMs: config.GATEWAY_CACHE_TTL_SECONDS * 1000 }) : undefined;
 const services = calleesOf('gateway').map((name) => ({ name, address: addressOf[name] }));
+const clients = serviceClients(services, credential);
+// Every instance makes the data exports that are due (identity hands each to one of them).
+const dataExports = startDataExports(clients, files, logger);
 const app = createGatewayApp({
   logger,
   rateLimits: rateLimits.options,
@@ -47,14 +51,16 @@ const app = createGatewayApp({
   corsOrigins: config.CORS_ORIGINS,
   webDir: config.WEB_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
   services,
-  clients: serviceClients(services, credential),
+  clients,
   files,
   cache,
+  dataExports,
 });
 const http = await listen(app, config.HOST, config.PORT);
 logger.info({ port: http.port }, 'gateway listening');
 stopOnSignals(async () => {
   await http.stop();
+  await dataExports.stop();
   await cache?.close();
   await bus?.close();
   await rateLimits.close();

@@ -250,6 +250,12 @@ describe('access matrix of /api', { timeout: 240_000 }, () => {
         }),
       expect: { none: 401, user: 400, other: 400, admin: 400 },
     },
+    // Data export (ADR 0403): a signed-in caller's request is accepted (this stack runs no worker).
+    {
+      operation: 'POST /auth/export',
+      send: (s, token) => s.request('POST', '/auth/export', { token }),
+      expect: { none: 401, user: 202, other: 202, admin: 202 },
+    },
     {
       operation: 'GET /tokens/balance',
       send: (s, token) => s.request('GET', '/tokens/balance', { token }),

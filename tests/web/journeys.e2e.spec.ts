@@ -1017,6 +1017,28 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       const res = await fetch(`/api/images/status/${id}`, { headers: { authorization: `Bearer ${token}` } });
       return ((await res.json()) as { status: string }).status === 'completed';
     }, imageId);
+    // Their data exported from /account (issue 29): the e-mailed link serves the archive, no sign-in needed.
+    const exportCard = page.getByRole('article', { name: 'Export my data' });
+    await exportCard.getByRole('button', { name: 'Export my data' }).click();
+    await exportCard.getByText(/We are putting your data together/).waitFor();
+    assert.deepEqual(await seriousViolations(page), [], 'axe on /account with its export card');
+    const [exportMail] = await waitForMail(moved, 'Your Flatlay data export is ready');
+    const exportLink = (exportMail!.text.match(/https?:\/\/[^\s<>"]+/g) ?? [])
+      .map((u) => new URL(u))
+      .find((u) => u.pathname.startsWith('/files/exports/'));
+    assert.ok(exportLink, exportMail!.text);
+    const archive = (await (await fetch(`${product.url}${exportLink.pathname}${exportLink.search}`)).json()) as {
+      profile: { email: string };
+      tokens: { history: Array<{ amount: number }> };
+      images: Array<{ id: string; original_url: string }>;
+    };
+    assert.equal(archive.profile.email, moved);
+    assert.equal(archive.tokens.history[0]?.amount, 200, 'the sign-up grant, first in the history');
+    assert.deepEqual(
+      archive.images.map((i) => i.id),
+      [imageId],
+    );
+    assert.equal((await fetch(`${product.url}${archive.images[0]!.original_url}`)).status, 200);
     const theirs = (await filesUnder(product.dataDir)).filter((f) => !before.has(f));
     assert.ok(theirs.length >= 2, `the original and the result are stored: ${theirs.join(', ')}`);
     const danger = page.getByRole('article', { name: 'Delete Account' });

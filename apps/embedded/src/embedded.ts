@@ -26,7 +26,10 @@ import {
   filesFromEnv,
   listen,
   rateLimitsFrom,
+  serviceClients,
+  startDataExports,
   startGatewayCache,
+  type DataExportWorker,
   type GatewayCache,
 } from '@flatlay/gateway';
 import { embeddedEnvSchema } from './config.js';
@@ -55,9 +58,11 @@ const services: RunningService[] = [];
 const rateLimits = rateLimitsFrom(config);
 
 let cache: GatewayCache | undefined;
+let dataExports: DataExportWorker | undefined;
 
 async function stopAll(): Promise<void> {
   await http?.stop();
+  await dataExports?.stop();
   await cache?.close();
   await rateLimits.close();
   for (const s of services.reverse()) await s.stop();
@@ -108,6 +113,8 @@ try {
   const billing = createBillingService({
     env: {
       PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || `http://localhost:${config.PORT}`,
+      // Receipts beside identity's messages when no SMTP_URL is set.
+      MAIL_DIR: process.env.MAIL_DIR || join(dataDir, 'mail'),
       RETURN_URL_ORIGINS: [
         ...embeddedReturnOrigins(config.PORT, config.CORS_ORIGINS),
         ...(process.env.RETURN_URL_ORIGINS ? [process.env.RETURN_URL_ORIGINS] : []),
@@ -122,16 +129,22 @@ try {
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;
   cache = startGatewayCache(bus, logger, { ttlMs: config.GATEWAY_CACHE_TTL_SECONDS * 1000 });
+  // Uploads and files in the image service's store (the same data folder, or S3 when S3_* is set).
+  const files = filesFromEnv({ FLATLAY_DATA_DIR: dataDir });
+  const gatewayServices = services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` }));
+  const clients = serviceClients(gatewayServices);
+  dataExports = startDataExports(clients, files, logger);
   const app = createGatewayApp({
     logger,
     cache,
+    clients,
+    dataExports,
     rateLimits: rateLimits.options,
     trustProxy: config.TRUST_PROXY,
     corsOrigins: config.CORS_ORIGINS ?? [`http://localhost:${config.PORT}`],
     webDir: join(repoRoot, 'web', 'dist'),
-    // Uploads and files in the image service's store (the same data folder, or S3 when S3_* is set).
-    files: filesFromEnv({ FLATLAY_DATA_DIR: dataDir }),
-    services: services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` })),
+    files,
+    services: gatewayServices,
   });
   http = await listen(app, config.HOST, config.PORT);
 } catch (error) {

@@ -238,6 +238,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export the caller’s data: a JSON archive of the profile, token history, payments and images (with links to the files) is made in the background and e-mailed as a link valid 7 days */
+        post: operations["postAuthExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/delete-account": {
         parameters: {
             query?: never;
@@ -2852,6 +2869,72 @@ export interface operations {
                      *       "detail": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "message": "Send the body as JSON with Content-Type: application/json (got text/plain)",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many attempts. Please try again in 60 seconds.",
+                     *       "message": "Too many attempts. Please try again in 60 seconds.",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the link will be e-mailed (asking again while one is being made answers the same request) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "We are putting your data together. We will e-mail you a link to download it (valid 7 days), usually within a few minutes.",
+                     *       "export_id": "6f1c1f4e-4a53-4a0e-9a1f-0d6a1c2b7e11"
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        /** @description The export request */
+                        export_id: string;
+                    };
+                };
+            };
+            /** @description Not authenticated: no, malformed, tampered, expired or revoked token, or the account no longer exists */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated: Authentication required",
+                     *       "message": "Not authenticated: Authentication required",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

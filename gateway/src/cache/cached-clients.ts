@@ -58,6 +58,10 @@ const RPC_EFFECTS = {
     changePassword: 'user',
     confirmEmailChange: 'user',
     deleteOwnAccount: 'user',
+    // Data exports: a request row and, once made, an e-mail; nothing cached changes.
+    requestDataExport: 'reads',
+    claimDataExport: 'reads',
+    completeDataExport: 'reads',
   } satisfies Effects<typeof identity.IdentityServiceService>,
   ledger: {
     getServiceStatus: 'reads',
@@ -92,6 +96,7 @@ const RPC_EFFECTS = {
     getAnonymousPayment: 'reads',
     getSubscription: 'reads',
     getStripeConfig: 'reads',
+    listPayments: 'reads',
     createCheckoutSession: 'balance',
     createAnonymousPayment: 'balance',
     createImageUnlockCheckout: 'balance',

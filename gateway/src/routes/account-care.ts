@@ -29,7 +29,14 @@ const json = <S extends z.ZodType>(schema: S) => ({
 export const RESET_REQUESTED =
   'If an account uses this address, we have sent it a link to choose a new password. The link works for 1 hour; check your spam folder if it does not arrive within a few minutes.';
 
-export function accountCareRoutes(clients: ServiceClients): ApiRoute[] {
+export const EXPORT_REQUESTED =
+  'We are putting your data together. We will e-mail you a link to download it (valid 7 days), usually within a few minutes.';
+
+/**
+ * `exportRequested`: tells this instance's export worker to look now (ADR 0403); without it, a
+ * worker of any instance finds the request on its next round.
+ */
+export function accountCareRoutes(clients: ServiceClients, exportRequested?: () => void): ApiRoute[] {
   const tags = ['auth'];
   const identityClient = () => clients.identity();
 
@@ -219,6 +226,34 @@ export function accountCareRoutes(clients: ServiceClients): ApiRoute[] {
         const { user } = await call(c, c.confirmEmailChange, { token: body.token });
         const email = user?.email ?? '';
         res.json({ message: `Your account now uses ${email}.`, email });
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/auth/export',
+      tags,
+      access: 'user',
+      rateLimit: { action: 'export-data' },
+      summary:
+        'Export the caller’s data: a JSON archive of the profile, token history, payments and images (with links to the files) is made in the background and e-mailed as a link valid 7 days',
+      responses: {
+        202: {
+          description:
+            'Accepted: the link will be e-mailed (asking again while one is being made answers the same request)',
+          schema: Message.extend({ export_id: z.string().meta({ description: 'The export request' }) }),
+          example: { message: EXPORT_REQUESTED, export_id: '6f1c1f4e-4a53-4a0e-9a1f-0d6a1c2b7e11' },
+        },
+      },
+      async handle(req, res) {
+        const c = identityClient();
+        const { exportId } = await call(
+          c,
+          c.requestDataExport,
+          { userId: callerOf(req).userId },
+          { metadata: callerMetadata(req) },
+        );
+        exportRequested?.();
+        res.status(202).json({ message: EXPORT_REQUESTED, export_id: exportId });
       },
     }),
     route({

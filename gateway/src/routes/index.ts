@@ -28,6 +28,7 @@ export function apiRoutes(
   clients: ServiceClients,
   logger: Logger,
   files?: Pick<FileServing, 'urlKey'>,
+  exportRequested?: () => void,
 ): { routes: ApiRoute[]; document: oas31.OpenAPIObject } {
   const routes: ApiRoute[] = [];
   let document: oas31.OpenAPIObject | undefined;
@@ -47,7 +48,7 @@ export function apiRoutes(
       },
     }),
     ...authRoutes(clients, logger),
-    ...accountCareRoutes(clients),
+    ...accountCareRoutes(clients, exportRequested),
     ...tokenRoutes(clients),
     ...imageRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),
     ...imageEventRoutes(clients, { urlKey: files?.urlKey ?? Buffer.alloc(32), logger }),

@@ -33,7 +33,7 @@ import type { EnhanceEngine } from '../../../services/image/src/app/generation-w
 import { analyticsService, createAnalyticsService, type AnalyticsOptions } from '@flatlay/analytics';
 import { createBillingService } from '@flatlay/billing';
 import { requireEnv, testKafkaBus, type TestKafkaBus } from '../../../services/platform/test/support.js';
-import { createGatewayApp, listen } from '../../src/index.js';
+import { createGatewayApp, listen, serviceClients, startDataExports, type DataExportWorker } from '../../src/index.js';
 import type { errorBody } from '../../src/http/errors.js';
 import type { AuthRateLimitOptions } from '../../src/http/rate-limit.js';
 import type { userBody } from '../../src/routes/auth.js';
@@ -99,6 +99,8 @@ export interface StackOptions {
    * the local payment provider, with PUBLIC_BASE_URL the gateway's own address).
    */
   billing?: { env?: Record<string, string> };
+  /** Also run the gateway's data-export worker (ADR 0403): needs `image` and `billing`, whose data it gathers. */
+  dataExports?: boolean;
 }
 
 /** The image service's parts of a stack started with `image`. */
@@ -122,6 +124,8 @@ export interface Stack {
   redis: Redis;
   /** Present when started with `image`. */
   image?: ImageStack;
+  /** Present when started with `dataExports`. */
+  dataExports?: DataExportWorker;
   /** Calls /api on the gateway; B names the shape of the body the route answers. */
   request<B = ErrorBody>(method: string, path: string, options?: RequestOptions): Promise<Reply<B>>;
   googleIdToken(
@@ -279,10 +283,15 @@ export async function startStack(
     );
   }
   const addresses = services.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` }));
+  const dataExports =
+    options.dataExports && imageStack
+      ? startDataExports(serviceClients(addresses), { blobs: imageStack.blobs, urlKey: imageStack.urlKey }, logger)
+      : undefined;
   const app = createGatewayApp({
     logger,
     corsOrigins: ['https://shop.example'],
     services: addresses,
+    dataExports,
     // Many guests' tries from 127.0.0.1 in one run: the guest limits are far above them (their
     // own tests set them).
     rateLimits: {
@@ -339,6 +348,7 @@ export async function startStack(
     services,
     redis,
     image: imageStack,
+    dataExports,
     request,
     async googleIdToken(claims, options = {}) {
       const now = Math.floor(Date.now() / 1000);
@@ -367,6 +377,7 @@ export async function startStack(
     },
     async stop() {
       await http.stop();
+      await dataExports?.stop();
       identityClient.close();
       ledgerClient.close();
       for (const s of [...services].reverse()) await s.stop().catch(() => undefined);

@@ -48,6 +48,18 @@ export const billingEnvSchema = z
         "checkout return pages and the local provider's pages are on it, and return addresses a client gives must be on its origin",
       default: '`http://localhost:$PORT` (embedded), `http://localhost:8080` (billing as its own process)',
     }),
+    // Payment receipts (issue 29): the same mail settings as identity's.
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+      .optional()
+      .meta({ description: 'where payment receipts are sent' }),
+    MAIL_FROM: z.string().min(3).default('Flatlay <no-reply@flatlay.localhost>').meta({
+      description: 'the sender of payment receipts',
+    }),
+    MAIL_DIR: z.string().min(1).optional().meta({
+      description: 'the same, for payment receipts',
+    }),
     // Other origins a client's return addresses may be on (the product reached at another name:
     // the embedded default lists its loopback names and CORS_ORIGINS); each an http(s) origin.
     RETURN_URL_ORIGINS: env

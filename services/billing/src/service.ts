@@ -1,5 +1,15 @@
 import { fileURLToPath } from 'node:url';
-import { registry, serviceTopics, type ServiceContext, type ServiceDefinition } from '@flatlay/platform';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  createMailer,
+  MailRelay,
+  registry,
+  serviceTopics,
+  type ServiceContext,
+  type ServiceDefinition,
+} from '@flatlay/platform';
+import { receiptMailRenderer } from './app/receipt-mail.js';
 import { createBillingApp, type BillingApp } from './service-app.js';
 import type { Catalogue } from './app/catalogue.js';
 import { loadBillingConfig, type BillingConfig } from './config.js';
@@ -65,7 +75,27 @@ export function createBillingService(overrides: BillingOverrides = {}): ServiceD
         logger: ctx.logger,
       });
       const stopFollowing = prices.follow(overrides.priceOverrideRefreshMs ?? 5_000);
-      return [() => subscription.close(), stopFollowing];
+      // Receipts leave through billing's mail outbox (identity's mail settings and relay, ADR 0402).
+      const mailer = createMailer({
+        smtpUrl: config.SMTP_URL,
+        from: config.MAIL_FROM,
+        dir: config.MAIL_DIR ?? path.join(tmpdir(), 'flatlay-mail'),
+        logger: ctx.logger,
+      });
+      const stopMail = new MailRelay({
+        pool: ctx.pool,
+        mailer,
+        render: receiptMailRenderer(config.PUBLIC_BASE_URL),
+        logger: ctx.logger,
+      }).start();
+      return [
+        () => subscription.close(),
+        stopFollowing,
+        async () => {
+          await stopMail();
+          mailer.close();
+        },
+      ];
     },
   };
 }

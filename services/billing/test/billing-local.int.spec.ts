@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { type AppError, call, outboxMessage } from '@flatlay/platform';
+import { type AppError, call, createLogger, outboxMessage } from '@flatlay/platform';
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { Catalogue } from '../src/app/catalogue.js';
+import { Subscriptions } from '../src/app/subscriptions.js';
+import type { PaymentProvider } from '../src/adapters/payment-provider.js';
+import { userEventHandler } from '../src/consumers/user-consumer.js';
 import { defaultCatalogueFile } from '../src/app/catalogue.js';
 import { readFileSync } from 'node:fs';
 import { waitFor as waitForShort } from '../../platform/test/support.js';
+import { waitForMail } from '../../platform/test/mailpit.js';
 import { startStack, type Stack } from './support/stack.js';
 
 // The stack's consumers read its own topics only (a fresh namespace, ADR 0010), never the run's
@@ -226,5 +230,122 @@ describe('billing on the local payment provider (no keys)', { timeout: 400_000 }
       async () => (await call(b(), b().getSubscription, { userId })).cancelAtPeriodEnd,
       'the subscription set to end at its period',
     );
+  });
+
+  it("a deleted user's cancel is retried while the provider fails, and the event is handled only once it succeeded", async () => {
+    const userId = await subscribedUser('lite_monthly');
+    // The provider refuses the first call (down for a moment), as a real one can.
+    const calls: string[] = [];
+    const flaky = {
+      async cancelAtPeriodEnd(subscriptionId: string) {
+        calls.push(subscriptionId);
+        if (calls.length === 1) throw new Error('the payment provider is unavailable');
+      },
+    } as unknown as PaymentProvider;
+    const pool = stack.billingService.context.pool;
+    const handle = userEventHandler(
+      pool,
+      createLogger('billing-delete-retry', 'silent'),
+      new Subscriptions(pool, flaky, 'http://localhost:8080'),
+    );
+    const m = outboxMessage(
+      topics.identityUser,
+      eventTypes.UserDeleted,
+      events.UserDeleted,
+      { userId },
+      { aggregateId: userId, occurredAt: new Date() },
+    );
+    const delivery = {
+      topic: m.topic,
+      key: m.key,
+      value: Buffer.from(m.envelope),
+      headers: {},
+      partition: 0,
+      offset: 0,
+    };
+    await assert.rejects(handle(delivery), /unavailable/, 'the failure reaches the consumer, which delivers again');
+    const handledYet = async () =>
+      (await pool.query('SELECT 1 FROM inbox WHERE event_id = $1', [m.eventId])).rowCount === 1;
+    assert.equal(await handledYet(), false, 'not marked handled while the provider failed');
+    assert.equal((await call(b(), b().getSubscription, { userId })).cancelAtPeriodEnd, false);
+    // The redelivery: the provider answers, the subscription ends at its period, the event is handled.
+    await handle(delivery);
+    assert.equal(calls.length, 2);
+    assert.equal((await call(b(), b().getSubscription, { userId })).cancelAtPeriodEnd, true);
+    assert.equal(await handledYet(), true);
+    // A later duplicate changes nothing and calls the provider no more.
+    await handle(delivery);
+    assert.equal(calls.length, 2);
+  });
+
+  it('mails a receipt for a token pack and for a subscription, to the address identity told billing', async () => {
+    const userId = randomUUID();
+    const email = `receipt.${userId.slice(0, 8)}@example.com`;
+    await call(stack.ledger!, stack.ledger!.openAccount, { userId });
+    // Identity's UserRegistered, as its outbox sends it: billing keeps the address.
+    const registered = outboxMessage(
+      topics.identityUser,
+      eventTypes.UserRegistered,
+      events.UserRegistered,
+      { userId, email, method: 'password' },
+      { aggregateId: userId, occurredAt: new Date() },
+    );
+    await stack.bus.publish([
+      { topic: registered.topic, key: registered.key, value: Buffer.from(registered.envelope), headers: {} },
+    ]);
+    const pool = stack.billingService.context.pool;
+    await waitFor(
+      async () => (await pool.query('SELECT 1 FROM user_contacts WHERE user_id = $1', [userId])).rowCount === 1,
+      'the address kept',
+    );
+    const pay = async (fields: { priceId?: string; plan?: string; productType: string }) => {
+      const { url } = await checkout(userId, fields);
+      const sessionId = sessionOf(url);
+      const csrfToken = csrfOf((await call(b(), b().renderLocalCheckout, { sessionId })).html);
+      await call(b(), b().submitLocalCheckout, { sessionId, action: 'pay', csrfToken });
+    };
+    await pay({ priceId: 'price_main_pack', productType: 'payment' });
+    const [pack] = await waitForMail(email, 'Your Flatlay receipt');
+    const main = catalogue.config.token_packs.find((p) => p.price_id === 'price_main_pack')!;
+    assert.ok(pack!.text.includes(`(${main.tokens} tokens): ${(main.amount / 100).toFixed(2)} USD`), pack!.text);
+    await pay({ plan: 'lite_monthly', productType: 'subscription' });
+    const both = await waitForMail(email, 'Your Flatlay receipt', 2);
+    assert.match(both[1]!.subject, /plan \(monthly\)/);
+    assert.match(both[1]!.text, /\d+\.\d{2} USD/);
+  });
+
+  it('mails a guest the link to their paid result when the provider has their address, and nothing when it has none', async () => {
+    const guestPays = async (email: string) => {
+      const enhancementId = randomUUID();
+      const { sessionId } = await call(b(), b().createAnonymousPayment, {
+        enhancementId,
+        successUrl: '/',
+        cancelUrl: '/',
+        email,
+        idempotencyKey: '',
+      });
+      const csrfToken = csrfOf((await call(b(), b().renderLocalCheckout, { sessionId })).html);
+      await call(b(), b().submitLocalCheckout, { sessionId, action: 'pay', csrfToken });
+      return enhancementId;
+    };
+    const email = `guest.${randomUUID().slice(0, 8)}@example.com`;
+    const enhancementId = await guestPays(email);
+    const [mail] = await waitForMail(email, 'Your Flatlay image is unlocked');
+    assert.ok(
+      mail!.text.includes(`http://localhost:8080/?payment=success&enhancement_id=${enhancementId}`),
+      mail!.text,
+    );
+    // No address given: the payment is recorded, and no message is queued for it.
+    const silent = await guestPays('');
+    const pool = stack.billingService.context.pool;
+    await waitFor(
+      async () => (await pool.query('SELECT 1 FROM payments WHERE enhancement_id = $1', [silent])).rowCount === 1,
+      'the silent payment recorded',
+    );
+    const { rows } = await pool.query(
+      "SELECT count(*)::int AS n FROM mail_outbox WHERE params->>'enhancementId' = $1",
+      [silent],
+    );
+    assert.equal(rows[0].n, 0);
   });
 });

@@ -3,6 +3,7 @@
 // uploads and enhancement types, and the signed file URLs the gateway serves.
 export * from './blobs/index.js';
 export { blobEnvSchema, blobFolder, blobStoreFrom, type BlobConfig } from './blobs/from-config.js';
+export { exportFolder } from './exports.js';
 export { ACCEPTED_TYPES, MAIN_TYPES, MAX_UPLOAD_BYTES, SUB_TYPES, UPLOAD_PREFIX } from './uploads.js';
 export {
   URL_TTL_SECONDS,

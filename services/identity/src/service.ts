@@ -13,6 +13,7 @@ import { AccessTokens } from './app/access-tokens.js';
 import { accountMailRenderer } from './app/account-mail.js';
 import { LinkTokens } from './app/link-tokens.js';
 import { SelfService } from './app/self-service.js';
+import { DataExports } from './app/data-exports.js';
 import { Accounts } from './app/accounts.js';
 import { ensureAdminAccount } from './app/admin-account.js';
 import { GoogleVerifier, SupabaseVerifier } from './adapters/external-verifiers.js';
@@ -32,7 +33,7 @@ export type IdentityOverrides = Partial<Record<keyof IdentityConfig, string>>;
  */
 export function createIdentityService(overrides: IdentityOverrides = {}): ServiceDefinition {
   // One Accounts per service context: built in start(), which runs before grpc().
-  const appsOf = new WeakMap<ServiceContext, { accounts: Accounts; self: SelfService }>();
+  const appsOf = new WeakMap<ServiceContext, { accounts: Accounts; self: SelfService; exports: DataExports }>();
   const apps = (ctx: ServiceContext) => {
     const a = appsOf.get(ctx);
     if (!a) throw new Error('identity: start() must run before grpc()');
@@ -43,7 +44,7 @@ export function createIdentityService(overrides: IdentityOverrides = {}): Servic
     // Migrations are SQL files; they are read from src/ in both the source and the built layout.
     migrationsDir: fileURLToPath(new URL('../src/db/migrations', import.meta.url)),
     topics: serviceTopics('identity'),
-    grpc: (ctx) => [identityGrpcService(ctx, apps(ctx).accounts, apps(ctx).self)],
+    grpc: (ctx) => [identityGrpcService(ctx, apps(ctx))],
     async start(ctx) {
       const config = loadIdentityConfig(overrides);
       const key = await loadSigningKey(
@@ -66,7 +67,11 @@ export function createIdentityService(overrides: IdentityOverrides = {}): Servic
         supabase: new SupabaseVerifier(config.SUPABASE_JWT_SECRET),
       });
       const links = new LinkTokens(key, config.JWT_ISSUER);
-      appsOf.set(ctx, { accounts: app, self: new SelfService({ pool: ctx.pool, accounts: app, passwords, links }) });
+      appsOf.set(ctx, {
+        accounts: app,
+        self: new SelfService({ pool: ctx.pool, accounts: app, passwords, links }),
+        exports: new DataExports(ctx.pool),
+      });
       const mailer = createMailer({
         smtpUrl: config.SMTP_URL,
         from: config.MAIL_FROM,

@@ -19,7 +19,8 @@ import {
   type RunningService,
 } from '@flatlay/platform';
 import { linkIn, mailTo, testSmtpUrl, waitForMail } from '../../platform/test/mailpit.js';
-import { requireEnv, testKafkaBus, type TestKafkaBus } from '../../platform/test/support.js';
+import { RESET_MAILS_PER_HOUR } from '../src/domain/index.js';
+import { requireEnv, testKafkaBus, waitFor, type TestKafkaBus } from '../../platform/test/support.js';
 import { createIdentityService } from '../src/index.js';
 
 const BASE = 'http://flatlay.test';
@@ -180,5 +181,33 @@ describe('account e-mail', () => {
       call(client, client.login, { email, password: 'long enough please' }),
       (e: AppError) => e.code === 'UNAUTHENTICATED',
     );
+  });
+  it('sends at most 3 reset e-mails to one address in an hour, answering every request the same', async () => {
+    const email = address();
+    const { user } = await call(client, client.register, { email, password: 'long enough please' });
+    // Three in turn, each message arriving (a newer link replaces an unsent older message).
+    for (let n = 1; n <= RESET_MAILS_PER_HOUR; n++) {
+      assert.deepEqual(await call(client, client.requestPasswordReset, { email }), {});
+      await waitForMail(email, 'Reset your Flatlay password', n);
+    }
+    // Then more at once: the same answer, and nothing more is made or sent.
+    const answers = await Promise.all([1, 2, 3].map(() => call(client, client.requestPasswordReset, { email })));
+    assert.deepEqual(answers, [{}, {}, {}], 'nothing tells the caller that the limit was reached');
+    const sent = await mailTo(email);
+    const pool = service.context.pool;
+    const { rows } = await pool.query(
+      "SELECT count(*)::int AS n FROM account_links WHERE user_id = $1 AND purpose = 'reset-password'",
+      [user!.id],
+    );
+    assert.equal(rows[0].n, RESET_MAILS_PER_HOUR, 'three links made');
+    await waitFor(async () => {
+      const { rows: queued } = await pool.query('SELECT count(*)::int AS n FROM mail_outbox WHERE recipient = $1', [
+        email,
+      ]);
+      return queued[0].n === 0;
+    }, 'the outbox emptied');
+    const resets = (await mailTo(email)).filter((m) => m.subject.includes('Reset your'));
+    assert.equal(resets.length, RESET_MAILS_PER_HOUR, 'and no fourth message');
+    assert.ok(sent.length >= RESET_MAILS_PER_HOUR);
   });
 });

@@ -116,15 +116,15 @@ describe('UserDeleted and the file store', { timeout: 60_000 }, () => {
     const { rows } = await pool.query<{ attempts: number; last_error: string }>(
       'SELECT attempts, last_error FROM blob_deletions ORDER BY id',
     );
-    assert.equal(rows.length, 2, 'the original and the image folder stay recorded');
+    assert.equal(rows.length, 3, 'the original, the image folder and the data exports folder stay recorded');
     assert.ok(rows.every((r) => r.attempts === 1 && r.last_error.includes('ECONNREFUSED')));
     // Still down at the next sweep: nothing lost.
     await pool.query('UPDATE blob_deletions SET due_at = now()');
     assert.equal(await drainBlobDeletions(pool, store, silent), 0);
-    assert.equal((await pool.query('SELECT 1 FROM blob_deletions')).rowCount, 2);
+    assert.equal((await pool.query('SELECT 1 FROM blob_deletions')).rowCount, 3);
     store.failing = false;
     await pool.query('UPDATE blob_deletions SET due_at = now()');
-    assert.equal(await drainBlobDeletions(pool, store, silent), 2);
+    assert.equal(await drainBlobDeletions(pool, store, silent), 3);
     assert.equal(await exists(user.keys), 0, 'every file deleted once the store is back');
     assert.equal((await pool.query('SELECT 1 FROM blob_deletions')).rowCount, 0);
   });

@@ -14,6 +14,7 @@ import {
 import { CancelSubscriptionDialog } from '../features/account/CancelSubscriptionDialog';
 import { AccountSecurity, VerifyEmailNotice } from '../features/account-care/AccountSecurity';
 import { DeleteAccount } from '../features/account-care/DeleteAccount';
+import { ExportData } from '../features/account-care/ExportData';
 import { planTitle, subscriptionView } from '../features/account/subscription';
 import { useRefreshProfileOnVisit } from '../features/content/RefreshProfile';
 import { navigateAway } from '../lib/navigate-away';
@@ -137,6 +138,7 @@ export default function AccountPage() {
           )}
         </article>
         <AccountSecurity />
+        <ExportData />
         <DeleteAccount />
       </div>
       <nav className="links-row" aria-label="Account shortcuts">

@@ -312,3 +312,39 @@ export async function rememberCustomer(db: Queryable, userId: string, customerId
   ]);
   return (await customerOf(db, userId)) ?? customerId;
 }
+
+/** A user's payments, oldest first, for the export of their data (ADR 0403). */
+export async function paymentsOfUser(db: Queryable, userId: string): Promise<Array<PaymentRecord & { paidAt: Date }>> {
+  const { rows } = await db.query<PaymentRow & { paid_at: Date }>(
+    'SELECT * FROM payments WHERE user_id = $1 ORDER BY paid_at, payment_id',
+    [userId],
+  );
+  return rows.map((r) => ({ ...toPayment(r), paidAt: r.paid_at }));
+}
+
+/** The subscription periods a user's plans were paid for, oldest first (the invoices). */
+export async function subscriptionPeriodsOfUser(db: Queryable, userId: string) {
+  const { rows } = await db.query<{
+    subscription_id: string;
+    plan: string;
+    billing_period: string;
+    period_start: Date;
+    period_end: Date;
+    invoice_id: string;
+  }>(
+    `SELECT p.subscription_id, COALESCE(NULLIF(p.plan, ''), s.plan) AS plan,
+            COALESCE(NULLIF(p.billing_period, ''), s.billing_period) AS billing_period,
+            p.period_start, p.period_end, p.invoice_id
+       FROM subscription_periods p JOIN subscriptions s USING (subscription_id)
+      WHERE s.user_id = $1 ORDER BY p.period_start, p.subscription_id`,
+    [userId],
+  );
+  return rows.map((r) => ({
+    subscriptionId: r.subscription_id,
+    plan: r.plan,
+    billingPeriod: r.billing_period,
+    periodStart: r.period_start,
+    periodEnd: r.period_end,
+    invoiceId: r.invoice_id,
+  }));
+}

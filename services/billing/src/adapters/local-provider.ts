@@ -40,6 +40,7 @@ interface SessionRow {
   mode: 'payment' | 'subscription';
   status: string;
   customer_id: string;
+  customer_email: string;
   price_id: string;
   product_name: string;
   amount_cents: number;
@@ -218,6 +219,8 @@ export class LocalProvider implements PaymentProvider {
       status: 'complete',
       payment_status: 'paid',
       customer: s.customer_id || null,
+      // As Stripe says it: the address the payer gave (the guest's, for a paid unlock).
+      customer_details: s.customer_email ? { email: s.customer_email } : null,
       amount_total: total,
       currency: s.currency,
       metadata,

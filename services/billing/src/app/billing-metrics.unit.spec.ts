@@ -14,6 +14,7 @@ const checkout = (paid: boolean) =>
     paymentIntentId: 'pi_1',
     amountTotal: 500,
     currency: 'usd',
+    customerEmail: '',
     metadata: {},
   }) satisfies BillingFact;
 

@@ -1,5 +1,6 @@
 // The one webhook handler: Stripe's events and the local provider's take the same path. Each event
 // id is handled once, in the same transaction as its effects and the outbox rows they publish.
+import { queueGuestResultLink, queueReceipt } from './receipt-mail.js';
 import { AppError, enqueueOutbox, withTransaction, type Logger, type Pool, type Queryable } from '@flatlay/platform';
 import type { Catalogue } from './catalogue.js';
 import { factOf, type BillingFact, type ProviderEvent } from '../domain/billing-facts.js';
@@ -111,7 +112,22 @@ export class Webhooks {
     });
     if ('refused' in decision) return decision.refused;
     await records.writeSubscription(tx, decision.record);
-    if (decision.paidPeriod) await records.recordPaidPeriod(tx, subscriptionId, decision.paidPeriod);
+    if (decision.paidPeriod) {
+      await records.recordPaidPeriod(tx, subscriptionId, decision.paidPeriod);
+      // A paid period is a paid invoice: its receipt, in the same transaction (none when no amount is said).
+      if (fact.type === 'invoice_paid' && fact.amountPaid > 0) {
+        const plan = this.planOf(fact);
+        const name = plan ? (this.catalogue.plan(plan.plan)?.name ?? plan.plan) : 'Subscription';
+        await queueReceipt(tx, {
+          userId: decision.record.userId,
+          paymentId: fact.invoiceId,
+          what: plan ? `${name} plan (${plan.billingPeriod})` : name,
+          amountCents: fact.amountPaid,
+          currency: fact.currency,
+          paidAt: at,
+        });
+      }
+    }
     await enqueueOutbox(
       tx,
       decision.events.map((e) => subscriptionMessage(e, at, eventId)),
@@ -140,6 +156,26 @@ export class Webhooks {
       decision.payment,
       decision.events.map((e) => paymentMessage(e, at, eventId)),
     );
+    const p = decision.payment;
+    // The receipt commits with the payment (a guest's payment has no user, and no receipt yet).
+    await queueReceipt(tx, {
+      userId: p.userId,
+      paymentId: p.paymentId,
+      what:
+        p.kind === 'token_pack'
+          ? `${p.packName || 'Token pack'} (${p.tokens} tokens)`
+          : 'Unlock of a full-resolution image',
+      amountCents: p.amountCents,
+      currency: p.currency,
+      paidAt: at,
+    });
+    if (p.kind === 'anonymous_enhancement')
+      await queueGuestResultLink(tx, {
+        email: fact.customerEmail,
+        enhancementId: p.enhancementId,
+        amountCents: p.amountCents,
+        currency: p.currency,
+      });
     return undefined;
   }
 

@@ -17,6 +17,8 @@ export type BillingFact =
       paymentIntentId: string;
       amountTotal: number;
       currency: string;
+      /** The address the payer gave at the provider ('' when none): a guest's paid result is mailed there. */
+      customerEmail: string;
       metadata: Metadata;
     }
   | {
@@ -31,6 +33,9 @@ export type BillingFact =
       /** What paid the invoice ('' when not said): a dispute of it names the same. */
       paymentIntentId: string;
       chargeId: string;
+      /** What was paid (cents) and in which currency: the receipt's amount. */
+      amountPaid: number;
+      currency: string;
       metadata: Metadata;
     }
   | {
@@ -105,6 +110,7 @@ export function factOf(event: ProviderEvent): BillingFact {
         paymentIntentId: str(o.payment_intent),
         amountTotal: num(o.amount_total),
         currency: str(o.currency) || 'usd',
+        customerEmail: str(o.customer_details?.email) || str(o.customer_email),
         metadata: meta(o.metadata),
       };
     case 'invoice.paid':
@@ -125,6 +131,8 @@ export function factOf(event: ProviderEvent): BillingFact {
         periodEnd: date(line.period?.end),
         paymentIntentId: str(o.payment_intent) || str(payment.payment_intent),
         chargeId: str(o.charge) || str(payment.charge),
+        amountPaid: num(o.amount_paid),
+        currency: str(o.currency) || 'usd',
         metadata: { ...meta(line.metadata), ...meta(details.metadata) },
       };
     }

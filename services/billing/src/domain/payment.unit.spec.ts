@@ -162,4 +162,14 @@ describe('payment decisions', () => {
       'pending',
     );
   });
+
+  it("reads the payer's address as Stripe gives it (customer_details, else customer_email), or none", () => {
+    const of = (object: Record<string, unknown>) => {
+      const fact = factOf({ id: 'evt_9', type: 'checkout.session.completed', created: 1, data: { object } });
+      return fact.type === 'checkout_completed' ? fact.customerEmail : undefined;
+    };
+    assert.equal(of({ id: 'cs_1', customer_details: { email: 'guest@example.com' } }), 'guest@example.com');
+    assert.equal(of({ id: 'cs_1', customer_details: null, customer_email: 'set@example.com' }), 'set@example.com');
+    assert.equal(of({ id: 'cs_1', customer_details: null }), '');
+  });
 });

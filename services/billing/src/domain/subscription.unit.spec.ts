@@ -23,6 +23,8 @@ const paid = (start: string, end: string, reason = 'subscription_cycle'): Billin
   periodEnd: t(end),
   paymentIntentId: 'pi_1',
   chargeId: 'ch_1',
+  amountPaid: 900,
+  currency: 'usd',
   metadata: meta,
 });
 

@@ -1,5 +1,6 @@
 import { billing } from '@flatlay/proto';
 import { AppError, serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
+import { paymentHistory } from '../app/payment-history.js';
 import type { BillingApp } from '../service-app.js';
 
 type ProductsAnswer = ReturnType<BillingApp['catalogue']['productsAnswer']>;
@@ -97,6 +98,24 @@ export function billingGrpcService(ctx: ServiceContext, app: () => BillingApp): 
         idempotencyKey: r.idempotencyKey,
       });
       return { checkoutUrl: url, sessionId };
+    }),
+
+    listPayments: unary(logger, async (r: billing.ListPaymentsRequest) => {
+      const { payments, periods } = await paymentHistory(ctx.pool, r.userId);
+      return {
+        payments: payments.map((p) => ({
+          paymentId: p.paymentId,
+          kind: p.kind,
+          packName: p.packName,
+          tokens: p.tokens,
+          imageId: p.imageId,
+          amountCents: p.amountCents,
+          currency: p.currency,
+          refunded: p.refunded,
+          paidAt: p.paidAt,
+        })),
+        subscriptionPeriods: periods,
+      };
     }),
 
     getSubscription: unary(logger, async (r: billing.GetSubscriptionRequest) => app().subscriptions.status(r.userId)),

@@ -37,6 +37,15 @@ export const linkStore = {
     await db.query('UPDATE account_links SET used_at = $2 WHERE id = $1', [id, now]);
   },
 
+  /** How many links of `purpose` the user was sent since `since` (used, replaced or not). */
+  async countSince(db: Queryable, userId: string, purpose: LinkPurpose, since: Date): Promise<number> {
+    const { rows } = await db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM account_links WHERE user_id = $1 AND purpose = $2 AND created_at > $3',
+      [userId, purpose, since],
+    );
+    return Number(rows[0]?.n ?? 0);
+  },
+
   /** A newer link of the same purpose replaces the older ones: only the latest e-mail works. */
   async retireOthers(db: Queryable, userId: string, purpose: LinkPurpose, keep: string, now: Date): Promise<void> {
     await db.query(

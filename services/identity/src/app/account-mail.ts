@@ -9,7 +9,8 @@ export type AccountMailKind =
   | 'reset-password'
   | 'confirm-new-email'
   | 'email-changed'
-  | 'account-deleted';
+  | 'account-deleted'
+  | 'data-export-ready';
 
 const PURPOSE_OF: Partial<Record<AccountMailKind, LinkPurpose>> = {
   'verify-email': 'verify-email',
@@ -102,6 +103,20 @@ export function accountMailRenderer(deps: {
           'Your Flatlay account, its tokens and its images have been deleted, and any subscription was ended.',
           'Thank you for having used Flatlay. You are welcome back any time.',
         ]);
+      case 'data-export-ready': {
+        // The archive's link is a signed file URL (ADR 0403): it waits in the outbox only until sent.
+        const until = new Date(mail.params.expiresAt ?? '');
+        const day = Number.isNaN(until.getTime()) ? 'in 7 days' : `on ${until.toUTCString()}`;
+        return message(
+          mail.recipient,
+          'Your Flatlay data export is ready',
+          [
+            'The export of your Flatlay data you asked for is ready: your profile, your token history, your payments and your images (with links to their files), as one JSON file.',
+            `The link works for anyone who has it until it expires ${day}, so keep this message to yourself. If you did not ask for an export, change your password.`,
+          ],
+          { url: `${base}${mail.params.archivePath ?? '/'}`, label: 'Download my data' },
+        );
+      }
       default:
         throw new Error(`unknown account mail kind ${mail.kind}`);
     }

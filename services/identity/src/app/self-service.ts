@@ -3,6 +3,7 @@ import {
   emailProblem,
   LINK_REFUSALS,
   linkProblem,
+  mayMailReset,
   normalizeEmail,
   PASSWORD_TOO_LONG,
   passwordProblem,
@@ -69,13 +70,18 @@ export class SelfService {
     const user = await userStore.byEmail(this.deps.pool, normalizeEmail(rawEmail));
     // The operator's password comes from ADMIN_PASSWORD at each start: a reset would not last.
     if (!user || user.role === 'admin') return;
-    await withTransaction(this.deps.pool, (tx) =>
-      queueLinkMail(
+    const now = this.clock();
+    await withTransaction(this.deps.pool, async (tx) => {
+      // The user's row is locked so that requests at once count each other (RESET_MAILS_PER_HOUR).
+      if (!(await userStore.byId(tx, user.id, true))) return;
+      const sent = await linkStore.countSince(tx, user.id, 'reset-password', new Date(now.getTime() - 3600_000));
+      if (!mayMailReset(sent)) return;
+      await queueLinkMail(
         tx,
         { userId: user.id, email: user.email, purpose: 'reset-password', kind: 'reset-password' },
-        this.clock(),
-      ),
-    );
+        now,
+      );
+    });
   }
 
   /** Sets the new password and ends every session; the link also proves the address. */

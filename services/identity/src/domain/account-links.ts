@@ -10,6 +10,17 @@ export const LINK_LIFETIME_MS: Record<LinkPurpose, number> = {
   'change-email': 24 * 3600_000,
 };
 
+/**
+ * At most this many reset e-mails reach one address in an hour. The gateway limits each client
+ * IP; this bounds what many IPs together can pour into one person's mailbox (and the mail
+ * server's reputation). The caller is answered the same either way: a refusal would tell that
+ * the address has an account.
+ */
+export const RESET_MAILS_PER_HOUR = 3;
+
+/** Whether another reset e-mail may go to an address that was sent `sentInLastHour` of them. */
+export const mayMailReset = (sentInLastHour: number): boolean => sentInLastHour < RESET_MAILS_PER_HOUR;
+
 export interface LinkState {
   purpose: LinkPurpose;
   expiresAt: Date;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LINK_LIFETIME_MS, LINK_REFUSALS, linkProblem } from './account-links.js';
+import { LINK_LIFETIME_MS, LINK_REFUSALS, linkProblem, mayMailReset, RESET_MAILS_PER_HOUR } from './account-links.js';
 
 const now = new Date('2026-11-27T10:00:00Z');
 const later = (ms: number) => new Date(now.getTime() + ms);
@@ -17,5 +17,9 @@ describe('account links', () => {
     expect(linkProblem(link, 'reset-password', later(1000))).toBe(LINK_REFUSALS['reset-password']);
     expect(linkProblem(link, 'verify-email', now)).toBe(LINK_REFUSALS['verify-email']);
     expect(linkProblem(undefined, 'change-email', now)).toBe(LINK_REFUSALS['change-email']);
+  });
+  it('lets at most RESET_MAILS_PER_HOUR reset e-mails go to one address in an hour', () => {
+    expect([0, 1, 2, 3, 4].map(mayMailReset)).toEqual([true, true, true, false, false]);
+    expect(RESET_MAILS_PER_HOUR).toBe(3);
   });
 });

@@ -1,6 +1,7 @@
 import { identity } from '@flatlay/proto';
 import { serviceStatus, unary, type GrpcService, type ServiceContext } from '@flatlay/platform';
 import type { Accounts, Profile, Session } from '../app/accounts.js';
+import type { DataExports } from '../app/data-exports.js';
 import type { SelfService } from '../app/self-service.js';
 
 const toUser = (p: Profile): identity.User => ({
@@ -25,7 +26,10 @@ const toUser = (p: Profile): identity.User => ({
 const toSession = (s: Session) => ({ accessToken: s.accessToken, user: toUser(s.user) });
 
 /** Maps the IdentityService protobuf API to the application. */
-export function identityGrpcService(ctx: ServiceContext, accounts: Accounts, self: SelfService): GrpcService {
+export function identityGrpcService(
+  ctx: ServiceContext,
+  { accounts, self, exports }: { accounts: Accounts; self: SelfService; exports: DataExports },
+): GrpcService {
   const { logger } = ctx;
   const implementation: identity.IdentityServiceServer = {
     getServiceStatus: unary(logger, async () => serviceStatus(ctx)),
@@ -85,6 +89,16 @@ export function identityGrpcService(ctx: ServiceContext, accounts: Accounts, sel
       await self.requestEmailChange(req.userId, req.password, req.newEmail);
       return {};
     }),
+    requestDataExport: unary(logger, async (req: identity.RequestDataExportRequest) => ({
+      exportId: await exports.request(req.userId),
+    })),
+    claimDataExport: unary(logger, async (req: identity.ClaimDataExportRequest) => {
+      const claimed = await exports.claim(req.leaseSeconds);
+      return { exportId: claimed?.id ?? '', userId: claimed?.userId ?? '' };
+    }),
+    completeDataExport: unary(logger, async (req: identity.CompleteDataExportRequest) => ({
+      completed: await exports.complete(req.exportId, req.archivePath, req.expiresAt ?? new Date()),
+    })),
     deleteOwnAccount: unary(logger, async (req: identity.DeleteOwnAccountRequest) => ({
       userId: await accounts.deleteOwnAccount(req.userId, req.password, req.confirmation),
     })),

@@ -8,7 +8,7 @@ import {
   type Logger,
   type Pool,
 } from '@flatlay/platform';
-import type { BlobStore } from '@flatlay/files';
+import { exportFolder, type BlobStore } from '@flatlay/files';
 import type { Generations } from '../app/generations.js';
 import { drainBlobDeletions, recordBlobDeletions } from '../app/blob-deletions.js';
 import { blobsOfUser, deleteImagesOfUser, imageFolder } from '../adapters/image-store.js';
@@ -51,13 +51,14 @@ export function imageEventHandler(deps: { pool: Pool; blobs: BlobStore; generati
           // Rows go now; their files are recorded in the same transaction and deleted after the
           // commit (a store call here would hold this transaction, and the outbox relay behind it).
           const owned = await blobsOfUser(tx, userId);
-          await recordBlobDeletions(
-            tx,
-            owned.flatMap((image) => [
+          await recordBlobDeletions(tx, [
+            ...owned.flatMap((image) => [
               { key: image.originalKey, prefix: false },
               { key: imageFolder(image.imageId), prefix: true },
             ]),
-          );
+            // The archives of the person's data exports (ADR 0403), in the same store.
+            { key: exportFolder(userId), prefix: true },
+          ]);
           const rows = await deleteImagesOfUser(tx, userId);
           await forgetPlan(tx, userId);
           logger.info({ userId, images: rows }, "deleted a closed account's images");

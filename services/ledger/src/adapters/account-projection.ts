@@ -85,11 +85,16 @@ export async function readBalance(
   return rows[0];
 }
 
-export async function readTransactions(db: Queryable, userId: string, limit: number): Promise<TransactionView[]> {
+export async function readTransactions(
+  db: Queryable,
+  userId: string,
+  limit: number,
+  offset = 0,
+): Promise<TransactionView[]> {
   const { rows } = await db.query(
     `SELECT event_id AS id, description, amount, balance_after AS "balanceAfter", created_at AS "createdAt"
-     FROM account_transactions WHERE user_id = $1 ORDER BY stream_position DESC LIMIT $2`,
-    [userId, limit],
+     FROM account_transactions WHERE user_id = $1 ORDER BY stream_position DESC LIMIT $2 OFFSET $3`,
+    [userId, limit, offset],
   );
   return rows;
 }

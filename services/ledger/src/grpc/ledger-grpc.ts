@@ -118,7 +118,7 @@ export function ledgerGrpcService(
       if (limit < 1 || limit > 100) throw new AppError('INVALID_ARGUMENT', 'limit must be between 1 and 100');
       const [account, transactions] = await Promise.all([
         readBalance(pool, userId),
-        readTransactions(pool, userId, limit),
+        readTransactions(pool, userId, limit, Math.max(0, req.offset ?? 0)),
       ]);
       return { balance: account?.balance ?? 0, transactions };
     }),

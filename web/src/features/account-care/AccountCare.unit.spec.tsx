@@ -124,3 +124,20 @@ describe('/account: sign-in and security', () => {
     assert.equal(localStorage.getItem('auth_token'), 'the-new-token', 'this session goes on with the new token');
   });
 });
+
+describe('/account: exporting my data', () => {
+  it('asks for an export and says the link comes by e-mail', async () => {
+    localStorage.setItem('auth_token', 'customer-token');
+    const sent = 'We are putting your data together. We will e-mail you a link to download it (valid 7 days).';
+    const api = fakeApi({
+      'GET /api/auth/me': json(200, customer()),
+      'GET /api/subscription/status': json(200, { hasSubscription: false }),
+      'POST /api/auth/export': json(202, { message: sent, export_id: 'an-export' }),
+    });
+    renderPage(<AccountPage />, { path: '/account' });
+    const card = await screen.findByRole('article', { name: 'Export my data' });
+    await userEvent.click(within(card).getByRole('button', { name: 'Export my data' }));
+    await within(card).findByText(sent);
+    assert.equal(api.calls('POST', '/api/auth/export').length, 1);
+  });
+});

@@ -55,3 +55,6 @@ export function linkOnce(token: string, call: (token: string) => Promise<{ messa
 
 export const messageOf = (error: unknown, fallback: string) =>
   error instanceof Error && error.message ? error.message : fallback;
+
+/** Starts an export of the caller's data; the link arrives by e-mail (ADR 0403). */
+export const requestDataExport = () => answerOf(api.POST('/auth/export'));

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Timestamp } from "../../../google/protobuf/timestamp.js";
 
 export const protobufPackage = "flatlay.billing.v1";
 
@@ -155,6 +156,37 @@ export interface CreateImageUnlockCheckoutRequest {
 export interface CreateImageUnlockCheckoutResponse {
   checkoutUrl: string;
   sessionId: string;
+}
+
+export interface ListPaymentsRequest {
+  userId: string;
+}
+
+export interface PaymentEntry {
+  paymentId: string;
+  /** token_pack | image_unlock | anonymous_enhancement */
+  kind: string;
+  packName: string;
+  tokens: number;
+  imageId: string;
+  amountCents: number;
+  currency: string;
+  refunded: boolean;
+  paidAt: Date | undefined;
+}
+
+export interface SubscriptionPeriodEntry {
+  subscriptionId: string;
+  plan: string;
+  billingPeriod: string;
+  periodStart: Date | undefined;
+  periodEnd: Date | undefined;
+  invoiceId: string;
+}
+
+export interface ListPaymentsResponse {
+  payments: PaymentEntry[];
+  subscriptionPeriods: SubscriptionPeriodEntry[];
 }
 
 export interface GetSubscriptionRequest {
@@ -2302,6 +2334,573 @@ export const CreateImageUnlockCheckoutResponse: MessageFns<CreateImageUnlockChec
   },
 };
 
+function createBaseListPaymentsRequest(): ListPaymentsRequest {
+  return { userId: "" };
+}
+
+export const ListPaymentsRequest: MessageFns<ListPaymentsRequest> = {
+  encode(message: ListPaymentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPaymentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPaymentsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPaymentsRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListPaymentsRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPaymentsRequest>, I>>(base?: I): ListPaymentsRequest {
+    return ListPaymentsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPaymentsRequest>, I>>(object: I): ListPaymentsRequest {
+    const message = createBaseListPaymentsRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBasePaymentEntry(): PaymentEntry {
+  return {
+    paymentId: "",
+    kind: "",
+    packName: "",
+    tokens: 0,
+    imageId: "",
+    amountCents: 0,
+    currency: "",
+    refunded: false,
+    paidAt: undefined,
+  };
+}
+
+export const PaymentEntry: MessageFns<PaymentEntry> = {
+  encode(message: PaymentEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.paymentId !== "") {
+      writer.uint32(10).string(message.paymentId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.packName !== "") {
+      writer.uint32(26).string(message.packName);
+    }
+    if (message.tokens !== 0) {
+      writer.uint32(32).int32(message.tokens);
+    }
+    if (message.imageId !== "") {
+      writer.uint32(42).string(message.imageId);
+    }
+    if (message.amountCents !== 0) {
+      writer.uint32(48).int32(message.amountCents);
+    }
+    if (message.currency !== "") {
+      writer.uint32(58).string(message.currency);
+    }
+    if (message.refunded !== false) {
+      writer.uint32(64).bool(message.refunded);
+    }
+    if (message.paidAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.paidAt), writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PaymentEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePaymentEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.paymentId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.packName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.tokens = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.imageId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.amountCents = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.refunded = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.paidAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PaymentEntry {
+    return {
+      paymentId: isSet(object.paymentId)
+        ? globalThis.String(object.paymentId)
+        : isSet(object.payment_id)
+        ? globalThis.String(object.payment_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      packName: isSet(object.packName)
+        ? globalThis.String(object.packName)
+        : isSet(object.pack_name)
+        ? globalThis.String(object.pack_name)
+        : "",
+      tokens: isSet(object.tokens) ? globalThis.Number(object.tokens) : 0,
+      imageId: isSet(object.imageId)
+        ? globalThis.String(object.imageId)
+        : isSet(object.image_id)
+        ? globalThis.String(object.image_id)
+        : "",
+      amountCents: isSet(object.amountCents)
+        ? globalThis.Number(object.amountCents)
+        : isSet(object.amount_cents)
+        ? globalThis.Number(object.amount_cents)
+        : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      refunded: isSet(object.refunded) ? globalThis.Boolean(object.refunded) : false,
+      paidAt: isSet(object.paidAt)
+        ? fromJsonTimestamp(object.paidAt)
+        : isSet(object.paid_at)
+        ? fromJsonTimestamp(object.paid_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PaymentEntry): unknown {
+    const obj: any = {};
+    if (message.paymentId !== "") {
+      obj.paymentId = message.paymentId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.packName !== "") {
+      obj.packName = message.packName;
+    }
+    if (message.tokens !== 0) {
+      obj.tokens = Math.round(message.tokens);
+    }
+    if (message.imageId !== "") {
+      obj.imageId = message.imageId;
+    }
+    if (message.amountCents !== 0) {
+      obj.amountCents = Math.round(message.amountCents);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.refunded !== false) {
+      obj.refunded = message.refunded;
+    }
+    if (message.paidAt !== undefined) {
+      obj.paidAt = message.paidAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PaymentEntry>, I>>(base?: I): PaymentEntry {
+    return PaymentEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PaymentEntry>, I>>(object: I): PaymentEntry {
+    const message = createBasePaymentEntry();
+    message.paymentId = object.paymentId ?? "";
+    message.kind = object.kind ?? "";
+    message.packName = object.packName ?? "";
+    message.tokens = object.tokens ?? 0;
+    message.imageId = object.imageId ?? "";
+    message.amountCents = object.amountCents ?? 0;
+    message.currency = object.currency ?? "";
+    message.refunded = object.refunded ?? false;
+    message.paidAt = object.paidAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSubscriptionPeriodEntry(): SubscriptionPeriodEntry {
+  return {
+    subscriptionId: "",
+    plan: "",
+    billingPeriod: "",
+    periodStart: undefined,
+    periodEnd: undefined,
+    invoiceId: "",
+  };
+}
+
+export const SubscriptionPeriodEntry: MessageFns<SubscriptionPeriodEntry> = {
+  encode(message: SubscriptionPeriodEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscriptionId !== "") {
+      writer.uint32(10).string(message.subscriptionId);
+    }
+    if (message.plan !== "") {
+      writer.uint32(18).string(message.plan);
+    }
+    if (message.billingPeriod !== "") {
+      writer.uint32(26).string(message.billingPeriod);
+    }
+    if (message.periodStart !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodStart), writer.uint32(34).fork()).join();
+    }
+    if (message.periodEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodEnd), writer.uint32(42).fork()).join();
+    }
+    if (message.invoiceId !== "") {
+      writer.uint32(50).string(message.invoiceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscriptionPeriodEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscriptionPeriodEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.plan = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.billingPeriod = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.periodStart = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.periodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.invoiceId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscriptionPeriodEntry {
+    return {
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      plan: isSet(object.plan) ? globalThis.String(object.plan) : "",
+      billingPeriod: isSet(object.billingPeriod)
+        ? globalThis.String(object.billingPeriod)
+        : isSet(object.billing_period)
+        ? globalThis.String(object.billing_period)
+        : "",
+      periodStart: isSet(object.periodStart)
+        ? fromJsonTimestamp(object.periodStart)
+        : isSet(object.period_start)
+        ? fromJsonTimestamp(object.period_start)
+        : undefined,
+      periodEnd: isSet(object.periodEnd)
+        ? fromJsonTimestamp(object.periodEnd)
+        : isSet(object.period_end)
+        ? fromJsonTimestamp(object.period_end)
+        : undefined,
+      invoiceId: isSet(object.invoiceId)
+        ? globalThis.String(object.invoiceId)
+        : isSet(object.invoice_id)
+        ? globalThis.String(object.invoice_id)
+        : "",
+    };
+  },
+
+  toJSON(message: SubscriptionPeriodEntry): unknown {
+    const obj: any = {};
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.plan !== "") {
+      obj.plan = message.plan;
+    }
+    if (message.billingPeriod !== "") {
+      obj.billingPeriod = message.billingPeriod;
+    }
+    if (message.periodStart !== undefined) {
+      obj.periodStart = message.periodStart.toISOString();
+    }
+    if (message.periodEnd !== undefined) {
+      obj.periodEnd = message.periodEnd.toISOString();
+    }
+    if (message.invoiceId !== "") {
+      obj.invoiceId = message.invoiceId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscriptionPeriodEntry>, I>>(base?: I): SubscriptionPeriodEntry {
+    return SubscriptionPeriodEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscriptionPeriodEntry>, I>>(object: I): SubscriptionPeriodEntry {
+    const message = createBaseSubscriptionPeriodEntry();
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.plan = object.plan ?? "";
+    message.billingPeriod = object.billingPeriod ?? "";
+    message.periodStart = object.periodStart ?? undefined;
+    message.periodEnd = object.periodEnd ?? undefined;
+    message.invoiceId = object.invoiceId ?? "";
+    return message;
+  },
+};
+
+function createBaseListPaymentsResponse(): ListPaymentsResponse {
+  return { payments: [], subscriptionPeriods: [] };
+}
+
+export const ListPaymentsResponse: MessageFns<ListPaymentsResponse> = {
+  encode(message: ListPaymentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.payments) {
+      PaymentEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.subscriptionPeriods) {
+      SubscriptionPeriodEntry.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPaymentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPaymentsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payments.push(PaymentEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionPeriods.push(SubscriptionPeriodEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPaymentsResponse {
+    return {
+      payments: globalThis.Array.isArray(object?.payments)
+        ? object.payments.map((e: any) => PaymentEntry.fromJSON(e))
+        : [],
+      subscriptionPeriods: globalThis.Array.isArray(object?.subscriptionPeriods)
+        ? object.subscriptionPeriods.map((e: any) => SubscriptionPeriodEntry.fromJSON(e))
+        : globalThis.Array.isArray(object?.subscription_periods)
+        ? object.subscription_periods.map((e: any) => SubscriptionPeriodEntry.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListPaymentsResponse): unknown {
+    const obj: any = {};
+    if (message.payments?.length) {
+      obj.payments = message.payments.map((e) => PaymentEntry.toJSON(e));
+    }
+    if (message.subscriptionPeriods?.length) {
+      obj.subscriptionPeriods = message.subscriptionPeriods.map((e) => SubscriptionPeriodEntry.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPaymentsResponse>, I>>(base?: I): ListPaymentsResponse {
+    return ListPaymentsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPaymentsResponse>, I>>(object: I): ListPaymentsResponse {
+    const message = createBaseListPaymentsResponse();
+    message.payments = object.payments?.map((e) => PaymentEntry.fromPartial(e)) || [];
+    message.subscriptionPeriods = object.subscriptionPeriods?.map((e) => SubscriptionPeriodEntry.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseGetSubscriptionRequest(): GetSubscriptionRequest {
   return { userId: "" };
 }
@@ -4125,6 +4724,20 @@ export const BillingServiceService = {
       Buffer.from(GetSubscriptionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetSubscriptionResponse => GetSubscriptionResponse.decode(value),
   },
+  /**
+   * What a user has paid, oldest first: token packs and unlocks, and the subscription periods
+   * (for the export of their data, ADR 0403).
+   */
+  listPayments: {
+    path: "/flatlay.billing.v1.BillingService/ListPayments" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPaymentsRequest): Buffer => Buffer.from(ListPaymentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPaymentsRequest => ListPaymentsRequest.decode(value),
+    responseSerialize: (value: ListPaymentsResponse): Buffer =>
+      Buffer.from(ListPaymentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPaymentsResponse => ListPaymentsResponse.decode(value),
+  },
   /** Cancels at the end of the paid period; the plan stays until then. */
   cancelSubscription: {
     path: "/flatlay.billing.v1.BillingService/CancelSubscription" as const,
@@ -4246,6 +4859,11 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
   /** A signed-in user's one-off payment to unlock a locked result. */
   createImageUnlockCheckout: handleUnaryCall<CreateImageUnlockCheckoutRequest, CreateImageUnlockCheckoutResponse>;
   getSubscription: handleUnaryCall<GetSubscriptionRequest, GetSubscriptionResponse>;
+  /**
+   * What a user has paid, oldest first: token packs and unlocks, and the subscription periods
+   * (for the export of their data, ADR 0403).
+   */
+  listPayments: handleUnaryCall<ListPaymentsRequest, ListPaymentsResponse>;
   /** Cancels at the end of the paid period; the plan stays until then. */
   cancelSubscription: handleUnaryCall<CancelSubscriptionRequest, CancelSubscriptionResponse>;
   createPortalSession: handleUnaryCall<CreatePortalSessionRequest, CreatePortalSessionResponse>;
@@ -4375,6 +4993,25 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * What a user has paid, oldest first: token packs and unlocks, and the subscription periods
+   * (for the export of their data, ADR 0403).
+   */
+  listPayments(
+    request: ListPaymentsRequest,
+    callback: (error: ServiceError | null, response: ListPaymentsResponse) => void,
+  ): ClientUnaryCall;
+  listPayments(
+    request: ListPaymentsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPaymentsResponse) => void,
+  ): ClientUnaryCall;
+  listPayments(
+    request: ListPaymentsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPaymentsResponse) => void,
   ): ClientUnaryCall;
   /** Cancels at the end of the paid period; the plan stays until then. */
   cancelSubscription(
@@ -4554,6 +5191,28 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());

@@ -24,6 +24,37 @@ export const protobufPackage = "flatlay.identity.v1";
 
 export const protobufFileName = "flatlay/identity/v1/identity_service.proto";
 
+export interface RequestDataExportRequest {
+  userId: string;
+}
+
+export interface RequestDataExportResponse {
+  exportId: string;
+}
+
+export interface ClaimDataExportRequest {
+  /** How long the claim holds before another worker may take the request (0 means 5 minutes). */
+  leaseSeconds: number;
+}
+
+export interface ClaimDataExportResponse {
+  /** Empty when no request is due. */
+  exportId: string;
+  userId: string;
+}
+
+export interface CompleteDataExportRequest {
+  exportId: string;
+  /** The archive's signed path (from the site's root), valid until `expires_at`. */
+  archivePath: string;
+  expiresAt: Date | undefined;
+}
+
+export interface CompleteDataExportResponse {
+  /** False when the request was done already or is gone (its account deleted). */
+  completed: boolean;
+}
+
 export interface DeleteOwnAccountRequest {
   userId: string;
   password: string;
@@ -236,6 +267,498 @@ export interface DeleteUserRequest {
 export interface DeleteUserResponse {
   userId: string;
 }
+
+function createBaseRequestDataExportRequest(): RequestDataExportRequest {
+  return { userId: "" };
+}
+
+export const RequestDataExportRequest: MessageFns<RequestDataExportRequest> = {
+  encode(message: RequestDataExportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequestDataExportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequestDataExportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RequestDataExportRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RequestDataExportRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequestDataExportRequest>, I>>(base?: I): RequestDataExportRequest {
+    return RequestDataExportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequestDataExportRequest>, I>>(object: I): RequestDataExportRequest {
+    const message = createBaseRequestDataExportRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseRequestDataExportResponse(): RequestDataExportResponse {
+  return { exportId: "" };
+}
+
+export const RequestDataExportResponse: MessageFns<RequestDataExportResponse> = {
+  encode(message: RequestDataExportResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.exportId !== "") {
+      writer.uint32(10).string(message.exportId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequestDataExportResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequestDataExportResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.exportId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RequestDataExportResponse {
+    return {
+      exportId: isSet(object.exportId)
+        ? globalThis.String(object.exportId)
+        : isSet(object.export_id)
+        ? globalThis.String(object.export_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RequestDataExportResponse): unknown {
+    const obj: any = {};
+    if (message.exportId !== "") {
+      obj.exportId = message.exportId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequestDataExportResponse>, I>>(base?: I): RequestDataExportResponse {
+    return RequestDataExportResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequestDataExportResponse>, I>>(object: I): RequestDataExportResponse {
+    const message = createBaseRequestDataExportResponse();
+    message.exportId = object.exportId ?? "";
+    return message;
+  },
+};
+
+function createBaseClaimDataExportRequest(): ClaimDataExportRequest {
+  return { leaseSeconds: 0 };
+}
+
+export const ClaimDataExportRequest: MessageFns<ClaimDataExportRequest> = {
+  encode(message: ClaimDataExportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.leaseSeconds !== 0) {
+      writer.uint32(8).int32(message.leaseSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimDataExportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimDataExportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.leaseSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimDataExportRequest {
+    return {
+      leaseSeconds: isSet(object.leaseSeconds)
+        ? globalThis.Number(object.leaseSeconds)
+        : isSet(object.lease_seconds)
+        ? globalThis.Number(object.lease_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: ClaimDataExportRequest): unknown {
+    const obj: any = {};
+    if (message.leaseSeconds !== 0) {
+      obj.leaseSeconds = Math.round(message.leaseSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClaimDataExportRequest>, I>>(base?: I): ClaimDataExportRequest {
+    return ClaimDataExportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClaimDataExportRequest>, I>>(object: I): ClaimDataExportRequest {
+    const message = createBaseClaimDataExportRequest();
+    message.leaseSeconds = object.leaseSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseClaimDataExportResponse(): ClaimDataExportResponse {
+  return { exportId: "", userId: "" };
+}
+
+export const ClaimDataExportResponse: MessageFns<ClaimDataExportResponse> = {
+  encode(message: ClaimDataExportResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.exportId !== "") {
+      writer.uint32(10).string(message.exportId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimDataExportResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimDataExportResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.exportId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimDataExportResponse {
+    return {
+      exportId: isSet(object.exportId)
+        ? globalThis.String(object.exportId)
+        : isSet(object.export_id)
+        ? globalThis.String(object.export_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ClaimDataExportResponse): unknown {
+    const obj: any = {};
+    if (message.exportId !== "") {
+      obj.exportId = message.exportId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClaimDataExportResponse>, I>>(base?: I): ClaimDataExportResponse {
+    return ClaimDataExportResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClaimDataExportResponse>, I>>(object: I): ClaimDataExportResponse {
+    const message = createBaseClaimDataExportResponse();
+    message.exportId = object.exportId ?? "";
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseCompleteDataExportRequest(): CompleteDataExportRequest {
+  return { exportId: "", archivePath: "", expiresAt: undefined };
+}
+
+export const CompleteDataExportRequest: MessageFns<CompleteDataExportRequest> = {
+  encode(message: CompleteDataExportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.exportId !== "") {
+      writer.uint32(10).string(message.exportId);
+    }
+    if (message.archivePath !== "") {
+      writer.uint32(18).string(message.archivePath);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteDataExportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteDataExportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.exportId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.archivePath = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteDataExportRequest {
+    return {
+      exportId: isSet(object.exportId)
+        ? globalThis.String(object.exportId)
+        : isSet(object.export_id)
+        ? globalThis.String(object.export_id)
+        : "",
+      archivePath: isSet(object.archivePath)
+        ? globalThis.String(object.archivePath)
+        : isSet(object.archive_path)
+        ? globalThis.String(object.archive_path)
+        : "",
+      expiresAt: isSet(object.expiresAt)
+        ? fromJsonTimestamp(object.expiresAt)
+        : isSet(object.expires_at)
+        ? fromJsonTimestamp(object.expires_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CompleteDataExportRequest): unknown {
+    const obj: any = {};
+    if (message.exportId !== "") {
+      obj.exportId = message.exportId;
+    }
+    if (message.archivePath !== "") {
+      obj.archivePath = message.archivePath;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteDataExportRequest>, I>>(base?: I): CompleteDataExportRequest {
+    return CompleteDataExportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteDataExportRequest>, I>>(object: I): CompleteDataExportRequest {
+    const message = createBaseCompleteDataExportRequest();
+    message.exportId = object.exportId ?? "";
+    message.archivePath = object.archivePath ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCompleteDataExportResponse(): CompleteDataExportResponse {
+  return { completed: false };
+}
+
+export const CompleteDataExportResponse: MessageFns<CompleteDataExportResponse> = {
+  encode(message: CompleteDataExportResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.completed !== false) {
+      writer.uint32(8).bool(message.completed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteDataExportResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteDataExportResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.completed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteDataExportResponse {
+    return { completed: isSet(object.completed) ? globalThis.Boolean(object.completed) : false };
+  },
+
+  toJSON(message: CompleteDataExportResponse): unknown {
+    const obj: any = {};
+    if (message.completed !== false) {
+      obj.completed = message.completed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteDataExportResponse>, I>>(base?: I): CompleteDataExportResponse {
+    return CompleteDataExportResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteDataExportResponse>, I>>(object: I): CompleteDataExportResponse {
+    const message = createBaseCompleteDataExportResponse();
+    message.completed = object.completed ?? false;
+    return message;
+  },
+};
 
 function createBaseDeleteOwnAccountRequest(): DeleteOwnAccountRequest {
   return { userId: "", password: "", confirmation: "" };
@@ -3806,6 +4329,46 @@ export const IdentityServiceService = {
       Buffer.from(DeleteOwnAccountResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteOwnAccountResponse => DeleteOwnAccountResponse.decode(value),
   },
+  /**
+   * Data exports (ADR 0403): identity keeps the request (a row retried until done) and sends the
+   * e-mail; the gateway, which may call every service and serves the files, gathers the archive.
+   * Asks for an export of the caller's data; a request still being made is answered again.
+   */
+  requestDataExport: {
+    path: "/flatlay.identity.v1.IdentityService/RequestDataExport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RequestDataExportRequest): Buffer =>
+      Buffer.from(RequestDataExportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RequestDataExportRequest => RequestDataExportRequest.decode(value),
+    responseSerialize: (value: RequestDataExportResponse): Buffer =>
+      Buffer.from(RequestDataExportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RequestDataExportResponse => RequestDataExportResponse.decode(value),
+  },
+  /** Takes the oldest due export request for a while (a lease); none when there is nothing to do. */
+  claimDataExport: {
+    path: "/flatlay.identity.v1.IdentityService/ClaimDataExport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ClaimDataExportRequest): Buffer =>
+      Buffer.from(ClaimDataExportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ClaimDataExportRequest => ClaimDataExportRequest.decode(value),
+    responseSerialize: (value: ClaimDataExportResponse): Buffer =>
+      Buffer.from(ClaimDataExportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ClaimDataExportResponse => ClaimDataExportResponse.decode(value),
+  },
+  /** Marks a claimed export done and e-mails its link, in one transaction; again is a no-op. */
+  completeDataExport: {
+    path: "/flatlay.identity.v1.IdentityService/CompleteDataExport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteDataExportRequest): Buffer =>
+      Buffer.from(CompleteDataExportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteDataExportRequest => CompleteDataExportRequest.decode(value),
+    responseSerialize: (value: CompleteDataExportResponse): Buffer =>
+      Buffer.from(CompleteDataExportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompleteDataExportResponse => CompleteDataExportResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -3866,6 +4429,16 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * same deletion as DeleteUser, and a confirmation e-mail to the address it had.
    */
   deleteOwnAccount: handleUnaryCall<DeleteOwnAccountRequest, DeleteOwnAccountResponse>;
+  /**
+   * Data exports (ADR 0403): identity keeps the request (a row retried until done) and sends the
+   * e-mail; the gateway, which may call every service and serves the files, gathers the archive.
+   * Asks for an export of the caller's data; a request still being made is answered again.
+   */
+  requestDataExport: handleUnaryCall<RequestDataExportRequest, RequestDataExportResponse>;
+  /** Takes the oldest due export request for a while (a lease); none when there is nothing to do. */
+  claimDataExport: handleUnaryCall<ClaimDataExportRequest, ClaimDataExportResponse>;
+  /** Marks a claimed export done and e-mails its link, in one transaction; again is a no-op. */
+  completeDataExport: handleUnaryCall<CompleteDataExportRequest, CompleteDataExportResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -4177,6 +4750,58 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteOwnAccountResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Data exports (ADR 0403): identity keeps the request (a row retried until done) and sends the
+   * e-mail; the gateway, which may call every service and serves the files, gathers the archive.
+   * Asks for an export of the caller's data; a request still being made is answered again.
+   */
+  requestDataExport(
+    request: RequestDataExportRequest,
+    callback: (error: ServiceError | null, response: RequestDataExportResponse) => void,
+  ): ClientUnaryCall;
+  requestDataExport(
+    request: RequestDataExportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RequestDataExportResponse) => void,
+  ): ClientUnaryCall;
+  requestDataExport(
+    request: RequestDataExportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RequestDataExportResponse) => void,
+  ): ClientUnaryCall;
+  /** Takes the oldest due export request for a while (a lease); none when there is nothing to do. */
+  claimDataExport(
+    request: ClaimDataExportRequest,
+    callback: (error: ServiceError | null, response: ClaimDataExportResponse) => void,
+  ): ClientUnaryCall;
+  claimDataExport(
+    request: ClaimDataExportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ClaimDataExportResponse) => void,
+  ): ClientUnaryCall;
+  claimDataExport(
+    request: ClaimDataExportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ClaimDataExportResponse) => void,
+  ): ClientUnaryCall;
+  /** Marks a claimed export done and e-mails its link, in one transaction; again is a no-op. */
+  completeDataExport(
+    request: CompleteDataExportRequest,
+    callback: (error: ServiceError | null, response: CompleteDataExportResponse) => void,
+  ): ClientUnaryCall;
+  completeDataExport(
+    request: CompleteDataExportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompleteDataExportResponse) => void,
+  ): ClientUnaryCall;
+  completeDataExport(
+    request: CompleteDataExportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompleteDataExportResponse) => void,
   ): ClientUnaryCall;
 }
 

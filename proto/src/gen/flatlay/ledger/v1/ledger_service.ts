@@ -161,6 +161,8 @@ export interface ListTransactionsRequest {
   userId: string;
   /** At most this many, newest first (default 10, at most 100). */
   limit: number;
+  /** Skips this many of the newest first: pages through the whole history (the data export). */
+  offset?: number | undefined;
 }
 
 export interface Transaction {
@@ -1725,7 +1727,7 @@ export const GetBalanceResponse: MessageFns<GetBalanceResponse> = {
 };
 
 function createBaseListTransactionsRequest(): ListTransactionsRequest {
-  return { userId: "", limit: 0 };
+  return { userId: "", limit: 0, offset: undefined };
 }
 
 export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
@@ -1735,6 +1737,9 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(16).int32(message.limit);
+    }
+    if (message.offset !== undefined) {
+      writer.uint32(24).int32(message.offset);
     }
     return writer;
   },
@@ -1768,6 +1773,14 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1788,6 +1801,7 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
         ? globalThis.String(object.user_id)
         : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : undefined,
     };
   },
 
@@ -1799,6 +1813,9 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.offset !== undefined) {
+      obj.offset = Math.round(message.offset);
+    }
     return obj;
   },
 
@@ -1809,6 +1826,7 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
     const message = createBaseListTransactionsRequest();
     message.userId = object.userId ?? "";
     message.limit = object.limit ?? 0;
+    message.offset = object.offset ?? undefined;
     return message;
   },
 };

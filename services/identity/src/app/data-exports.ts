@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, enqueueMail, withTransaction, type Pool } from '@flatlay/platform';
+import { dataExportStore } from '../adapters/data-export-store.js';
+import { userStore } from '../adapters/user-store.js';
+
+/** How long a claim holds when the worker names none: ample for one archive, short for a retry. */
+export const DEFAULT_EXPORT_LEASE_SECONDS = 300;
+
+/**
+ * Exports of a person's data (ADR 0403). Identity owns the request and the message; the archive
+ * is gathered by the gateway, which may call every service and serves the files. A request is a
+ * row retried until its worker completes it, and completing it queues the e-mail in the same
+ * transaction, so a crash anywhere sends exactly one message (or retries the archive).
+ */
+export class DataExports {
+  private readonly clock: () => Date;
+
+  constructor(
+    private readonly pool: Pool,
+    clock?: () => Date,
+  ) {
+    this.clock = clock ?? (() => new Date());
+  }
+
+  /** A new request, or the one still being made (asking twice makes one archive and one e-mail). */
+  async request(userId: string): Promise<string> {
+    const user = await userStore.byId(this.pool, userId);
+    if (!user) throw new AppError('NOT_FOUND', 'User not found');
+    return dataExportStore.insertOpen(this.pool, randomUUID(), userId, this.clock());
+  }
+
+  async claim(leaseSeconds: number): Promise<{ id: string; userId: string } | undefined> {
+    const lease = leaseSeconds > 0 ? Math.min(leaseSeconds, 3600) : DEFAULT_EXPORT_LEASE_SECONDS;
+    return dataExportStore.claimDue(this.pool, this.clock(), lease);
+  }
+
+  /** Done, with the e-mail carrying the archive's link; false when it was done already or its account is gone. */
+  async complete(exportId: string, archivePath: string, expiresAt: Date): Promise<boolean> {
+    if (!archivePath.startsWith('/')) throw new AppError('INVALID_ARGUMENT', 'archive_path must start with /');
+    return withTransaction(this.pool, async (tx) => {
+      const userId = await dataExportStore.complete(tx, exportId, this.clock());
+      if (!userId) return false;
+      const user = await userStore.byId(tx, userId);
+      if (!user) return false;
+      await enqueueMail(tx, {
+        kind: 'data-export-ready',
+        recipient: user.email,
+        params: { archivePath, expiresAt: expiresAt.toISOString() },
+      });
+      return true;
+    });
+  }
+}

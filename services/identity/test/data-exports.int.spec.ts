@@ -1,0 +1,100 @@
+// Data export requests (ADR 0403) on identity's real Postgres, with the e-mail read from a real
+// SMTP server: a request is one row however often it is asked for, a worker that dies holding it
+// leaves it to the next one once its lease ends, and completing it (twice, as a retried worker
+// would) queues exactly one e-mail with the archive's link.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { identity } from '@flatlay/proto';
+import {
+  call,
+  createClient,
+  createLogger,
+  ServiceCredential,
+  startService,
+  type RunningService,
+} from '@flatlay/platform';
+import { mailTo, testSmtpUrl, waitForMail } from '../../platform/test/mailpit.js';
+import { requireEnv, testKafkaBus, type TestKafkaBus } from '../../platform/test/support.js';
+import { DataExports } from '../src/app/data-exports.js';
+import { createIdentityService } from '../src/index.js';
+
+const BASE = 'http://flatlay.test';
+
+describe('data export requests', () => {
+  let bus: TestKafkaBus;
+  let service: RunningService;
+  let client: identity.IdentityServiceClient;
+
+  beforeAll(async () => {
+    bus = testKafkaBus('identity-export-test');
+    const keyFile = join(await mkdtemp(join(tmpdir(), 'identity-key-')), 'jwt-signing-key.pem');
+    service = await startService(
+      createIdentityService({ JWT_KEY_FILE: keyFile, SMTP_URL: testSmtpUrl(), PUBLIC_BASE_URL: BASE }),
+      {
+        databaseUrl: requireEnv('DATABASE_URL'),
+        database: `flatlay_identity_export_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
+        bus,
+        grpcPort: 0,
+        logger: createLogger('identity-export-test', 'silent'),
+      },
+    );
+    client = createClient(
+      identity.IdentityServiceClient,
+      `127.0.0.1:${service.port}`,
+      new ServiceCredential('gateway'),
+    );
+  });
+  afterAll(async () => {
+    client?.close();
+    await service?.stop();
+    await bus?.close();
+  });
+
+  it('one request however often asked; a dead worker’s claim comes back after its lease; one e-mail', async () => {
+    const email = `export.${randomUUID().slice(0, 8)}@example.com`;
+    const { user } = await call(client, client.register, { email, password: 'long enough please' });
+    const userId = user!.id;
+    // A clock of the test's own: the lease ends when the test says so, not after a wait.
+    let now = new Date('2030-01-01T12:00:00Z');
+    const exports = new DataExports(service.context.pool, () => now);
+
+    const first = await exports.request(userId);
+    assert.equal(await exports.request(userId), first, 'asking again while it is being made answers the same request');
+
+    const claimed = await exports.claim(60);
+    assert.deepEqual(claimed, { id: first, userId });
+    assert.equal(await exports.claim(60), undefined, 'held: no other worker takes it');
+    // The worker dies here. A minute later the request is due again, for the next worker.
+    now = new Date(now.getTime() + 61_000);
+    assert.deepEqual(await exports.claim(60), { id: first, userId }, 'back after the lease');
+
+    const path = '/files/exports/u/e.json?expires=1&signature=s';
+    const expires = new Date(now.getTime() + 7 * 86_400_000);
+    assert.equal(await exports.complete(first, path, expires), true);
+    assert.equal(await exports.complete(first, path, expires), false, 'a retried completion sends nothing more');
+    assert.equal(await exports.claim(60), undefined, 'done: nothing is due');
+
+    const [mail] = await waitForMail(email, 'Your Flatlay data export is ready');
+    assert.ok(mail!.text.includes(`${BASE}${path}`), mail!.text);
+    const all = (await mailTo(email)).filter((m) => m.subject.includes('data export'));
+    assert.equal(all.length, 1, 'exactly one e-mail');
+    // A later request is a new one (the first is done).
+    assert.notEqual(await exports.request(userId), first);
+  });
+
+  it('refuses an unknown user, and completes nothing for a deleted one', async () => {
+    await assert.rejects(new DataExports(service.context.pool).request(randomUUID()), { code: 'NOT_FOUND' });
+    const { user } = await call(client, client.register, {
+      email: `gone.${randomUUID().slice(0, 8)}@example.com`,
+      password: 'long enough please',
+    });
+    const exports = new DataExports(service.context.pool);
+    const id = await exports.request(user!.id);
+    await call(client, client.deleteUser, { userId: user!.id, email: '' });
+    assert.equal(await exports.complete(id, '/files/x.json', new Date()), false, 'its request went with the account');
+  });
+});
