@@ -281,11 +281,19 @@ function checkAgainstManifest(
   const refuse = (why: string) => new EngineError('INVALID_CONFIG', `model "${manifest.name}": ${why}`);
   const inputs = session.inputNames;
   if (inputs.length !== 1) throw refuse(`expected one image input, found ${inputs.length} (${inputs.join(', ')})`);
+  const outputs = session.outputNames;
   const outputName =
-    manifest.outputName ?? (session.outputNames.includes('output') ? 'output' : session.outputNames[0]);
-  if (!outputName || !session.outputNames.includes(outputName))
+    manifest.outputName ??
+    (manifest.outputIndex !== undefined
+      ? outputs.at(manifest.outputIndex)
+      : outputs.includes('output')
+        ? 'output'
+        : outputs[0]);
+  if (!outputName || !outputs.includes(outputName))
     throw refuse(
-      `no output ${outputName ?? ''} (outputs: ${session.outputNames.join(', ')}); set outputName in the manifest`,
+      manifest.outputIndex !== undefined && manifest.outputName === undefined
+        ? `no output at index ${manifest.outputIndex}: the model has ${outputs.length} (${outputs.join(', ')})`
+        : `no output ${outputName ?? ''} (outputs: ${outputs.join(', ')}); set outputName or outputIndex in the manifest`,
     );
   const meta = session.inputMetadata?.[0];
   const shape = meta?.isTensor ? meta.shape : undefined;
