@@ -225,6 +225,22 @@ describe('bring your own model (MODEL_PATH with a manifest)', () => {
     }
   });
 
+  it('runs on CPU with one warning when the CUDA provider is taken as installed but fails to start', async () => {
+    // as on a host whose provider library is there but cannot start (no GPU, no driver): here the
+    // library is missing, so ONNX Runtime refuses the CUDA session (and prints its own error line)
+    const model = await loadSegmentationModel({
+      modelPath: ownModel(redIsLogit, { inputSize: 'free', output: 'logits' }),
+      cuda: '1',
+      inputSize: 256,
+      cudaProviderInstalled: () => true,
+    });
+    assert.equal(model.runtime?.executionProvider, 'cpu');
+    assert.equal(model.runtime?.warnings.length, 1, model.runtime?.warnings.join(' | '));
+    assert.match(model.runtime!.warnings[0]!, /CUDA execution provider failed to start \(.+\): running on CPU/);
+    const plane = await probabilityPlane(ramp(256), model);
+    assert.ok(plane[255]! > 250 && plane[0]! < 5, `the model runs on CPU: ${plane[0]}, ${plane[255]}`);
+  });
+
   it('finds the CUDA provider library where onnxruntime-node loads it from', () => {
     const pkg = path.join(dir, 'onnxruntime-node');
     const native = path.join(pkg, 'bin', 'napi-v6', 'linux', 'x64');
