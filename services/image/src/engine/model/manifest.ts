@@ -13,31 +13,41 @@ import { EngineError } from '../errors.js';
  */
 const triple = z.tuple([z.number(), z.number(), z.number()]);
 
-export const manifestSchema = z.strictObject({
-  /** Shown in the engine's log line and the bench's report. */
-  name: z.string().min(1),
-  /** The model's licence as its authors state it (an SPDX identifier where there is one): logged at start. */
-  licence: z.string().min(1),
-  /** Where the weights come from (a URL or a short note). */
-  source: z.string().min(1).optional(),
-  /**
-   * 'free': the model takes any square side (the engine's ENGINE_INFERENCE_SIZE, and the 256 px
-   * first pass of crop-first); a number: the side the model was exported at, which it then always runs at.
-   */
-  inputSize: z.union([z.literal('free'), z.number().int().min(32).max(4096)]),
-  /** Order of the three input planes. */
-  channelOrder: z.enum(['rgb', 'bgr']).default('rgb'),
-  /**
-   * Normalisation per channel (in channelOrder's order), on pixel values scaled to 0..1:
-   * input = (value / 255 - mean) / std. ImageNet's: mean [0.485, 0.456, 0.406], std [0.229, 0.224, 0.225].
-   */
-  mean: triple,
-  std: triple.refine((s) => s.every((v) => v > 0), { message: 'every std must be above 0' }),
-  /** 'logits': the engine applies a sigmoid; 'probabilities': values already in 0..1. */
-  output: z.enum(['logits', 'probabilities']),
-  /** The model output to read; unset: the output called "output", else the first one. */
-  outputName: z.string().min(1).optional(),
-});
+export const manifestSchema = z
+  .strictObject({
+    /** Shown in the engine's log line and the bench's report. */
+    name: z.string().min(1),
+    /** The model's licence as its authors state it (an SPDX identifier where there is one): logged at start. */
+    licence: z.string().min(1),
+    /** Where the weights come from (a URL or a short note). */
+    source: z.string().min(1).optional(),
+    /**
+     * 'free': the model takes any square side (the engine's ENGINE_INFERENCE_SIZE, and the 256 px
+     * first pass of crop-first); a number: the side the model was exported at, which it then always runs at.
+     */
+    inputSize: z.union([z.literal('free'), z.number().int().min(32).max(4096)]),
+    /** Order of the three input planes. */
+    channelOrder: z.enum(['rgb', 'bgr']).default('rgb'),
+    /**
+     * Normalisation per channel (in channelOrder's order), on pixel values scaled to 0..1:
+     * input = (value / 255 - mean) / std. ImageNet's: mean [0.485, 0.456, 0.406], std [0.229, 0.224, 0.225].
+     */
+    mean: triple,
+    std: triple.refine((s) => s.every((v) => v > 0), { message: 'every std must be above 0' }),
+    /** 'logits': the engine applies a sigmoid; 'probabilities': values already in 0..1. */
+    output: z.enum(['logits', 'probabilities']),
+    /** The model output to read; unset (and no outputIndex): the output called "output", else the first one. */
+    outputName: z.string().min(1).optional(),
+    /**
+     * Or the output to read by its place among the model's outputs: 0 the first, -1 the last (BiRefNet
+     * answers several predictions and its final mask is the last), so a manifest needs no output's name.
+     */
+    outputIndex: z.number().int().min(-64).max(63).optional(),
+  })
+  .refine((m) => m.outputName === undefined || m.outputIndex === undefined, {
+    message: 'give outputName or outputIndex, not both',
+    path: ['outputIndex'],
+  });
 
 export type ModelManifest = z.infer<typeof manifestSchema>;
 export type ManifestInput = z.input<typeof manifestSchema>;

@@ -51,6 +51,20 @@ describe('model manifest', () => {
     );
   });
 
+  it('takes the output by name or by index, not both', () => {
+    const base = { name: 'm', licence: 'MIT', inputSize: 'free', mean: [0, 0, 0], std: [1, 1, 1], output: 'logits' };
+    assert.equal(parseManifest({ ...base, outputIndex: -1 }, 'm.json').outputIndex, -1);
+    assert.throws(
+      () => parseManifest({ ...base, outputName: 'mask', outputIndex: 0 }, 'm.json'),
+      (e: unknown) =>
+        e instanceof EngineError && /outputIndex: give outputName or outputIndex, not both/.test(e.message),
+    );
+    assert.throws(
+      () => parseManifest({ ...base, outputIndex: 0.5 }, 'm.json'),
+      (e: unknown) => e instanceof EngineError && /outputIndex: /.test(e.message),
+    );
+  });
+
   it('finds the manifest beside the model', () => {
     assert.equal(manifestPathFor('/models/birefnet-lite.onnx'), '/models/birefnet-lite.json');
     assert.equal(manifestPathFor('/models/ben2'), '/models/ben2.json');

@@ -142,6 +142,12 @@ export interface ModelSettings {
   engines?: number;
   /** Intra-op threads as given, instead of the calculation above. */
   intraOpThreads?: number;
+  /**
+   * Whether CUDA's provider library is installed beside onnxruntime-node (default:
+   * cudaProviderInstalled()). Tests answer yes on a host without it, to run the fall-back when the
+   * provider fails to start.
+   */
+  cudaProviderInstalled?: () => boolean;
 }
 
 /**
@@ -204,6 +210,7 @@ export async function loadSegmentationModel({
   inputSize = DEFAULT_INFERENCE_SIZE,
   engines = 1,
   intraOpThreads,
+  cudaProviderInstalled: providerInstalled = cudaProviderInstalled,
 }: ModelSettings = {}): Promise<SegmentationModel> {
   if (!isInferenceSize(inputSize))
     throw new EngineError(
@@ -218,7 +225,7 @@ export async function loadSegmentationModel({
   const { providers: wanted, warning } = chooseProviders(
     cuda,
     ort.listSupportedBackends?.() ?? [],
-    cuda !== '0' && cudaProviderInstalled(),
+    cuda !== '0' && providerInstalled(),
   );
   // An operator's model is used as given; the default one comes in float16 for CUDA and
   // widened to float32 for the CPU provider, which runs float16 weights through casts.
@@ -281,11 +288,19 @@ function checkAgainstManifest(
   const refuse = (why: string) => new EngineError('INVALID_CONFIG', `model "${manifest.name}": ${why}`);
   const inputs = session.inputNames;
   if (inputs.length !== 1) throw refuse(`expected one image input, found ${inputs.length} (${inputs.join(', ')})`);
+  const outputs = session.outputNames;
   const outputName =
-    manifest.outputName ?? (session.outputNames.includes('output') ? 'output' : session.outputNames[0]);
-  if (!outputName || !session.outputNames.includes(outputName))
+    manifest.outputName ??
+    (manifest.outputIndex !== undefined
+      ? outputs.at(manifest.outputIndex)
+      : outputs.includes('output')
+        ? 'output'
+        : outputs[0]);
+  if (!outputName || !outputs.includes(outputName))
     throw refuse(
-      `no output ${outputName ?? ''} (outputs: ${session.outputNames.join(', ')}); set outputName in the manifest`,
+      manifest.outputIndex !== undefined && manifest.outputName === undefined
+        ? `no output at index ${manifest.outputIndex}: the model has ${outputs.length} (${outputs.join(', ')})`
+        : `no output ${outputName ?? ''} (outputs: ${outputs.join(', ')}); set outputName or outputIndex in the manifest`,
     );
   const meta = session.inputMetadata?.[0];
   const shape = meta?.isTensor ? meta.shape : undefined;

@@ -15,11 +15,16 @@ export interface TinySegmenter {
   bias: number;
   /** Name of the graph's output (default 'mask'). */
   outputName?: string;
+  /**
+   * Set: a second output of that name, Sigmoid of the first, declared after it (a model with
+   * several outputs whose last is the mask, as BiRefNet's exports are).
+   */
+  sigmoidOutput?: string;
 }
 
 const LD = WireType.LengthDelimited;
 
-export function tinySegmenter({ size, weights, bias, outputName = 'mask' }: TinySegmenter): Uint8Array {
+export function tinySegmenter({ size, weights, bias, outputName = 'mask', sigmoidOutput }: TinySegmenter): Uint8Array {
   const w = new BinaryWriter();
   w.tag(1, WireType.Varint).int64(8); // ir_version
   w.tag(2, LD).string('flatlay-test'); // producer_name
@@ -32,9 +37,15 @@ export function tinySegmenter({ size, weights, bias, outputName = 'mask' }: Tiny
       for (const i of ['x', 'W', 'B']) w.tag(1, LD).string(i);
       w.tag(2, LD).string(outputName).tag(3, LD).string('conv').tag(4, LD).string('Conv');
     });
+    if (sigmoidOutput)
+      message(w, 1, () => {
+        w.tag(1, LD).string(outputName).tag(2, LD).string(sigmoidOutput);
+        w.tag(3, LD).string('sigmoid').tag(4, LD).string('Sigmoid');
+      });
     const side = size === 'free' ? (['height', 'width'] as const) : ([size, size] as const);
     imageValue(w, 11, 'x', [1, 3, ...side]);
     imageValue(w, 12, outputName, [1, 1, ...side]);
+    if (sigmoidOutput) imageValue(w, 12, sigmoidOutput, [1, 1, ...side]);
   });
   return w.finish();
 }
