@@ -158,7 +158,7 @@ function render(vs: ValueSet): K8s[] {
 
 /**
  * Validates one object against its OpenAPI schema: Kubernetes' own (kubernetes-models) or the
- * CRD's (Strimzi, KEDA). An object of a kind no model knows is an error, not a pass.
+ * CRD's (Strimzi, KEDA, the Prometheus Operator). An object of a kind no model knows is an error, not a pass.
  */
 async function validateSchema(o: K8s): Promise<void> {
   const [group = '', version = ''] = String(o.apiVersion).includes('/')
@@ -170,7 +170,9 @@ async function validateSchema(o: K8s): Promise<void> {
       ? `@kubernetes-models/cloudnative-pg/${group}/${version}/${o.kind}`
       : group === 'keda.sh'
         ? `@kubernetes-models/keda/${group}/${version}/${o.kind}`
-        : `kubernetes-models/${group ? `${group}/` : ''}${version}/${o.kind}`;
+        : group === 'monitoring.coreos.com'
+          ? `@kubernetes-models/prometheus-operator/${group}/${version}/${o.kind}`
+          : `kubernetes-models/${group ? `${group}/` : ''}${version}/${o.kind}`;
   let Model: (new (data: K8s) => { validate(): void }) | undefined;
   try {
     Model = (await import(module))[o.kind];
@@ -801,17 +803,37 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           // Ingress: exactly the enabled components that may call this one, on its port.
           const isService = comp !== 'gateway' && comp !== 'image-worker';
           const callers = isService ? vs.enabled.filter((other) => calleesOfComponent(other).includes(comp)) : [];
-          const fromPods = policy.spec.ingress.flatMap((r: K8s) => r.from.map(podComponent).filter(Boolean));
+          // The monitoring namespace reaches the metrics port (METRICS_PORT, the port named
+          // `metrics`), and only that port; no other rule names the metrics port.
+          const [container] = d.spec.template.spec.containers;
+          const metricsPort = container.ports.find((p: K8s) => p.name === 'metrics')?.containerPort;
+          assert.equal(metricsPort, values.metrics.port, `${comp}: a container port named metrics`);
+          assert.equal(
+            container.env.find((e: K8s) => e.name === 'METRICS_PORT')?.value,
+            String(metricsPort),
+            `${comp}: METRICS_PORT is the metrics port`,
+          );
+          const scrapes = policy.spec.ingress.filter((r: K8s) => r.ports.some((p: K8s) => p.port === metricsPort));
+          assert.deepEqual(
+            scrapes,
+            [
+              {
+                from: [{ namespaceSelector: values.monitoring.namespaceSelector }],
+                ports: [{ port: metricsPort, protocol: 'TCP' }],
+              },
+            ],
+            `${comp}: the monitoring namespace reaches the metrics port, nothing else`,
+          );
+          const serving = policy.spec.ingress.filter((r: K8s) => !scrapes.includes(r));
+          const fromPods = serving.flatMap((r: K8s) => r.from.map(podComponent).filter(Boolean));
           assert.deepEqual(fromPods.sort(), [...callers].sort(), `${comp}: gRPC callers`);
-          for (const r of policy.spec.ingress)
+          for (const r of serving)
             assert.deepEqual(
               r.ports.map((p: K8s) => p.port),
               [port],
               `${comp}: ingress only on its port`,
             );
-          const fromController = policy.spec.ingress.filter((r: K8s) =>
-            r.from.some((peer: K8s) => !podComponent(peer)),
-          );
+          const fromController = serving.filter((r: K8s) => r.from.some((peer: K8s) => !podComponent(peer)));
           if (comp === 'gateway')
             assert.deepEqual(
               fromController.map((r: K8s) => r.from),

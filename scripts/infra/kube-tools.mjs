@@ -5,6 +5,8 @@
 //   kwok-<v>/         kwok and its stages file (fast node and pod lifecycles)
 //   strimzi-crds-<v>/ the Strimzi CRDs, made by Strimzi's own CRD generator from io.strimzi:api
 //   keda-crds-<v>/    the KEDA CRDs, made by controller-gen over KEDA's API package
+//   prometheus-operator-crds-<v>/ the Prometheus Operator's PodMonitor, ServiceMonitor and
+//                     PrometheusRule CRDs, made by controller-gen over its monitoring API module
 // Each folder is complete when its `.complete` marker holds the recipe it was made by; a folder
 // without it (an interrupted build) is rebuilt. Nothing here is copied into the repository.
 
@@ -309,15 +311,61 @@ export async function makeKedaCrds(version = VERSIONS.keda) {
   });
 }
 
+/** The Prometheus Operator's kinds the chart renders (monitoring.*); its other CRDs are left out. */
+export const PROMETHEUS_OPERATOR_KINDS = Object.freeze(['podmonitors', 'servicemonitors', 'prometheusrules']);
+
+/**
+ * The Prometheus Operator's CRDs, made as the operator's own Makefile makes them: controller-gen over
+ * the v1 API package of its separately published module (pkg/apis/monitoring). Only the kinds the
+ * chart uses are kept (the Prometheus and Alertmanager CRDs are several MB each and unused here).
+ */
+/** @param {string} [version] */
+export async function makePrometheusOperatorCrds(version = VERSIONS.prometheusOperator) {
+  const dir = path.join(KUBE_CACHE, `prometheus-operator-crds-${version}`);
+  const recipe = `prometheus-operator ${version}; controller-gen ${VERSIONS.controllerTools}; ${PROMETHEUS_OPERATOR_KINDS.join(' ')}\n`;
+  return cached(dir, recipe, `Prometheus Operator CRDs ${version}`, async (/** @type {string} */ out) => {
+    requireTool('go', 'run controller-gen');
+    const api = 'github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring';
+    const mod = path.join(out, 'src');
+    fs.mkdirSync(mod, { recursive: true });
+    fs.writeFileSync(
+      path.join(mod, 'go.mod'),
+      `module flatlay.local/promcrds\n\ngo 1.25\n\nrequire (\n\t${api} ${version}\n\tsigs.k8s.io/controller-tools ${VERSIONS.controllerTools}\n)\n`,
+    );
+    fs.writeFileSync(
+      path.join(mod, 'tools.go'),
+      `//go:build tools\n\npackage tools\n\nimport (\n\t_ "${api}/v1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n`,
+    );
+    await run('go', ['mod', 'tidy'], { cwd: mod, env: GO_ENV });
+    await run(
+      'go',
+      ['build', '-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
+      { cwd: mod, env: GO_ENV },
+    );
+    const all = path.join(mod, 'crds');
+    await run(path.join(mod, 'controller-gen'), ['crd:crdVersions=v1', `paths=${api}/v1`, `output:crd:dir=${all}`], {
+      cwd: mod,
+      env: GO_ENV,
+    });
+    for (const kind of PROMETHEUS_OPERATOR_KINDS) {
+      const file = `monitoring.coreos.com_${kind}.yaml`;
+      if (!exists(path.join(all, file))) throw new Error(`controller-gen made no ${file} from ${api}@${version}`);
+      fs.copyFileSync(path.join(all, file), path.join(out, file));
+    }
+    fs.rmSync(mod, { recursive: true, force: true });
+  });
+}
+
 /** Everything the k8s tier needs for one Kubernetes version; independent builds run side by side. */
 /** @param {string} [version] */
 export async function installControlPlane(version = VERSIONS.kubernetes) {
-  const [kube, etcd, kwok, strimzi, keda] = await Promise.all([
+  const [kube, etcd, kwok, strimzi, keda, prometheus] = await Promise.all([
     installKubernetes(version),
     installEtcd(),
     installKwok(),
     makeStrimziCrds(),
     makeKedaCrds(),
+    makePrometheusOperatorCrds(),
   ]);
   // controller-gen also emits keda.sh_withtriggers.yaml for an internal helper type of KEDA's API
   // package; KEDA's releases ship no such CRD, so neither do we.
@@ -336,6 +384,6 @@ export async function installControlPlane(version = VERSIONS.kubernetes) {
     etcd: path.join(etcd, 'etcd'),
     kwok: path.join(kwok, 'kwok'),
     kwokStages: path.join(kwok, 'stages.yaml'),
-    crds: [...crdFiles(strimzi), ...crdFiles(keda)],
+    crds: [...crdFiles(strimzi), ...crdFiles(keda), ...crdFiles(prometheus)],
   };
 }

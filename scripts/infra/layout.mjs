@@ -30,6 +30,9 @@ export const VERSIONS = Object.freeze({
   strimzi: '1.2.0', // io.strimzi:api + io.strimzi:crd-generator (Maven Central): the CRDs the chart targets
   keda: 'v2.21.0', // github.com/kedacore/keda/v2 API types, through controller-gen
   controllerTools: 'v0.23.0', // sigs.k8s.io/controller-tools (controller-gen)
+  // github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring (its own module) through
+  // controller-gen: the PodMonitor and PrometheusRule CRDs the chart's monitoring targets
+  prometheusOperator: 'v0.95.2',
 });
 
 // This file is scripts/infra/layout.mjs: the repo root is two levels up.

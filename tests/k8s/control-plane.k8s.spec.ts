@@ -3,7 +3,9 @@
 // the newest; `npm run k8s:matrix` runs each supported one), built from the Go module proxy, with
 // kwok simulating the kubelets of a CPU pool (three nodes, three zones) and a GPU pool (two
 // nodes: label, taint, nvidia.com/gpu). The operators' CRDs are made at test time from their own
-// packages at pinned versions (Strimzi 1.2 by its CRD generator, KEDA 2.21 by controller-gen);
+// packages at pinned versions (Strimzi 1.2 by its CRD generator, KEDA 2.21 and the Prometheus
+// Operator 0.95's PodMonitor, ServiceMonitor and PrometheusRule by controller-gen: the production
+// values switch the chart's monitoring on, so those objects are admitted and installed too);
 // no operator runs, so the Secrets they would make are made here, and said so where they are.
 //
 // What offline rendering cannot show and this does: API removals, strict field validation,
@@ -169,7 +171,7 @@ describe(`the chart on a real Kubernetes ${VERSION} control plane with kwok node
     await cluster?.stop();
   });
 
-  it('serves the pinned version, and the Strimzi (kafka.strimzi.io/v1 only) and KEDA APIs', async () => {
+  it('serves the pinned version, and the Strimzi (kafka.strimzi.io/v1 only), KEDA and Prometheus Operator APIs', async () => {
     const [status, body] = await cluster.get('/version');
     assert.equal(status, 200);
     assert.equal(JSON.parse(body).gitVersion, VERSION);
@@ -181,6 +183,9 @@ describe(`the chart on a real Kubernetes ${VERSION} control plane with kwok node
       'kafkausers.kafka.strimzi.io',
       'scaledobjects.keda.sh',
       'triggerauthentications.keda.sh',
+      'podmonitors.monitoring.coreos.com',
+      'servicemonitors.monitoring.coreos.com',
+      'prometheusrules.monitoring.coreos.com',
     ])
       assert.ok(resources.split('\n').includes(r), `serves ${r}`);
     const versions = await kubectl(['api-versions']);
@@ -379,6 +384,28 @@ describe(`the chart on a real Kubernetes ${VERSION} control plane with kwok node
       }
     });
 
+    it('installs a PodMonitor per component selecting its Running pods by their metrics port, the PrometheusRule and the dashboards', async () => {
+      const pods = await items('pods');
+      const monitors = await items('podmonitors');
+      assert.deepEqual(monitors.map(componentOf).sort(), [...replicasOf.keys()].sort());
+      for (const m of monitors) {
+        const selected = pods.filter((p) =>
+          Object.entries(m.spec.selector.matchLabels).every(([k, v]) => p.metadata.labels[k] === v),
+        );
+        assert.equal(selected.length, replicasOf.get(componentOf(m)), `${m.metadata.name} selects its pods`);
+        for (const p of selected)
+          assert.ok(
+            p.spec.containers[0].ports.some((port: K8s) => port.name === m.spec.podMetricsEndpoints[0].port),
+            `${p.metadata.name} declares the port ${m.metadata.name} scrapes`,
+          );
+      }
+      const [rule, ...more] = await items('prometheusrules');
+      assert.equal(more.length, 0);
+      assert.ok(rule.spec.groups.flatMap((g: K8s) => g.rules).every((r: K8s) => r.alert && r.expr));
+      const boards = (await items('configmaps')).filter((c) => c.metadata.labels?.grafana_dashboard === '1');
+      assert.equal(boards.length, 3, 'the API, bus and GPU pool dashboards');
+    });
+
     it("admits NetworkPolicies whose gRPC edges are exactly the service registry's", async () => {
       const policies = await items('networkpolicies');
       const edges = new Set<string>();
@@ -468,7 +495,7 @@ describe(`the chart on a real Kubernetes ${VERSION} control plane with kwok node
         const left = JSON.parse(
           await kubectl([
             'get',
-            'all,configmaps,secrets,pdb,hpa,networkpolicies,kafkatopics,kafkausers,scaledobjects,triggerauthentications,serviceaccounts,ingresses',
+            'all,configmaps,secrets,pdb,hpa,networkpolicies,kafkatopics,kafkausers,scaledobjects,triggerauthentications,serviceaccounts,ingresses,podmonitors,prometheusrules',
             '-n',
             NAMESPACE,
             '-l',
