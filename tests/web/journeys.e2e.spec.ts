@@ -1038,7 +1038,9 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
       archive.images.map((i) => i.id),
       [imageId],
     );
-    assert.equal((await fetch(`${product.url}${archive.images[0]!.original_url}`)).status, 200);
+    const fileLink = new URL(archive.images[0]!.original_url);
+    assert.equal(fileLink.origin, exportLink.origin, 'a whole address on the site the e-mail names');
+    assert.equal((await fetch(`${product.url}${fileLink.pathname}${fileLink.search}`)).status, 200);
     const theirs = (await filesUnder(product.dataDir)).filter((f) => !before.has(f));
     assert.ok(theirs.length >= 2, `the original and the result are stored: ${theirs.join(', ')}`);
     const danger = page.getByRole('article', { name: 'Delete Account' });

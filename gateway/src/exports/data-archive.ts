@@ -18,6 +18,8 @@ export async function gatherArchive(
   userId: string,
   urlKey: Buffer,
   now: Date,
+  /** The site's public address: a link the image service gave as a path is made whole with it. */
+  siteUrl: string,
 ): Promise<Record<string, unknown>> {
   const signer = urlSigner(urlKey);
   // The image service's links work for an hour; the archive's for its 7 days (same key, same paths).
@@ -25,7 +27,7 @@ export async function gatherArchive(
     if (!url) return null;
     const parsed = new URL(url, 'http://flatlay.invalid');
     const signed = signer.sign(decodeURIComponent(parsed.pathname), now, EXPORT_TTL_SECONDS);
-    return parsed.origin === 'http://flatlay.invalid' ? signed : `${parsed.origin}${signed}`;
+    return `${parsed.origin === 'http://flatlay.invalid' ? siteUrl : parsed.origin}${signed}`;
   };
 
   const id = clients.identity();
@@ -57,7 +59,7 @@ export async function gatherArchive(
     format: ARCHIVE_FORMAT,
     exported_at: now.toISOString(),
     links_expire_at: new Date(now.getTime() + EXPORT_TTL_SECONDS * 1000).toISOString(),
-    note: 'File links are paths on the Flatlay site this archive came from, and work until links_expire_at.',
+    note: 'File links work until links_expire_at, without signing in.',
     profile: {
       id: user.id,
       email: user.email,

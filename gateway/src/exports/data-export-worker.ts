@@ -44,7 +44,7 @@ export function startDataExports(
     const claim = await call(id, id.claimDataExport, { leaseSeconds: 0 });
     if (!claim.exportId) return false;
     const now = clock();
-    const archive = await gatherArchive(clients, claim.userId, files.urlKey, now);
+    const archive = await gatherArchive(clients, claim.userId, files.urlKey, now, claim.siteUrl);
     const key = exportKey(claim.userId, claim.exportId);
     await files.blobs.put(key, Buffer.from(JSON.stringify(archive, null, 2)), 'application/json');
     const expiresAt = new Date(now.getTime() + EXPORT_TTL_SECONDS * 1000);

@@ -33,7 +33,10 @@ export type IdentityOverrides = Partial<Record<keyof IdentityConfig, string>>;
  */
 export function createIdentityService(overrides: IdentityOverrides = {}): ServiceDefinition {
   // One Accounts per service context: built in start(), which runs before grpc().
-  const appsOf = new WeakMap<ServiceContext, { accounts: Accounts; self: SelfService; exports: DataExports }>();
+  const appsOf = new WeakMap<
+    ServiceContext,
+    { accounts: Accounts; self: SelfService; exports: DataExports; siteUrl: string }
+  >();
   const apps = (ctx: ServiceContext) => {
     const a = appsOf.get(ctx);
     if (!a) throw new Error('identity: start() must run before grpc()');
@@ -71,6 +74,7 @@ export function createIdentityService(overrides: IdentityOverrides = {}): Servic
         accounts: app,
         self: new SelfService({ pool: ctx.pool, accounts: app, passwords, links }),
         exports: new DataExports(ctx.pool),
+        siteUrl: config.PUBLIC_BASE_URL.replace(/\/$/, ''),
       });
       const mailer = createMailer({
         smtpUrl: config.SMTP_URL,

@@ -28,7 +28,12 @@ const toSession = (s: Session) => ({ accessToken: s.accessToken, user: toUser(s.
 /** Maps the IdentityService protobuf API to the application. */
 export function identityGrpcService(
   ctx: ServiceContext,
-  { accounts, self, exports }: { accounts: Accounts; self: SelfService; exports: DataExports },
+  {
+    accounts,
+    self,
+    exports,
+    siteUrl,
+  }: { accounts: Accounts; self: SelfService; exports: DataExports; siteUrl: string },
 ): GrpcService {
   const { logger } = ctx;
   const implementation: identity.IdentityServiceServer = {
@@ -94,7 +99,7 @@ export function identityGrpcService(
     })),
     claimDataExport: unary(logger, async (req: identity.ClaimDataExportRequest) => {
       const claimed = await exports.claim(req.leaseSeconds);
-      return { exportId: claimed?.id ?? '', userId: claimed?.userId ?? '' };
+      return { exportId: claimed?.id ?? '', userId: claimed?.userId ?? '', siteUrl: claimed ? siteUrl : '' };
     }),
     completeDataExport: unary(logger, async (req: identity.CompleteDataExportRequest) => ({
       completed: await exports.complete(req.exportId, req.archivePath, req.expiresAt ?? new Date()),
