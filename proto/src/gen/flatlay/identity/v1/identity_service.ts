@@ -41,6 +41,11 @@ export interface ClaimDataExportResponse {
   /** Empty when no request is due. */
   exportId: string;
   userId: string;
+  /**
+   * The site's public address (identity's PUBLIC_BASE_URL, as in its e-mailed links), so the
+   * archive's file links are whole addresses a person can open from the downloaded file.
+   */
+  siteUrl: string;
 }
 
 export interface CompleteDataExportRequest {
@@ -488,7 +493,7 @@ export const ClaimDataExportRequest: MessageFns<ClaimDataExportRequest> = {
 };
 
 function createBaseClaimDataExportResponse(): ClaimDataExportResponse {
-  return { exportId: "", userId: "" };
+  return { exportId: "", userId: "", siteUrl: "" };
 }
 
 export const ClaimDataExportResponse: MessageFns<ClaimDataExportResponse> = {
@@ -498,6 +503,9 @@ export const ClaimDataExportResponse: MessageFns<ClaimDataExportResponse> = {
     }
     if (message.userId !== "") {
       writer.uint32(18).string(message.userId);
+    }
+    if (message.siteUrl !== "") {
+      writer.uint32(26).string(message.siteUrl);
     }
     return writer;
   },
@@ -531,6 +539,14 @@ export const ClaimDataExportResponse: MessageFns<ClaimDataExportResponse> = {
             message.userId = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.siteUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -555,6 +571,11 @@ export const ClaimDataExportResponse: MessageFns<ClaimDataExportResponse> = {
         : isSet(object.user_id)
         ? globalThis.String(object.user_id)
         : "",
+      siteUrl: isSet(object.siteUrl)
+        ? globalThis.String(object.siteUrl)
+        : isSet(object.site_url)
+        ? globalThis.String(object.site_url)
+        : "",
     };
   },
 
@@ -566,6 +587,9 @@ export const ClaimDataExportResponse: MessageFns<ClaimDataExportResponse> = {
     if (message.userId !== "") {
       obj.userId = message.userId;
     }
+    if (message.siteUrl !== "") {
+      obj.siteUrl = message.siteUrl;
+    }
     return obj;
   },
 
@@ -576,6 +600,7 @@ export const ClaimDataExportResponse: MessageFns<ClaimDataExportResponse> = {
     const message = createBaseClaimDataExportResponse();
     message.exportId = object.exportId ?? "";
     message.userId = object.userId ?? "";
+    message.siteUrl = object.siteUrl ?? "";
     return message;
   },
 };
