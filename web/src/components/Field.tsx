@@ -17,6 +17,31 @@ export function Field({
   );
 }
 
+/** A new password: the browser may suggest one, and it is held to the server's 8 characters at least. */
+export function NewPasswordField({
+  label = 'New password',
+  name = 'new-password',
+  value,
+  onValue,
+}: {
+  label?: string;
+  name?: string;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <Field
+      label={label}
+      type="password"
+      name={name}
+      autoComplete="new-password"
+      minLength={8}
+      value={value}
+      onValue={onValue}
+    />
+  );
+}
+
 /** A form's refusal, read out when it appears; nothing when there is none. */
 export function FormError({ message }: { message: string }) {
   if (!message) return null;

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useAuth } from '../../auth/auth-context';
 import { errorToast, toast } from '../../components/toast/toast-store';
 import { changeEmail, changePassword, messageOf, sendVerificationEmail } from './account-care-api';
-import { Field, FormError } from '../../components/Field';
+import { Field, FormError, NewPasswordField } from '../../components/Field';
 
 /** The notice of an address not yet proven, with a button that sends a fresh link. */
 export function VerifyEmailNotice() {
@@ -96,15 +96,7 @@ export function AccountSecurity() {
           value={current}
           onValue={setCurrent}
         />
-        <Field
-          label="New password"
-          type="password"
-          name="new-password"
-          autoComplete="new-password"
-          minLength={8}
-          value={next}
-          onValue={setNext}
-        />
+        <NewPasswordField value={next} onValue={setNext} />
         <FormError message={passwordError} />
         <button type="submit" className="button button--outline" disabled={savingPassword}>
           {savingPassword ? 'Saving…' : 'Change password'}

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth/auth-context';
 import { messageOf, resetPassword, takeLinkToken } from './account-care-api';
-import { Field } from '../../components/Field';
+import { NewPasswordField } from '../../components/Field';
 
 /** /auth/reset-password#token=…: the page a reset e-mail opens; a new password ends every session. */
 export default function ResetPasswordPage() {
@@ -59,24 +59,8 @@ export default function ResetPasswordPage() {
         <form className="auth-form" onSubmit={submit} noValidate>
           <h1>Choose a new password</h1>
           <p className="muted">At least 8 characters. You will be signed out everywhere else.</p>
-          <Field
-            label="New password"
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            minLength={8}
-            value={password}
-            onValue={setPassword}
-          />
-          <Field
-            label="Repeat the new password"
-            type="password"
-            name="repeat-password"
-            autoComplete="new-password"
-            minLength={8}
-            value={again}
-            onValue={setAgain}
-          />
+          <NewPasswordField value={password} onValue={setPassword} />
+          <NewPasswordField label="Repeat the new password" name="repeat-password" value={again} onValue={setAgain} />
           {error && (
             <div role="alert">
               <p className="error-text">{error}</p>
