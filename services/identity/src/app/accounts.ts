@@ -187,12 +187,30 @@ export class Accounts {
     if (passwordTooLong(currentPassword)) throw invalid(PASSWORD_TOO_LONG);
     const problem = passwordProblem(newPassword);
     if (problem) throw invalid(problem);
+    await this.confirmedUser(userId, currentPassword, 'The current password is not correct');
+    return this.setPassword(userId, newPassword);
+  }
+
+  /**
+   * The account of a signed-in person who confirmed a change with their password. Refused as
+   * UNPROCESSABLE (422), never UNAUTHENTICATED: the caller's session is fine, only what they typed
+   * is not (and an account made by an external sign-in has no password to type yet).
+   */
+  async confirmedUser(
+    userId: string,
+    password: string,
+    wrongMessage = 'The password is not correct',
+  ): Promise<UserRow> {
     const user = await userStore.byId(this.deps.pool, userId);
     if (!user) throw new AppError('NOT_FOUND', 'User not found');
-    // Not UNAUTHENTICATED: the caller's session is fine, only the typed password is wrong.
-    if (!(await this.deps.passwords.check(currentPassword, user.passwordHash)))
-      throw new AppError('UNPROCESSABLE', 'The current password is not correct');
-    return this.setPassword(userId, newPassword);
+    if (!user.passwordHash)
+      throw new AppError(
+        'UNPROCESSABLE',
+        'Your account signs in with Google or Supabase and has no password. Set one first with "Forgot password?" on the sign-in page.',
+      );
+    if (!(await this.deps.passwords.check(password, user.passwordHash)))
+      throw new AppError('UNPROCESSABLE', wrongMessage);
+    return user;
   }
 
   /** Sets a new password (for callers that already proved who the person is) and ends every earlier session. */
@@ -277,15 +295,7 @@ export class Accounts {
     if (typed) throw invalid(typed);
     if (!password) throw invalid('Your password is required to delete your account');
     if (passwordTooLong(password)) throw invalid(PASSWORD_TOO_LONG);
-    const user = await userStore.byId(this.deps.pool, userId);
-    if (!user) throw new AppError('NOT_FOUND', 'User not found');
-    if (!user.passwordHash)
-      throw new AppError(
-        'UNPROCESSABLE',
-        'Your account signs in with Google or Supabase and has no password. Set one first with "Forgot password?" on the sign-in page.',
-      );
-    if (!(await this.deps.passwords.check(password, user.passwordHash)))
-      throw new AppError('UNPROCESSABLE', 'The password is not correct');
+    await this.confirmedUser(userId, password);
     return this.deleteUser({ userId });
   }
 

@@ -103,15 +103,7 @@ export class SelfService {
     const problem = emailProblem(rawNewEmail);
     if (problem) throw invalid(problem);
     const newEmail = normalizeEmail(rawNewEmail);
-    const user = await userStore.byId(this.deps.pool, userId);
-    if (!user) throw new AppError('NOT_FOUND', 'User not found');
-    if (!user.passwordHash)
-      throw new AppError(
-        'UNPROCESSABLE',
-        'Your account signs in with Google or Supabase and has no password. Set one first with "Forgot password?" on the sign-in page.',
-      );
-    if (!(await this.deps.passwords.check(password, user.passwordHash)))
-      throw new AppError('UNPROCESSABLE', 'The current password is not correct');
+    const user = await this.deps.accounts.confirmedUser(userId, password, 'The current password is not correct');
     if (newEmail === user.email) throw new AppError('CONFLICT', 'This is already your e-mail address');
     if (await userStore.byEmail(this.deps.pool, newEmail))
       throw new AppError('ALREADY_EXISTS', 'An account with this email already exists');
