@@ -4,57 +4,29 @@
 // address without an account answered exactly like one with.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { MAIL_BASE_URL, startIdentityWithMail, type IdentityMailStack } from './support/mail-stack.js';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { identity } from '@flatlay/proto';
-import {
-  type AppError,
-  call,
-  createClient,
-  createLogger,
-  ServiceCredential,
-  startService,
-  type RunningService,
-} from '@flatlay/platform';
-import { linkIn, mailTo, testSmtpUrl, waitForMail } from '../../platform/test/mailpit.js';
+import type { identity } from '@flatlay/proto';
+import { type AppError, call, type RunningService } from '@flatlay/platform';
+import { linkIn, mailTo, waitForMail } from '../../platform/test/mailpit.js';
 import { RESET_MAILS_PER_HOUR } from '../src/domain/index.js';
-import { requireEnv, testKafkaBus, waitFor, type TestKafkaBus } from '../../platform/test/support.js';
-import { createIdentityService } from '../src/index.js';
+import { waitFor } from '../../platform/test/support.js';
 
-const BASE = 'http://flatlay.test';
+const BASE = MAIL_BASE_URL;
 const refusedLink = (e: AppError) => e.code === 'NOT_FOUND' && /expired or was already used/.test(e.message);
 
 describe('account e-mail', () => {
-  let bus: TestKafkaBus;
+  let stack: IdentityMailStack;
   let service: RunningService;
   let client: identity.IdentityServiceClient;
   const address = () => `care.${randomUUID().slice(0, 8)}@example.com`;
 
   beforeAll(async () => {
-    bus = testKafkaBus('identity-mail-test');
-    const keyFile = join(await mkdtemp(join(tmpdir(), 'identity-key-')), 'jwt-signing-key.pem');
-    service = await startService(
-      createIdentityService({ JWT_KEY_FILE: keyFile, SMTP_URL: testSmtpUrl(), PUBLIC_BASE_URL: BASE }),
-      {
-        databaseUrl: requireEnv('DATABASE_URL'),
-        database: `flatlay_identity_mail_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
-        bus,
-        grpcPort: 0,
-        logger: createLogger('identity-mail-test', 'silent'),
-      },
-    );
-    client = createClient(
-      identity.IdentityServiceClient,
-      `127.0.0.1:${service.port}`,
-      new ServiceCredential('gateway'),
-    );
+    stack = await startIdentityWithMail('mail');
+    ({ service, client } = stack);
   });
   afterAll(async () => {
-    client?.close();
-    await service?.stop();
-    await bus?.close();
+    await stack?.stop();
   });
 
   it('a new account is sent one link that verifies its address, once', async () => {

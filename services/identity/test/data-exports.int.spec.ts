@@ -4,54 +4,26 @@
 // would) queues exactly one e-mail with the archive's link.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { MAIL_BASE_URL, startIdentityWithMail, type IdentityMailStack } from './support/mail-stack.js';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { identity } from '@flatlay/proto';
-import {
-  call,
-  createClient,
-  createLogger,
-  ServiceCredential,
-  startService,
-  type RunningService,
-} from '@flatlay/platform';
-import { mailTo, testSmtpUrl, waitForMail } from '../../platform/test/mailpit.js';
-import { requireEnv, testKafkaBus, type TestKafkaBus } from '../../platform/test/support.js';
+import type { identity } from '@flatlay/proto';
+import { call, type RunningService } from '@flatlay/platform';
+import { mailTo, waitForMail } from '../../platform/test/mailpit.js';
 import { DataExports } from '../src/app/data-exports.js';
-import { createIdentityService } from '../src/index.js';
 
-const BASE = 'http://flatlay.test';
+const BASE = MAIL_BASE_URL;
 
 describe('data export requests', () => {
-  let bus: TestKafkaBus;
+  let stack: IdentityMailStack;
   let service: RunningService;
   let client: identity.IdentityServiceClient;
 
   beforeAll(async () => {
-    bus = testKafkaBus('identity-export-test');
-    const keyFile = join(await mkdtemp(join(tmpdir(), 'identity-key-')), 'jwt-signing-key.pem');
-    service = await startService(
-      createIdentityService({ JWT_KEY_FILE: keyFile, SMTP_URL: testSmtpUrl(), PUBLIC_BASE_URL: BASE }),
-      {
-        databaseUrl: requireEnv('DATABASE_URL'),
-        database: `flatlay_identity_export_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
-        bus,
-        grpcPort: 0,
-        logger: createLogger('identity-export-test', 'silent'),
-      },
-    );
-    client = createClient(
-      identity.IdentityServiceClient,
-      `127.0.0.1:${service.port}`,
-      new ServiceCredential('gateway'),
-    );
+    stack = await startIdentityWithMail('export');
+    ({ service, client } = stack);
   });
   afterAll(async () => {
-    client?.close();
-    await service?.stop();
-    await bus?.close();
+    await stack?.stop();
   });
 
   it('one request however often asked; a dead worker’s claim comes back after its lease; one e-mail', async () => {
