@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
@@ -28,14 +28,15 @@ export function precompress(): Plugin {
     name: 'flatlay-precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      // resolve, not join: a build may name an absolute outDir (the operator journey's own build).
+      outDir = resolve(config.root, config.build.outDir);
     },
-    async writeBundle(_options, bundle) {
+    async writeBundle(options, bundle) {
       // zlib's async calls run on libuv's thread pool: the files are compressed side by side.
       const texts = Object.keys(bundle).filter((fileName) => TEXT.test(fileName));
       await Promise.all(
         texts.map(async (fileName) => {
-          const path = join(outDir, fileName);
+          const path = join(options.dir ?? outDir, fileName);
           const bytes = await readFile(path);
           if (bytes.length < MIN_BYTES) return;
           const params = {
