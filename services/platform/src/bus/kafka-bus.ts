@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { type Admin, type Consumer, type ConsumerRunConfig, Kafka, logLevel, type Producer } from 'kafkajs';
 import { recordConsumed, trackLag } from './bus-metrics.js';
 import { handleInSpan } from './consumer-span.js';
 import {
@@ -72,6 +72,9 @@ export class CommitWindow {
  * close) took 5 s. 1 s costs one empty fetch a second per idle consumer.
  */
 const FETCH_MAX_WAIT_MS = 1_000;
+/** Back-off of a consumer started again after a crash kafkajs does not recover from itself. */
+const CRASH_RESTART_MIN_MS = 500;
+const CRASH_RESTART_MAX_MS = 30_000;
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -299,12 +302,7 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
     const resumes = new Set<NodeJS.Timeout>();
     const baseDelay = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     const maxDelay = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
-    await consumer.connect();
-    await consumer.subscribe({
-      topics: options.topics.map((t) => this.physical(t)),
-      fromBeginning: options.from !== 'end',
-    });
-    await consumer.run({
+    const runConfig: ConsumerRunConfig = {
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 8,
@@ -376,7 +374,38 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
           await commit();
         }
       },
+    };
+    const start = async () => {
+      await consumer.connect();
+      await consumer.subscribe({
+        topics: options.topics.map((t) => this.physical(t)),
+        fromBeginning: options.from !== 'end',
+      });
+      await consumer.run(runConfig);
+    };
+    // kafkajs restarts a crashed consumer only after an error it counts as retriable. A broker
+    // that refuses connections for a moment (a restart) can surface as a non-retriable one, and the
+    // group would then stop consuming for good, its lag growing. Start it again, with back-off,
+    // until it runs or the subscription closes.
+    let restartDelay = CRASH_RESTART_MIN_MS;
+    const restartAfterCrash = () => {
+      const timer = setTimeout(async () => {
+        resumes.delete(timer);
+        if (killed.signal.aborted) return;
+        try {
+          await start();
+          restartDelay = CRASH_RESTART_MIN_MS;
+        } catch {
+          restartDelay = Math.min(restartDelay * 2, CRASH_RESTART_MAX_MS);
+          restartAfterCrash();
+        }
+      }, restartDelay);
+      resumes.add(timer);
+    };
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart && !killed.signal.aborted) restartAfterCrash();
     });
+    await start();
     const untrack = trackLag(
       options.topics.map((topic) => ({
         groupId: options.groupId,
