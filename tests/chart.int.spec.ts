@@ -6,11 +6,11 @@
 // and that the values mirror the service registry (ports, topics, call edges, NetworkPolicies).
 import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { runHelm } from './support/helm.js';
 import { parse, parseAllDocuments } from 'yaml';
 import {
   calleesOf,
@@ -29,7 +29,6 @@ import { BATCH_FILES } from '../gateway/src/routes/images.js';
 
 const root = resolve(import.meta.dirname, '..');
 const chartDir = join(root, 'charts', 'flatlay');
-const HELM = join(root, '.infra', 'bin', 'helm');
 // The newest supported Kubernetes (scripts/infra/layout.mjs VERSIONS.kubernetes); the chart needs >= 1.35.
 const KUBE_VERSION = '1.37.2';
 const RELEASE = 'flatlay';
@@ -60,24 +59,8 @@ const GPU_POOL = { 'flatlay.dev/pool': 'gpu' };
 type K8s = any;
 
 function helm(args: string[]): { status: number; out: string } {
-  if (!existsSync(HELM)) {
-    throw new Error(
-      `helm is missing at ${relative(root, HELM)}: run \`node scripts/infra.mjs install\` (it go-installs helm into .infra/bin)`,
-    );
-  }
-  const r = spawnSync(HELM, args, {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-    env: {
-      ...process.env,
-      HELM_CACHE_HOME: join(root, '.infra', 'helm', 'cache'),
-      HELM_CONFIG_HOME: join(root, '.infra', 'helm', 'config'),
-      HELM_DATA_HOME: join(root, '.infra', 'helm', 'data'),
-    },
-  });
-  if (r.error) throw r.error;
-  return { status: r.status ?? 1, out: `${r.stdout}${r.stderr}` };
+  const r = runHelm(args);
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
 interface ValueSet {

@@ -9,16 +9,15 @@
 // `promtool test rules`, is not done here.)
 import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parser } from '@prometheus-io/lezer-promql';
 import { parse, parseAllDocuments } from 'yaml';
 import { documentedSeries } from './support/documented-metrics.js';
+import { runHelm } from './support/helm.js';
 
 const root = resolve(import.meta.dirname, '..');
 const chartDir = join(root, 'charts', 'flatlay');
-const HELM = join(root, '.infra', 'bin', 'helm');
 const ALERTS = join(chartDir, 'monitoring', 'alerts.yaml');
 const DASHBOARDS = join(chartDir, 'monitoring', 'dashboards');
 /** The dashboards' Prometheus: Grafana's datasource variable. */
@@ -29,22 +28,7 @@ const RUNBOOK_BASE = 'https://github.com/flatlay/flatlay/blob/main/docs/operatio
 type Json = any;
 
 function render(args: string[]): Json[] {
-  assert.ok(existsSync(HELM), 'helm is missing in .infra/bin: run `node scripts/infra.mjs install`');
-  const r = spawnSync(
-    HELM,
-    ['template', 'flatlay', chartDir, '--namespace', 'flatlay', '--kube-version', '1.37.2', ...args],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-      env: {
-        ...process.env,
-        HELM_CACHE_HOME: join(root, '.infra', 'helm', 'cache'),
-        HELM_CONFIG_HOME: join(root, '.infra', 'helm', 'config'),
-        HELM_DATA_HOME: join(root, '.infra', 'helm', 'data'),
-      },
-    },
-  );
+  const r = runHelm(['template', 'flatlay', chartDir, '--namespace', 'flatlay', '--kube-version', '1.37.2', ...args]);
   assert.equal(r.status, 0, `helm template ${args.join(' ')}:\n${r.stderr}`);
   return parseAllDocuments(r.stdout)
     .map((d) => d.toJS())

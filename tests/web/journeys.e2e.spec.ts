@@ -52,6 +52,28 @@ const INTRO_SEEN = `localStorage.setItem('flatlay.intro-seen', 'before this test
  * The first visit's intro: it opens over the loaded page (the video asked for after the load event,
  * moving nothing beneath it), plays the showcase video, and Skip closes it for good.
  */
+/**
+ * A browser of a deployment with a Meta pixel id, as GET /api/config answers one. The pixel's
+ * script is a local stand-in (nothing outside is reached) whose requests are recorded, and
+ * bypassCSP lets it load where the product's own CSP (no pixel configured) would refuse it. The
+ * first visit's intro is marked seen: it would open over the cookie banner these tests look at.
+ */
+async function pixelContext(browser: Browser, baseURL: string) {
+  const context = await browser.newContext({ baseURL, viewport: VIEWPORTS.desktop, bypassCSP: true });
+  await context.addInitScript(INTRO_SEEN);
+  const pixelRequests: string[] = [];
+  await context.route('**/api/config', (route) =>
+    route.fulfill({
+      json: { google_client_id: null, support_email: null, pixels: { meta: '1234567890', tiktok: null } },
+    }),
+  );
+  await context.route('https://connect.facebook.net/**', (route) => {
+    pixelRequests.push(route.request().url());
+    return route.fulfill({ contentType: 'text/javascript', body: '' });
+  });
+  return { context, pixelRequests };
+}
+
 async function skipTheIntro(page: Page) {
   const intro = page.getByRole('dialog', { name: 'Flatlay in 15 seconds' });
   await intro.waitFor();
@@ -381,22 +403,7 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
   });
 
   it('asks before any marketing pixel loads: after Reject none is requested, after Accept (from Cookie settings) it loads', async () => {
-    // A deployment with a Meta pixel id, as GET /api/config answers one; the pixel's script is a
-    // local stand-in (nothing outside is reached), and bypassCSP lets it load where the product's
-    // own CSP (no pixel configured) would refuse it.
-    const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
-    const pixelRequests: string[] = [];
-    await context.route('**/api/config', (route) =>
-      route.fulfill({
-        json: { google_client_id: null, support_email: null, pixels: { meta: '1234567890', tiktok: null } },
-      }),
-    );
-    await context.route('https://connect.facebook.net/**', (route) => {
-      pixelRequests.push(route.request().url());
-      return route.fulfill({ contentType: 'text/javascript', body: '' });
-    });
-    // The intro (a first visit's) would open over the banner: the banner is what is looked at here.
-    await context.addInitScript(INTRO_SEEN);
+    const { context, pixelRequests } = await pixelContext(browser, product.url);
     const page = await context.newPage();
     const errors = recordErrors(page);
     await page.goto('/');
@@ -1070,20 +1077,8 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     await first.close();
   });
   it('the Purchase pixel fires with the amount charged only once the visitor accepted: a guest pays $5 before answering the banner (nothing), accepts, then pays $5 again (Purchase, 5 USD)', async () => {
-    // A deployment with a Meta pixel id, as GET /api/config answers one; the pixel's script is a
-    // local stand-in that leaves the page's fbq queue as it is, so the events the app sent are read there.
-    const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });
-    await context.addInitScript(INTRO_SEEN);
-    const pixelRequests: string[] = [];
-    await context.route('**/api/config', (route) =>
-      route.fulfill({
-        json: { google_client_id: null, support_email: null, pixels: { meta: '1234567890', tiktok: null } },
-      }),
-    );
-    await context.route('https://connect.facebook.net/**', (route) => {
-      pixelRequests.push(route.request().url());
-      return route.fulfill({ contentType: 'text/javascript', body: '' });
-    });
+    // The pixel's stand-in script leaves the page's fbq queue as it is: the events the app sent are read there.
+    const { context, pixelRequests } = await pixelContext(browser, product.url);
     const page = await context.newPage();
     const errors = recordErrors(page);
     const fbqCalls = () =>

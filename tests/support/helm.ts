@@ -1,0 +1,27 @@
+// The real helm binary (built into .infra/bin by `node scripts/infra.mjs install`), run with its
+// cache, config and data kept in .infra/helm so a test never reads or writes the user's own.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const repoRoot = resolve(import.meta.dirname, '..', '..');
+export const HELM = join(repoRoot, '.infra', 'bin', 'helm');
+
+/** Runs helm with `args`; its exit status, standard output and standard error. */
+export function runHelm(args: string[]): { status: number; stdout: string; stderr: string } {
+  if (!existsSync(HELM))
+    throw new Error('helm is missing at .infra/bin/helm: run `node scripts/infra.mjs install` (it go-installs helm)');
+  const r = spawnSync(HELM, args, {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: {
+      ...process.env,
+      HELM_CACHE_HOME: join(repoRoot, '.infra', 'helm', 'cache'),
+      HELM_CONFIG_HOME: join(repoRoot, '.infra', 'helm', 'config'),
+      HELM_DATA_HOME: join(repoRoot, '.infra', 'helm', 'data'),
+    },
+  });
+  if (r.error) throw r.error;
+  return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
+}
