@@ -9,7 +9,7 @@ export const exportKey = (userId: string, exportId: string) => `${exportFolder(u
 
 /**
  * How often the worker asks for due requests. A new request is also taken at once (`nudge`), so
- * this is the retry path: a request a dead worker held comes back when its lease (5 minutes) ends.
+ * this is the retry path: a request a dead worker held comes back when its lease (1 minute) ends.
  */
 const POLL_MS = 5_000;
 

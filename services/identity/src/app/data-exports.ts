@@ -3,8 +3,12 @@ import { AppError, enqueueMail, withTransaction, type Pool } from '@flatlay/plat
 import { dataExportStore } from '../adapters/data-export-store.js';
 import { userStore } from '../adapters/user-store.js';
 
-/** How long a claim holds when the worker names none: ample for one archive, short for a retry. */
-export const DEFAULT_EXPORT_LEASE_SECONDS = 300;
+/**
+ * How long a claim holds when the worker names none. Gathering an archive takes seconds; a worker
+ * that died holding one leaves the person waiting this long for the retry. A lease that runs out
+ * under a slow worker costs nothing but work: both write the same file, and completing mails once.
+ */
+export const DEFAULT_EXPORT_LEASE_SECONDS = 60;
 
 /**
  * Exports of a person's data (ADR 0403). Identity owns the request and the message; the archive

@@ -33,7 +33,7 @@ export interface RequestDataExportResponse {
 }
 
 export interface ClaimDataExportRequest {
-  /** How long the claim holds before another worker may take the request (0 means 5 minutes). */
+  /** How long the claim holds before another worker may take the request (0 means 1 minute). */
   leaseSeconds: number;
 }
 
