@@ -1,14 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import {
-  createMailer,
-  MailRelay,
-  registry,
-  serviceTopics,
-  type ServiceContext,
-  type ServiceDefinition,
-} from '@flatlay/platform';
+import { registry, serviceTopics, startMail, type ServiceContext, type ServiceDefinition } from '@flatlay/platform';
 import { receiptMailRenderer } from './app/receipt-mail.js';
 import { createBillingApp, type BillingApp } from './service-app.js';
 import type { Catalogue } from './app/catalogue.js';
@@ -76,26 +67,14 @@ export function createBillingService(overrides: BillingOverrides = {}): ServiceD
       });
       const stopFollowing = prices.follow(overrides.priceOverrideRefreshMs ?? 5_000);
       // Receipts leave through billing's mail outbox (identity's mail settings and relay, ADR 0402).
-      const mailer = createMailer({
-        smtpUrl: config.SMTP_URL,
-        from: config.MAIL_FROM,
-        dir: config.MAIL_DIR ?? path.join(tmpdir(), 'flatlay-mail'),
-        logger: ctx.logger,
-      });
-      const stopMail = new MailRelay({
+      const stopMail = startMail({
+        settings: config,
         pool: ctx.pool,
-        mailer,
-        render: receiptMailRenderer(config.PUBLIC_BASE_URL),
         logger: ctx.logger,
-      }).start();
-      return [
-        () => subscription.close(),
-        stopFollowing,
-        async () => {
-          await stopMail();
-          mailer.close();
-        },
-      ];
+        render: receiptMailRenderer(config.PUBLIC_BASE_URL),
+        what: 'payment receipts and paid-result links',
+      });
+      return [() => subscription.close(), stopFollowing, stopMail];
     },
   };
 }

@@ -1,14 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import {
-  createMailer,
-  MailRelay,
-  registry,
-  serviceTopics,
-  type ServiceContext,
-  type ServiceDefinition,
-} from '@flatlay/platform';
+import { registry, serviceTopics, startMail, type ServiceContext, type ServiceDefinition } from '@flatlay/platform';
 import { AccessTokens } from './app/access-tokens.js';
 import { accountMailRenderer } from './app/account-mail.js';
 import { LinkTokens } from './app/link-tokens.js';
@@ -76,24 +67,13 @@ export function createIdentityService(overrides: IdentityOverrides = {}): Servic
         exports: new DataExports(ctx.pool),
         siteUrl: config.PUBLIC_BASE_URL.replace(/\/$/, ''),
       });
-      const mailer = createMailer({
-        smtpUrl: config.SMTP_URL,
-        from: config.MAIL_FROM,
-        dir: config.MAIL_DIR ?? path.join(tmpdir(), 'flatlay-mail'),
-        logger: ctx.logger,
-      });
-      if (config.NODE_ENV === 'production' && !config.SMTP_URL)
-        ctx.logger.warn(
-          { mail: mailer.description },
-          'no SMTP_URL: account e-mail (verification, password reset) is written to files and reaches no one',
-        );
-      else ctx.logger.info({ mail: mailer.description }, 'account e-mail goes to');
-      const stopMail = new MailRelay({
+      const stopMail = startMail({
+        settings: config,
         pool: ctx.pool,
-        mailer,
-        render: accountMailRenderer({ db: ctx.pool, links, publicBaseUrl: config.PUBLIC_BASE_URL }),
         logger: ctx.logger,
-      }).start();
+        render: accountMailRenderer({ db: ctx.pool, links, publicBaseUrl: config.PUBLIC_BASE_URL }),
+        what: 'account e-mail (verification, password reset)',
+      });
       if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
         const outcome = await ensureAdminAccount(ctx.pool, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
         ctx.logger.info({ outcome }, 'admin account from ADMIN_EMAIL is ready');
@@ -103,13 +83,7 @@ export function createIdentityService(overrides: IdentityOverrides = {}): Servic
         topics: consumedTopics,
         handle: subscriptionEventHandler(ctx.pool, app, ctx.logger),
       });
-      return [
-        () => subscription.close(),
-        async () => {
-          await stopMail();
-          mailer.close();
-        },
-      ];
+      return [() => subscription.close(), stopMail];
     },
   };
 }
