@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env, loadConfig } from '@flatlay/platform';
+import { env, loadConfig, mailEnvSchema } from '@flatlay/platform';
 
 /**
  * Billing's settings. The payment provider: Stripe with STRIPE_SECRET_KEY; without it the local
@@ -48,18 +48,6 @@ export const billingEnvSchema = z
         "checkout return pages and the local provider's pages are on it, and return addresses a client gives must be on its origin",
       default: '`http://localhost:$PORT` (embedded), `http://localhost:8080` (billing as its own process)',
     }),
-    // Payment receipts (issue 29): the same mail settings as identity's.
-    SMTP_URL: z
-      .string()
-      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
-      .optional()
-      .meta({ description: 'where payment receipts are sent' }),
-    MAIL_FROM: z.string().min(3).default('Flatlay <no-reply@flatlay.localhost>').meta({
-      description: 'the sender of payment receipts',
-    }),
-    MAIL_DIR: z.string().min(1).optional().meta({
-      description: 'the same, for payment receipts',
-    }),
     // Other origins a client's return addresses may be on (the product reached at another name:
     // the embedded default lists its loopback names and CORS_ORIGINS); each an http(s) origin.
     RETURN_URL_ORIGINS: env
@@ -88,6 +76,8 @@ export const billingEnvSchema = z
       description: '`production` without `STRIPE_SECRET_KEY` is refused unless `PAYMENTS_PROVIDER=local`',
     }),
   })
+  // Payment receipts (issue 29): the mail settings identity reads too.
+  .extend(mailEnvSchema.shape)
   .refine((v) => v.PAYMENTS_PROVIDER !== 'stripe' || Boolean(v.STRIPE_SECRET_KEY), {
     message: 'PAYMENTS_PROVIDER=stripe needs STRIPE_SECRET_KEY',
     path: ['STRIPE_SECRET_KEY'],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig } from '@flatlay/platform';
+import { loadConfig, mailEnvSchema } from '@flatlay/platform';
 
 /** The identity service's own configuration (on top of the platform's service variables). */
 export const identityEnvSchema = z
@@ -40,22 +40,6 @@ export const identityEnvSchema = z
       description: 'HS256 secret of Supabase access tokens (≥ 16 characters)',
       default: 'unset: `/api/auth/supabase` answers 501 (not configured)',
     }),
-    // E-mail (ADR 0402)
-    SMTP_URL: z
-      .string()
-      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
-      .optional()
-      .meta({
-        description:
-          'where account e-mail is sent (verify address, reset password, address changed): `smtp://user:password@host:587` (STARTTLS when the server offers it) or `smtps://…:465`; unset: each message is written to `MAIL_DIR` and its links are logged',
-      }),
-    MAIL_FROM: z.string().min(3).default('Flatlay <no-reply@flatlay.localhost>').meta({
-      description: 'the sender of account e-mail, e.g. `Flatlay <no-reply@example.com>`',
-    }),
-    MAIL_DIR: z.string().min(1).optional().meta({
-      description: 'with no `SMTP_URL`: the folder each message is written to (an `.eml` file)',
-      default: 'unset (embedded: `$FLATLAY_DATA_DIR/mail`; otherwise `flatlay-mail` in the system temporary folder)',
-    }),
     PUBLIC_BASE_URL: z.url().default('http://localhost:8080').meta({
       default: '`http://localhost:$PORT` (embedded), `http://localhost:8080` (identity or billing as its own process)',
       description:
@@ -79,6 +63,8 @@ export const identityEnvSchema = z
         '`production` refuses what only fits a developer machine: identity a process-lifetime signing key, the image service `IMAGE_ENGINE=instant`; `test` and `development` make the gateway check its responses against the API document',
     }),
   })
+  // E-mail (ADR 0402): the settings billing reads too.
+  .extend(mailEnvSchema.shape)
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), {
     message: 'set both ADMIN_EMAIL and ADMIN_PASSWORD, or neither',
     path: ['ADMIN_PASSWORD'],

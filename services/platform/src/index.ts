@@ -30,6 +30,7 @@ export * from './jwt-shape.js';
 export * from './mail/mailer.js';
 export * from './mail/mail-outbox.js';
 export * from './mail/start-mail.js';
+export * from './mail/settings.js';
 export * from './metrics/instruments.js';
 export * from './metrics/labels.js';
 export * from './metrics/provider.js';
