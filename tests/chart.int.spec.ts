@@ -926,6 +926,16 @@ describe('charts/flatlay (helm lint, template and policies, offline)', () => {
           `proxy-body-size ${size} takes a batch of ${BATCH_FILES} uploads`,
         );
       });
+
+      // The gateway compresses (brotli, gzip; files precompressed at build) and never the live-status
+      // stream (ADR 0713): an annotation that switched the controller's compression on or off, or a
+      // snippet with gzip/brotli directives, would repeat the work or undo it, stream included.
+      it('leaves compression to the gateway: no ingress annotation turns it on, off or repeats it', () => {
+        for (const ingress of ofKind(render(vs), 'Ingress')) {
+          for (const [key, value] of Object.entries<string>(ingress.metadata.annotations ?? {}))
+            assert.doesNotMatch(`${key}: ${value}`, /gzip|brotli|compress/i, `${ingress.metadata.name}: ${key}`);
+        }
+      });
     });
   }
 
