@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { call } from '@flatlay/platform';
 import { waitFor } from '../../services/platform/test/support.js';
 import { waitForMail } from '../../services/platform/test/mailpit.js';
 import type { EnhanceEngine } from '../../services/image/src/app/generation-worker.js';
@@ -120,6 +121,48 @@ describe('exporting one’s data', () => {
     await waitFor(
       async () => (await fetch(`${s.base}${url.pathname}${url.search}`)).status === 404,
       'the archive removed from storage',
+    );
+  });
+
+  it('deletes an archive once its link has expired (7 days old), not before, and marks it swept', async () => {
+    const user = await s.newUser('export-sweep');
+    const asked = await s.request<{ export_id: string }>('POST', '/auth/export', { token: user.token });
+    assert.equal(asked.status, 202);
+    const [mail] = await waitForMail(user.email, 'Your Flatlay data export is ready');
+    const link = (mail!.text.match(/https?:\/\/[^\s<>"]+/g) ?? []).find((u) =>
+      new URL(u).pathname.startsWith(`/files/exports/${user.id}/`),
+    );
+    assert.ok(link, mail!.text);
+    const url = new URL(link);
+    const archive = () => fetch(`${s.base}${url.pathname}${url.search}`).then((r) => r.status);
+    const identityPool = s.services.find((x) => x.name === 'identity')!.context.pool;
+    const sweptAt = async () =>
+      (
+        await identityPool.query<{ archive_swept_at: Date | null }>(
+          'SELECT archive_swept_at FROM data_exports WHERE id = $1',
+          [asked.body.export_id],
+        )
+      ).rows[0]?.archive_swept_at;
+
+    await s.dataExports!.sweepOnce();
+    assert.equal(await archive(), 200, 'a young archive is kept');
+    assert.equal(await sweptAt(), null);
+    // Its link has expired: made 7 days and a minute ago (the row's age is what identity counts).
+    await identityPool.query(
+      "UPDATE data_exports SET completed_at = completed_at - interval '7 days 1 minute' WHERE id = $1",
+      [asked.body.export_id],
+    );
+    await s.dataExports!.sweepOnce();
+    assert.equal(await archive(), 404, 'the expired archive is gone from storage');
+    assert.ok(await sweptAt(), 'and marked, so it is not listed again');
+    assert.equal(
+      (
+        await call(s.identityClient, s.identityClient.listExpiredDataExports, {
+          olderThanSeconds: 7 * 86_400,
+          limit: 10,
+        })
+      ).exports.filter((e) => e.exportId === asked.body.export_id).length,
+      0,
     );
   });
 });

@@ -62,6 +62,8 @@ const RPC_EFFECTS = {
     requestDataExport: 'reads',
     claimDataExport: 'reads',
     completeDataExport: 'reads',
+    listExpiredDataExports: 'reads',
+    markDataExportsSwept: 'reads',
   } satisfies Effects<typeof identity.IdentityServiceService>,
   ledger: {
     getServiceStatus: 'reads',

@@ -13,9 +13,16 @@ export const exportKey = (userId: string, exportId: string) => `${exportFolder(u
  */
 const POLL_MS = 5_000;
 
+/** Archives deleted per round of the sweep (a round repeats while it finds a full batch). */
+const SWEEP_BATCH = 100;
+/** Expired archives are looked for at most this often (their age is counted in days). */
+const SWEEP_EVERY_MS = 60_000;
+
 export interface DataExportWorker {
   /** Makes at most one due export; true when it made one (or found one gone). */
   runOnce(): Promise<boolean>;
+  /** Deletes a batch of archives whose links have expired; answers how many. */
+  sweepOnce(): Promise<number>;
   /** Look now (a request was just made). */
   nudge(): void;
   stop(): Promise<void>;
@@ -38,6 +45,7 @@ export function startDataExports(
   let stopped = false;
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let lastSweep = Number.NEGATIVE_INFINITY;
 
   const runOnce = async (): Promise<boolean> => {
     const id = clients.identity();
@@ -54,12 +62,33 @@ export function startDataExports(
     return true;
   };
 
+  // An archive is kept as long as its link works (7 days), then deleted: identity lists the closed
+  // requests of that age, the archives go, and only then are they marked, so a crash in between
+  // deletes them again (a missing blob is no error) rather than leaving one behind.
+  const sweepOnce = async (): Promise<number> => {
+    const id = clients.identity();
+    const { exports } = await call(id, id.listExpiredDataExports, {
+      olderThanSeconds: EXPORT_TTL_SECONDS,
+      limit: SWEEP_BATCH,
+    });
+    for (const e of exports) await files.blobs.delete(exportKey(e.userId, e.exportId));
+    if (exports.length) await call(id, id.markDataExportsSwept, { exportIds: exports.map((e) => e.exportId) });
+    return exports.length;
+  };
+
   // Drains what is due, one at a time; a failure waits for the next round (the lease brings it back).
   const drain = async () => {
     try {
       while (!stopped && (await runOnce()));
     } catch (err) {
       if (!stopped) logger.warn({ err }, 'a data export failed; it is retried when its lease ends');
+    }
+    if (clock().getTime() - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = clock().getTime();
+    try {
+      while (!stopped && (await sweepOnce()) === SWEEP_BATCH);
+    } catch (err) {
+      if (!stopped) logger.warn({ err }, 'deleting expired data exports failed; tried again next round');
     }
   };
   const tick = () => {
@@ -73,6 +102,7 @@ export function startDataExports(
 
   return {
     runOnce,
+    sweepOnce,
     nudge() {
       if (running || stopped) return;
       clearTimeout(timer);

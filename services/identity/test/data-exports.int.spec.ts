@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { identity } from '@flatlay/proto';
 import { call, type RunningService } from '@flatlay/platform';
 import { mailTo, waitForMail } from '../../platform/test/mailpit.js';
-import { DataExports } from '../src/app/data-exports.js';
+import { DataExports, MAX_EXPORT_ATTEMPTS } from '../src/app/data-exports.js';
 
 const BASE = MAIL_BASE_URL;
 
@@ -68,5 +68,34 @@ describe('data export requests', () => {
     const id = await exports.request(user!.id);
     await call(client, client.deleteUser, { userId: user!.id, email: '' });
     assert.equal(await exports.complete(id, '/files/x.json', new Date()), false, 'its request went with the account');
+  });
+
+  it('gives a request up after its last claim runs out: one e-mail saying so, and a new ask starts afresh', async () => {
+    const email = `export.fail.${randomUUID().slice(0, 8)}@example.com`;
+    const { user } = await call(client, client.register, { email, password: 'long enough please' });
+    const userId = user!.id;
+    let now = new Date('2040-01-01T12:00:00Z');
+    const exports = new DataExports(service.context.pool, () => now);
+    // This test counts the claims of one request: the first test left another open (its last ask).
+    await service.context.pool.query('DELETE FROM data_exports WHERE completed_at IS NULL');
+    const first = await exports.request(userId);
+    // Every worker fails on it (or dies): each claim's lease runs out.
+    for (let i = 1; i <= MAX_EXPORT_ATTEMPTS; i++) {
+      assert.deepEqual(await exports.claim(60), { id: first, userId }, `claim ${i}`);
+      now = new Date(now.getTime() + 61_000);
+    }
+    assert.equal(await exports.claim(60), undefined, 'not claimed past its bound');
+    assert.equal(await exports.claim(60), undefined);
+    const [mail] = await waitForMail(email, 'Your Flatlay data export could not be made');
+    assert.ok(mail!.text.includes(`${BASE}/account`), mail!.text);
+    assert.equal((await mailTo(email)).filter((m) => m.subject.includes('data export')).length, 1, 'told once');
+    assert.equal(
+      await exports.complete(first, '/files/x.json', now),
+      false,
+      'a worker finishing late sends no "ready" e-mail for a request already given up',
+    );
+    const again = await exports.request(userId);
+    assert.notEqual(again, first, 'a new ask is a new request');
+    assert.deepEqual(await exports.claim(60), { id: again, userId });
   });
 });

@@ -10,7 +10,8 @@ export type AccountMailKind =
   | 'confirm-new-email'
   | 'email-changed'
   | 'account-deleted'
-  | 'data-export-ready';
+  | 'data-export-ready'
+  | 'data-export-failed';
 
 const PURPOSE_OF: Partial<Record<AccountMailKind, LinkPurpose>> = {
   'verify-email': 'verify-email',
@@ -117,6 +118,16 @@ export function accountMailRenderer(deps: {
           { url: `${base}${mail.params.archivePath ?? '/'}`, label: 'Download my data' },
         );
       }
+      case 'data-export-failed':
+        return message(
+          mail.recipient,
+          'Your Flatlay data export could not be made',
+          [
+            'We tried several times to make the export of your Flatlay data you asked for, and could not. Nothing about your account has changed.',
+            'Please ask for it again from your account page in a while; if it fails again, reply to this message and we will send it to you.',
+          ],
+          { url: `${base}/account`, label: 'Open my account' },
+        );
       default:
         throw new Error(`unknown account mail kind ${mail.kind}`);
     }

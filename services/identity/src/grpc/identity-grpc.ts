@@ -104,6 +104,15 @@ export function identityGrpcService(
     completeDataExport: unary(logger, async (req: identity.CompleteDataExportRequest) => ({
       completed: await exports.complete(req.exportId, req.archivePath, req.expiresAt ?? new Date()),
     })),
+    listExpiredDataExports: unary(logger, async (req: identity.ListExpiredDataExportsRequest) => ({
+      exports: (await exports.expiredArchives(req.olderThanSeconds, req.limit)).map((e) => ({
+        exportId: e.id,
+        userId: e.userId,
+      })),
+    })),
+    markDataExportsSwept: unary(logger, async (req: identity.MarkDataExportsSweptRequest) => ({
+      marked: await exports.archivesSwept(req.exportIds),
+    })),
     deleteOwnAccount: unary(logger, async (req: identity.DeleteOwnAccountRequest) => ({
       userId: await accounts.deleteOwnAccount(req.userId, req.password, req.confirmation),
     })),

@@ -55,6 +55,30 @@ export interface CompleteDataExportRequest {
   expiresAt: Date | undefined;
 }
 
+export interface ListExpiredDataExportsRequest {
+  /** Exports closed at least this long ago (the archive link's lifetime). */
+  olderThanSeconds: number;
+  /** At most this many (1 to 500). */
+  limit: number;
+}
+
+export interface ExpiredDataExport {
+  exportId: string;
+  userId: string;
+}
+
+export interface ListExpiredDataExportsResponse {
+  exports: ExpiredDataExport[];
+}
+
+export interface MarkDataExportsSweptRequest {
+  exportIds: string[];
+}
+
+export interface MarkDataExportsSweptResponse {
+  marked: number;
+}
+
 export interface CompleteDataExportResponse {
   /** False when the request was done already or is gone (its account deleted). */
   completed: boolean;
@@ -714,6 +738,403 @@ export const CompleteDataExportRequest: MessageFns<CompleteDataExportRequest> = 
     message.exportId = object.exportId ?? "";
     message.archivePath = object.archivePath ?? "";
     message.expiresAt = object.expiresAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListExpiredDataExportsRequest(): ListExpiredDataExportsRequest {
+  return { olderThanSeconds: 0, limit: 0 };
+}
+
+export const ListExpiredDataExportsRequest: MessageFns<ListExpiredDataExportsRequest> = {
+  encode(message: ListExpiredDataExportsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.olderThanSeconds !== 0) {
+      writer.uint32(8).int32(message.olderThanSeconds);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListExpiredDataExportsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListExpiredDataExportsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.olderThanSeconds = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListExpiredDataExportsRequest {
+    return {
+      olderThanSeconds: isSet(object.olderThanSeconds)
+        ? globalThis.Number(object.olderThanSeconds)
+        : isSet(object.older_than_seconds)
+        ? globalThis.Number(object.older_than_seconds)
+        : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListExpiredDataExportsRequest): unknown {
+    const obj: any = {};
+    if (message.olderThanSeconds !== 0) {
+      obj.olderThanSeconds = Math.round(message.olderThanSeconds);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListExpiredDataExportsRequest>, I>>(base?: I): ListExpiredDataExportsRequest {
+    return ListExpiredDataExportsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListExpiredDataExportsRequest>, I>>(
+    object: I,
+  ): ListExpiredDataExportsRequest {
+    const message = createBaseListExpiredDataExportsRequest();
+    message.olderThanSeconds = object.olderThanSeconds ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseExpiredDataExport(): ExpiredDataExport {
+  return { exportId: "", userId: "" };
+}
+
+export const ExpiredDataExport: MessageFns<ExpiredDataExport> = {
+  encode(message: ExpiredDataExport, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.exportId !== "") {
+      writer.uint32(10).string(message.exportId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpiredDataExport {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpiredDataExport();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.exportId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpiredDataExport {
+    return {
+      exportId: isSet(object.exportId)
+        ? globalThis.String(object.exportId)
+        : isSet(object.export_id)
+        ? globalThis.String(object.export_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ExpiredDataExport): unknown {
+    const obj: any = {};
+    if (message.exportId !== "") {
+      obj.exportId = message.exportId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExpiredDataExport>, I>>(base?: I): ExpiredDataExport {
+    return ExpiredDataExport.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExpiredDataExport>, I>>(object: I): ExpiredDataExport {
+    const message = createBaseExpiredDataExport();
+    message.exportId = object.exportId ?? "";
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseListExpiredDataExportsResponse(): ListExpiredDataExportsResponse {
+  return { exports: [] };
+}
+
+export const ListExpiredDataExportsResponse: MessageFns<ListExpiredDataExportsResponse> = {
+  encode(message: ListExpiredDataExportsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.exports) {
+      ExpiredDataExport.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListExpiredDataExportsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListExpiredDataExportsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.exports.push(ExpiredDataExport.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListExpiredDataExportsResponse {
+    return {
+      exports: globalThis.Array.isArray(object?.exports)
+        ? object.exports.map((e: any) => ExpiredDataExport.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListExpiredDataExportsResponse): unknown {
+    const obj: any = {};
+    if (message.exports?.length) {
+      obj.exports = message.exports.map((e) => ExpiredDataExport.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListExpiredDataExportsResponse>, I>>(base?: I): ListExpiredDataExportsResponse {
+    return ListExpiredDataExportsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListExpiredDataExportsResponse>, I>>(
+    object: I,
+  ): ListExpiredDataExportsResponse {
+    const message = createBaseListExpiredDataExportsResponse();
+    message.exports = object.exports?.map((e) => ExpiredDataExport.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseMarkDataExportsSweptRequest(): MarkDataExportsSweptRequest {
+  return { exportIds: [] };
+}
+
+export const MarkDataExportsSweptRequest: MessageFns<MarkDataExportsSweptRequest> = {
+  encode(message: MarkDataExportsSweptRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.exportIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkDataExportsSweptRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkDataExportsSweptRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.exportIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkDataExportsSweptRequest {
+    return {
+      exportIds: globalThis.Array.isArray(object?.exportIds)
+        ? object.exportIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.export_ids)
+        ? object.export_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: MarkDataExportsSweptRequest): unknown {
+    const obj: any = {};
+    if (message.exportIds?.length) {
+      obj.exportIds = message.exportIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkDataExportsSweptRequest>, I>>(base?: I): MarkDataExportsSweptRequest {
+    return MarkDataExportsSweptRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkDataExportsSweptRequest>, I>>(object: I): MarkDataExportsSweptRequest {
+    const message = createBaseMarkDataExportsSweptRequest();
+    message.exportIds = object.exportIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseMarkDataExportsSweptResponse(): MarkDataExportsSweptResponse {
+  return { marked: 0 };
+}
+
+export const MarkDataExportsSweptResponse: MessageFns<MarkDataExportsSweptResponse> = {
+  encode(message: MarkDataExportsSweptResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.marked !== 0) {
+      writer.uint32(8).int32(message.marked);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkDataExportsSweptResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkDataExportsSweptResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.marked = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkDataExportsSweptResponse {
+    return { marked: isSet(object.marked) ? globalThis.Number(object.marked) : 0 };
+  },
+
+  toJSON(message: MarkDataExportsSweptResponse): unknown {
+    const obj: any = {};
+    if (message.marked !== 0) {
+      obj.marked = Math.round(message.marked);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkDataExportsSweptResponse>, I>>(base?: I): MarkDataExportsSweptResponse {
+    return MarkDataExportsSweptResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkDataExportsSweptResponse>, I>>(object: I): MarkDataExportsSweptResponse {
+    const message = createBaseMarkDataExportsSweptResponse();
+    message.marked = object.marked ?? 0;
     return message;
   },
 };
@@ -4394,6 +4815,33 @@ export const IdentityServiceService = {
       Buffer.from(CompleteDataExportResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CompleteDataExportResponse => CompleteDataExportResponse.decode(value),
   },
+  /**
+   * Closed exports whose archives' links have expired and are not yet deleted; the gateway deletes
+   * each archive, then reports them swept (so a crash between the two only deletes again).
+   */
+  listExpiredDataExports: {
+    path: "/flatlay.identity.v1.IdentityService/ListExpiredDataExports" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListExpiredDataExportsRequest): Buffer =>
+      Buffer.from(ListExpiredDataExportsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListExpiredDataExportsRequest => ListExpiredDataExportsRequest.decode(value),
+    responseSerialize: (value: ListExpiredDataExportsResponse): Buffer =>
+      Buffer.from(ListExpiredDataExportsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListExpiredDataExportsResponse =>
+      ListExpiredDataExportsResponse.decode(value),
+  },
+  markDataExportsSwept: {
+    path: "/flatlay.identity.v1.IdentityService/MarkDataExportsSwept" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MarkDataExportsSweptRequest): Buffer =>
+      Buffer.from(MarkDataExportsSweptRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MarkDataExportsSweptRequest => MarkDataExportsSweptRequest.decode(value),
+    responseSerialize: (value: MarkDataExportsSweptResponse): Buffer =>
+      Buffer.from(MarkDataExportsSweptResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MarkDataExportsSweptResponse => MarkDataExportsSweptResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -4464,6 +4912,12 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   claimDataExport: handleUnaryCall<ClaimDataExportRequest, ClaimDataExportResponse>;
   /** Marks a claimed export done and e-mails its link, in one transaction; again is a no-op. */
   completeDataExport: handleUnaryCall<CompleteDataExportRequest, CompleteDataExportResponse>;
+  /**
+   * Closed exports whose archives' links have expired and are not yet deleted; the gateway deletes
+   * each archive, then reports them swept (so a crash between the two only deletes again).
+   */
+  listExpiredDataExports: handleUnaryCall<ListExpiredDataExportsRequest, ListExpiredDataExportsResponse>;
+  markDataExportsSwept: handleUnaryCall<MarkDataExportsSweptRequest, MarkDataExportsSweptResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -4827,6 +5281,40 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CompleteDataExportResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Closed exports whose archives' links have expired and are not yet deleted; the gateway deletes
+   * each archive, then reports them swept (so a crash between the two only deletes again).
+   */
+  listExpiredDataExports(
+    request: ListExpiredDataExportsRequest,
+    callback: (error: ServiceError | null, response: ListExpiredDataExportsResponse) => void,
+  ): ClientUnaryCall;
+  listExpiredDataExports(
+    request: ListExpiredDataExportsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListExpiredDataExportsResponse) => void,
+  ): ClientUnaryCall;
+  listExpiredDataExports(
+    request: ListExpiredDataExportsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListExpiredDataExportsResponse) => void,
+  ): ClientUnaryCall;
+  markDataExportsSwept(
+    request: MarkDataExportsSweptRequest,
+    callback: (error: ServiceError | null, response: MarkDataExportsSweptResponse) => void,
+  ): ClientUnaryCall;
+  markDataExportsSwept(
+    request: MarkDataExportsSweptRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MarkDataExportsSweptResponse) => void,
+  ): ClientUnaryCall;
+  markDataExportsSwept(
+    request: MarkDataExportsSweptRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MarkDataExportsSweptResponse) => void,
   ): ClientUnaryCall;
 }
 
