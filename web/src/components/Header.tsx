@@ -1,25 +1,28 @@
-import * as Tooltip from '@radix-ui/react-tooltip';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTokenBalance } from '../api/queries';
 import { useAuth } from '../auth/auth-context';
 import { displayNameOf } from '../auth/session';
+import { afterLoad } from '../lib/after-load';
+import type { IconLinkItem } from './IconLinkTooltips';
 import { AccountIcon, DashboardIcon, Logo, TokenIcon } from './icons';
 
-function IconLink({ to, label, children }: { to: string; label: string; children: ReactNode }) {
+// The tooltips load after the page (ADR 0715); the links are the same without them.
+const IconLinkTooltips = lazy(() => import('./IconLinkTooltips'));
+
+function IconLinks({ links }: { links: IconLinkItem[] }) {
+  const [withTooltips, setWithTooltips] = useState(false);
+  useEffect(() => afterLoad(() => setWithTooltips(true)), []);
+  const plain = links.map(({ to, label, icon }) => (
+    <Link key={label} to={to} className="icon-button" aria-label={label}>
+      {icon}
+    </Link>
+  ));
+  if (!withTooltips) return plain;
   return (
-    <Tooltip.Root>
-      <Tooltip.Trigger asChild>
-        <Link to={to} className="icon-button" aria-label={label}>
-          {children}
-        </Link>
-      </Tooltip.Trigger>
-      <Tooltip.Portal>
-        <Tooltip.Content className="tooltip" sideOffset={6}>
-          {label}
-        </Tooltip.Content>
-      </Tooltip.Portal>
-    </Tooltip.Root>
+    <Suspense fallback={plain}>
+      <IconLinkTooltips links={links} />
+    </Suspense>
   );
 }
 
@@ -74,12 +77,16 @@ export function Header() {
             </Link>
           )}
           <div className="site-header__mobile">
-            <IconLink to="/dashboard" label="Dashboard">
-              <DashboardIcon />
-            </IconLink>
-            <IconLink to={authUser ? '/account' : '/auth'} label={authUser ? 'My Account' : 'Account'}>
-              <AccountIcon />
-            </IconLink>
+            <IconLinks
+              links={[
+                { to: '/dashboard', label: 'Dashboard', icon: <DashboardIcon /> },
+                {
+                  to: authUser ? '/account' : '/auth',
+                  label: authUser ? 'My Account' : 'Account',
+                  icon: <AccountIcon />,
+                },
+              ]}
+            />
           </div>
         </div>
       </div>
