@@ -67,8 +67,9 @@ const CHROMIUM_FLAGS = [
 ];
 
 /**
- * Starts Chromium on a profile of its own; resolves once it names its DevTools port.
- * @returns {Promise<{ port: number, stop: () => void }>}
+ * Starts Chromium on a profile of its own; resolves once it names its DevTools port. `stop()` ends it
+ * and, once it has exited, removes the profile (its helpers write the cache until then).
+ * @returns {Promise<{ port: number, stop: () => Promise<void> }>}
  */
 function startChromium() {
   const executable = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -76,9 +77,19 @@ function startChromium() {
   const child = spawn(executable, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, 'about:blank'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const stop = () => {
+  const stop = async () => {
+    const exited = new Promise((ok) => {
+      if (child.exitCode !== null || child.signalCode !== null) ok(undefined);
+      else child.once('exit', ok);
+    });
     child.kill('SIGKILL');
-    rmSync(profile, { recursive: true, force: true });
+    await exited;
+    // A helper process may still be closing its cache files: retry, and never fail the run over it.
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    } catch (error) {
+      console.error(`(the browser profile ${profile} was not removed: ${/** @type {Error} */ (error).message})`);
+    }
   };
   return new Promise((ok, fail) => {
     let err = '';
@@ -169,7 +180,7 @@ try {
     results.push({ ...page, runs });
   }
 } finally {
-  chromium.stop();
+  await chromium.stop();
   await product.stop();
 }
 const loadAtEnd = load();
