@@ -1,27 +1,38 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTokenBalance } from '../api/queries';
 import { useAuth } from '../auth/auth-context';
 import { displayNameOf } from '../auth/session';
-import { afterLoad } from '../lib/after-load';
 import type { IconLinkItem } from './IconLinkTooltips';
 import { AccountIcon, DashboardIcon, Logo, TokenIcon } from './icons';
 
-// The tooltips load after the page (ADR 0715); the links are the same without them.
+// The tooltips (Radix's, with its positioning library: about 19 KB) load when a pointer or the
+// keyboard first reaches one of these links (ADR 0715); until then the links are the same without.
 const IconLinkTooltips = lazy(() => import('./IconLinkTooltips'));
 
 function IconLinks({ links }: { links: IconLinkItem[] }) {
-  const [withTooltips, setWithTooltips] = useState(false);
-  useEffect(() => afterLoad(() => setWithTooltips(true)), []);
+  const [wanted, setWanted] = useState(false);
+  // The link that had the keyboard's focus when the tooltips came: it keeps it (the links are new elements).
+  const [focused, setFocused] = useState<string | undefined>();
   const plain = links.map(({ to, label, icon }) => (
-    <Link key={label} to={to} className="icon-button" aria-label={label}>
+    <Link
+      key={label}
+      to={to}
+      className="icon-button"
+      aria-label={label}
+      onPointerEnter={() => setWanted(true)}
+      onFocus={() => {
+        setFocused(label);
+        setWanted(true);
+      }}
+    >
       {icon}
     </Link>
   ));
-  if (!withTooltips) return plain;
+  if (!wanted) return plain;
   return (
     <Suspense fallback={plain}>
-      <IconLinkTooltips links={links} />
+      <IconLinkTooltips links={links} focus={focused} />
     </Suspense>
   );
 }

@@ -10,16 +10,23 @@ export interface IconLinkItem {
 
 /**
  * The header's icon links with their tooltips (700 ms delay, 300 ms skip delay, ADR 0701). A chunk
- * of its own: Radix's tooltip and its positioning library (about 10 KB gzipped) load after the page
- * has, and the header shows the same links without tooltips until then (ADR 0715).
+ * of its own, loaded when a pointer or the keyboard first reaches the links; the header shows the
+ * same links without tooltips until then (ADR 0715). `focus`: the link that had the focus then.
  */
-export default function IconLinkTooltips({ links }: { links: IconLinkItem[] }) {
+export default function IconLinkTooltips({ links, focus }: { links: IconLinkItem[]; focus?: string }) {
   return (
     <Tooltip.Provider delayDuration={700} skipDelayDuration={300}>
       {links.map(({ to, label, icon }) => (
         <Tooltip.Root key={label}>
           <Tooltip.Trigger asChild>
-            <Link to={to} className="icon-button" aria-label={label}>
+            <Link
+              to={to}
+              className="icon-button"
+              aria-label={label}
+              ref={(a) => {
+                if (a && label === focus && document.activeElement === document.body) a.focus();
+              }}
+            >
               {icon}
             </Link>
           </Tooltip.Trigger>
