@@ -164,14 +164,22 @@ try {
     /** @type {RunFigures[]} */
     const runs = [];
     for (let i = 1; i <= RUNS; i++) {
-      const answer = await lighthouse(`${product.base}${page.path}`, {
-        port: chromium.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: [...CATEGORIES],
-      });
-      if (!answer) throw new Error(`Lighthouse gave no result for ${page.path}`);
-      if (answer.lhr.runtimeError) throw new Error(`${page.path}: ${answer.lhr.runtimeError.message}`);
+      // A run whose trace Lighthouse could not record (NO_NAVSTART and the like, seen on a loaded
+      // machine) is taken again, twice at most; its figures would not be the page's.
+      let answer;
+      for (let attempt = 1; ; attempt++) {
+        answer = await lighthouse(`${product.base}${page.path}`, {
+          port: chromium.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: [...CATEGORIES],
+        });
+        if (!answer) throw new Error(`Lighthouse gave no result for ${page.path}`);
+        const failure = answer.lhr.runtimeError;
+        if (!failure) break;
+        if (attempt === 3) throw new Error(`${page.path}: ${failure.message}`);
+        console.log(`  ${page.path} run ${i}: Lighthouse failed (${failure.code}), taken again`);
+      }
       const name = page.path === '/' ? 'home' : page.path.slice(1);
       writeFileSync(join(reports, `${name}-${i}.json`), JSON.stringify(answer.lhr));
       runs.push(figuresOf(answer.lhr));
