@@ -6,7 +6,7 @@
 // the last line that runs on Node 20) against Debian's Chromium, started here headless with the
 // browser tests' container flags (tests/support/browser.ts). Lighthouse's default settings: a phone
 // (Moto G Power) with simulated throttling (slow 4G, 4 × CPU slowdown). Each page is measured
-// BENCH_RUNS times (default 3); the table gives the medians of each category score and of the
+// BENCH_WEB_RUNS times (default 3); the table gives the medians of each category score and of the
 // transferred bytes, FCP, LCP, TBT and CLS. Exits 1 when a page is under 0.95 in a category that
 // counts: performance, accessibility and best practices on every page, SEO on the indexed ones
 // (gateway/src/web/public-pages.ts: /auth is not indexed). Every run's report goes to reports/bench-web/.
@@ -14,8 +14,8 @@
 // Lighthouse's simulated times come from the page's own CPU work as measured on this machine: a
 // loaded machine (see the load averages printed) gives slower figures that are not judgeable.
 //
-//   BENCH_RUNS=3                       runs per page
-//   BENCH_PAGES=/,/pricing             only these pages
+//   BENCH_WEB_RUNS=3                       runs per page
+//   BENCH_WEB_PAGES=/,/pricing             only these pages
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -36,11 +36,11 @@ const PAGES = [
 ];
 const CATEGORIES = /** @type {const} */ (['performance', 'accessibility', 'best-practices', 'seo']);
 const TARGET = 0.95;
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const only = process.env.BENCH_PAGES?.split(',').map((p) => p.trim());
+const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
+const only = process.env.BENCH_WEB_PAGES?.split(',').map((p) => p.trim());
 const pages = only ? PAGES.filter((p) => only.includes(p.path)) : PAGES;
 if (pages.length === 0 || !(RUNS >= 1)) {
-  console.error(`BENCH_PAGES names no public page (${PAGES.map((p) => p.path).join(', ')}) or BENCH_RUNS < 1`);
+  console.error(`BENCH_WEB_PAGES names no public page (${PAGES.map((p) => p.path).join(', ')}) or BENCH_WEB_RUNS < 1`);
   process.exit(2);
 }
 const reports = join(repoRoot, 'reports', 'bench-web');
