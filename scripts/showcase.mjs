@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Makes the home page's before/after showcase: ten photos of the garment dataset that are CC0 or
 // CC BY (SOURCES.md of the dataset), each enhanced by this product's engine (`npm run enhance`),
-// both sides saved as small WebP files in web/public/showcase/, and the list with credits in
-// web/src/features/content/showcase-pairs.json. Usage:
+// both sides saved as WebP masters of 480 px in web/showcase/, and the list with credits in
+// web/src/features/content/showcase-pairs.json (each side by its master's name). The web build makes
+// the served images from the masters: AVIF and WebP at each width (web/build/showcase-images.ts,
+// cached between builds; ADR 0715). Usage:
 //   node scripts/showcase.mjs <dataset folder: the one holding casual/>
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -44,7 +46,7 @@ const PAIRS = [
 ];
 const SIZE = 480;
 
-const outDir = join(repoRoot, 'web', 'public', 'showcase');
+const outDir = join(repoRoot, 'web', 'showcase');
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'flatlay-showcase-'));
@@ -70,8 +72,8 @@ try {
       .webp({ quality: 75 })
       .toFile(join(outDir, `${n}-after.webp`));
     list.push({
-      before: `/showcase/${n}-before.webp`,
-      after: `/showcase/${n}-after.webp`,
+      before: `${n}-before`,
+      after: `${n}-after`,
       what: p.what,
       credit: p.credit,
     });
@@ -82,5 +84,7 @@ try {
 }
 writeFileSync(join(repoRoot, 'web/src/features/content/showcase-pairs.json'), `${JSON.stringify(list, null, 2)}\n`);
 const bytes = readdirSync(outDir).reduce((sum, f) => sum + statSync(join(outDir, f)).size, 0);
-console.log(`showcase: ${list.length} pairs, ${(bytes / 1024).toFixed(0)} KB in web/public/showcase (limit 1.5 MB)`);
+console.log(
+  `showcase: ${list.length} pairs, ${(bytes / 1024).toFixed(0)} KB of masters in web/showcase (limit 1.5 MB)`,
+);
 if (bytes > 1.5 * 1024 * 1024) process.exit(1);

@@ -234,6 +234,13 @@ export const unschemaedVariables: UnschemaedVariable[] = [
     meaning: '`bench:admin-search` only: users loaded for the admin search benchmark',
   },
   { name: 'BENCH_RUNS', group: TOOLS, default: '`30`', meaning: '`bench:admin-search` only: runs of each query' },
+  { name: 'BENCH_WEB_RUNS', group: TOOLS, default: '`3`', meaning: '`bench:web` only: Lighthouse runs per page' },
+  {
+    name: 'BENCH_WEB_PAGES',
+    group: TOOLS,
+    default: 'unset: the seven public pages',
+    meaning: '`bench:web` only: comma-separated public pages to measure (`/`, `/pricing`, `/auth`, ...)',
+  },
   {
     name: 'BENCH_DB',
     group: TOOLS,

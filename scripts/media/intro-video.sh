@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Makes the first visit's intro video (web/public/intro/intro.webm) and its poster from the
-# product's own showcase pairs (web/public/showcase, CC0): each casual photo cross-fades into its
+# product's own showcase pairs (web/showcase, CC0): each casual photo cross-fades into its
 # studio flat-lay. Needs ffmpeg (Debian: apt-get install ffmpeg); the outputs are committed, so
 # neither the build nor the tests run this. Run again after changing the showcase.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-src=web/public/showcase
+src=web/showcase
 out=web/public/intro
 mkdir -p "$out"
 pairs=(01 04 07 10)

@@ -1,12 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import * as Tooltip from '@radix-ui/react-tooltip';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { createQueryClient } from './api/queries';
 import { App } from './app/App';
 import { AuthProvider } from './auth/AuthProvider';
-import { Toaster } from './components/toast/Toaster';
+import { DeferredToaster } from './components/toast/DeferredToaster';
 import './styles.css';
 
 const queryClient = createQueryClient();
@@ -16,10 +15,8 @@ createRoot(document.getElementById('root')!).render(
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
         <AuthProvider>
-          <Tooltip.Provider delayDuration={700} skipDelayDuration={300}>
-            <App />
-            <Toaster />
-          </Tooltip.Provider>
+          <App />
+          <DeferredToaster />
         </AuthProvider>
       </BrowserRouter>
     </QueryClientProvider>

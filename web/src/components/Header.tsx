@@ -1,25 +1,39 @@
-import * as Tooltip from '@radix-ui/react-tooltip';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTokenBalance } from '../api/queries';
 import { useAuth } from '../auth/auth-context';
 import { displayNameOf } from '../auth/session';
+import type { IconLinkItem } from './IconLinkTooltips';
 import { AccountIcon, DashboardIcon, Logo, TokenIcon } from './icons';
 
-function IconLink({ to, label, children }: { to: string; label: string; children: ReactNode }) {
+// The tooltips (Radix's, with its positioning library: about 19 KB) load when a pointer or the
+// keyboard first reaches one of these links (ADR 0715); until then the links are the same without.
+const IconLinkTooltips = lazy(() => import('./IconLinkTooltips'));
+
+function IconLinks({ links }: { links: IconLinkItem[] }) {
+  const [wanted, setWanted] = useState(false);
+  // The link that had the keyboard's focus when the tooltips came: it keeps it (the links are new elements).
+  const [focused, setFocused] = useState<string | undefined>();
+  const plain = links.map(({ to, label, icon }) => (
+    <Link
+      key={label}
+      to={to}
+      className="icon-button"
+      aria-label={label}
+      onPointerEnter={() => setWanted(true)}
+      onFocus={() => {
+        setFocused(label);
+        setWanted(true);
+      }}
+    >
+      {icon}
+    </Link>
+  ));
+  if (!wanted) return plain;
   return (
-    <Tooltip.Root>
-      <Tooltip.Trigger asChild>
-        <Link to={to} className="icon-button" aria-label={label}>
-          {children}
-        </Link>
-      </Tooltip.Trigger>
-      <Tooltip.Portal>
-        <Tooltip.Content className="tooltip" sideOffset={6}>
-          {label}
-        </Tooltip.Content>
-      </Tooltip.Portal>
-    </Tooltip.Root>
+    <Suspense fallback={plain}>
+      <IconLinkTooltips links={links} focus={focused} />
+    </Suspense>
   );
 }
 
@@ -74,12 +88,16 @@ export function Header() {
             </Link>
           )}
           <div className="site-header__mobile">
-            <IconLink to="/dashboard" label="Dashboard">
-              <DashboardIcon />
-            </IconLink>
-            <IconLink to={authUser ? '/account' : '/auth'} label={authUser ? 'My Account' : 'Account'}>
-              <AccountIcon />
-            </IconLink>
+            <IconLinks
+              links={[
+                { to: '/dashboard', label: 'Dashboard', icon: <DashboardIcon /> },
+                {
+                  to: authUser ? '/account' : '/auth',
+                  label: authUser ? 'My Account' : 'Account',
+                  icon: <AccountIcon />,
+                },
+              ]}
+            />
           </div>
         </div>
       </div>

@@ -1,24 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
+import { afterLoad } from '../../lib/after-load';
 
 /** Remembered in this browser once the intro has been shown: it plays on the first visit only. */
 export const INTRO_SEEN_KEY = 'flatlay.intro-seen';
-
-/** Runs `show` once the page has loaded and the browser is idle, so the video never competes with the page's largest paint. */
-function afterLoad(show: () => void): () => void {
-  let idle: number | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const whenIdle = () => {
-    if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(show, { timeout: 2_000 });
-    else timer = setTimeout(show, 0);
-  };
-  if (document.readyState === 'complete') whenIdle();
-  else window.addEventListener('load', whenIdle, { once: true });
-  return () => {
-    window.removeEventListener('load', whenIdle);
-    if (idle !== undefined) window.cancelIdleCallback(idle);
-    if (timer !== undefined) clearTimeout(timer);
-  };
-}
 
 const seen = () => {
   try {

@@ -1,5 +1,6 @@
 import { BeforeAfter } from '../../components/BeforeAfter';
 import pairs from './showcase-pairs.json';
+import { SHOWCASE_CARD_SIZES } from './showcase-images';
 import { ShowcaseLoop } from './ShowcaseLoop';
 
 /**
@@ -15,7 +16,11 @@ export function Showcase() {
       <ul className="showcase">
         {pairs.map((p) => (
           <li key={p.after} className="showcase__item">
-            <BeforeAfter before={p.before} after={p.after} label={p.what} />
+            <BeforeAfter
+              before={{ showcase: p.before, sizes: SHOWCASE_CARD_SIZES }}
+              after={{ showcase: p.after, sizes: SHOWCASE_CARD_SIZES }}
+              label={p.what}
+            />
             <p className="small muted">
               {p.what}. Photo: {p.credit}.
             </p>

@@ -1,5 +1,9 @@
 import { useEffect, useState } from 'react';
 import pairs from './showcase-pairs.json';
+import { ShowcasePicture } from './ShowcasePicture';
+
+/** The loop's box: at most 240 px wide (styles.css, .showcase-loop). */
+const LOOP_SIZES = '240px';
 
 /** The pairs the loop plays: photo, then its flat-lay, each for LOOP_STEP_SECONDS. */
 export const LOOP_PAIRS = pairs.slice(0, 3);
@@ -34,15 +38,12 @@ export function ShowcaseLoop() {
       data-testid="showcase-loop"
       style={{ ['--loop-duration' as string]: `${frames.length * LOOP_STEP_SECONDS}s` }}
     >
-      {frames.map((src, i) => (
-        <img
-          key={src}
-          src={src}
+      {frames.map((name, i) => (
+        <ShowcasePicture
+          key={name}
+          name={name}
           alt=""
-          width={480}
-          height={480}
-          loading="lazy"
-          decoding="async"
+          sizes={LOOP_SIZES}
           style={still ? undefined : { animationDelay: `${i * LOOP_STEP_SECONDS}s` }}
         />
       ))}

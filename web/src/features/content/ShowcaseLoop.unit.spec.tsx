@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, it, vi } from 'vitest';
 import { LOOP_PAIRS, LOOP_STEP_SECONDS, ShowcaseLoop } from './ShowcaseLoop';
+import { showcaseUrl } from './showcase-images';
+
+const webp = (name: string) => showcaseUrl(name, 480, 'webp');
 
 afterEach(() => {
   cleanup();
@@ -25,7 +28,7 @@ describe('the showcase loop', () => {
     const images = [...loop.querySelectorAll('img')];
     assert.deepEqual(
       images.map((i) => i.getAttribute('src')),
-      LOOP_PAIRS.flatMap((p) => [p.before, p.after]),
+      LOOP_PAIRS.flatMap((p) => [webp(p.before), webp(p.after)]),
     );
     assert.deepEqual(
       images.map((i) => i.style.animationDelay),
@@ -45,7 +48,7 @@ describe('the showcase loop', () => {
     const images = [...loop.querySelectorAll('img')];
     assert.deepEqual(
       images.map((i) => i.getAttribute('src')),
-      [LOOP_PAIRS[0]!.after],
+      [webp(LOOP_PAIRS[0]!.after)],
     );
     assert.equal(images[0]!.style.animationDelay, '');
     assert.ok(loop.classList.contains('showcase-loop--still'));

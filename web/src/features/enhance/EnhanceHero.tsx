@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useReducer, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useReducer, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { loginRequired, needsLogin } from '../../api/generation-errors';
 import { queryKeys } from '../../api/queries';
@@ -16,16 +16,8 @@ import {
   saveEnhancementType,
   withMainType,
 } from '../../lib/enhancement-type';
-import { downloadResult } from './download';
-import {
-  DASHBOARD_FLOW,
-  type GenerationOutcome,
-  generateAsGuest,
-  generateSignedIn,
-  HERO_FLOW,
-} from './hero-generation';
+import type { GenerationOutcome } from './hero-generation';
 import { ImagePicker } from './ImagePicker';
-import { askGuestUnlock, payToUnlockGuest, unlockByPayment } from './unlock';
 import {
   confirmGuestUnlock,
   forgetPaidTry,
@@ -34,12 +26,14 @@ import {
   rememberPaidTry,
   sleepUnlessAborted,
 } from './paid-unlock';
-import { HEIC_FAILURE, prepareUpload } from './prepare-file';
 import { PreviewPanel } from './PreviewPanel';
 import { initialPreview, previewReducer } from './preview-state';
-import { TypeChooserDialog } from './TypeChooserDialog';
 import { trackPixel } from '../../lib/pixels';
-import { trackGuestUnlock } from '../../lib/purchase-tracking';
+
+// Not in the home page's initial JavaScript (ADR 0715): what the hero does once the visitor acts,
+// and the type chooser (Radix's dialog), both fetched as soon as a photo is picked.
+const actions = () => import('./hero-actions');
+const TypeChooserDialog = lazy(() => import('./TypeChooserDialog').then((m) => ({ default: m.TypeChooserDialog })));
 
 /** On the dashboard the type comes from its chooser card (no dialog), with the sub-type for subscribers. */
 export interface DashboardChoice {
@@ -78,24 +72,28 @@ export function EnhanceHero({ dashboard }: { dashboard?: DashboardChoice } = {})
     const laterUrl = paidResultLink(window.location.origin, id);
     const stop = new AbortController();
     dispatch({ type: 'confirming', status: 'pending_payment', laterUrl });
-    void confirmGuestUnlock(id, {
-      unlock: askGuestUnlock,
-      sleep: (ms) => sleepUnlessAborted(ms, stop.signal),
-      onPending: (status) => dispatch({ type: 'confirming', status, laterUrl }),
-      signal: stop.signal,
-    }).then((outcome) => {
-      if (outcome.kind === 'aborted') return;
-      if (outcome.kind === 'unlocked') {
-        forgetPaidTry();
-        void trackGuestUnlock(id);
-        dispatch({ type: 'result', resultUrl: outcome.url, laterUrl });
-        toast({ title: 'Payment Confirmed', description: 'Your full-resolution image is ready.' });
-        return;
-      }
-      if (outcome.forget) forgetPaidTry();
-      dispatch({ type: 'reset' });
-      errorToast('Unlock Failed', outcome.message);
-    });
+    void actions()
+      .then(({ askGuestUnlock, trackGuestUnlock }) =>
+        confirmGuestUnlock(id, {
+          unlock: askGuestUnlock,
+          sleep: (ms) => sleepUnlessAborted(ms, stop.signal),
+          onPending: (status) => dispatch({ type: 'confirming', status, laterUrl }),
+          signal: stop.signal,
+        }).then((outcome) => ({ outcome, trackGuestUnlock })),
+      )
+      .then(({ outcome, trackGuestUnlock }) => {
+        if (outcome.kind === 'aborted') return;
+        if (outcome.kind === 'unlocked') {
+          forgetPaidTry();
+          void trackGuestUnlock(id);
+          dispatch({ type: 'result', resultUrl: outcome.url, laterUrl });
+          toast({ title: 'Payment Confirmed', description: 'Your full-resolution image is ready.' });
+          return;
+        }
+        if (outcome.forget) forgetPaidTry();
+        dispatch({ type: 'reset' });
+        errorToast('Unlock Failed', outcome.message);
+      });
     return () => stop.abort();
   }, [paidId, setQuery]);
 
@@ -104,6 +102,9 @@ export function EnhanceHero({ dashboard }: { dashboard?: DashboardChoice } = {})
     objectUrl.current = URL.createObjectURL(picked);
     setFile(picked);
     dispatch({ type: 'select', imageUrl: objectUrl.current });
+    // Fetched now, while the visitor reads the preview: ready by the time they press Enhance.
+    void actions();
+    if (!dashboard) void import('./TypeChooserDialog');
   };
 
   const submit = (e: FormEvent) => {
@@ -149,6 +150,8 @@ export function EnhanceHero({ dashboard }: { dashboard?: DashboardChoice } = {})
     if (!file) return;
     setBusy(true);
     try {
+      const { DASHBOARD_FLOW, HEIC_FAILURE, HERO_FLOW, generateAsGuest, generateSignedIn, prepareUpload } =
+        await actions();
       const upload = await prepareUpload(file, undefined, dashboard ? HEIC_FAILURE.dashboard : HEIC_FAILURE.hero);
       if (!upload) return;
       dispatch({ type: 'start' });
@@ -178,6 +181,7 @@ export function EnhanceHero({ dashboard }: { dashboard?: DashboardChoice } = {})
 
   const payAsGuest = async (enhancementId: string) => {
     dispatch({ type: 'paying', paying: true });
+    const { payToUnlockGuest } = await actions();
     if (!(await payToUnlockGuest(enhancementId))) dispatch({ type: 'paying', paying: false });
   };
 
@@ -203,21 +207,20 @@ export function EnhanceHero({ dashboard }: { dashboard?: DashboardChoice } = {})
       </form>
       <PreviewPanel
         state={preview}
-        onDownload={(url) => void downloadResult(url)}
+        onDownload={(url) => void actions().then((a) => a.downloadResult(url))}
         onPayToUnlock={(id) => void payAsGuest(id)}
-        onUnlock={(id) => void unlockByPayment(id)}
+        onUnlock={(id) => void actions().then((a) => a.unlockByPayment(id))}
         onUnlockWithTokens={(id) => {
           // Kept under pending_token_unlock_request: the sign-in (or sign-up) unlocks it (auth/pending-unlock.ts).
           rememberTokenUnlock(id);
           navigate('/auth');
         }}
       />
-      <TypeChooserDialog
-        open={choosing}
-        onOpenChange={setChoosing}
-        onChoose={enhance}
-        initial={loadEnhancementType().type}
-      />
+      {choosing && (
+        <Suspense fallback={null}>
+          <TypeChooserDialog open onOpenChange={setChoosing} onChoose={enhance} initial={loadEnhancementType().type} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -37,7 +37,9 @@ export function PricingBlock({ title = 'Simple, transparent pricing' }: { title?
         ))}
       </fieldset>
       {products.isPending ? (
-        <Spinner label="Loading plans" />
+        <div className="pricing__pending">
+          <Spinner label="Loading plans" />
+        </div>
       ) : products.isError ? (
         <p className="error-text" role="alert">
           Failed to load plans. Please try again later.
