@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
 import sharp from 'sharp';
 import type { Plugin } from 'vite';
@@ -11,8 +12,15 @@ import { SHOWCASE_FORMATS, SHOWCASE_WIDTHS, type ShowcaseFormat } from '../src/f
  */
 const ENCODE = { avif: { quality: 50, effort: 4 }, webp: { quality: 75, effort: 6 } } as const;
 
-/** Where made images are kept between builds, by the hash of their master and settings. */
-const DEFAULT_CACHE = 'node_modules/.cache/showcase-images';
+/**
+ * Where made images are kept between builds, by the hash of their master and settings: the
+ * machine's cache outside the clone (`FLATLAY_CACHE`, as the test infrastructure's), so a fresh clone (CI, a new
+ * folder) does not encode all forty again.
+ */
+const DEFAULT_CACHE = join(
+  process.env.FLATLAY_CACHE ? resolve(process.env.FLATLAY_CACHE) : join(homedir(), '.cache', 'flatlay'),
+  'showcase-images',
+);
 
 /**
  * One image of a master: `format` at `width` (never wider than the master). A WebP at the master's
