@@ -199,7 +199,7 @@ export const unschemaedVariables: UnschemaedVariable[] = [
     group: TOOLS,
     default: '`~/.cache/flatlay`',
     meaning:
-      'built binaries and generated CRDs of the test infrastructure, kept outside the clone per version, and the web build's showcase images (by hash) (docs/decisions/0302-kafka-users-and-a-real-control-plane.md)',
+      'built binaries and generated CRDs of the test infrastructure, kept outside the clone per version, and the showcase images the web build makes, by hash (docs/decisions/0302-kafka-users-and-a-real-control-plane.md)',
   },
   {
     name: 'FLATLAY_JAVA21',
