@@ -27,7 +27,7 @@ import { join } from 'node:path';
 export const DASHBOARDS_DIR = join(import.meta.dirname, '..', '..', 'charts', 'flatlay', 'monitoring', 'dashboards');
 
 /** The Prometheus a viewer picks (the dashboards' datasource variable). */
-const PROMETHEUS = { type: 'prometheus', uid: '${datasource}' };
+const PROMETHEUS = { type: 'prometheus', uid: ['$', '{datasource}'].join('') };
 /** The selector every query carries: one release's namespace at a time. */
 const NS = 'namespace="$namespace"';
 
@@ -324,15 +324,14 @@ function build(board: Board) {
           .showLegend(true),
       )
       .tooltip(new VizTooltipOptionsBuilder().mode(TooltipDisplayMode.Multi));
-    p.queries.forEach(([expr, legend], q) =>
+    for (const [q, [expr, legend]] of p.queries.entries())
       panel.withTarget(
         new DataqueryBuilder()
           .refId(String.fromCharCode(65 + q))
           .datasource(PROMETHEUS)
           .expr(expr)
           .legendFormat(legend),
-      ),
-    );
+      );
     dashboard.withPanel(panel);
   });
   return dashboard.build();
