@@ -80,25 +80,20 @@ describe('the chart’s alerts under promtool', () => {
   });
 
   it('fails for each alert whose rule no longer does what its cases say', () => {
-    // Each alert in turn waits a day before it fires, in a copy of its own (rules and cases side by
-    // side, one promtool run for all): every copy's firing case must fail, naming that alert.
-    const names = alertNames();
-    const files = names.map((name, i) => {
-      const slowed = structuredClone(spec);
-      for (const g of slowed.groups) for (const r of g.rules) if (r.alert === name) r.for = '1d';
-      mkdirSync(join(dir, `slowed-${i}`));
-      writeFileSync(join(dir, `slowed-${i}`, 'alerts.yaml'), stringify(slowed));
-      copyFileSync(RULE_TESTS, join(dir, `slowed-${i}`, 'alerts.test.yaml'));
-      return `slowed-${i}/alerts.test.yaml`;
-    });
-    const r = promtool(['test', 'rules', ...files], dir);
+    // Every alert waits a day before it fires, in a copy beside its cases (one promtool run, not
+    // one per alert: each evaluation takes seconds): the firing case of every alert must fail.
+    const slowed = structuredClone(spec);
+    for (const g of slowed.groups) for (const r of g.rules) r.for = '1d';
+    mkdirSync(join(dir, 'slowed'));
+    writeFileSync(join(dir, 'slowed', 'alerts.yaml'), stringify(slowed));
+    copyFileSync(RULE_TESTS, join(dir, 'slowed', 'alerts.test.yaml'));
+    const r = promtool(['test', 'rules', 'slowed/alerts.test.yaml'], dir);
     assert.notEqual(r.status, 0, r.out);
-    const reports = r.out.split('Processing test file: ').slice(1);
-    assert.equal(reports.length, names.length, r.out);
-    for (const [i, name] of names.entries()) {
-      const report = reports.find((x) => x.startsWith(files[i]!)) ?? '';
-      assert.match(report, /FAILED/, `${name} with for: 1d still passes:\n${report}`);
-      assert.match(report, new RegExp(`alertname: ${name},`), report);
-    }
+    for (const name of alertNames())
+      assert.match(
+        r.out,
+        new RegExp(`alertname: ${name}, time: \\d+m, \\s*exp:\\[\\s*0:`),
+        `${name} with for: 1d still passes`,
+      );
   });
 });
