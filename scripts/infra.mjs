@@ -30,6 +30,7 @@ import { installMinio, startMinio, stopMinio } from './infra/minio.mjs';
 import { ENV_FILE, INFRA, ROOT, RUN, STATE_FILE, ensureGitignore } from './infra/layout.mjs';
 import { isQuiet, log, setQuiet } from './infra/log.mjs';
 import { startPostgres, stopPostgres } from './infra/postgres.mjs';
+import { installPrometheus } from './infra/prometheus.mjs';
 import { freePorts, isOurs } from './infra/process.mjs';
 import { startRedis, stopRedis } from './infra/redis.mjs';
 import { installSchemathesis } from './infra/schemathesis.mjs';
@@ -51,9 +52,10 @@ export async function install(opts = {}) {
   ensureGitignore();
   fs.mkdirSync(INFRA, { recursive: true });
   const t = Date.now();
-  // Independent steps run side by side (apt, Maven, Go).
+  // The system packages and Go first: the steps below run java, mvn, go and python3's venv.
+  await installApt();
+  // Independent steps run side by side (Maven, Go).
   const results = await Promise.allSettled([
-    installApt(),
     installKafka(),
     installStripeMock(),
     installMinio(),
@@ -65,6 +67,8 @@ export async function install(opts = {}) {
     installK6(),
     // The fault tier's network faults (tests/fault, scripts/infra/fault.mjs).
     installToxiproxy(),
+    // The monitoring tests' Prometheus and promtool (tests/monitoring-*.int.spec.ts, ADR 0305).
+    installPrometheus(),
   ]);
   const failed = results.filter((r) => r.status === 'rejected');
   if (failed.length) throw new Error(failed.map((r) => r.reason?.message ?? r.reason).join('\n\n'));

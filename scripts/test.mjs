@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { down, install } from './infra.mjs';
+import { installGo } from './infra/apt.mjs';
 import { installControlPlane } from './infra/kube-tools.mjs';
 import { installToxiproxy } from './infra/toxiproxy.mjs';
 import {
@@ -86,17 +87,32 @@ typecheckScripts();
 await testTypes.wait();
 // The control plane's binaries and the operators' CRDs are built once per machine (cached outside
 // the clone, keyed by version), before vitest starts, so no test's timeout includes a compile.
-if (files.some((f) => tierOf(f) === 'k8s')) {
-  console.log('› Installing the Kubernetes control plane (cached after the first build)');
-  await install();
-  await installControlPlane(process.env.FLATLAY_KUBE_VERSION || undefined);
-}
-// The fault tier's Toxiproxy, built once per machine like the tools above (its Postgres and Kafka
-// are started by the suite itself, scripts/infra/fault.mjs).
-if (files.some((f) => tierOf(f) === 'fault')) {
-  console.log('› Installing Toxiproxy for the fault tier (cached after the first build)');
-  await installToxiproxy();
-}
+// The fault tier's Toxiproxy likewise (its Postgres and Kafka are started by the suite itself,
+// scripts/infra/fault.mjs). Independent builds run side by side (the control plane's with
+// install()'s: helm, Toxiproxy, Prometheus, ...), and each step prints its time.
+/** @param {string} title @param {() => Promise<unknown>} fn */
+const timed = async (title, fn) => {
+  const t = Date.now();
+  console.log(`› ${title}`);
+  await fn();
+  console.log(`  ${title}: done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+};
+const k8s = files.some((f) => tierOf(f) === 'k8s');
+await Promise.all([
+  k8s &&
+    // install(): helm and the tools of .infra/bin, Toxiproxy and Prometheus among them.
+    timed('Installing the Kubernetes control plane (cached after the first build)', async () => {
+      await installGo();
+      await Promise.all([install(), installControlPlane(process.env.FLATLAY_KUBE_VERSION || undefined)]);
+    }),
+  // install() above builds Toxiproxy too: one build of it per process (they share a temporary folder).
+  !k8s &&
+    files.some((f) => tierOf(f) === 'fault') &&
+    timed('Installing Toxiproxy for the fault tier (cached after the first build)', async () => {
+      await installGo();
+      await installToxiproxy();
+    }),
+]);
 await infraUp?.wait();
 /** @type {Record<string, unknown>} */
 const infra = needsInfra ? JSON.parse(readFileSync(join(repoRoot, '.infra', 'run', 'env.json'), 'utf8')) : {};

@@ -5,16 +5,17 @@
 // project's own PromQL grammar (@prometheus-io/lezer-promql) and may name only series the product
 // exports: the list of docs/operations.md "Metrics", which gateway/test/metrics.int.spec.ts holds
 // to a real scrape. Each alert has what an on-call needs: for, severity, summary, description and a
-// runbook_url that is a section of docs/operations.md. (Their evaluation on recorded series,
-// `promtool test rules`, is not done here.)
+// runbook_url that is a section of docs/operations.md. Their evaluation on recorded series
+// (`promtool test rules`) is tests/monitoring-rules.int.spec.ts; a real Prometheus scraping the
+// product with them loaded, tests/monitoring-scrape.int.spec.ts.
 import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parser } from '@prometheus-io/lezer-promql';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { documentedSeries } from './support/documented-metrics.js';
-import { runHelm } from './support/helm.js';
+import { renderChart } from './support/helm.js';
 
 const root = resolve(import.meta.dirname, '..');
 const chartDir = join(root, 'charts', 'flatlay');
@@ -27,13 +28,7 @@ const RUNBOOK_BASE = 'https://github.com/flatlay/flatlay/blob/main/docs/operatio
 // biome-ignore lint: rendered Kubernetes objects and Grafana JSON are untyped
 type Json = any;
 
-function render(args: string[]): Json[] {
-  const r = runHelm(['template', 'flatlay', chartDir, '--namespace', 'flatlay', '--kube-version', '1.37.2', ...args]);
-  assert.equal(r.status, 0, `helm template ${args.join(' ')}:\n${r.stderr}`);
-  return parseAllDocuments(r.stdout)
-    .map((d) => d.toJS())
-    .filter((o) => o && typeof o === 'object');
-}
+const render = (args: string[]): Json[] => renderChart(args);
 
 /** The metric names a PromQL expression selects; throws where the expression does not parse. */
 function selectedMetrics(expr: string): string[] {

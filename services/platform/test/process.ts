@@ -24,10 +24,12 @@ export interface ChildRun {
 /** Starts a Node process the way a deployment would, capturing its output for failure messages. */
 export function startNode(args: string[], env: Record<string, string | undefined>): ChildRun {
   // Metrics on a free port unless the test says otherwise: several processes run side by side here.
-  const child = spawn(process.execPath, args, {
-    env: { METRICS_PORT: '0', ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return startCommand(process.execPath, args, { METRICS_PORT: '0', ...process.env, ...env });
+}
+
+/** Starts any program (a Prometheus, say) with exactly `env`, capturing its output for failure messages. */
+export function startCommand(command: string, args: string[], env: Record<string, string | undefined>): ChildRun {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

@@ -1,0 +1,55 @@
+// Prometheus and promtool (github.com/prometheus/prometheus, cmd/prometheus and cmd/promtool), the
+// monitoring tests' real parts (tests/monitoring-*.int.spec.ts, ADR 0305): built with `go install`
+// once per version into the cache outside the clone (KUBE_CACHE/prometheus-<version>, as Toxiproxy
+// and k6), so a fresh clone on a warm machine only links them into .infra/bin. The first build is
+// minutes (Prometheus's service discovery pulls in the AWS, Azure, GCP and Kubernetes clients); a
+// cached one is a file check. Built without the `builtinassets` tag: no web UI, the HTTP API only.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BIN, KUBE_CACHE, VERSIONS } from './layout.mjs';
+import { log } from './log.mjs';
+import { exists, run, which } from './process.mjs';
+
+export const PROMETHEUS_BIN = path.join(BIN, 'prometheus');
+export const PROMTOOL_BIN = path.join(BIN, 'promtool');
+const MODULE = 'github.com/prometheus/prometheus';
+const COMMANDS = /** @type {const} */ (['prometheus', 'promtool']);
+
+/** Builds prometheus and promtool once per version into the shared cache and links them into .infra/bin. */
+export async function installPrometheus() {
+  const version = VERSIONS.prometheus;
+  const cache = path.join(KUBE_CACHE, `prometheus-${version}`);
+  // The folder is renamed into place only once both binaries are built: its presence is the marker.
+  if (!COMMANDS.every((c) => exists(path.join(cache, c)))) {
+    if (!which('go')) throw new Error('go is required to build prometheus and promtool');
+    log(`prometheus ${version}: go install into ${cache} (once per machine)`);
+    const t = Date.now();
+    const tmp = `${cache}.tmp-${process.pid}`;
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.mkdirSync(tmp, { recursive: true });
+    try {
+      await run('go', ['install', ...COMMANDS.map((c) => `${MODULE}/cmd/${c}@${version}`)], {
+        cwd: os.tmpdir(),
+        env: { ...process.env, GOBIN: tmp, GOFLAGS: '-mod=mod', GO111MODULE: 'on', GOWORK: 'off' },
+      });
+      fs.rmSync(cache, { recursive: true, force: true });
+      fs.renameSync(tmp, cache);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    log(`prometheus: built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  } else {
+    log(`prometheus ${version}: cached in ${cache}`);
+  }
+  fs.mkdirSync(BIN, { recursive: true });
+  for (const [c, link] of /** @type {const} */ ([
+    ['prometheus', PROMETHEUS_BIN],
+    ['promtool', PROMTOOL_BIN],
+  ])) {
+    fs.rmSync(link, { force: true });
+    fs.symlinkSync(path.join(cache, c), link);
+  }
+  return { prometheus: PROMETHEUS_BIN, promtool: PROMTOOL_BIN };
+}
