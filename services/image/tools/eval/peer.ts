@@ -18,9 +18,9 @@ import type { Mask } from '../../src/engine/types.js';
 export const PEER_PACKAGE = '@imgly/background-removal-node';
 export const PEER_VERSION = '1.4.5';
 
-/** Where the peer is installed: FLATLAY_EVAL_PEER_DIR, or ~/.cache/flatlay/eval-peer/<version>. */
-export function peerDir(env: NodeJS.ProcessEnv = process.env, version = PEER_VERSION): string {
-  return env.FLATLAY_EVAL_PEER_DIR || path.join(os.homedir(), '.cache', 'flatlay', 'eval-peer', version);
+/** Where the peer is installed: ~/.cache/flatlay/eval-peer/<version>, one install per version. */
+export function peerDir(version = PEER_VERSION, home = os.homedir()): string {
+  return path.join(home, '.cache', 'flatlay', 'eval-peer', version);
 }
 
 /**

@@ -4,11 +4,12 @@ import { describe, it } from 'vitest';
 import { alphaOf, PEER_PACKAGE, PEER_VERSION, peerDir, peerManifest, rgbaSize } from './peer.js';
 
 describe('eval peer', () => {
-  it('installs outside the clone, in a cache folder per version, unless FLATLAY_EVAL_PEER_DIR says where', () => {
-    const dir = peerDir({});
-    assert.ok(dir.endsWith(path.join('.cache', 'flatlay', 'eval-peer', PEER_VERSION)), dir);
-    assert.equal(peerDir({ FLATLAY_EVAL_PEER_DIR: '/tmp/peer' }), '/tmp/peer');
-    assert.ok(peerDir({}, '9.9.9').endsWith(path.join('eval-peer', '9.9.9')));
+  it('installs outside the clone, in a cache folder per version', () => {
+    assert.equal(
+      peerDir(PEER_VERSION, '/home/x'),
+      path.join('/home/x', '.cache', 'flatlay', 'eval-peer', PEER_VERSION),
+    );
+    assert.equal(peerDir('9.9.9', '/home/x'), path.join('/home/x', '.cache', 'flatlay', 'eval-peer', '9.9.9'));
   });
 
   it("pins the peer and overrides its old sharp and onnxruntime-node to the project's versions", () => {
