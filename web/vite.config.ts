@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './build/precompress';
+import { prerender } from './build/prerender';
 
 /**
  * Prints what a first visit to / downloads: the entry chunk and the home page chunk, each with
@@ -29,7 +30,7 @@ function reportInitialJs(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), reportInitialJs(), precompress()],
+  plugins: [react(), reportInitialJs(), precompress(), prerender()],
   server: { proxy: { '/api': 'http://localhost:8080', '/healthz': 'http://localhost:8080' } },
   build: { outDir: 'dist', emptyOutDir: true },
 });

@@ -7,10 +7,17 @@ import { Spinner } from '../components/Spinner';
 import { OutageReset } from './OutageReset';
 import { RequireAuth } from './RequireAuth';
 import { ScrollToTop } from './ScrollToTop';
+// The public pages are prerendered by the build and hydrated (ADR 0714): imported eagerly, so the
+// browser's first render has them at once, as the build's did (a lazy one would suspend).
+import AuthPage from '../pages/AuthPage';
+import FaqPage from '../pages/FaqPage';
+import HomePage from '../pages/HomePage';
+import HowItWorksPage from '../pages/HowItWorksPage';
+import PricingPage from '../pages/PricingPage';
+import PrivacyPage from '../pages/PrivacyPage';
+import TermsPage from '../pages/TermsPage';
 
-// Every page is its own chunk: the first visit to / downloads the shell and the home page only.
-const HomePage = lazy(() => import('../pages/HomePage'));
-const AuthPage = lazy(() => import('../pages/AuthPage'));
+// Every other page is its own chunk, loaded when visited.
 const AuthCallbackPage = lazy(() => import('../pages/AuthCallbackPage'));
 // The pages e-mailed links open, and the request for a reset link (ADR 0402).
 const ForgotPasswordPage = lazy(() => import('../features/account-care/ForgotPasswordPage'));
@@ -22,12 +29,7 @@ const ConfirmEmailPage = lazy(() =>
   import('../features/account-care/LinkLandingPage').then((m) => ({ default: m.ConfirmEmailPage })),
 );
 const DashboardPage = lazy(() => import('../pages/DashboardPage'));
-const PricingPage = lazy(() => import('../pages/PricingPage'));
 const CheckoutPage = lazy(() => import('../pages/CheckoutPage'));
-const FaqPage = lazy(() => import('../pages/FaqPage'));
-const HowItWorksPage = lazy(() => import('../pages/HowItWorksPage'));
-const PrivacyPage = lazy(() => import('../pages/PrivacyPage'));
-const TermsPage = lazy(() => import('../pages/TermsPage'));
 const FuturisticPage = lazy(() => import('../pages/FuturisticPage'));
 const PixelTestPage = lazy(() => import('../pages/PixelTestPage'));
 const NotFoundPage = lazy(() => import('../pages/NotFoundPage'));

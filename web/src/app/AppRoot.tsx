@@ -1,0 +1,35 @@
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import * as Tooltip from '@radix-ui/react-tooltip';
+import { type ReactNode, StrictMode } from 'react';
+import { AuthProvider } from '../auth/AuthProvider';
+import { Toaster } from '../components/toast/Toaster';
+import { App } from './App';
+
+/**
+ * The whole app under its providers. The browser (main.tsx) gives it a BrowserRouter; the build's
+ * prerendering (server-entry.tsx) a StaticRouter at the page's path: one tree, so what the browser
+ * hydrates is what the build rendered (ADR 0714).
+ */
+export function AppRoot({
+  queryClient,
+  inRouter,
+}: {
+  queryClient: QueryClient;
+  /** Puts the app inside the router: a BrowserRouter in the browser, a StaticRouter when prerendering. */
+  inRouter: (app: ReactNode) => ReactNode;
+}) {
+  return (
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        {inRouter(
+          <AuthProvider>
+            <Tooltip.Provider delayDuration={700} skipDelayDuration={300}>
+              <App />
+              <Toaster />
+            </Tooltip.Provider>
+          </AuthProvider>,
+        )}
+      </QueryClientProvider>
+    </StrictMode>
+  );
+}
