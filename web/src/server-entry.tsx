@@ -26,5 +26,7 @@ export async function renderPage(path: string): Promise<string> {
   );
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.from(chunk));
+  // The cache's collection timers (gcTime) would hold the build's process open for minutes.
+  queryClient.clear();
   return Buffer.concat(chunks).toString('utf8');
 }
