@@ -26,7 +26,8 @@ export const webSettingsEnvSchema = z.object({
   PUBLIC_BASE_URL: z.url().optional().meta({
     description:
       "gateway: the public pages' canonical link, `og:url` and `og:image`, robots.txt's and sitemap.xml's addresses name its origin (docs/decisions/0714-prerendered-public-pages.md)",
-    default: "unset: the request's origin (behind an ingress, `TRUST_PROXY` makes it the public one)",
+    default:
+      "gateway: unset: the request's origin (behind an ingress, `TRUST_PROXY` makes it the public one); identity and billing: `http://localhost:$PORT` (embedded), `http://localhost:8080` (as their own process)",
   }),
   TIKTOK_PIXEL_ID: z
     .string()
