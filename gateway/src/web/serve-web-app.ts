@@ -16,6 +16,7 @@ import {
   type PublicPage,
   prerenderedFile,
 } from './public-pages.js';
+import { remembered } from './remembered.js';
 import { jsonLdScript, type ProductsAnswer, productStructuredData } from './structured-data.js';
 
 /** Vite names every file under assets/ by its content's hash: a changed file is a new URL. */
@@ -65,20 +66,23 @@ function requestOrigin(req: Request): string {
   }
 }
 
+/** How long the offers of the home and pricing pages are reused before billing is asked again. */
+const OFFERS_KEPT_MS = 60_000;
+
 /** A prerendered page with this site's origin written in, and its offers where it has them. */
 async function sendPage(
   file: string,
   page: PublicPage,
   origin: string,
-  options: WebAppOptions,
+  products: (() => Promise<ProductsAnswer>) | undefined,
   res: Response,
 ): Promise<void> {
   let html = (await readFile(file, 'utf8')).replaceAll(ORIGIN_PLACEHOLDER, origin);
-  if (page.offers && options.products) {
+  if (page.offers && products) {
     // The page goes out without them when billing cannot answer: a visitor needs the page more
     // than a crawler needs its offers now (it reads them on its next visit).
-    const products = await options.products().catch(() => null);
-    if (products) html = html.replace('</head>', `${jsonLdScript(productStructuredData(products, origin))}</head>`);
+    const catalogue = await products().catch(() => null);
+    if (catalogue) html = html.replace('</head>', `${jsonLdScript(productStructuredData(catalogue, origin))}</head>`);
   }
   res.setHeader('Cache-Control', REVALIDATE);
   res.type('html').send(html);
@@ -112,6 +116,7 @@ export function serveWebApp(webDir: string, options: WebAppOptions = {}): Router
   const router = Router();
   const configured = options.publicBaseUrl ? new URL(options.publicBaseUrl).origin : undefined;
   const originOf = (req: Request) => configured ?? requestOrigin(req);
+  const products = options.products && remembered(options.products, OFFERS_KEPT_MS);
   router.get('/robots.txt', (req, res) => robots(originOf(req), res));
   router.get('/sitemap.xml', (req, res) => sitemap(originOf(req), res));
   for (const page of PUBLIC_PAGES) {
@@ -119,7 +124,7 @@ export function serveWebApp(webDir: string, options: WebAppOptions = {}): Router
     // A build without the prerendered pages (an older one) still serves them, as the shell.
     if (!existsSync(file)) continue;
     router.get(page.path, (req, res, next) => {
-      sendPage(file, page, originOf(req), options, res).catch(next);
+      sendPage(file, page, originOf(req), products, res).catch(next);
     });
   }
   // The files themselves, with their placeholder origin, are no address of the site.
