@@ -65,7 +65,9 @@ export function prerender(): Plugin {
     },
     async closeBundle() {
       if (isSsrBuild) return;
-      const serverDir = join(root, 'node_modules', '.cache', 'flatlay-prerender');
+      // Inside web/ (its imports resolve from web/node_modules), one folder per build: the operator
+      // journey builds the app beside another build.
+      const serverDir = join(root, 'node_modules', '.cache', `flatlay-prerender-${process.pid}-${Date.now()}`);
       await build({
         configFile: false,
         root,
@@ -91,6 +93,7 @@ export function prerender(): Plugin {
         await mkdir(dirname(file), { recursive: true });
         await writeFile(file, html);
       }
+      await rm(serverDir, { recursive: true, force: true });
       this.info?.(`prerendered ${PUBLIC_PAGES.length} public pages into ${join(outDir, 'prerendered')}`);
     },
   };
