@@ -29,6 +29,7 @@ import { traceRequests } from './http/tracing.js';
 import { GUARDED_AREAS, guardAdminAreas } from './routes/admin-auth.js';
 import { healthCheck, type ServiceAddress } from './routes/health.js';
 import { localPaymentPages } from './routes/local-payment-pages.js';
+import { productsAnswer } from './routes/payments-catalogue.js';
 import { apiRoutes } from './routes/index.js';
 import { contentSecurityPolicy, type WebSettings, webSettingsFromEnv } from './web-settings.js';
 
@@ -97,7 +98,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
 
   // The CSP allows the third-party origins of configured features only (Google sign-in, pixels).
   // Helmet's headers depend on nothing in the request: worked out once, set by a loop.
-  const csp = contentSecurityPolicy(options.web ?? webSettingsFromEnv());
+  const web = options.web ?? webSettingsFromEnv();
+  const csp = contentSecurityPolicy(web);
   const securityHeaders = staticHeaders(helmet({ contentSecurityPolicy: { directives: csp } }));
   // Every request: its metrics, its id, its trace, the security headers, in one router layer; then an /api
   // path that can match no operation is answered 404 at once, as the /api router would (with its
@@ -137,7 +139,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
 
   const webDir = options.webDir;
   if (webAppBuilt(webDir)) {
-    app.use(serveWebApp(webDir));
+    app.use(serveWebApp(webDir, { publicBaseUrl: web.publicBaseUrl, products: () => productsAnswer(clients) }));
   } else {
     app.get('/{*path}', (_req, res) =>
       res.status(404).type('text').send('The web app is not built. Run `npm run build`.'),

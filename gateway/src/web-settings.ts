@@ -22,6 +22,13 @@ export const webSettingsEnvSchema = z.object({
       "Meta pixel id the web app loads (Lead, ViewContent, InitiateCheckout, Purchase, sign-up); adds its origins to the gateway's Content Security Policy (docs/decisions/0704-web-config-and-csp.md)",
     default: 'unset: no pixel is loaded and the CSP allows none of its origins',
   }),
+  // The same variable identity and billing read: one public address for the whole product.
+  PUBLIC_BASE_URL: z.url().optional().meta({
+    description:
+      "gateway: the public pages' canonical link, `og:url` and `og:image`, robots.txt's and sitemap.xml's addresses name its origin (docs/decisions/0714-prerendered-public-pages.md)",
+    default:
+      "gateway: unset: the request's origin (behind an ingress, `TRUST_PROXY` makes it the public one); identity and billing: `http://localhost:$PORT` (embedded), `http://localhost:8080` (as their own process)",
+  }),
   TIKTOK_PIXEL_ID: z
     .string()
     .regex(/^[A-Z0-9]+$/, 'must be capital letters and digits')
@@ -38,6 +45,8 @@ export interface WebSettings {
   supportEmail?: string;
   metaPixelId?: string;
   tiktokPixelId?: string;
+  /** The site's public address: the public pages' canonical and shared links. */
+  publicBaseUrl?: string;
 }
 
 export function webSettingsFromEnv(source: NodeJS.ProcessEnv = process.env): WebSettings {
@@ -47,6 +56,7 @@ export function webSettingsFromEnv(source: NodeJS.ProcessEnv = process.env): Web
     supportEmail: c.SUPPORT_EMAIL,
     metaPixelId: c.META_PIXEL_ID,
     tiktokPixelId: c.TIKTOK_PIXEL_ID,
+    publicBaseUrl: c.PUBLIC_BASE_URL,
   };
 }
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createLogger } from '@flatlay/platform';
 import { createGatewayApp, listen } from '../src/index.js';
 import { compressAnswers } from '../src/web/serve-web-app.js';
-import { INDEXED_PAGES } from '../src/web/public-pages.js';
+import { INDEXED_PAGES, PUBLIC_PAGES } from '../src/web/public-pages.js';
 
 const webDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -63,6 +63,52 @@ describe('the web app as the gateway serves it', () => {
       assert.match(res.headers.get('content-type') ?? '', /text\/html/, path);
       assert.equal(res.headers.get('cache-control'), 'no-cache', path);
       assert.match(await res.text(), /<div id="root">/, path);
+    }
+  });
+
+  it('sends each public page prerendered, with its head and this origin (ADR 0714), and the empty shell elsewhere', async () => {
+    for (const page of PUBLIC_PAGES) {
+      const res = await fetch(`${base}${page.path}`, { headers: { 'accept-encoding': 'br' } });
+      assert.equal(res.headers.get('content-encoding'), 'br', page.path);
+      const html = await res.text();
+      assert.match(html, /<div id="root"><div class="app">/, `${page.path}: rendered`);
+      assert.ok(html.includes(`<title>${page.title.replaceAll('&', '&amp;')}</title>`), `${page.path}: title`);
+      assert.ok(html.includes(`<link rel="canonical" href="${base}${page.path}">`), `${page.path}: canonical`);
+      assert.ok(html.includes(`<meta property="og:url" content="${base}${page.path}">`), page.path);
+      assert.ok(html.includes(`<meta property="og:image" content="${base}/showcase/`), page.path);
+      assert.equal(html.includes('content="noindex"'), !page.indexed, `${page.path}: noindex`);
+      // Critical CSS inline, the full sheet at the end of <body>, and no inline script for the CSP to refuse.
+      assert.match(html, /<style>[^<]*\.site-header\{/, `${page.path}: critical CSS`);
+      assert.match(html, /<link rel="stylesheet"[^>]*href="\/assets\/index-[^"]+\.css"><\/body>/, page.path);
+      assert.deepEqual(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g), null, `${page.path}: inline script`);
+    }
+    // Billing is not running here: the pages go out without their offers rather than not at all.
+    assert.ok(!(await (await fetch(`${base}/pricing`)).text()).includes('application/ld+json'));
+    const shell = await (await fetch(`${base}/dashboard`)).text();
+    assert.match(shell, /<div id="root"><\/div>/);
+    assert.equal((await fetch(`${base}/prerendered/pricing/index.html`)).status, 404);
+  });
+
+  it('names PUBLIC_BASE_URL in the pages and crawler files when it is set, whatever the request came to', async () => {
+    const app = createGatewayApp({
+      logger: createLogger('web-serving-test', 'silent'),
+      corsOrigins: [],
+      webDir,
+      services: [],
+      web: { publicBaseUrl: 'https://flatlay.example.com/' },
+    });
+    const other = await listen(app, '127.0.0.1', 0);
+    try {
+      const at = `http://127.0.0.1:${other.port}`;
+      const html = await (await fetch(`${at}/faq`)).text();
+      assert.ok(html.includes('<link rel="canonical" href="https://flatlay.example.com/faq">'));
+      assert.ok(!html.includes(at));
+      assert.match(
+        await (await fetch(`${at}/robots.txt`)).text(),
+        /Sitemap: https:\/\/flatlay\.example\.com\/sitemap\.xml/,
+      );
+    } finally {
+      await other.stop();
     }
   });
 

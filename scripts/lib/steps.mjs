@@ -212,7 +212,9 @@ export function build() {
   step('Compiling TypeScript (tsc -b)', () => sh('npx', ['--no-install', 'tsc', '-b']));
   const web = join(repoRoot, 'web');
   const builtAt = existsSync(join(web, 'dist', 'index.html')) ? statSync(join(web, 'dist', 'index.html')).mtimeMs : 0;
-  if (newestMtime(web) > builtAt)
+  // The public pages' list (titles, descriptions) is the gateway's; the build prerenders from it (ADR 0714).
+  const pages = statSync(join(repoRoot, 'gateway', 'src', 'web', 'public-pages.ts')).mtimeMs;
+  if (Math.max(newestMtime(web), pages) > builtAt)
     step('Building the web app (vite)', () =>
       sh('npx', ['--no-install', 'vite', 'build', '--logLevel', 'warn'], { cwd: web }),
     );

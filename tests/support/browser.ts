@@ -83,7 +83,7 @@ export async function launchChromium(): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   if (!existsSync(executablePath))
     throw new Error(`no Chromium at ${executablePath}: the test infrastructure installs it (npm test)`);
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath,
     headless: true,
     args: [
@@ -97,6 +97,37 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-dev-shm-usage',
     ],
   });
+  // Every context, however a test makes it, reports React's hydration failures (ADR 0714): a
+  // prerendered page that hydrates to other markup is re-rendered from nothing, silently but for
+  // this one message, and the visitor sees the page flash.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser['newContext']>) => watchHydration(await newContext(...args));
+  return browser;
+}
+
+/**
+ * React's words for a failed hydration: the development build's, and the production build's
+ * minified error numbers (418 the markup differs, 419 a part the server could not finish, 421-423
+ * and 425 their older and Suspense variants).
+ */
+const HYDRATION_FAILURE = /hydrat|Minified React error #(418|419|421|422|423|425)\b/i;
+const hydrationFailures: string[] = [];
+
+function watchHydration(context: BrowserContext): BrowserContext {
+  context.on('console', (m) => {
+    if (HYDRATION_FAILURE.test(m.text())) hydrationFailures.push(`${m.text()} (${m.page()?.url() ?? 'no page'})`);
+  });
+  context.on('weberror', (e) => {
+    const message = e.error().message;
+    if (HYDRATION_FAILURE.test(message))
+      hydrationFailures.push(`uncaught: ${message} (${e.page()?.url() ?? 'no page'})`);
+  });
+  return context;
+}
+
+/** The hydration failures seen since the last call (a journey's afterEach asserts there were none). */
+export function takeHydrationFailures(): string[] {
+  return hydrationFailures.splice(0);
 }
 
 export const VIEWPORTS = { mobile: { width: 375, height: 812 }, desktop: { width: 1440, height: 900 } } as const;

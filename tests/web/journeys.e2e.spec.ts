@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { linkIn, waitForMail } from '../../services/platform/test/mailpit.js';
 import { waitFor } from '../../services/platform/test/support.js';
 import { type FakeImageEditApi, startFakeImageEditApi } from '../../services/image/test/support/fake-image-edit-api.js';
@@ -27,6 +27,7 @@ import {
   recordErrors,
   repoRoot,
   seriousViolations,
+  takeHydrationFailures,
   VIEWPORTS,
 } from '../support/browser.js';
 import { type RunningProduct, screenshot, startProduct } from './support/product.js';
@@ -299,6 +300,11 @@ async function screenshotBoth(page: Page, name: string) {
 }
 
 describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
+  // The public pages arrive prerendered (ADR 0714): no journey may see React give up on hydrating one.
+  afterEach(() => {
+    assert.deepEqual(takeHydrationFailures(), [], 'hydration failures');
+  });
+
   it('renders every route without console errors at 375 px and 1440 px, keeps /api JSON, and guards the signed-in pages', async () => {
     const routes: Array<[string, string, RegExp]> = [
       ['home', '/', /Studio flat-lays from casual photos/],
@@ -360,6 +366,107 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     const csp = spa.headers.get('content-security-policy') ?? '';
     assert.match(csp, /script-src 'self' https:\/\/accounts\.google\.com\/gsi\/client(;|$)/);
     assert.deepEqual([...new Set(csp.match(/https:\/\/[^/ ;]+/g))], ['https://accounts.google.com']);
+  });
+
+  it("sends each public page as HTML (heading, text, canonical, description, Open Graph; /auth noindex; the offers at billing's prices) and hydrates it", async () => {
+    const pages: Array<[string, RegExp]> = [
+      ['/', /<h1 id="hero-title">Studio flat-lays from casual photos<\/h1>/],
+      ['/pricing', /<h2 id="pricing-title">Pricing<\/h2>.*100 TOKENS = 1 IMAGE/s],
+      ['/faq', /What does Flatlay do\?/],
+      ['/how-it-works', /<h1>How it works<\/h1>.*Why Flatlay/s],
+      ['/privacy', /<h1>Privacy Policy<\/h1>.*What we collect/s],
+      ['/terms', /<h1>Terms &amp; Conditions<\/h1>/],
+      ['/auth', /<h1>Get started with Flatlay<\/h1>/],
+    ];
+    for (const [path, content] of pages) {
+      // As a crawler sees it: no JavaScript, only what the gateway sends.
+      const res = await fetch(`${product.url}${path}`);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers.get('cache-control'), 'no-cache', path);
+      const html = await res.text();
+      assert.match(html, content, path);
+      // PUBLIC_BASE_URL is the product's address here (support/product.ts): the canonical names it.
+      const url = `${product.url}${path}`;
+      assert.ok(html.includes(`<link rel="canonical" href="${url}">`), `${path}: canonical`);
+      assert.ok(html.includes(`<meta property="og:url" content="${url}">`), `${path}: og:url`);
+      assert.match(html, /<meta name="description" content="[^"]{50,}">/, `${path}: description`);
+      for (const tag of ['og:title', 'og:description', 'og:image'])
+        assert.match(html, new RegExp(`<meta property="${tag}" content="[^"]+">`), `${path}: ${tag}`);
+      assert.equal(html.includes('<meta name="robots" content="noindex">'), path === '/auth', `${path}: noindex`);
+      assert.ok(!html.includes('flatlay-origin.invalid'), `${path}: no placeholder origin left`);
+    }
+
+    // The pricing page's structured data: the catalogue's prices, as the products answer gives them.
+    const products = (await (await fetch(`${product.url}/api/payments/products`)).json()) as {
+      token_packs: Array<{ name: string; tokens: number; amount: number }>;
+      subscriptions: Array<{
+        name: string;
+        pricing: Record<'monthly' | 'yearly', { price_id: string | null; amount: number }>;
+      }>;
+    };
+    const pricing = await (await fetch(`${product.url}/pricing`)).text();
+    const block = pricing.match(/<script type="application\/ld\+json">(.*?)<\/script>/s)?.[1];
+    assert.ok(block, 'the pricing page has JSON-LD');
+    const data = JSON.parse(block) as {
+      '@type': string;
+      offers: Array<{ '@type': string; name: string; price: string; priceCurrency: string }>;
+    };
+    assert.equal(data['@type'], 'Product');
+    const offered = new Map(data.offers.map((o) => [o.name, `${o.price} ${o.priceCurrency}`]));
+    const expected = new Map<string, string>();
+    for (const pack of products.token_packs)
+      expected.set(`${pack.name} token pack: ${pack.tokens} tokens`, `${(pack.amount / 100).toFixed(2)} USD`);
+    for (const plan of products.subscriptions)
+      for (const period of ['monthly', 'yearly'] as const)
+        if (plan.pricing[period].price_id)
+          expected.set(`${plan.name} plan, ${period}`, `${(plan.pricing[period].amount / 100).toFixed(2)} USD`);
+    assert.ok(expected.size >= 4, 'packs and plans to compare');
+    assert.deepEqual(offered, expected);
+    // main_pack's price, spelled out: the catalogue's 24.00 USD reaches the page.
+    assert.equal(offered.get('Main token pack: 1500 tokens'), '24.00 USD');
+
+    // In the browser each page hydrates: the footer's Cookie settings answers only once React owns
+    // the page, and no hydration failure was reported on the way (afterEach).
+    const context = await newContext(browser, product.url, VIEWPORTS.mobile);
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    await page.addInitScript(INTRO_SEEN);
+    for (const [path] of pages) {
+      await page.goto(path);
+      await page.getByRole('button', { name: 'Cookie settings' }).click();
+      await page.getByRole('heading', { name: 'Cookies for marketing' }).waitFor();
+      assert.deepEqual(takeHydrationFailures(), [], `${path}: hydration`);
+    }
+    assert.deepEqual(errors, [], 'console errors on the public pages');
+
+    // Signed in, the header's name and balance replace Account after hydration without moving
+    // anything: the page records no layout shift on the way.
+    await signUp(page, `prerender-${randomUUID()}@example.com`);
+    await page.goto('/privacy');
+    await page.getByTitle('Click to buy more tokens').getByText('200', { exact: true }).waitFor();
+    const shifts = await page.evaluate(() => {
+      // What moved, where from and to: a failure says which element to hold in place.
+      type Shift = { sources: Array<{ node?: { outerHTML?: string }; previousRect: unknown; currentRect: unknown }> };
+      type Observer = {
+        observe(options: { type: string; buffered: boolean }): void;
+        takeRecords(): Shift[];
+        disconnect(): void;
+      };
+      // The browser's PerformanceObserver (Node's types know no layout-shift entries).
+      const { PerformanceObserver: Observing } = globalThis as unknown as {
+        PerformanceObserver: new (callback: () => void) => Observer;
+      };
+      // buffered: the entries recorded since the page began, in the observer's buffer at once.
+      const observer = new Observing(() => {});
+      observer.observe({ type: 'layout-shift', buffered: true });
+      const entries = observer.takeRecords();
+      observer.disconnect();
+      return entries.map((e) =>
+        JSON.stringify(e.sources.map((x) => [x.node?.outerHTML?.slice(0, 80), x.previousRect, x.currentRect])),
+      );
+    });
+    assert.deepEqual(shifts, [], 'layout shifts on /privacy while the session fills in');
+    await context.close();
   });
 
   it("axe-core finds no serious or critical violation on / (with the first visit's intro), /auth and /pricing", async () => {

@@ -1,24 +1,14 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { createQueryClient } from './api/queries';
-import { App } from './app/App';
-import { AuthProvider } from './auth/AuthProvider';
-import { DeferredToaster } from './components/toast/DeferredToaster';
+import { AppRoot } from './app/AppRoot';
 import './styles.css';
 
 const queryClient = createQueryClient();
+const root = document.getElementById('root')!;
+const app = <AppRoot queryClient={queryClient} inRouter={(tree) => <BrowserRouter>{tree}</BrowserRouter>} />;
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <AuthProvider>
-          <App />
-          <DeferredToaster />
-        </AuthProvider>
-      </BrowserRouter>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+// A public page arrives rendered by the build (ADR 0714): React takes over its HTML. Every other
+// path gets the empty shell and renders from nothing.
+if (root.hasChildNodes()) hydrateRoot(root, app);
+else createRoot(root).render(app);

@@ -61,6 +61,12 @@ export const notConfigured = refusal(
   'This deployment takes no payments (never 503: the web app would sign the person out)',
 );
 
+/** The catalogue as /api/payments/products answers it (the public pages' offers read it too). */
+export async function productsAnswer(clients: ServiceClients): Promise<z.infer<typeof ProductsBody>> {
+  const b = clients.billing();
+  return toApi(ProductsBody, await call(b, b.listProducts, {}));
+}
+
 export function catalogueRoutes(clients: ServiceClients): ApiRoute[] {
   const tags = ['payments'];
   const billing = () => clients.billing();
@@ -73,8 +79,7 @@ export function catalogueRoutes(clients: ServiceClients): ApiRoute[] {
       summary: 'Plans, token packs and the unlock price, as the pricing pages show them',
       responses: { 200: { description: 'The catalogue', schema: ProductsBody } },
       async handle(_req, res) {
-        const b = billing();
-        res.json(toApi(ProductsBody, await call(b, b.listProducts, {})));
+        res.json(await productsAnswer(clients));
       },
     }),
 

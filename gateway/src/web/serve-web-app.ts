@@ -1,12 +1,23 @@
 // How the gateway serves the built web app (web/dist): precompressed files where the build made
 // them, long-lived caching for hashed assets, HTML that always revalidates, and the crawler's
-// files (robots.txt, sitemap.xml). ADR 0713.
+// files (robots.txt, sitemap.xml). ADR 0713. The public pages are sent as the build prerendered
+// them, with this site's origin and, where the list asks, the catalogue's offers (ADR 0714).
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import compression from 'compression';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
-import { INDEXED_PAGES, NOT_INDEXED } from './public-pages.js';
+import {
+  INDEXED_PAGES,
+  NOT_INDEXED,
+  ORIGIN_PLACEHOLDER,
+  PUBLIC_PAGES,
+  type PublicPage,
+  prerenderedFile,
+} from './public-pages.js';
+import { remembered } from './remembered.js';
+import { jsonLdScript, type ProductsAnswer, productStructuredData } from './structured-data.js';
 
 /** Vite names every file under assets/ by its content's hash: a changed file is a new URL. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -36,22 +47,60 @@ export function compressAnswers(): RequestHandler {
   });
 }
 
-const originOf = (req: Request) => `${req.protocol}://${req.get('host')}`;
+export interface WebAppOptions {
+  /** The site's public address (PUBLIC_BASE_URL): canonical and shared links name it; unset: the request's origin. */
+  publicBaseUrl?: string;
+  /** The catalogue, for the offers of the home and pricing pages (billing's, as /api/payments/products answers). */
+  products?: () => Promise<ProductsAnswer>;
+}
 
-function robots(req: Request, res: Response): void {
+/**
+ * The request's origin (behind the ingress, `trust proxy` gives the public one), parsed: it is
+ * written into pages, so a Host header that is no host name falls back to the loopback one.
+ */
+function requestOrigin(req: Request): string {
+  try {
+    return new URL(`${req.protocol}://${req.get('host')}`).origin;
+  } catch {
+    return 'http://localhost';
+  }
+}
+
+/** How long the offers of the home and pricing pages are reused before billing is asked again. */
+const OFFERS_KEPT_MS = 60_000;
+
+/** A prerendered page with this site's origin written in, and its offers where it has them. */
+async function sendPage(
+  file: string,
+  page: PublicPage,
+  origin: string,
+  products: (() => Promise<ProductsAnswer>) | undefined,
+  res: Response,
+): Promise<void> {
+  let html = (await readFile(file, 'utf8')).replaceAll(ORIGIN_PLACEHOLDER, origin);
+  if (page.offers && products) {
+    // The page goes out without them when billing cannot answer: a visitor needs the page more
+    // than a crawler needs its offers now (it reads them on its next visit).
+    const catalogue = await products().catch(() => null);
+    if (catalogue) html = html.replace('</head>', `${jsonLdScript(productStructuredData(catalogue, origin))}</head>`);
+  }
+  res.setHeader('Cache-Control', REVALIDATE);
+  res.type('html').send(html);
+}
+
+function robots(origin: string, res: Response): void {
   const lines = [
     'User-agent: *',
     ...NOT_INDEXED.map((path) => `Disallow: ${path}`),
     '',
-    `Sitemap: ${originOf(req)}/sitemap.xml`,
+    `Sitemap: ${origin}/sitemap.xml`,
     '',
   ];
   res.type('text/plain').setHeader('Cache-Control', AN_HOUR);
   res.send(lines.join('\n'));
 }
 
-function sitemap(req: Request, res: Response): void {
-  const origin = originOf(req);
+function sitemap(origin: string, res: Response): void {
   const urls = INDEXED_PAGES.map((path) => `  <url><loc>${origin}${path === '/' ? '/' : path}</loc></url>`);
   res.type('application/xml').setHeader('Cache-Control', AN_HOUR);
   res.send(
@@ -59,11 +108,27 @@ function sitemap(req: Request, res: Response): void {
   );
 }
 
-/** The web app at webDir: its files, then index.html for every client-side route. */
-export function serveWebApp(webDir: string): Router {
+/**
+ * The web app at webDir: the public pages as the build prerendered them, its files, then
+ * index.html (the empty shell) for every other client-side route.
+ */
+export function serveWebApp(webDir: string, options: WebAppOptions = {}): Router {
   const router = Router();
-  router.get('/robots.txt', robots);
-  router.get('/sitemap.xml', sitemap);
+  const configured = options.publicBaseUrl ? new URL(options.publicBaseUrl).origin : undefined;
+  const originOf = (req: Request) => configured ?? requestOrigin(req);
+  const products = options.products && remembered(options.products, OFFERS_KEPT_MS);
+  router.get('/robots.txt', (req, res) => robots(originOf(req), res));
+  router.get('/sitemap.xml', (req, res) => sitemap(originOf(req), res));
+  for (const page of PUBLIC_PAGES) {
+    const file = join(webDir, prerenderedFile(page.path));
+    // A build without the prerendered pages (an older one) still serves them, as the shell.
+    if (!existsSync(file)) continue;
+    router.get(page.path, (req, res, next) => {
+      sendPage(file, page, originOf(req), products, res).catch(next);
+    });
+  }
+  // The files themselves, with their placeholder origin, are no address of the site.
+  router.use('/prerendered', (_req, _res, next) => next('router'));
   router.use(
     expressStaticGzip(webDir, {
       enableBrotli: true,

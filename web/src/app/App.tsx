@@ -15,11 +15,11 @@ import { OutageReset } from './OutageReset';
 import { RequireAuth } from './RequireAuth';
 import { ScrollToTop } from './ScrollToTop';
 
-// The public pages are imported eagerly: they are rendered to HTML at build time and hydrated, so
-// their code must be there when the app starts (ADR 0715). Their own heavy parts load on demand, and
-// the initial JavaScript of / has a budget that fails the build (web/build/initial-js-budget.ts).
-// Every other page is a chunk of its own, loaded when visited: the signed-in app, admin and the
-// checkout pages never reach a public page's visitor.
+// The public pages are imported eagerly: they are rendered to HTML at build time and hydrated
+// (ADR 0714), so their code must be there when the app starts (a lazy one would suspend). Their own
+// heavy parts load on demand, and the initial JavaScript of / has a budget that fails the build
+// (web/build/initial-js-budget.ts, ADR 0715). Every other page is a chunk of its own, loaded when
+// visited: the signed-in app, admin and the checkout pages never reach a public page's visitor.
 const AuthCallbackPage = lazy(() => import('../pages/AuthCallbackPage'));
 // The pages e-mailed links open, and the request for a reset link (ADR 0402).
 const ForgotPasswordPage = lazy(() => import('../features/account-care/ForgotPasswordPage'));

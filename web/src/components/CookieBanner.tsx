@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { setCookieChoice, useCookieConsent } from '../lib/consent';
 import { pixelsConfigured, startPixelsWhenAllowed } from '../lib/pixels';
+import { useHydrated } from '../lib/hydrated';
 import { useWebConfig } from '../lib/runtime-config';
 
 /**
@@ -12,13 +13,15 @@ import { useWebConfig } from '../lib/runtime-config';
 export function CookieBanner() {
   const { choice, settingsOpen } = useCookieConsent();
   useWebConfig();
+  // The choice lives in this browser's storage: a prerendered page has no banner until hydrated.
+  const hydrated = useHydrated();
 
   // An earlier accept (this visit or a past one) starts the pixels: their page view counts.
   useEffect(() => {
     if (choice === 'accepted') void startPixelsWhenAllowed();
   }, [choice]);
 
-  if (!settingsOpen && (choice !== null || !pixelsConfigured())) return null;
+  if (!hydrated || (!settingsOpen && (choice !== null || !pixelsConfigured()))) return null;
   return (
     <section className="cookie-banner" aria-labelledby="cookie-banner-title">
       <div className="cookie-banner__text">

@@ -8,18 +8,24 @@ import { EmailAuthForm, type EmailMode } from '../features/auth/EmailAuthForm';
 import { GoogleSignInButton } from '../features/auth/GoogleSignInButton';
 import { goToCheckout } from '../features/pricing/checkout';
 import { intentFromQuery } from '../lib/checkout-intent';
+import { useHydrated } from '../lib/hydrated';
 
 export default function AuthPage() {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const { authUser, loading } = useAuth();
+  // The build prerenders /auth without a query (ADR 0714): what the address asks for shows once
+  // React owns the page, so hydration meets the build's chooser.
+  const hydrated = useHydrated();
   // ?mode=signup (the Free card) or ?mode=signin (after a password reset) opens the e-mail form at once.
-  const asked = query.get('mode');
-  const [mode, setMode] = useState<EmailMode | null>(asked === 'signup' || asked === 'signin' ? asked : null);
+  const asked = hydrated ? query.get('mode') : null;
+  // undefined: as the address asks; null: the chooser (Back); else the form the visitor chose.
+  const [chosen, setMode] = useState<EmailMode | null>();
+  const mode = chosen === undefined ? (asked === 'signup' || asked === 'signin' ? asked : null) : chosen;
   // A sign-in made on this page moves on by itself (after a short pause); the effect below is for
   // someone who arrives here already signed in.
   const signingIn = useRef(false);
-  const intent = intentFromQuery(query);
+  const intent = hydrated ? intentFromQuery(query) : null;
 
   const startSignIn = () => {
     signingIn.current = true;

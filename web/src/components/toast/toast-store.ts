@@ -70,6 +70,13 @@ const subscribe = (l: () => void) => {
   return () => listeners.delete(l);
 };
 
+/** A prerendered page holds no toast (ADR 0714): one raised before hydration shows right after it. */
+const NONE: ToastItem[] = [];
+
 export function useToasts(): ToastItem[] {
-  return useSyncExternalStore(subscribe, () => toasts);
+  return useSyncExternalStore(
+    subscribe,
+    () => toasts,
+    () => NONE,
+  );
 }

@@ -11,10 +11,6 @@ export const LOOP_STEP_SECONDS = 2.5;
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 
-function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia?.(REDUCED_MOTION).matches === true;
-}
-
 /**
  * The specification's loop animation: three of the showcase pairs, each photo fading into its
  * flat-lay, in a square of fixed size (nothing moves around it). Pure CSS, lazily loaded below the
@@ -22,11 +18,14 @@ function prefersReducedMotion(): boolean {
  * pairs are in the showcase beside it, with their words.
  */
 export function ShowcaseLoop() {
-  const [still, setStill] = useState(prefersReducedMotion);
+  // Asked after mount, not in the first render: a prerendered page must hydrate to the build's
+  // markup (ADR 0714). Until then the CSS media query already holds the loop still.
+  const [still, setStill] = useState(false);
   useEffect(() => {
     const query = window.matchMedia?.(REDUCED_MOTION);
     if (!query) return;
     const change = () => setStill(query.matches);
+    change();
     query.addEventListener?.('change', change);
     return () => query.removeEventListener?.('change', change);
   }, []);
