@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installApt } from './infra/apt.mjs';
+import { installContainerTools } from './infra/containers.mjs';
 import { installHelm, installKubeconform, installStripeMock } from './infra/go-tools.mjs';
 import { health } from './infra/health.mjs';
 import { installK6 } from './infra/k6.mjs';
@@ -53,7 +54,8 @@ export async function install(opts = {}) {
   const t = Date.now();
   // Independent steps run side by side (apt, Maven, Go).
   const results = await Promise.allSettled([
-    installApt(),
+    // podman, buildah, runc for the container tier (ADR 0304): after installApt, as apt-get runs one at a time.
+    installApt().then(installContainerTools),
     installKafka(),
     installStripeMock(),
     installMinio(),
