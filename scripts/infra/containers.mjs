@@ -4,7 +4,7 @@
 // repository's Dockerfile with `buildah bud --layers`.
 //   node scripts/infra/containers.mjs tools     install podman, buildah, runc, mmdebstrap (apt)
 //   node scripts/infra/containers.mjs base      the base image (cached by tag in the container storage)
-//   node scripts/infra/containers.mjs image [--from-source] [--status FILE]
+//   node scripts/infra/containers.mjs image [--from-source] [--tag NAME] [--status FILE]
 //        the product image (default: packages the host's `npm run build` output, target runtime-prebuilt);
 //        --status writes the outcome and the step times as JSON (what the container tier waits for)
 // The container storage is podman's own (/var/lib/containers/storage as root), outside the clone, so
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { aptInstall } from './apt.mjs';
 import { IS_ROOT, ROOT } from './layout.mjs';
 import { log } from './log.mjs';
-import { run, which } from './process.mjs';
+import { run, sleep, which } from './process.mjs';
 
 export const CONTAINER_VERSIONS = Object.freeze({
   debian: 'bookworm', // the suite mmdebstrap installs (the same Debian as the machines the project runs on)
@@ -44,7 +44,14 @@ export async function installContainerTools() {
   if (!missing.length) return;
   if (!IS_ROOT) throw new Error(`missing ${missing.join(', ')}: install them with apt-get as root`);
   log(`containers: installing ${missing.join(' ')}`);
-  await aptInstall([...missing]);
+  await aptInstall([...missing]).catch(async (error) => {
+    // `npm test` may be installing other apt packages at the same moment (infra up), and dpkg takes
+    // one apt-get at a time: once more after it had time to finish.
+    log(`containers: apt-get failed (${error.message.split('\n')[0]}); trying once more in 30 s`);
+    await sleep(30_000);
+    const left = TOOLS.filter((t) => !which(t));
+    if (left.length) await aptInstall(left);
+  });
   const still = TOOLS.filter((t) => !which(t));
   if (still.length) throw new Error(`containers: ${still.join(', ')} still missing after apt-get install`);
 }
@@ -190,9 +197,9 @@ const seconds = (t) => Math.round((Date.now() - t) / 100) / 10;
 /**
  * Tools, base and image in turn, each timed; with `statusFile`, the outcome is written there
  * (through a temporary name) for the container tier, which waits for it.
- * @param {{ fromSource?: boolean, statusFile?: string }} options
+ * @param {{ fromSource?: boolean, statusFile?: string, tag?: string }} options
  */
-export async function prepareImage({ fromSource = false, statusFile }) {
+export async function prepareImage({ fromSource = false, statusFile, tag = TEST_IMAGE }) {
   /** @type {Record<string, number>} */
   const times = {};
   /** @param {object} status */
@@ -211,10 +218,10 @@ export async function prepareImage({ fromSource = false, statusFile }) {
     times.base = seconds(t);
     log(`containers: base image ${BASE_IMAGE} ${built ? 'built' : 'cached'} in ${times.base} s`);
     t = Date.now();
-    await buildProductImage({ fromSource });
+    await buildProductImage({ fromSource, tag });
     times.image = seconds(t);
-    log(`containers: image ${TEST_IMAGE} built in ${times.image} s`);
-    write({ ok: true, image: TEST_IMAGE, base: BASE_IMAGE, baseBuilt: built, times });
+    log(`containers: image ${tag} built in ${times.image} s`);
+    write({ ok: true, image: tag, base: BASE_IMAGE, baseBuilt: built, times });
   } catch (error) {
     write({ ok: false, error: /** @type {Error} */ (error).message, times });
     throw error;
@@ -223,17 +230,24 @@ export async function prepareImage({ fromSource = false, statusFile }) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [command, ...rest] = process.argv.slice(2);
-  const statusAt = rest.indexOf('--status');
+  /** @param {string} flag */
+  const option = (flag) => {
+    const value = rest[rest.indexOf(flag) + 1];
+    return rest.includes(flag) && value ? String(value) : undefined;
+  };
   try {
     if (command === 'tools') await installContainerTools();
     else if (command === 'base') await ensureBaseImage();
     else if (command === 'image')
       await prepareImage({
         fromSource: rest.includes('--from-source'),
-        statusFile: statusAt >= 0 && rest[statusAt + 1] ? path.resolve(String(rest[statusAt + 1])) : undefined,
+        statusFile: option('--status') && path.resolve(String(option('--status'))),
+        tag: option('--tag'),
       });
     else {
-      console.error('usage: node scripts/infra/containers.mjs tools | base | image [--from-source] [--status FILE]');
+      console.error(
+        'usage: node scripts/infra/containers.mjs tools | base | image [--from-source] [--tag NAME] [--status FILE]',
+      );
       process.exit(2);
     }
   } catch (error) {
