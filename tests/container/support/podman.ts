@@ -140,6 +140,6 @@ export async function untilReady(name: string, run: ComponentRun, timeoutMs = 15
 
 /** Removes the containers (whatever state they are in) and the suite's secret files. */
 export async function removeAll(names: string[], filesDir?: string): Promise<void> {
-  if (names.length) await podman(['rm', '--force', '--time', '10', ...names]);
+  if (names.length) await podman(['rm', '--force', '--ignore', '--time', '10', ...names]);
   if (filesDir) rmSync(filesDir, { recursive: true, force: true });
 }
