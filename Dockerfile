@@ -61,7 +61,12 @@ RUN --mount=type=secret,id=npm_ca \
  && npm ci --no-audit --no-fund --loglevel=error \
  && npm ls --depth=0 >/dev/null
 COPY . .
-RUN npm run build \
+# `npm run build` (scripts/build.mjs) checks the install against the lockfile first and may run npm
+# again (the CA secret for that; its copy of node_modules for later clones goes to /tmp, not a layer).
+RUN --mount=type=secret,id=npm_ca \
+    if [ -f /run/secrets/npm_ca ]; then export NPM_CONFIG_CAFILE=/run/secrets/npm_ca; fi \
+ && FLATLAY_CACHE=/tmp/flatlay-cache npm run build \
+ && rm -rf /tmp/flatlay-cache \
  && npm prune --omit=dev --no-audit --no-fund --loglevel=error
 # The segmentation model files (ISNet as shipped, and its float32 copy for CPU workers) are built
 # here, because the runtime file system is read-only.
