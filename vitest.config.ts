@@ -37,7 +37,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'tiers',
-          include: ['{proto,services,gateway,apps,web,tests,scripts}/**/*.{unit,int,e2e,k8s}.spec.{ts,tsx}'],
+          include: ['{proto,services,gateway,apps,web,tests,scripts}/**/*.{unit,int,e2e,k8s,container}.spec.{ts,tsx}'],
           sequence: { groupOrder: 0 },
         },
       },

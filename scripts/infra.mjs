@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installApt } from './infra/apt.mjs';
+import { installContainerTools } from './infra/containers.mjs';
 import { installHelm, installKubeconform, installStripeMock } from './infra/go-tools.mjs';
 import { health } from './infra/health.mjs';
 import { installK6 } from './infra/k6.mjs';
@@ -56,6 +57,9 @@ export async function install(opts = {}) {
   await installApt();
   // Independent steps run side by side (Maven, Go).
   const results = await Promise.allSettled([
+    // podman, buildah, runc for the container tier (ADR 0304): after installApt (above), as
+    // apt-get runs one at a time.
+    installContainerTools(),
     installKafka(),
     installStripeMock(),
     installMinio(),

@@ -107,6 +107,13 @@ export const unschemaedVariables: UnschemaedVariable[] = [
       'the fault tier only: `all` runs every fault (`npm run faults`), other text the faults whose name contains it',
   },
   {
+    name: 'FLATLAY_CONTAINER_IMAGE_STATUS',
+    group: TOOLS,
+    default: 'unset: the container tier builds the image itself',
+    meaning:
+      'set by `npm test`: the file where its background image build writes its outcome, which the container tier waits for (docs/decisions/0304-container-image-without-a-registry.md)',
+  },
+  {
     name: 'FAULT_LOG_LEVEL',
     group: TOOLS,
     default: '`warn`',

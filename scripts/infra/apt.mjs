@@ -13,7 +13,7 @@ import { pgBinDir } from './postgres.mjs';
 import { exists, run, which } from './process.mjs';
 
 /** @param {string[]} pkgs */
-async function aptInstall(pkgs) {
+export async function aptInstall(pkgs) {
   if (!IS_ROOT) throw new Error(`missing ${pkgs.join(', ')}: install them with apt-get (needs root)`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // Never let a package's maintainer script start a system service (redis on 6379, ...).

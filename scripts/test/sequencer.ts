@@ -5,11 +5,15 @@
 import { statSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** Lower starts earlier: a tier's files run about this much longer than the next tier's. */
-const TIER_ORDER: Record<string, number> = { fault: 0, k8s: 1, e2e: 2, int: 3, unit: 4 };
+/**
+ * Lower starts earlier: a tier's files run about this much longer than the next tier's. The
+ * container tier starts after the e2e files: it waits for the image that scripts/test.mjs builds in
+ * the background, which is ready by then, so its worker does not sit idle waiting.
+ */
+const TIER_ORDER: Record<string, number> = { fault: 0, k8s: 1, e2e: 2, container: 3, int: 4, unit: 5 };
 
 export function tierOf(file: string): string {
-  return file.match(/\.(unit|int|e2e|k8s|fault)\.spec\.tsx?$/)?.[1] ?? 'unit';
+  return file.match(/\.(unit|int|e2e|k8s|fault|container)\.spec\.tsx?$/)?.[1] ?? 'unit';
 }
 
 /** Sorts files: slower tiers first, then the longest remembered duration, then the larger file. */

@@ -12,6 +12,7 @@ describe('test file order', () => {
       { path: 'e.k8s.spec.ts', size: 1 },
       { path: 'f.unit.spec.tsx', size: 2000 },
       { path: 'g.e2e.spec.ts', size: 3 },
+      { path: 'h.container.spec.ts', size: 1 },
     ];
     assert.deepEqual(
       longestFirst(files, (f) => f).map((f) => f.path),
@@ -19,6 +20,8 @@ describe('test file order', () => {
         'e.k8s.spec.ts',
         'g.e2e.spec.ts',
         'd.e2e.spec.ts',
+        // after the e2e files, by when the image built in the background is ready
+        'h.container.spec.ts',
         'c.int.spec.ts',
         'b.int.spec.ts',
         'f.unit.spec.tsx',

@@ -21,7 +21,7 @@ export interface TierTime {
 }
 
 /** The tiers in the order a run takes them; another tier found in a name comes after them. */
-export const TIER_ORDER = ['unit', 'int', 'e2e', 'fault', 'k8s'];
+export const TIER_ORDER = ['unit', 'int', 'e2e', 'fault', 'k8s', 'container'];
 
 /** The tier of a spec file's name (`a/b.int.spec.ts` is `int`); `other` for a name without one. */
 export function tierOf(file: string): string {

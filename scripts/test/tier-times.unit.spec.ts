@@ -8,6 +8,7 @@ describe('time per tier', () => {
     assert.equal(tierOf('/abs/web/src/pages/Admin.unit.spec.tsx'), 'unit');
     assert.equal(tierOf('tests/fault/kill.fault.spec.ts'), 'fault');
     assert.equal(tierOf('tests/k8s/control-plane.k8s.spec.ts'), 'k8s');
+    assert.equal(tierOf('tests/container/product.container.spec.ts'), 'container');
     assert.equal(tierOf('scripts/helper.ts'), 'other');
   });
 
