@@ -13,6 +13,7 @@ import { startNode, type ChildRun } from '../services/platform/test/process.js';
 import { waitFor } from '../services/platform/test/support.js';
 import { openForm, pay, submit } from '../gateway/test/support/local-checkout.js';
 import { embeddedEnv, untilHealthy } from './support/embedded-product.js';
+import { apiClient } from './support/api-client.js';
 
 const photo = await readFile(new URL('../services/image/test/fixtures/top_floor_01.jpg', import.meta.url));
 
@@ -28,28 +29,7 @@ describe('payments on the embedded default', { timeout: 600_000 }, () => {
   let dataDir: string;
   let base: string;
 
-  const api = async <B>(
-    method: string,
-    path: string,
-    options: { token?: string; json?: unknown; form?: FormData } = {},
-  ) => {
-    const headers: Record<string, string> = {};
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.json !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}/api${path}`, {
-      method,
-      headers,
-      body: options.form ?? (options.json === undefined ? undefined : JSON.stringify(options.json)),
-    });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: body as B };
-  };
+  const api = apiClient(() => base);
   const register = async (name: string) => {
     const res = await api<{ access_token: string; user: { id: string } }>('POST', '/auth/register', {
       json: { email: `${name}@example.com`, password: 'a good long password' },

@@ -20,6 +20,7 @@ import { pay } from '../../gateway/test/support/local-checkout.js';
 import { testS3Store } from '../../services/files/test/support/s3.js';
 import { componentRuns, renderChart, type ComponentRun, type Secrets } from './support/deployment.js';
 import { podman, probe, productImage, removeAll, startContainer, state, untilReady } from './support/podman.js';
+import { apiClient } from '../support/api-client.js';
 
 const COMPONENTS = ['identity', 'ledger', 'image', 'billing', 'analytics', 'image-worker', 'gateway'] as const;
 // A small photo: the worker runs the real segmentation model on CPU.
@@ -78,28 +79,7 @@ describe('the container image, run as the chart runs it', { timeout: 600_000 }, 
   let runs: ComponentRun[] = [];
   let base = '';
 
-  const api = async <B>(
-    method: string,
-    path: string,
-    options: { token?: string; json?: unknown; form?: FormData | URLSearchParams } = {},
-  ) => {
-    const headers: Record<string, string> = {};
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.json !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}/api${path}`, {
-      method,
-      headers,
-      body: options.form ?? (options.json === undefined ? undefined : JSON.stringify(options.json)),
-    });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: body as B };
-  };
+  const api = apiClient(() => base);
 
   /** Every component's last log lines, printed when a test fails (the containers are removed after). */
   const printLogs = async () => {

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { build, ensureInstalled, repoRoot } from '../../scripts/lib/steps.mjs';
 import { startProduct, stopChildrenOnSignals } from './harness.mjs';
+import { CHROMIUM_FLAGS } from '../support/chromium-flags.mjs';
 
 /** The public pages; `indexed`: listed in the sitemap, so SEO counts (gateway/src/web/public-pages.ts). */
 const PAGES = [
@@ -52,19 +53,8 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(', ');
 
-/** The browser tests' flags (tests/support/browser.ts) and headless, with a DevTools port for Lighthouse. */
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-  '--remote-debugging-port=0',
-];
+/** The browser tests' flags (tests/support/chromium-flags.mjs), headless, with a DevTools port for Lighthouse. */
+const BENCH_CHROMIUM_FLAGS = ['--headless', ...CHROMIUM_FLAGS, '--remote-debugging-port=0'];
 
 /**
  * Starts Chromium on a profile of its own; resolves once it names its DevTools port. `stop()` ends it
@@ -74,7 +64,7 @@ const CHROMIUM_FLAGS = [
 function startChromium() {
   const executable = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   const profile = mkdtempSync(join(tmpdir(), 'flatlay-lighthouse-'));
-  const child = spawn(executable, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, 'about:blank'], {
+  const child = spawn(executable, [...BENCH_CHROMIUM_FLAGS, `--user-data-dir=${profile}`, 'about:blank'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const stop = async () => {

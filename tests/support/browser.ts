@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_FLAGS } from './chromium-flags.mjs';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 
@@ -86,16 +87,7 @@ export async function launchChromium(): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
+    args: [...CHROMIUM_FLAGS],
   });
   // Every context, however a test makes it, reports React's hydration failures (ADR 0714): a
   // prerendered page that hydrates to other markup is re-rendered from nothing, silently but for
