@@ -50,6 +50,19 @@ const WEB = 'web app build (Vite, read at build or dev-server time)';
 
 export const unschemaedVariables: UnschemaedVariable[] = [
   {
+    name: 'NODE_EXTRA_CA_CERTS',
+    group: TOOLS,
+    default: 'unset',
+    meaning:
+      "the container image build (scripts/infra/containers.mjs, ADR 0304): a CA bundle to trust for the package registry (a TLS-inspecting proxy's); handed to `npm ci` inside the build as a build secret, kept in no layer",
+  },
+  {
+    name: 'NPM_CONFIG_CAFILE',
+    group: TOOLS,
+    default: 'unset',
+    meaning: "the same as `NODE_EXTRA_CA_CERTS`, in npm's own spelling (read when that one is unset)",
+  },
+  {
     name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
     group: RUNTIME,
     default: 'unset: no export',

@@ -215,7 +215,12 @@ export function build() {
   // The public pages' list (titles, descriptions) is the gateway's; the build prerenders from it (ADR 0714).
   const pages = statSync(join(repoRoot, 'gateway', 'src', 'web', 'public-pages.ts')).mtimeMs;
   if (Math.max(newestMtime(web), pages) > builtAt)
+    // Always the production build (what the gateway serves): a NODE_ENV of the caller's (`test`
+    // under vitest, `development` in a shell) would bundle React's development build.
     step('Building the web app (vite)', () =>
-      sh('npx', ['--no-install', 'vite', 'build', '--logLevel', 'warn'], { cwd: web }),
+      sh('npx', ['--no-install', 'vite', 'build', '--logLevel', 'warn'], {
+        cwd: web,
+        env: { NODE_ENV: 'production' },
+      }),
     );
 }

@@ -21,9 +21,12 @@ export const repoRoot = resolve(import.meta.dirname, '../..');
  */
 export function buildWebApp(): string {
   const outDir = mkdtempSync(join(tmpdir(), 'flatlay-web-operator-'));
+  // The production build, as the product serves it: vitest runs with NODE_ENV=test, which Vite would
+  // pass on, bundling React's development build (and failing the initial-JS budget).
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], {
     cwd: join(repoRoot, 'web'),
     stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (!existsSync(join(outDir, 'index.html'))) throw new Error('the web build wrote no index.html');
   return outDir;

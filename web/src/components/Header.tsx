@@ -1,26 +1,29 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { afterLoad } from '../lib/after-load';
 import { useTokenBalance } from '../api/queries';
 import { useAuth } from '../auth/auth-context';
 import { displayNameOf } from '../auth/session';
 import type { IconLinkItem } from './IconLinkTooltips';
 import { AccountIcon, DashboardIcon, Logo, TokenIcon } from './icons';
 
-// The tooltips (Radix's, with its positioning library: about 19 KB) load when a pointer or the
-// keyboard first reaches one of these links (ADR 0715); until then the links are the same without.
+// The tooltips (Radix's, with its positioning library: about 19 KB) load once the page has loaded and
+// the browser is idle, or when the keyboard first reaches one of these links (ADR 0715); until then
+// the links are the same without. Not on a pointer's first contact: the links are new elements once
+// the tooltips come, and a tap on a phone (pointer enter, then click at once) lost its click.
 const IconLinkTooltips = lazy(() => import('./IconLinkTooltips'));
 
 function IconLinks({ links }: { links: IconLinkItem[] }) {
   const [wanted, setWanted] = useState(false);
   // The link that had the keyboard's focus when the tooltips came: it keeps it (the links are new elements).
   const [focused, setFocused] = useState<string | undefined>();
+  useEffect(() => afterLoad(() => setWanted(true)), []);
   const plain = links.map(({ to, label, icon }) => (
     <Link
       key={label}
       to={to}
       className="icon-button"
       aria-label={label}
-      onPointerEnter={() => setWanted(true)}
       onFocus={() => {
         setFocused(label);
         setWanted(true);
