@@ -112,6 +112,15 @@ describe('the web app as the gateway serves it', () => {
     }
   });
 
+  it('leaves the hot path’s small answers out of compression altogether (no Vary: Accept-Encoding)', async () => {
+    const health = await fetch(`${base}/healthz`, { headers: { 'accept-encoding': 'br, gzip' } });
+    assert.doesNotMatch(health.headers.get('vary') ?? '', /accept-encoding/i);
+    assert.equal(health.headers.get('content-encoding'), null);
+    // An answer of the same size elsewhere goes through the middleware (which then leaves it as is).
+    const sitemap = await fetch(`${base}/sitemap.xml`, { headers: { 'accept-encoding': 'br, gzip' } });
+    assert.match(sitemap.headers.get('vary') ?? '', /accept-encoding/i);
+  });
+
   it('compresses a large JSON answer made per request', async () => {
     const res = await fetch(`${base}/api/openapi.json`, { headers: { 'accept-encoding': 'br, gzip' } });
     assert.equal(res.status, 200);

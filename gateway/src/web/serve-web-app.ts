@@ -38,14 +38,21 @@ export function cacheControlFor(relativePath: string): string {
  * buffer fills, and a browser would see each status late.
  */
 export function compressAnswers(): RequestHandler {
-  return compression({
+  const compress = compression({
     filter: (req, res) => {
       const type = String(res.getHeader('Content-Type') ?? '');
       if (type.startsWith('text/event-stream')) return false;
       return compression.filter(req, res);
     },
   });
+  // The hot path's answers (ADR 0510) are a few hundred bytes, always under the 1 KB threshold, yet
+  // wrapping a response costs the same however small it is: a tenth or more of these paths'
+  // throughput, measured (docs/benchmarks.md, "The compression middleware, A/B"). They skip it.
+  return (req, res, next) => (SMALL_HOT_ANSWERS.has(req.path) ? next() : compress(req, res, next));
 }
+
+/** The paths of the API's hot path, whose answers are never large enough to compress. */
+export const SMALL_HOT_ANSWERS = new Set(['/healthz', '/api/auth/me', '/api/tokens/balance']);
 
 export interface WebAppOptions {
   /** The site's public address (PUBLIC_BASE_URL): canonical and shared links name it; unset: the request's origin. */
