@@ -76,6 +76,8 @@ class OnnxSegmentationModel implements SegmentationModel {
     readonly inputSize: number,
     private readonly intraOpThreads: number,
     private readonly warnings: string[],
+    /** Set on CUDA: the model at another size, in that size's own session (sessionKey). */
+    private readonly atOtherSize?: (size: number) => Promise<SegmentationModel>,
   ) {
     this.runtime = {
       executionProvider: loaded.executionProvider,
@@ -107,6 +109,8 @@ class OnnxSegmentationModel implements SegmentationModel {
 
   atSize(size: number): SegmentationModel | undefined {
     if (this.loaded.fixedSize !== undefined) return undefined;
+    if (size === this.inputSize) return this;
+    if (this.atOtherSize) return new ModelAtSize(size, this.encoding, this.atOtherSize);
     return new OnnxSegmentationModel(this.loaded, size, this.intraOpThreads, this.warnings);
   }
 
@@ -192,8 +196,9 @@ export function cudaProviderInstalled(packageDir?: string): boolean {
 }
 
 /**
- * One session per model file (and thread count) per process, created on first use and reused (at
- * any inference size: the default model's prepared files have a free input size, free-input-size.ts).
+ * One session per model file (and thread count) per process, created on first use and reused (on
+ * the CPU at any inference size: the default model's prepared files have a free input size,
+ * free-input-size.ts; on CUDA one per size, sessionKey).
  * Memory: ONNX Runtime's CPU arena is on and keeps the inference's tensors between runs (about
  * 15% faster: no page faults on fresh memory); memory patterns are off (they plan one block per
  * run and pushed the peak to 1.7 GB). Graph optimisation is 'all' (NCHWc layouts), about 10%
@@ -232,7 +237,7 @@ export async function loadSegmentationModel({
   const fileFor = (executionProviders: string[]) =>
     modelPath ?? defaultModelPath({ precision: executionProviders[0] === 'cuda' ? 'fp16' : 'fp32', cacheDir });
   const file = fileFor(wanted);
-  const key = `${file}#${optimization}#${threads}`;
+  const key = sessionKey({ file, optimization, threads, provider: wanted[0]!, inputSize });
   let pending = sessions.get(key);
   if (!pending) {
     pending = (async () => {
@@ -274,7 +279,66 @@ export async function loadSegmentationModel({
   const extra = warning ? [warning] : [];
   if (l.fixedSize && l.fixedSize !== inputSize)
     extra.push(`the model's input is fixed at ${l.fixedSize} px: running at that size, not ${inputSize}`);
-  return new OnnxSegmentationModel(l, l.fixedSize ?? inputSize, threads, extra);
+  const atOtherSize =
+    l.executionProvider === 'cuda'
+      ? (size: number) =>
+          loadSegmentationModel({
+            modelPath,
+            cuda,
+            cacheDir,
+            optimization,
+            inputSize: size,
+            engines,
+            intraOpThreads,
+            cudaProviderInstalled: providerInstalled,
+          })
+      : undefined;
+  return new OnnxSegmentationModel(l, l.fixedSize ?? inputSize, threads, extra, atOtherSize);
+}
+
+/**
+ * Which sessions are one. On the CPU one session serves every input size. On CUDA each size gets
+ * its own: ONNX Runtime's CUDA convolutions keep their cuDNN set-up for the last input shape, and
+ * going back and forth between two sizes in one session cost about 2 s per switch on an H100
+ * (docs/benchmarks.md, issue 33: 10 ms at 576 and 15 ms at 1024 in their own sessions), which
+ * crop-first's small first pass would pay twice per photo. The GPU's memory holds a copy per size
+ * easily (the float16 model is 88 MB). Pure.
+ */
+export function sessionKey(s: {
+  file: string;
+  optimization: GraphOptimization;
+  threads: number;
+  provider: 'cuda' | 'cpu';
+  inputSize: number;
+}): string {
+  const base = `${s.file}#${s.optimization}#${s.threads}`;
+  return s.provider === 'cuda' ? `${base}#cuda@${s.inputSize}` : base;
+}
+
+/**
+ * A model at another size whose session is made on its first run (CUDA: one session per size,
+ * sessionKey); `load` gives the model at that size.
+ */
+class ModelAtSize implements SegmentationModel {
+  private loaded?: Promise<SegmentationModel>;
+  constructor(
+    readonly inputSize: number,
+    readonly encoding: InputEncoding,
+    private readonly load: (size: number) => Promise<SegmentationModel>,
+  ) {}
+
+  async run(input: Float32Array): Promise<Float32Array> {
+    this.loaded ??= this.load(this.inputSize);
+    return (await this.loaded).run(input);
+  }
+
+  atSize(size: number): SegmentationModel {
+    return new ModelAtSize(size, this.encoding, this.load);
+  }
+
+  async close(): Promise<void> {
+    /* the sessions are shared per process: released at exit */
+  }
 }
 
 /**

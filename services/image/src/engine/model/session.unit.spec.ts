@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { chooseProviders } from './session.js';
+import { chooseProviders, sessionKey } from './session.js';
 
 const cpuOnly = [{ name: 'cpu', bundled: true }];
 const withCuda = (bundled: boolean) => [...cpuOnly, { name: 'cuda', bundled }];
@@ -28,5 +28,20 @@ describe('execution provider choice', () => {
     assert.deepEqual(choice.providers, ['cpu']);
     assert.match(choice.warning ?? '', /ENGINE_CUDA=1 .* no CUDA execution provider: running on CPU/);
     assert.equal(chooseProviders(undefined, cpuOnly).warning, undefined, 'not asked for: nothing to say');
+  });
+});
+
+describe('which sessions are one', () => {
+  const at = (provider: 'cuda' | 'cpu', inputSize: number) =>
+    sessionKey({ file: '/m/isnet.onnx', optimization: 'all', threads: 4, provider, inputSize });
+
+  it('shares one CPU session across input sizes', () => {
+    assert.equal(at('cpu', 256), at('cpu', 576));
+  });
+
+  it('gives each input size its own CUDA session (a shape switch costs seconds there), the same size the same one', () => {
+    assert.notEqual(at('cuda', 256), at('cuda', 576));
+    assert.equal(at('cuda', 576), at('cuda', 576));
+    assert.notEqual(at('cuda', 576), at('cpu', 576));
   });
 });
