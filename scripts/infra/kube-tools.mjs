@@ -7,13 +7,17 @@
 //   keda-crds-<v>/    the KEDA CRDs, made by controller-gen over KEDA's API package
 //   prometheus-operator-crds-<v>/ the Prometheus Operator's PodMonitor, ServiceMonitor and
 //                     PrometheusRule CRDs, made by controller-gen over its monitoring API module
+//   cnpg-crds-<v>/    CloudNativePG's Cluster and Database CRDs, made from the declarations and
+//                     validators of the npm package @kubernetes-models/cloudnative-pg (ADR 0306)
 // Each folder is complete when its `.complete` marker holds the recipe it was made by; a folder
 // without it (an interrupted build) is rebuilt. Nothing here is copied into the repository.
 
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { installJava21 } from './apt.mjs';
-import { KUBE_CACHE, VERSIONS } from './layout.mjs';
+import { KUBE_CACHE, ROOT, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
 import { exists, run, which } from './process.mjs';
 
@@ -337,16 +341,79 @@ export async function makePrometheusOperatorCrds(version = VERSIONS.prometheusOp
   });
 }
 
+/** CloudNativePG's kinds the chart renders (postgresql.cnpg.io/v1), with their plurals. */
+export const CNPG_KINDS = Object.freeze({ Cluster: 'clusters', Database: 'databases' });
+
+/**
+ * CloudNativePG's CRDs for the kinds the chart renders. Its Go module is refused by the proxy, so
+ * they are made from the npm package @kubernetes-models/cloudnative-pg (the lockfile's version):
+ * each kind's TypeScript declaration walked into a structural schema, with integers and field enums
+ * from the package's compiled validators (scripts/infra/crd-from-declarations.mjs, ADR 0306).
+ * Keyed by the package's version and the recipe: the versions of what it reads and the generator's hash.
+ */
+export async function makeCnpgCrds() {
+  /** @param {string} name */
+  const packageDir = (name) => path.join(ROOT, 'node_modules', name);
+  /** @param {string} name @returns {string} */
+  const versionOf = (name) => JSON.parse(fs.readFileSync(path.join(packageDir(name), 'package.json'), 'utf8')).version;
+  const pkg = '@kubernetes-models/cloudnative-pg';
+  const version = versionOf(pkg);
+  const generator = new URL('./crd-from-declarations.mjs', import.meta.url);
+  const hash = createHash('sha256').update(fs.readFileSync(generator)).digest('hex').slice(0, 12);
+  const read = ['kubernetes-models', '@kubernetes-models/apimachinery', 'typescript'].map(
+    (n) => `${n} ${versionOf(n)}`,
+  );
+  // What this function does is named here too (the generator's own code is in its hash).
+  const how = 'declarations walked; integers and field enums from the _schemas validators';
+  const recipe = `${pkg} ${version}; ${read.join('; ')}; generator ${hash}; ${how}; ${Object.keys(CNPG_KINDS).join(' ')}\n`;
+  return cached(path.join(KUBE_CACHE, `cnpg-crds-${version}`), recipe, `CloudNativePG CRDs ${version}`, async (out) => {
+    // Imported here: the TypeScript compiler it loads is needed only when the CRDs are made.
+    const { customResourceDefinition, refineFromValidator, schemasFromDeclarations } = await import(
+      './crd-from-declarations.mjs'
+    );
+    const group = 'postgresql.cnpg.io';
+    /** @type {Record<string, (path: string[], schema: Record<string, unknown>) => Record<string, unknown>>} */
+    const refiners = {};
+    for (const kind of Object.keys(CNPG_KINDS)) {
+      const validator = path.join(packageDir(pkg), '_schemas', `ComGithubCloudnativePgCloudnativePgApiV1${kind}.js`);
+      refiners[`I${kind}`] = refineFromValidator((await import(pathToFileURL(validator).href)).validate);
+    }
+    const schemas = schemasFromDeclarations({
+      roots: Object.keys(CNPG_KINDS).map((kind) => ({
+        file: path.join(packageDir(pkg), group, 'v1', `${kind}.d.ts`),
+        typeName: `I${kind}`,
+      })),
+      refine: (root, at, schema) => {
+        const refine = refiners[root];
+        if (!refine) throw new Error(`no validator for ${root}`);
+        return refine(at, schema);
+      },
+    });
+    /** @type {Record<string, string[]>} */
+    const preserved = {};
+    for (const [kind, plural] of Object.entries(CNPG_KINDS)) {
+      const schema = schemas.get(`I${kind}`);
+      if (!schema) throw new Error(`no schema made for ${kind}`);
+      preserved[kind] = schema.preserved;
+      const crd = customResourceDefinition({ group, version: 'v1', kind, plural, schema });
+      fs.writeFileSync(path.join(out, `${group}_${plural}.yaml`), `${JSON.stringify(crd, null, 1)}\n`);
+    }
+    // What could not be said structurally (x-kubernetes-preserve-unknown-fields), for ADR 0306's count.
+    fs.writeFileSync(path.join(out, 'preserved-unknown-fields.json'), `${JSON.stringify(preserved, null, 2)}\n`);
+  });
+}
+
 /** Everything the k8s tier needs for one Kubernetes version; independent builds run side by side. */
 /** @param {string} [version] */
 export async function installControlPlane(version = VERSIONS.kubernetes) {
-  const [kube, etcd, kwok, strimzi, keda, prometheus] = await Promise.all([
+  const [kube, etcd, kwok, strimzi, keda, prometheus, cnpg] = await Promise.all([
     installKubernetes(version),
     installEtcd(),
     installKwok(),
     makeStrimziCrds(),
     makeKedaCrds(),
     makePrometheusOperatorCrds(),
+    makeCnpgCrds(),
   ]);
   // controller-gen also emits keda.sh_withtriggers.yaml for an internal helper type of KEDA's API
   // package; KEDA's releases ship no such CRD, so neither do we.
@@ -365,6 +432,6 @@ export async function installControlPlane(version = VERSIONS.kubernetes) {
     etcd: path.join(etcd, 'etcd'),
     kwok: path.join(kwok, 'kwok'),
     kwokStages: path.join(kwok, 'stages.yaml'),
-    crds: [...crdFiles(strimzi), ...crdFiles(keda), ...crdFiles(prometheus)],
+    crds: [...crdFiles(strimzi), ...crdFiles(keda), ...crdFiles(prometheus), ...crdFiles(cnpg)],
   };
 }
