@@ -124,7 +124,7 @@ build();
 // background, beside the type checks, the tools below and the infrastructure's start. The container
 // tier's own wait for it is short (under 100 s, tests/container/support/podman.ts), so the image is
 // finished before vitest starts when its build is long (a cold machine: no cached base or dependency
-// layer, minutes) or when the container tier would be the first file to start
+// layer, minutes) or when the container tier's file would start with vitest
 // (scripts/test/image-plan.mjs). Otherwise (a warm machine, a full run) the quick build (the
 // product's layers, 20 to 35 s) goes on beside the slower tiers' files, minutes long.
 const imageStatus = join(repoRoot, '.infra', 'container-image.json');
@@ -134,7 +134,7 @@ const imageBuild = imageCache
   ? startImageBuild(
       imageStatus,
       imageFirst
-        ? `finished before the tests start: ${imageCache.cold ? `cold, ${imageCache.reason}` : 'the container tier starts first'}`
+        ? `finished before the tests start: ${imageCache.cold ? `cold, ${imageCache.reason}` : 'the container tier starts at once'}`
         : `warm, ${imageCache.reason}: the container tier starts after the slower tiers' files`,
     )
   : undefined;
