@@ -5,7 +5,7 @@
 //   npm test -- unit            one tier (unit | int | e2e | k8s | fault | container); or file paths / substrings to filter
 // The container tier (tests/container, ADR 0304) runs every component from the image the Dockerfile
 // builds with podman, as the chart runs them; the image is built in the background while the other
-// tiers run. The k8s tier runs the chart on a real control plane with kwok nodes (tests/k8s, ADR 0302).
+// tiers run (before they start when its build is long). The k8s tier runs the chart on a real control plane with kwok nodes (tests/k8s, ADR 0302).
 // The fault tier (tests/fault, ADR 0011) runs beside the others, on a Postgres, Kafka and Toxiproxy of its own.
 // FLATLAY_FAULTS=all (`npm run faults`) runs its longer set.
 // Every tier runs on vitest (vitest.config.ts); the run ends with the line `N passed, N failed`.
@@ -14,6 +14,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { join, relative } from 'node:path';
 import { down, install } from './infra.mjs';
 import { installGo } from './infra/apt.mjs';
+import { imageBuildIsCold } from './infra/containers.mjs';
 import { installControlPlane } from './infra/kube-tools.mjs';
 import { installToxiproxy } from './infra/toxiproxy.mjs';
 import {
@@ -26,6 +27,7 @@ import {
   step,
   typecheckScripts,
 } from './lib/steps.mjs';
+import { imageBeforeTests } from './test/image-plan.mjs';
 
 const TIERS = ['unit', 'int', 'e2e', 'k8s', 'fault', 'container'];
 const ROOTS = ['proto', 'services', 'gateway', 'apps', 'web', 'tests', 'scripts'];
@@ -44,17 +46,23 @@ function findSpecs(dir, out = []) {
 /**
  * Starts scripts/infra/containers.mjs (tools, base image, product image) in the background; its
  * outcome and step times land in `statusFile` (removed first, so an old one is never read).
- * @param {string} statusFile
+ * `done` resolves when it has ended, whatever its outcome (a failure is the container tier's to report).
+ * @param {string} statusFile @param {string} why when it is awaited before the tests, and why
  */
-function startImageBuild(statusFile) {
+function startImageBuild(statusFile, why) {
   rmSync(statusFile, { force: true });
-  process.stdout.write('› Building the container image (in the background; the container tier waits for it)\n');
+  process.stdout.write(`› Building the container image (in the background; ${why})\n`);
   const child = spawn(
     process.execPath,
     [join(repoRoot, 'scripts', 'infra', 'containers.mjs'), 'image', '--status', statusFile],
     { cwd: repoRoot, stdio: 'ignore', env: process.env },
   );
-  return { stop: () => child.exitCode === null && child.kill('SIGTERM') };
+  /** @type {Promise<void>} */
+  const done = new Promise((ok) => {
+    child.on('exit', () => ok());
+    child.on('error', () => ok());
+  });
+  return { stop: () => child.exitCode === null && child.kill('SIGTERM'), done };
 }
 
 /** The container steps' times, in the style of the steps above. @param {string} statusFile */
@@ -113,10 +121,23 @@ const testTypes = background('Type-checking tests (tsconfig.tests.json)', 'npx',
 ]);
 build();
 // The container image (ADR 0304) packages the build's output: it is built from here on in the
-// background, beside the type checks, the tools below and the other tiers' files; the container
-// tier waits for the outcome it writes (tests/container/support/podman.ts).
+// background, beside the type checks, the tools below and the infrastructure's start. The container
+// tier's own wait for it is short (under 100 s, tests/container/support/podman.ts), so the image is
+// finished before vitest starts when its build is long (a cold machine: no cached base or dependency
+// layer, minutes) or when the container tier's file would start with vitest
+// (scripts/test/image-plan.mjs). Otherwise (a warm machine, a full run) the quick build (the
+// product's layers, 20 to 35 s) goes on beside the slower tiers' files, minutes long.
 const imageStatus = join(repoRoot, '.infra', 'container-image.json');
-const imageBuild = files.some((f) => tierOf(f) === 'container') ? startImageBuild(imageStatus) : undefined;
+const imageCache = files.some((f) => tierOf(f) === 'container') ? await imageBuildIsCold() : undefined;
+const imageFirst = imageCache && imageBeforeTests({ tiers: files.map(tierOf), cold: imageCache.cold });
+const imageBuild = imageCache
+  ? startImageBuild(
+      imageStatus,
+      imageFirst
+        ? `finished before the tests start: ${imageCache.cold ? `cold, ${imageCache.reason}` : 'the container tier starts at once'}`
+        : `warm, ${imageCache.reason}: the container tier starts after the slower tiers' files`,
+    )
+  : undefined;
 typecheckScripts();
 await testTypes.wait();
 // The control plane's binaries and the operators' CRDs are built once per machine (cached outside
@@ -148,6 +169,8 @@ await Promise.all([
     }),
 ]);
 await infraUp?.wait();
+if (imageBuild && imageFirst)
+  await timed('Waiting for the container image build (started after the build above)', () => imageBuild.done);
 /** @type {Record<string, unknown>} */
 const infra = needsInfra ? JSON.parse(readFileSync(join(repoRoot, '.infra', 'run', 'env.json'), 'utf8')) : {};
 let code = 1;

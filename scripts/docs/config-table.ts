@@ -122,9 +122,9 @@ export const unschemaedVariables: UnschemaedVariable[] = [
   {
     name: 'FLATLAY_CONTAINER_IMAGE_STATUS',
     group: TOOLS,
-    default: 'unset: the container tier builds the image itself',
+    default: 'unset: the container tier builds the image itself (only a quick build: base and dependency layer cached)',
     meaning:
-      'set by `npm test`: the file where its background image build writes its outcome, which the container tier waits for (docs/decisions/0304-container-image-without-a-registry.md)',
+      'set by `npm test`: the file where its background image build writes its outcome, which the container tier waits for (80 s at most: a long build is finished before the tests start; docs/decisions/0304-container-image-without-a-registry.md)',
   },
   {
     name: 'FAULT_LOG_LEVEL',

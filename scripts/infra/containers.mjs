@@ -10,6 +10,7 @@
 // The container storage is podman's own (/var/lib/containers/storage as root), outside the clone, so
 // a fresh clone reuses the base image and the cached layers.
 
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -149,6 +150,58 @@ export async function ensureBaseImage() {
 }
 
 /**
+ * What the `prebuilt-deps` stage (the production dependencies and the model files, minutes to make
+ * on an empty cache) is made from: the base, the Dockerfile, the manifests and the lockfile, the
+ * compiled code it copies (platform, the engine's model code) and the CUDA scripts. Hashed into the
+ * tag that stage is kept under once built, so whether a build will be quick is a lookup.
+ */
+function dependencyInputs() {
+  const files = [
+    'Dockerfile',
+    'package.json',
+    'package-lock.json',
+    ...JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces.map(
+      (/** @type {string} */ w) => `${w}/package.json`,
+    ),
+    'scripts/cuda-libs.sh',
+    'scripts/cuda-libs.requirements.txt',
+  ];
+  /** @param {string} dir @returns {string[]} */
+  const walk = (dir) =>
+    fs.existsSync(path.join(ROOT, dir))
+      ? fs
+          .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+          .flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`]))
+          .filter((f) => !f.endsWith('.tsbuildinfo')) // kept out of the context (prebuilt.dockerignore)
+      : [];
+  return [...files, ...walk('services/platform/dist'), ...walk('services/image/dist/engine')].sort();
+}
+
+/** `localhost/flatlay-deps:<hash of dependencyInputs()>`, the prebuilt-deps stage's tag. */
+export function dependencyImage() {
+  const hash = createHash('sha256').update(BASE_IMAGE);
+  for (const f of dependencyInputs()) {
+    const p = path.join(ROOT, f);
+    hash.update(`\0${f}\0`);
+    if (fs.existsSync(p)) hash.update(fs.readFileSync(p));
+  }
+  return `localhost/flatlay-deps:${hash.digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Whether the test image's build is long on this machine (the base or the dependency stage is not
+ * in the container storage: minutes) or quick (only the product's layers: seconds), and why.
+ * @returns {Promise<{ cold: boolean, reason: string }>}
+ */
+export async function imageBuildIsCold() {
+  if (!which('podman')) return { cold: true, reason: 'podman is not installed' };
+  if (!(await imageExists(BASE_IMAGE))) return { cold: true, reason: `no base image ${BASE_IMAGE}` };
+  const deps = dependencyImage();
+  if (!(await imageExists(deps))) return { cold: true, reason: `no dependency layer ${deps}` };
+  return { cold: false, reason: `base and dependency layer cached (${deps})` };
+}
+
+/**
  * Builds the product image from the Dockerfile on the local base, with its layers cached in the
  * container storage (the dependency layer is keyed by the manifests and the lockfile, the model
  * layer by the engine's compiled model code). `fromSource` compiles inside the build (the default
@@ -158,7 +211,23 @@ export async function ensureBaseImage() {
 export async function buildProductImage({ fromSource = false, tag = TEST_IMAGE } = {}) {
   if (!fromSource && !fs.existsSync(path.join(ROOT, 'gateway', 'dist', 'main.js')))
     throw new Error('containers: no gateway/dist: run `npm run build` first (or pass --from-source)');
-  const args = [
+  // The dependency stage first, under its tag (imageBuildIsCold looks for it); the product build
+  // below finds its layers in the cache.
+  const deps = dependencyImage();
+  if (!fromSource && !(await imageExists(deps))) {
+    await buildah(budArgs({ fromSource, target: 'prebuilt-deps', tag: deps }));
+    // An older dependency stage loses its tag (its layers stay in the cache until `podman image
+    // prune`), so the tags do not pin one copy of node_modules per lockfile ever built.
+    const tags = await podman(['images', '--format', '{{.Repository}}:{{.Tag}}', 'localhost/flatlay-deps']);
+    for (const old of tags.split('\n').filter((t) => t.startsWith('localhost/flatlay-deps:') && t !== deps))
+      await podman(['untag', old]).catch(() => {});
+  }
+  await buildah(budArgs({ fromSource, target: fromSource ? undefined : 'runtime-prebuilt', tag }));
+}
+
+/** @param {{ fromSource: boolean, target?: string, tag: string }} options */
+function budArgs({ fromSource, target, tag }) {
+  return [
     'bud',
     '--layers',
     // RUN steps reach the npm registry through the host's network (no network is made otherwise).
@@ -168,7 +237,8 @@ export async function buildProductImage({ fromSource = false, tag = TEST_IMAGE }
     '--build-arg',
     `PYTHON_IMAGE=${BASE_IMAGE}`,
     // runtime (the last stage) compiles inside the build; runtime-prebuilt packages the host's output.
-    ...(fromSource ? [] : ['--target', 'runtime-prebuilt', '--ignorefile', PREBUILT_IGNORE]),
+    ...(target ? ['--target', target] : []),
+    ...(fromSource ? [] : ['--ignorefile', PREBUILT_IGNORE]),
     ...npmCaSecret(),
     '-f',
     path.join(ROOT, 'Dockerfile'),
@@ -176,7 +246,6 @@ export async function buildProductImage({ fromSource = false, tag = TEST_IMAGE }
     tag,
     ROOT,
   ];
-  await buildah(args);
 }
 
 /**

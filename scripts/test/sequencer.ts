@@ -8,7 +8,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * Lower starts earlier: a tier's files run about this much longer than the next tier's. The
  * container tier starts after the e2e files: it waits for the image that scripts/test.mjs builds in
- * the background, which is ready by then, so its worker does not sit idle waiting.
+ * the background, which is ready by then, so its worker does not sit idle waiting (where fewer such
+ * files run than workers, or the build is long, the runner finishes the image first:
+ * scripts/test/image-plan.mjs).
  */
 const TIER_ORDER: Record<string, number> = { fault: 0, k8s: 1, e2e: 2, container: 3, int: 4, unit: 5 };
 
