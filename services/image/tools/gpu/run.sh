@@ -3,6 +3,7 @@
 # assembles the carried parts in /tmp/g, installs the CUDA provider beside onnxruntime-node, then
 #   run.sh bench   bench:engine --cuda at the engine's size, at 1024, and with crop-first
 #   run.sh eval    the eval's held-out draws 4-6 (synthetic scenes, no peer) at the engine's size and at 1024
+#   run.sh unpack  only the set-up, for commands of one's own after it (the tools are in /tmp/g/app)
 # Reports land in $OUT.
 set -u
 mode="${1:-bench}"
@@ -26,6 +27,7 @@ nproc; free -g | head -2
 cp -r "$small"/. $G/app/
 cd $G/app
 export MODEL_PATH=$(ls $G/app/model/isnet-*-fp16-w3.onnx) ENGINE_MODEL_CACHE=$G/mc ENGINE_CUDA=1
+[ "$mode" = unpack ] && exit 0
 if [ "$mode" = eval ]; then
   # both sizes at once: the GPU and the 16 cores hold two engines
   for size in 576 1024; do
