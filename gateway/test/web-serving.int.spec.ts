@@ -81,11 +81,17 @@ describe('the web app as the gateway serves it', () => {
       assert.match(html, /<style>[^<]*\.site-header\{/, `${page.path}: critical CSS`);
       assert.match(html, /<link rel="stylesheet"[^>]*href="\/assets\/index-[^"]+\.css"><\/body>/, page.path);
       assert.deepEqual(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g), null, `${page.path}: inline script`);
+      // The page paints without its script: the entry and its preloads yield the line to it (ADR 0716).
+      const scripts = html.match(/<(?:script type="module"|link rel="modulepreload")[^>]*>/g) ?? [];
+      assert.ok(scripts.length > 0, page.path);
+      for (const tag of scripts) assert.match(tag, /\sfetchpriority="low"/, `${page.path}: ${tag}`);
     }
     // Billing is not running here: the pages go out without their offers rather than not at all.
     assert.ok(!(await (await fetch(`${base}/pricing`)).text()).includes('application/ld+json'));
     const shell = await (await fetch(`${base}/dashboard`)).text();
     assert.match(shell, /<div id="root"><\/div>/);
+    // The empty shell paints nothing before its script: that one keeps the browser's priority.
+    assert.match(shell, /<script type="module"(?![^>]*fetchpriority)[^>]*>/);
     assert.equal((await fetch(`${base}/prerendered/pricing/index.html`)).status, 404);
   });
 
