@@ -9,7 +9,7 @@ import type { Mask } from '../../src/engine/types.js';
 import { contactSheet } from './contact-sheet.js';
 import { iou, maskInOutput, median, outputMetrics, resizeMask } from './metrics.js';
 import { loadPeer } from './peer.js';
-import { makeScene, type SceneVariant } from './scenes.js';
+import { makeScene, type SceneVariant, typeFor } from './scenes.js';
 import { type DrawSummary, drawSummaryTable, summariseDraw } from './summary.js';
 
 /**
@@ -92,20 +92,6 @@ interface Row {
 
 const failedChecks = (r: EnhanceResult) =>
   r.checks.filter((c) => !c.pass).map((c) => ({ rule: c.rule, detail: c.detail }));
-
-function typeFor(name: string): string {
-  if (name.startsWith('top')) return 'tops';
-  if (name.startsWith('bottom')) return 'bottoms';
-  if (name.startsWith('bag')) return 'bags_belts';
-  if (name.startsWith('shoes_side')) return 'side_view';
-  if (name.startsWith('shoes_front')) return 'front_view';
-  if (name.startsWith('shoes')) return 'two_shoe';
-  if (name.startsWith('headwear')) return 'accessory_headwear';
-  if (name.startsWith('accessory_sunglasses')) return 'jewelry';
-  if (name.startsWith('accessory')) return 'bags_belts';
-  if (name.startsWith('detail')) return 'hardware_tag';
-  return 'clothing';
-}
 
 const fmt = (v: number | null, d = 3) => (v === null || Number.isNaN(v) ? '–' : v.toFixed(d));
 

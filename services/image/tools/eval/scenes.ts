@@ -211,3 +211,18 @@ function drawHand(rgb: Buffer, product: Uint8Array, rand: () => number): void {
       product[p] = 0;
     }
 }
+
+/** The engine's product type for a clean garment's file name. */
+export function typeFor(name: string): string {
+  if (name.startsWith('top')) return 'tops';
+  if (name.startsWith('bottom')) return 'bottoms';
+  if (name.startsWith('bag')) return 'bags_belts';
+  if (name.startsWith('shoes_side')) return 'side_view';
+  if (name.startsWith('shoes_front')) return 'front_view';
+  if (name.startsWith('shoes')) return 'two_shoe';
+  if (name.startsWith('headwear')) return 'accessory_headwear';
+  if (name.startsWith('accessory_sunglasses')) return 'jewelry';
+  if (name.startsWith('accessory')) return 'bags_belts';
+  if (name.startsWith('detail')) return 'hardware_tag';
+  return 'clothing';
+}

@@ -119,8 +119,9 @@ export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
 /**
  * A hanger's hook and neck stand above the garment as rows far narrower than the garment:
  * clear top rows whose extent is under 30% of the widest row, when the garment widens again
- * within the top fifth. A part that stays that narrow through the whole top fifth is the
- * garment's own (a hoodie's hood, a high collar): a hook is short beside the garment it holds.
+ * within the top fifth, at once (a step, not a ramp) and from a part at most a fifth of its width.
+ * A part that stays that narrow through the whole top fifth is the garment's own (a hoodie's hood,
+ * a high collar): a hook is short beside the garment it holds.
  */
 export function trimNarrowTop(m: Mask): void {
   const extents: number[] = [];
@@ -148,8 +149,20 @@ export function trimNarrowTop(m: Mask): void {
   let end = top;
   while (end < limit && extents[end]! < 0.3 * widest) end++;
   if (end >= limit) return;
+  // A hook or a hanger's neck is narrow all along and meets a garment far wider at once. The top
+  // of a garment lying a little turned (its corner), or a collar rising above the shoulders, is
+  // also narrow at first but widens gradually: cutting those cost every tee of the eval's scenes
+  // its corner or collar (IoU 0.005-0.02 each, docs/benchmarks.md, issue 33).
+  let hookWidth = 0;
+  for (let y = top; y < end; y++) hookWidth = Math.max(hookWidth, extents[y]!);
+  if (hookWidth > HOOK_MAX_SHARE * widest || extents[end]! < HOOK_STEP * hookWidth) return;
   m.data.fill(0, top * m.width, end * m.width);
 }
+
+/** Widest a hanger's hook and neck are, as a share of the garment's widest row. */
+const HOOK_MAX_SHARE = 0.2;
+/** How much wider the garment's first row is than the hook above it, at least. */
+const HOOK_STEP = 2;
 
 /**
  * Soft alpha from the model's probabilities inside the cleaned shape: interior opaque, edge
@@ -250,15 +263,29 @@ function keepEnclosedParts(bin: Mask, kept: Mask): void {
   paintComponents(cc, enclosed, kept.data, w, 255);
 }
 
-export function cleanMask(prob: Mask, options: CleanupOptions): CleanMask | null {
+/**
+ * The product's mask from the model's probabilities, step by step; `onStep` (diagnosis:
+ * tools/eval/mask-stages.ts) sees the mask after each step.
+ */
+export function cleanMask(
+  prob: Mask,
+  options: CleanupOptions,
+  onStep: (step: CleanupStep, bin: Mask) => void = () => {},
+): CleanMask | null {
   let bin = threshold(prob, 128);
   if (options.trimUnsure) bin = trimUnsureRegions(prob, bin);
+  onStep('unsure trimmed', bin);
   const kept = keepProductComponents(bin, options.keepRatio);
   if (!kept) return null;
   bin = kept.mask;
+  onStep('components kept', bin);
   if (options.removeHanger) bin = removeHangerHooks(bin, options.removeHanger === 'hooks-and-clips');
+  onStep('hangers removed', bin);
   bin = fillHoles(bin, prob);
+  onStep('holes filled', bin);
   const again = keepProductComponents(bin, options.keepRatio);
   if (!again) return null;
   return { alpha: featherAlpha(prob, again.mask), binary: again.mask, parts: again.parts };
 }
+
+export type CleanupStep = 'unsure trimmed' | 'components kept' | 'hangers removed' | 'holes filled';
