@@ -118,10 +118,10 @@ export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
 
 /**
  * A hanger's hook and neck stand above the garment as rows far narrower than the garment:
- * clear top rows whose extent is under 30% of the widest row, when the garment widens again
- * within the top fifth, at once (a step, not a ramp) and from a part at most a fifth of its width.
- * A part that stays that narrow through the whole top fifth is the garment's own (a hoodie's hood,
- * a high collar): a hook is short beside the garment it holds.
+ * clear top rows narrower than NARROW_SHARE of the widest row when the garment widens again within
+ * the top fifth, at once (a step of HOOK_STEP, not a ramp). A part that stays that narrow
+ * through the whole top fifth is the garment's own (a hoodie's hood, a high collar): a hook is
+ * short beside the garment it holds.
  */
 export function trimNarrowTop(m: Mask): void {
   const extents: number[] = [];
@@ -147,21 +147,22 @@ export function trimNarrowTop(m: Mask): void {
   if (top < 0) return;
   const limit = top + 0.2 * (bottom - top);
   let end = top;
-  while (end < limit && extents[end]! < 0.3 * widest) end++;
-  if (end >= limit) return;
-  // A hook or a hanger's neck is narrow all along and meets a garment far wider at once. The top
-  // of a garment lying a little turned (its corner), or a collar rising above the shoulders, is
-  // also narrow at first but widens gradually: cutting those cost every tee of the eval's scenes
-  // its corner or collar (IoU 0.005-0.02 each, docs/benchmarks.md, issue 33).
+  while (end < limit && extents[end]! < NARROW_SHARE * widest) end++;
+  if (end >= limit || end === top) return;
+  // A hook or a hanger's neck meets the garment's shoulders at once: the row below it is at least
+  // twice as wide. The top of a garment lying a little turned (its corner) widens gradually
+  // instead: cutting it cost most tops and bottoms of the eval's scenes 0.005-0.02 IoU
+  // (docs/benchmarks.md, issue 33). A collar standing above square shoulders still looks like a
+  // hanger's neck here, as before.
   let hookWidth = 0;
   for (let y = top; y < end; y++) hookWidth = Math.max(hookWidth, extents[y]!);
-  if (hookWidth > HOOK_MAX_SHARE * widest || extents[end]! < HOOK_STEP * hookWidth) return;
+  if (extents[end]! < HOOK_STEP * hookWidth) return;
   m.data.fill(0, top * m.width, end * m.width);
 }
 
-/** Widest a hanger's hook and neck are, as a share of the garment's widest row. */
-const HOOK_MAX_SHARE = 0.2;
-/** How much wider the garment's first row is than the hook above it, at least. */
+/** Top rows narrower than this share of the garment's widest row may be a hanger's hook and neck. */
+const NARROW_SHARE = 0.3;
+/** How much wider the row below a hook is than the hook itself, at least. */
 const HOOK_STEP = 2;
 
 /**
