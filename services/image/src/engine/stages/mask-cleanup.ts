@@ -104,26 +104,31 @@ export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
   for (let p = 0; p < band; p++) if (bin.data[p]! > 0 && opened.data[p] === 0) removed.data[p] = 255;
   const cc = components(removed);
   const hook = new Uint8Array(cc.count + 1);
+  let hanger = false;
   for (let l = 1; l <= cc.count; l++) {
     const b = cc.boxes[l]!;
     // a hook, clip or bar: a thin piece rising above the body (rounded-off corners do not)
     const overMiddle = b.left <= centre + halfBand && b.right >= centre - halfBand;
-    if (b.top < bodyTop - r / 2 && (overMiddle || clipsToo)) hook[l] = 1;
+    if (b.top < bodyTop - r / 2 && (overMiddle || clipsToo)) {
+      hook[l] = 1;
+      hanger = true;
+    }
   }
   const out = { data: bin.data.slice(), width: bin.width, height: bin.height };
   paintComponents(cc, hook, out.data, out.width, 0);
-  trimNarrowTop(out);
+  trimNarrowTop(out, hanger);
   return keepProductComponents(out)?.mask ?? bin;
 }
 
 /**
  * A hanger's hook and neck stand above the garment as rows far narrower than the garment:
  * clear top rows narrower than NARROW_SHARE of the widest row when the garment widens again within
- * the top fifth, at once (a step of HOOK_STEP, not a ramp). A part that stays that narrow
+ * the top fifth: after a hook was found (`hanger`), always; else only where it widens at once (a
+ * step of HOOK_STEP, not a ramp). A part that stays that narrow
  * through the whole top fifth is the garment's own (a hoodie's hood, a high collar): a hook is
  * short beside the garment it holds.
  */
-export function trimNarrowTop(m: Mask): void {
+export function trimNarrowTop(m: Mask, hanger = false): void {
   const extents: number[] = [];
   let top = -1,
     bottom = -1,
@@ -149,20 +154,20 @@ export function trimNarrowTop(m: Mask): void {
   let end = top;
   while (end < limit && extents[end]! < NARROW_SHARE * widest) end++;
   if (end >= limit || end === top) return;
-  // A hook or a hanger's neck meets the garment's shoulders at once: the row below it is at least
-  // twice as wide. The top of a garment lying a little turned (its corner) widens gradually
-  // instead: cutting it cost most tops and bottoms of the eval's scenes 0.005-0.02 IoU
-  // (docs/benchmarks.md, issue 33). A collar standing above square shoulders still looks like a
-  // hanger's neck here, as before.
+  // Where a hook was found above the garment, the narrow rows are the hanger's neck and arms,
+  // sloped like shoulders. Without one, the garment lies flat, and narrow top rows are its own
+  // corner (a garment turned a little) or collar, which widen gradually: cutting them cost most
+  // tops and bottoms of the eval's scenes 0.005-0.02 IoU (docs/benchmarks.md, issue 33); only a
+  // step, a neck the garment widens from at once (twice as wide), is taken for a missed hook.
   let hookWidth = 0;
   for (let y = top; y < end; y++) hookWidth = Math.max(hookWidth, extents[y]!);
-  if (extents[end]! < HOOK_STEP * hookWidth) return;
+  if (!hanger && extents[end]! < HOOK_STEP * hookWidth) return;
   m.data.fill(0, top * m.width, end * m.width);
 }
 
 /** Top rows narrower than this share of the garment's widest row may be a hanger's hook and neck. */
 const NARROW_SHARE = 0.3;
-/** How much wider the row below a hook is than the hook itself, at least. */
+/** How much wider the row below a missed hook is than the hook itself, at least. */
 const HOOK_STEP = 2;
 
 /**

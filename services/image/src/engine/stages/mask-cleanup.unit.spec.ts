@@ -104,6 +104,23 @@ describe('mask cleanup', () => {
     assert.deepEqual(corner.data, turned.data, 'corner kept');
   });
 
+  it("trims a hanger's sloped arms with its hook, where a flat garment's corner of the same shape stays", () => {
+    // a hook, then the hanger's arms widening like shoulders (a ramp), then the garment
+    const body = rotatedRect(150, 220, 200, 160, 0),
+      hook = rotatedRect(150, 95, 6, 40, 0),
+      arms = (x: number, y: number) => y >= 115 && y < 140 && Math.abs(x - 150) <= 3 + (y - 115) * 2.4;
+    const hung = maskFrom(300, 320, (x, y) => body(x, y) || hook(x, y) || arms(x, y));
+    const out = removeHangerHooks(hung);
+    assert.equal(at(out, 150, 100), 0, 'hook gone');
+    assert.equal(at(out, 150, 118), 0, "the arms' narrow top gone");
+    assert.equal(boundingBox(out)!.left, 50, 'garment intact');
+    // without the hook the same ramp is a garment's own top: kept
+    const flat = maskFrom(300, 320, (x, y) => body(x, y) || arms(x, y));
+    const kept = { data: flat.data.slice(), width: flat.width, height: flat.height };
+    trimNarrowTop(kept);
+    assert.deepEqual(kept.data, flat.data, 'ramp kept');
+  });
+
   it('keeps the straps of a camisole (thin, but off-centre)', () => {
     const body = rotatedRect(150, 200, 160, 160, 0),
       left = rotatedRect(100, 90, 6, 60, 0),
