@@ -21,7 +21,12 @@ import { KUBE_CACHE, ROOT, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
 import { exists, run, which } from './process.mjs';
 
-const GO_ENV = { ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 'on', GOWORK: 'off' };
+/**
+ * The environment of the Go builds, read when a build starts: installGo (apt.mjs) may put the Go
+ * toolchain it fetched on this process's PATH after this module was loaded, and a copy taken at
+ * load time sent `go` to a PATH without it (spawn go ENOENT on a machine with no Go of its own).
+ */
+export const goEnv = () => ({ ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 'on', GOWORK: 'off' });
 
 /** Runs `make(dir)` into a fresh `<dir>.tmp` and renames it into place, unless `dir` is complete. */
 /** @param {string} dir @param {string} recipe @param {string} what @param {(out: string) => Promise<unknown>} make */
@@ -54,7 +59,7 @@ function requireTool(bin, why) {
 }
 
 /** @param {string[]} args @param {string} cwd */
-const goModDir = async (args, cwd) => (await run('go', args, { cwd, env: GO_ENV })).trim();
+const goModDir = async (args, cwd) => (await run('go', args, { cwd, env: goEnv() })).trim();
 
 // ---------------------------------------------------------------------------------------------
 // Kubernetes: k8s.io/kubernetes points its staging modules at ./staging, which `go install`
@@ -89,7 +94,7 @@ export async function installKubernetes(version = VERSIONS.kubernetes) {
       path.join(mod, 'go.mod'),
       `module flatlay.local/kubebuild\n\ngo 1.25\n\nrequire k8s.io/kubernetes ${version}\n`,
     );
-    await run('go', ['mod', 'download', `k8s.io/kubernetes@${version}`], { cwd: mod, env: GO_ENV });
+    await run('go', ['mod', 'download', `k8s.io/kubernetes@${version}`], { cwd: mod, env: goEnv() });
     const kdir = await goModDir(['list', '-m', '-f', '{{.Dir}}', `k8s.io/kubernetes@${version}`], mod);
     const staging = [
       ...fs.readFileSync(path.join(kdir, 'go.mod'), 'utf8').matchAll(/^\s*(k8s\.io\/\S+)\s+=>\s+\.\/staging\//gm),
@@ -103,7 +108,7 @@ export async function installKubernetes(version = VERSIONS.kubernetes) {
       path.join(mod, 'tools.go'),
       `//go:build tools\n\npackage tools\n\nimport (\n${KUBE_BINARIES.map((b) => `\t_ "k8s.io/kubernetes/cmd/${b}"\n`).join('')})\n`,
     );
-    await run('go', ['mod', 'tidy'], { cwd: mod, env: GO_ENV });
+    await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
     const ldflags = [
       `-X k8s.io/component-base/version.gitVersion=${version}`,
       `-X k8s.io/component-base/version.gitMajor=${major}`,
@@ -125,7 +130,7 @@ export async function installKubernetes(version = VERSIONS.kubernetes) {
         `${out}/`,
         ...KUBE_BINARIES.map((b) => `k8s.io/kubernetes/cmd/${b}`),
       ],
-      { cwd: mod, env: GO_ENV },
+      { cwd: mod, env: goEnv() },
     );
     fs.rmSync(mod, { recursive: true, force: true });
   });
@@ -150,10 +155,10 @@ export async function installEtcd(version = VERSIONS.etcd) {
       path.join(mod, 'main.go'),
       'package main\n\nimport (\n\t"os"\n\n\t"go.etcd.io/etcd/server/v3/etcdmain"\n)\n\nfunc main() { etcdmain.Main(os.Args) }\n',
     );
-    await run('go', ['mod', 'tidy'], { cwd: mod, env: GO_ENV });
+    await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
     await run('go', ['build', '-trimpath', '-ldflags', '-s -w', '-o', path.join(out, 'etcd'), '.'], {
       cwd: mod,
-      env: GO_ENV,
+      env: goEnv(),
     });
     fs.rmSync(mod, { recursive: true, force: true });
   });
@@ -183,7 +188,7 @@ export async function installKwok(version = VERSIONS.kwok) {
       requireTool('go', 'build kwok');
       await run('go', ['install', `sigs.k8s.io/kwok/cmd/kwok@${version}`], {
         cwd: out,
-        env: { ...GO_ENV, GOBIN: out },
+        env: { ...goEnv(), GOBIN: out },
       });
       const src = await goModDir(['mod', 'download', '-json', `sigs.k8s.io/kwok@${version}`], out).then(
         (j) => JSON.parse(j).Dir,
@@ -278,19 +283,19 @@ export async function makeKedaCrds(version = VERSIONS.keda) {
       path.join(mod, 'tools.go'),
       '//go:build tools\n\npackage tools\n\nimport (\n\t_ "github.com/kedacore/keda/v2/apis/keda/v1alpha1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n',
     );
-    await run('go', ['mod', 'tidy'], { cwd: mod, env: GO_ENV });
+    await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
     await run(
       'go',
       ['build', '-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
       {
         cwd: mod,
-        env: GO_ENV,
+        env: goEnv(),
       },
     );
     await run(
       path.join(mod, 'controller-gen'),
       ['crd', 'paths=github.com/kedacore/keda/v2/apis/keda/v1alpha1', `output:crd:dir=${out}`],
-      { cwd: mod, env: GO_ENV },
+      { cwd: mod, env: goEnv() },
     );
     fs.rmSync(mod, { recursive: true, force: true });
   });
@@ -321,16 +326,16 @@ export async function makePrometheusOperatorCrds(version = VERSIONS.prometheusOp
       path.join(mod, 'tools.go'),
       `//go:build tools\n\npackage tools\n\nimport (\n\t_ "${api}/v1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n`,
     );
-    await run('go', ['mod', 'tidy'], { cwd: mod, env: GO_ENV });
+    await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
     await run(
       'go',
       ['build', '-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
-      { cwd: mod, env: GO_ENV },
+      { cwd: mod, env: goEnv() },
     );
     const all = path.join(mod, 'crds');
     await run(path.join(mod, 'controller-gen'), ['crd:crdVersions=v1', `paths=${api}/v1`, `output:crd:dir=${all}`], {
       cwd: mod,
-      env: GO_ENV,
+      env: goEnv(),
     });
     for (const kind of PROMETHEUS_OPERATOR_KINDS) {
       const file = `monitoring.coreos.com_${kind}.yaml`;
