@@ -20,6 +20,7 @@ import { installToxiproxy } from './infra/toxiproxy.mjs';
 import {
   background,
   beforeFailureExit,
+  failed,
   build,
   ensureInstalled,
   repoRoot,
@@ -138,6 +139,7 @@ const imageBuild = imageCache
         : `warm, ${imageCache.reason}: the container tier starts after the slower tiers' files`,
     )
   : undefined;
+if (imageBuild) beforeFailureExit(() => imageBuild.stop());
 typecheckScripts();
 await testTypes.wait();
 // The control plane's binaries and the operators' CRDs are built once per machine (cached outside
@@ -149,7 +151,7 @@ await testTypes.wait();
 const timed = async (title, fn) => {
   const t = Date.now();
   console.log(`› ${title}`);
-  await fn();
+  await fn().catch((err) => failed(title, err));
   console.log(`  ${title}: done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 };
 const k8s = files.some((f) => tierOf(f) === 'k8s');

@@ -20,13 +20,7 @@ import { installJava21 } from './apt.mjs';
 import { KUBE_CACHE, ROOT, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
 import { exists, run, which } from './process.mjs';
-
-/**
- * The environment of the Go builds, read when a build starts: installGo (apt.mjs) may put the Go
- * toolchain it fetched on this process's PATH after this module was loaded, and a copy taken at
- * load time sent `go` to a PATH without it (spawn go ENOENT on a machine with no Go of its own).
- */
-export const goEnv = () => ({ ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 'on', GOWORK: 'off' });
+import { goEnv } from './go-env.mjs';
 
 /** Runs `make(dir)` into a fresh `<dir>.tmp` and renames it into place, unless `dir` is complete. */
 /** @param {string} dir @param {string} recipe @param {string} what @param {(out: string) => Promise<unknown>} make */

@@ -55,6 +55,17 @@ export function beforeFailureExit(undo) {
   onStepFailure.push(undo);
 }
 
+/**
+ * A step that failed by throwing (an awaited build, not a command): says so, undoes what the
+ * background steps started (the infrastructure, the image build) and ends the process, as a failed
+ * command does. Without it, a rejection ends the process with everything still running.
+ * @param {string} title @param {unknown} err @returns {never}
+ */
+export function failed(title, err) {
+  process.stderr.write(`\n✖ ${title} failed: ${(err instanceof Error && err.stack) || err}\n`);
+  return failureExit();
+}
+
 /** @returns {never} */
 function failureExit() {
   for (const undo of onStepFailure.splice(0)) {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { afterEach, describe, it } from 'vitest';
-import { goEnv } from './kube-tools.mjs';
+import { goEnv } from './go-env.mjs';
 
-describe('the Go builds of the Kubernetes tools', () => {
+describe('the environment of the Go builds', () => {
   const before = process.env.PATH;
   afterEach(() => {
     process.env.PATH = before;

@@ -1,0 +1,1 @@
+export function goEnv(): NodeJS.ProcessEnv;
