@@ -1,2 +1,0 @@
-// Types for the part of kube-tools.mjs that TypeScript code (its unit test) uses.
-export function goEnv(): NodeJS.ProcessEnv;
