@@ -1,4 +1,9 @@
-// The environment of the infrastructure's Go module builds (kube-tools.mjs).
+// The environment and flags of the infrastructure's Go builds (go-tools, k6, Toxiproxy, Prometheus,
+// and the control plane's tools in kube-tools.mjs).
+
+import os from 'node:os';
+import { log } from './log.mjs';
+import { run } from './process.mjs';
 
 /**
  * Read when a build starts: installGo (apt.mjs) may put the Go toolchain it fetched on this
@@ -6,3 +11,31 @@
  * without it (spawn go ENOENT on a machine with no Go of its own).
  */
 export const goEnv = () => ({ ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 'on', GOWORK: 'off' });
+
+/**
+ * The flags of every tool's build. `-s -w` leave out the symbol table and DWARF: the tools are run,
+ * never debugged, and the linker's longest work on a large binary (MinIO, Prometheus, kube-apiserver)
+ * is writing those. `-trimpath` makes the build independent of where the module cache is, and, being
+ * the same everywhere (etcd's and Kubernetes' builds use it too), lets the standard library compiled
+ * once by warmGoStd serve every build: the compile cache's key includes it.
+ */
+export const GO_BUILD_FLAGS = Object.freeze(['-trimpath', '-ldflags=-s -w']);
+
+/** @type {Promise<void> | undefined} */
+let stdWarmed;
+
+/**
+ * Compiles the standard library into Go's build cache once, before the tools' builds start side by
+ * side. Go's cache has no lock between processes: eight builds that start together on a cold cache
+ * each compile the standard library for themselves (cmd/go reuses only finished results). On a warm
+ * cache this is a check of a few seconds. Once per process; a failure is left to the builds
+ * themselves to report.
+ */
+export function warmGoStd() {
+  stdWarmed ??= (async () => {
+    const t = Date.now();
+    await run('go', ['build', '-trimpath', 'std'], { cwd: os.tmpdir(), env: goEnv() }).catch(() => undefined);
+    log(`go: the standard library compiled or checked in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  })();
+  return stdWarmed;
+}

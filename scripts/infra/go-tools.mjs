@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BIN, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
+import { GO_BUILD_FLAGS, warmGoStd } from './go-env.mjs';
 import { exists, run, which } from './process.mjs';
 
 /** `go install <pkg>@<version>` into .infra/bin, skipped when that version is already there. */
@@ -20,7 +21,8 @@ export async function installGoTool(name, pkg, version) {
   log(`${name} ${version}: go install`);
   const t = Date.now();
   fs.mkdirSync(BIN, { recursive: true });
-  await run('go', ['install', `${pkg}@${version}`], {
+  await warmGoStd();
+  await run('go', ['install', ...GO_BUILD_FLAGS, `${pkg}@${version}`], {
     cwd: os.tmpdir(),
     env: { ...process.env, GOBIN: BIN, GOFLAGS: '-mod=mod', GO111MODULE: 'on' },
   });

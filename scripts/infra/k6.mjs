@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BIN, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
+import { GO_BUILD_FLAGS, warmGoStd } from './go-env.mjs';
 import { exists, run, which } from './process.mjs';
 
 export const K6_BIN = path.join(BIN, 'k6');
@@ -22,7 +23,8 @@ export async function installK6() {
     log(`k6 ${version}: go install into ${cache}`);
     const t = Date.now();
     fs.mkdirSync(cache, { recursive: true });
-    await run('go', ['install', `go.k6.io/k6@${version}`], {
+    await warmGoStd();
+    await run('go', ['install', ...GO_BUILD_FLAGS, `go.k6.io/k6@${version}`], {
       cwd: os.tmpdir(),
       env: { ...process.env, GOBIN: cache, GOFLAGS: '-mod=mod', GO111MODULE: 'on' },
     });

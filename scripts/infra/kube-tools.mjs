@@ -20,7 +20,7 @@ import { installJava21 } from './apt.mjs';
 import { KUBE_CACHE, ROOT, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
 import { exists, run, which } from './process.mjs';
-import { goEnv } from './go-env.mjs';
+import { GO_BUILD_FLAGS, goEnv, warmGoStd } from './go-env.mjs';
 
 /** Runs `make(dir)` into a fresh `<dir>.tmp` and renames it into place, unless `dir` is complete. */
 /** @param {string} dir @param {string} recipe @param {string} what @param {(out: string) => Promise<unknown>} make */
@@ -110,6 +110,7 @@ export async function installKubernetes(version = VERSIONS.kubernetes) {
       '-X k8s.io/component-base/version.gitTreeState=clean',
       '-s -w',
     ].join(' ');
+    await warmGoStd();
     await run(
       'go',
       [
@@ -150,7 +151,8 @@ export async function installEtcd(version = VERSIONS.etcd) {
       'package main\n\nimport (\n\t"os"\n\n\t"go.etcd.io/etcd/server/v3/etcdmain"\n)\n\nfunc main() { etcdmain.Main(os.Args) }\n',
     );
     await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
-    await run('go', ['build', '-trimpath', '-ldflags', '-s -w', '-o', path.join(out, 'etcd'), '.'], {
+    await warmGoStd();
+    await run('go', ['build', ...GO_BUILD_FLAGS, '-o', path.join(out, 'etcd'), '.'], {
       cwd: mod,
       env: goEnv(),
     });
@@ -180,7 +182,8 @@ export async function installKwok(version = VERSIONS.kwok) {
     `kwok ${version}`,
     async (/** @type {string} */ out) => {
       requireTool('go', 'build kwok');
-      await run('go', ['install', `sigs.k8s.io/kwok/cmd/kwok@${version}`], {
+      await warmGoStd();
+      await run('go', ['install', ...GO_BUILD_FLAGS, `sigs.k8s.io/kwok/cmd/kwok@${version}`], {
         cwd: out,
         env: { ...goEnv(), GOBIN: out },
       });
@@ -278,9 +281,10 @@ export async function makeKedaCrds(version = VERSIONS.keda) {
       '//go:build tools\n\npackage tools\n\nimport (\n\t_ "github.com/kedacore/keda/v2/apis/keda/v1alpha1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n',
     );
     await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
+    await warmGoStd();
     await run(
       'go',
-      ['build', '-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
+      ['build', ...GO_BUILD_FLAGS, '-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
       {
         cwd: mod,
         env: goEnv(),
@@ -321,9 +325,10 @@ export async function makePrometheusOperatorCrds(version = VERSIONS.prometheusOp
       `//go:build tools\n\npackage tools\n\nimport (\n\t_ "${api}/v1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n`,
     );
     await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
+    await warmGoStd();
     await run(
       'go',
-      ['build', '-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
+      ['build', ...GO_BUILD_FLAGS, '-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
       { cwd: mod, env: goEnv() },
     );
     const all = path.join(mod, 'crds');

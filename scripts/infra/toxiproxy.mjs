@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BIN, KUBE_CACHE, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
+import { GO_BUILD_FLAGS, warmGoStd } from './go-env.mjs';
 import { exists, killPid, run, spawnDaemon, waitFor, which } from './process.mjs';
 
 export const TOXIPROXY_BIN = path.join(BIN, 'toxiproxy-server');
@@ -25,7 +26,8 @@ export async function installToxiproxy() {
     const t = Date.now();
     const tmp = `${cache}.tmp-${process.pid}`;
     fs.mkdirSync(tmp, { recursive: true });
-    await run('go', ['install', `${PACKAGE}@${version}`], {
+    await warmGoStd();
+    await run('go', ['install', ...GO_BUILD_FLAGS, `${PACKAGE}@${version}`], {
       cwd: os.tmpdir(),
       env: { ...process.env, GOBIN: tmp, GOFLAGS: '-mod=mod', GO111MODULE: 'on' },
     });
