@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { afterEach, describe, it } from 'vitest';
-import { goEnv } from './go-env.mjs';
+import { GO_BUILD_FLAGS, goEnv } from './go-env.mjs';
 
 describe('the environment of the Go builds', () => {
   const before = process.env.PATH;
@@ -14,5 +14,11 @@ describe('the environment of the Go builds', () => {
     process.env.PATH = `${toolchain}${path.delimiter}${before ?? ''}`;
     assert.equal(goEnv().PATH?.split(path.delimiter)[0], toolchain);
     assert.equal(goEnv().GOFLAGS, '-mod=mod');
+  });
+
+  it('build every tool with -trimpath, as the standard library is compiled once beforehand (warmGoStd)', () => {
+    // The compile cache's key includes -trimpath: a tool built without it would compile the
+    // standard library again, for itself.
+    assert.ok(GO_BUILD_FLAGS.includes('-trimpath'));
   });
 });

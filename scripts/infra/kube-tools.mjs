@@ -284,7 +284,13 @@ export async function makeKedaCrds(version = VERSIONS.keda) {
     await warmGoStd();
     await run(
       'go',
-      ['build', ...GO_BUILD_FLAGS, '-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
+      [
+        'build',
+        ...GO_BUILD_FLAGS,
+        '-o',
+        path.join(mod, 'controller-gen'),
+        'sigs.k8s.io/controller-tools/cmd/controller-gen',
+      ],
       {
         cwd: mod,
         env: goEnv(),
@@ -328,7 +334,13 @@ export async function makePrometheusOperatorCrds(version = VERSIONS.prometheusOp
     await warmGoStd();
     await run(
       'go',
-      ['build', ...GO_BUILD_FLAGS, '-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
+      [
+        'build',
+        ...GO_BUILD_FLAGS,
+        '-o',
+        path.join(mod, 'controller-gen'),
+        'sigs.k8s.io/controller-tools/cmd/controller-gen',
+      ],
       { cwd: mod, env: goEnv() },
     );
     const all = path.join(mod, 'crds');

@@ -36,10 +36,14 @@ export async function installPrometheus() {
     fs.mkdirSync(tmp, { recursive: true });
     try {
       await warmGoStd();
-      await run('go', ['install', ...GO_BUILD_FLAGS, `-tags=${TAGS}`, ...COMMANDS.map((c) => `${MODULE}/cmd/${c}@${version}`)], {
-        cwd: os.tmpdir(),
-        env: { ...process.env, GOBIN: tmp, GOFLAGS: '-mod=mod', GO111MODULE: 'on', GOWORK: 'off' },
-      });
+      await run(
+        'go',
+        ['install', ...GO_BUILD_FLAGS, `-tags=${TAGS}`, ...COMMANDS.map((c) => `${MODULE}/cmd/${c}@${version}`)],
+        {
+          cwd: os.tmpdir(),
+          env: { ...process.env, GOBIN: tmp, GOFLAGS: '-mod=mod', GO111MODULE: 'on', GOWORK: 'off' },
+        },
+      );
       fs.rmSync(cache, { recursive: true, force: true });
       fs.renameSync(tmp, cache);
     } finally {
