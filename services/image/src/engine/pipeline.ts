@@ -4,12 +4,13 @@ import type { SegmentationModel } from './model/session.js';
 import { type EnhanceOptions, resolveOptions } from './options.js';
 import { resolvePreset, type CheckResult } from './presets/index.js';
 import { resolveRecipe } from './recipes/index.js';
+import type { Recipe } from './recipes/recipe.js';
 import { alphaMask, cutOut, measure, placeLayers, productRegion, rotateCutout, type Layer } from './stages/cut-out.js';
 import { decodeImage } from './stages/decode.js';
 import { deliver } from './stages/deliver.js';
 import { composeCanvas, finishLayer } from './stages/canvas.js';
 import { planCrop, planCutout, type Layout } from './stages/layout.js';
-import { cleanMask, keepProductComponents } from './stages/mask-cleanup.js';
+import { type CleanupOptions, cleanMask, keepProductComponents } from './stages/mask-cleanup.js';
 import { boundingBox, scaleBox, threshold } from './stages/mask-ops.js';
 import { segmentCropFirst } from './stages/crop-first.js';
 import { segment } from './stages/segment.js';
@@ -55,6 +56,19 @@ export interface PipelineContext {
 
 const DEFAULT_SIZE = 2048;
 
+/**
+ * The long side the photo is decoded to for a result of `size` px: a quarter more than the result,
+ * so the product keeps detail after cropping, at most 5120. Exported for the tools that replay the
+ * pipeline's stages (tools/eval/mask-stages.ts), so they work on what the pipeline works on.
+ */
+export const workingLongSide = (size = DEFAULT_SIZE) => Math.min(5120, Math.ceil(size * 1.25));
+
+/** How a cut-out recipe's mask is cleaned (stages/mask-cleanup.ts); also for tools/eval/mask-stages.ts. */
+export const cleanupOptions = (recipe: Recipe): CleanupOptions => ({
+  removeHanger: recipe.removeHanger,
+  trimUnsure: recipe.type === 'clothing',
+});
+
 /** The check that says whether the product's rotation was confirmed (stages/level-confidence.ts). */
 export const LEVEL_RULE = 'level confirmed';
 
@@ -89,7 +103,7 @@ export async function runPipeline(
 
   const decoded = await decodeImage(input, {
     maxPixels: ctx.maxPixels,
-    workingLongSide: Math.min(5120, Math.ceil(size * 1.25)),
+    workingLongSide: workingLongSide(size),
   });
   const img = decoded.image;
   mark('decode');
@@ -145,7 +159,7 @@ export async function runPipeline(
     layers = await placeLayers(img, layout);
     mark('compose');
   } else {
-    const clean = cleanMask(prob, { removeHanger: recipe.removeHanger, trimUnsure: recipe.type === 'clothing' });
+    const clean = cleanMask(prob, cleanupOptions(recipe));
     if (!clean) throw new EngineError('NO_PRODUCT_FOUND', 'no product could be told apart from the background');
     mask = clean.binary;
     mark('mask');

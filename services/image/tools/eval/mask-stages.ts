@@ -2,6 +2,7 @@ import { createEngine, DEFAULT_MAX_PIXELS } from '../../src/engine/engine.js';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveOptions } from '../../src/engine/options.js';
+import { cleanupOptions, workingLongSide } from '../../src/engine/pipeline.js';
 import { resolveRecipe } from '../../src/engine/recipes/index.js';
 import { engineEnv } from '../../src/engine/config.js';
 import { modelCacheDir, repoRoot } from '../../src/engine/model/isnet-assets.js';
@@ -56,17 +57,16 @@ async function main() {
     const scene = await makeScene(dataset, garment, background, 1000 + 100 * draw + i, 'plain');
     if (only && !scene.name.includes(only)) continue;
     const type = typeFor(garment);
-    const { image } = await decodeImage(scene.input, { maxPixels: DEFAULT_MAX_PIXELS, workingLongSide: 2560 });
+    const { image } = await decodeImage(scene.input, {
+      maxPixels: DEFAULT_MAX_PIXELS,
+      workingLongSide: workingLongSide(),
+    });
     const prob = await segment(image, segmentation);
     const truth = await resizeMask(scene.gtMask, prob.width, prob.height);
     const o = resolveOptions({ type });
     const recipe = resolveRecipe(o.type, o.subType);
     const after = new Map<CleanupStep, number>();
-    const cleaned = cleanMask(
-      prob,
-      { removeHanger: recipe.removeHanger, trimUnsure: recipe.type === 'clothing' },
-      (step, bin) => after.set(step, iou(bin, truth)),
-    );
+    const cleaned = cleanMask(prob, cleanupOptions(recipe), (step, bin) => after.set(step, iou(bin, truth)));
     const result = await engine.enhance(scene.input, { type });
     const own = result.geometry.mask!;
     const theirs = await resizeMask(await peer.segment(scene.input), prob.width, prob.height);
