@@ -46,9 +46,14 @@ export function productRegion(alpha: Mask, width: number, height: number, pad = 
   return b && scaleBox(b, width / alpha.width, height / alpha.height, width, height, pad);
 }
 
+/** Whether rotateCutout turns the cut-out at all: smaller corrections leave it as it is. */
+export function turnsCutout(deg: number): boolean {
+  return Math.abs(deg) >= 0.05;
+}
+
 /** Rotate (degrees clockwise) onto an enlarged transparent canvas. */
 export async function rotateCutout(rgba: RawImage, deg: number): Promise<RawImage> {
-  if (Math.abs(deg) < 0.05) return rgba;
+  if (!turnsCutout(deg)) return rgba;
   const { data, info } = await raw(rgba)
     .rotate(deg, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .raw()
