@@ -53,6 +53,41 @@ function addDetail(
   }
 }
 
+/**
+ * Per row, the columns [from, to) whose horizontal blur a visible pixel (alpha > 0) reads: the
+ * visible pixels' extent over the rows up to `reach` above and below (the vertical taps' reach).
+ * A row with none has from = to = 0.
+ */
+export function visibleSpans(rgba: Uint8Array, width: number, height: number, reach: number): Int32Array {
+  const own = new Int32Array(2 * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    // each row read from its ends inwards, as a product's rows stop at its first and last pixel
+    let a = 0;
+    while (a < width && rgba[(row + a) * 4 + 3] === 0) a++;
+    if (a === width) continue;
+    let b = width;
+    while (rgba[(row + b - 1) * 4 + 3] === 0) b--;
+    own[2 * y] = a;
+    own[2 * y + 1] = b;
+  }
+  const spans = new Int32Array(2 * height);
+  for (let y = 0; y < height; y++) {
+    let from = width,
+      to = 0;
+    for (let v = Math.max(0, y - reach); v <= Math.min(height - 1, y + reach); v++)
+      if (own[2 * v + 1]! > own[2 * v]!) {
+        from = Math.min(from, own[2 * v]!);
+        to = Math.max(to, own[2 * v + 1]!);
+      }
+    if (to > from) {
+      spans[2 * y] = from;
+      spans[2 * y + 1] = to;
+    }
+  }
+  return spans;
+}
+
 /** Largest change sharpening may make to a pixel: enough for crisp seams, too little for halos. */
 const MAX_SHARPEN_STEP = 24;
 
@@ -92,9 +127,13 @@ export function finishLayer(layer: Layer, gains: [number, number, number], sharp
     const seven = new Float64Array(7);
     seven.set(taps, (7 - taps.length) / 2);
     const [t0, t1, t2, t3, t4, t5, t6] = seven as unknown as number[];
+    // only where a visible pixel's vertical window reads it (alpha 0 is never sharpened)
+    const spans = channels === 4 ? visibleSpans(src, width, height, 3) : null;
     for (let y = 0; y < height; y++) {
       const row = y * width;
-      for (let x = 0; x < width; x++) {
+      const from = spans ? spans[2 * y]! : 0,
+        to = spans ? spans[2 * y + 1]! : width;
+      for (let x = from; x < to; x++) {
         const q = row + x;
         if (x < 3 || x >= width - 3) {
           across[q] = clampedSum(taps, luma, row, x, width); // the window is clamped at the layer's edges
@@ -120,7 +159,8 @@ export function finishLayer(layer: Layer, gains: [number, number, number], sharp
         r4 = at(1),
         r5 = at(2),
         r6 = at(3);
-      for (let x = 0; x < width; x++) {
+      for (let x = 0, k = y * width * channels + 3; x < width; x++, k += channels) {
+        if (channels === 4 && src[k] === 0) continue; // not sharpened (addDetail), so not blurred
         let acc = 0;
         acc += t0! * across[r0 + x]!;
         acc += t1! * across[r1 + x]!;
