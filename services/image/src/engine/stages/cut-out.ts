@@ -32,8 +32,9 @@ export async function cutOut(rgb: RawImage, alpha: Mask, region?: Box): Promise<
     .toColourspace('b-w')
     .raw()
     .toBuffer();
-  const cutRgb = region ? await raw(rgb).extract(area).raw().toBuffer() : rgb.data;
-  const data = await sharp(cutRgb, { raw: { width: area.width, height: area.height, channels: rgb.channels } })
+  // the region's colour is cut and joined to its alpha in one pass (no copy of the region between)
+  const photo = region ? raw(rgb).extract(area) : raw(rgb);
+  const data = await photo
     .joinChannel(cutAlpha, { raw: { width: area.width, height: area.height, channels: 1 } })
     .raw()
     .toBuffer();
