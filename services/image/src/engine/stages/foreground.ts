@@ -171,8 +171,9 @@ export interface EdgeForeground {
  * read it on its own thread meanwhile (pipeline.ts makes the alpha's mask then).
  *
  * Each pass is a function of its own, with no closure made per call: the engine calls this once
- * per photo on a million pixels or more, and one large function with per-call closures was
- * deoptimised and recompiled within every call (about 3x slower than the same loops compiled once).
+ * per photo on a million pixels or more, and one large function with a closure made per call was
+ * deoptimised and recompiled within the call (a new closure is a new call target each time), 1.4
+ * to 4x slower on the bench's cut-out than these passes.
  */
 export function edgeForeground(img: RgbaImage, { radii = [45, 3] }: ForegroundOptions = {}): EdgeForeground {
   const { data, width: w, height: h, channels: ch } = img;
