@@ -5,7 +5,16 @@ import { type EnhanceOptions, resolveOptions } from './options.js';
 import { resolvePreset, type CheckResult } from './presets/index.js';
 import { resolveRecipe } from './recipes/index.js';
 import type { Recipe } from './recipes/recipe.js';
-import { alphaMask, cutOut, measure, placeLayers, productRegion, rotateCutout, type Layer } from './stages/cut-out.js';
+import {
+  alphaMask,
+  cutOut,
+  measure,
+  placeLayers,
+  productRegion,
+  rotateCutout,
+  turnsCutout,
+  type Layer,
+} from './stages/cut-out.js';
 import { decodeImage } from './stages/decode.js';
 import { deliver } from './stages/deliver.js';
 import { composeCanvas, finishLayer } from './stages/canvas.js';
@@ -15,7 +24,7 @@ import { boundingBox, scaleBox, threshold } from './stages/mask-ops.js';
 import { segmentCropFirst } from './stages/crop-first.js';
 import { segment } from './stages/segment.js';
 import { frameCheck } from './stages/frame-contact.js';
-import { decontaminateEdges } from './stages/foreground.js';
+import { applyEdgeForeground, edgeForeground } from './stages/foreground.js';
 import { levelDecision } from './stages/straighten.js';
 import { estimateGains } from './stages/white-balance.js';
 import type { Box, Mask, OutputFormat, RawImage } from './types.js';
@@ -142,6 +151,8 @@ export async function runPipeline(
 
   let layers: Layer[];
   let layout: Layout;
+  // the white balance's gains, worked out early where libvips' work leaves this thread idle
+  let earlyGains: [number, number, number] | undefined;
   let rotationDeg = 0;
   let mask: Mask | null = null;
   let cutRegion: Box = { left: 0, top: 0, right: img.width, bottom: img.height };
@@ -172,12 +183,21 @@ export async function runPipeline(
     rotationDeg = level.deg;
     unsure.push(frame);
     if (recipe.level !== 'none') unsure.push({ rule: LEVEL_RULE, pass: level.sure, detail: level.detail });
+    // the white balance while libvips is still cutting out (it needs the scene and the mask only)
+    earlyGains = estimateGains(await scene, mask);
     // the floor's colour out of the product's soft edge before it is turned and placed on the
     // canvas (blur-fusion, stages/foreground.ts): a garment on a red carpet keeps no red rim
     const cutout = await cut;
-    decontaminateEdges(cutout);
+    // the colours change, the alpha does not: a cut-out that is not turned has its alpha's mask
+    // made by libvips on its own thread while the colours are worked out here, from the cut-out
+    // as cut (the new colours are written only once libvips has read it)
+    const early = turnsCutout(rotationDeg) ? null : alphaMask(cutout);
+    early?.catch(() => {}); // awaited below; a failure must not surface as an unhandled rejection first
+    const edge = edgeForeground(cutout);
+    const earlyMask = early && (await early);
+    applyEdgeForeground(cutout, edge);
     const rotated = await rotateCutout(cutout, rotationDeg);
-    const m = measure(await alphaMask(rotated), rotated.width, rotated.height, recipe);
+    const m = measure(earlyMask ?? (await alphaMask(rotated)), rotated.width, rotated.height, recipe);
     if (!m) throw new EngineError('NO_PRODUCT_FOUND', 'the product vanished after straightening');
     mark('straighten');
     layout = planCutout(m, recipe, size, aspect, margin);
@@ -185,7 +205,7 @@ export async function runPipeline(
     mark('compose');
   }
 
-  const gains = estimateGains(await scene, mask);
+  const gains = earlyGains ?? estimateGains(await scene, mask);
   const finished = layers.map((l) => finishLayer(l, gains, recipe.sharpen));
   const canvas = await composeCanvas(finished, layout.canvasWidth, layout.canvasHeight, {
     background: o.background,

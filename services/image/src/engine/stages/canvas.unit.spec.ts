@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import type { Layer } from './cut-out.js';
-import { composeCanvas, finishLayer } from './canvas.js';
+import { composeCanvas, finishLayer, visibleSpans } from './canvas.js';
 import { applyGains } from './white-balance.js';
 
 function layer(
@@ -82,11 +82,14 @@ describe('canvas', () => {
         width: fc.integer({ min: 1, max: 12 }),
         height: fc.integer({ min: 1, max: 12 }),
         channels: fc.constantFrom(3 as const, 4 as const),
+        // mostly transparent layers too: the blur is skipped where no visible pixel reads it
+        sparse: fc.boolean(),
       })
-      .chain(({ width, height, channels }) =>
-        fc
-          .uint8Array({ minLength: width * height * channels, maxLength: width * height * channels })
-          .map((d) => ({ data: Buffer.from(d), width, height, channels })),
+      .chain(({ width, height, channels, sparse }) =>
+        fc.uint8Array({ minLength: width * height * channels, maxLength: width * height * channels }).map((d) => {
+          if (sparse && channels === 4) for (let k = 3; k < d.length; k += 4) if (d[k]! < 200) d[k] = 0;
+          return { data: Buffer.from(d), width, height, channels };
+        }),
       );
     fc.assert(
       fc.property(layers, fc.constantFrom(0.6, 0.8, 1, 1.2, 2.2), (image, sharpen) => {
@@ -105,6 +108,35 @@ describe('canvas', () => {
             Array.from(fast.subarray(k, k + image.channels)),
             Array.from(slow.subarray(k, k + image.channels)),
           );
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('visibleSpans', () => {
+  it("covers, per row, the visible pixels' columns within the reach above and below, as brute force does", () => {
+    const layers = fc
+      .record({ width: fc.integer({ min: 1, max: 14 }), height: fc.integer({ min: 1, max: 14 }) })
+      .chain(({ width, height }) =>
+        fc
+          .uint8Array({ minLength: width * height * 4, maxLength: width * height * 4 })
+          .map((d) => ({ data: d.map((v, k) => (k % 4 === 3 && v < 220 ? 0 : v)), width, height })),
+      );
+    fc.assert(
+      fc.property(layers, fc.integer({ min: 0, max: 4 }), ({ data, width, height }, reach) => {
+        const spans = visibleSpans(data, width, height, reach);
+        for (let y = 0; y < height; y++) {
+          let from = width,
+            to = 0;
+          for (let v = Math.max(0, y - reach); v <= Math.min(height - 1, y + reach); v++)
+            for (let x = 0; x < width; x++)
+              if (data[(v * width + x) * 4 + 3] !== 0) {
+                from = Math.min(from, x);
+                to = Math.max(to, x + 1);
+              }
+          assert.deepEqual([spans[2 * y], spans[2 * y + 1]], to > from ? [from, to] : [0, 0]);
         }
       }),
       { numRuns: 300 },

@@ -32,8 +32,9 @@ export async function cutOut(rgb: RawImage, alpha: Mask, region?: Box): Promise<
     .toColourspace('b-w')
     .raw()
     .toBuffer();
-  const cutRgb = region ? await raw(rgb).extract(area).raw().toBuffer() : rgb.data;
-  const data = await sharp(cutRgb, { raw: { width: area.width, height: area.height, channels: rgb.channels } })
+  // the region's colour is cut and joined to its alpha in one pass (no copy of the region between)
+  const photo = region ? raw(rgb).extract(area) : raw(rgb);
+  const data = await photo
     .joinChannel(cutAlpha, { raw: { width: area.width, height: area.height, channels: 1 } })
     .raw()
     .toBuffer();
@@ -46,9 +47,14 @@ export function productRegion(alpha: Mask, width: number, height: number, pad = 
   return b && scaleBox(b, width / alpha.width, height / alpha.height, width, height, pad);
 }
 
+/** Whether rotateCutout turns the cut-out at all: smaller corrections leave it as it is. */
+export function turnsCutout(deg: number): boolean {
+  return Math.abs(deg) >= 0.05;
+}
+
 /** Rotate (degrees clockwise) onto an enlarged transparent canvas. */
 export async function rotateCutout(rgba: RawImage, deg: number): Promise<RawImage> {
-  if (Math.abs(deg) < 0.05) return rgba;
+  if (!turnsCutout(deg)) return rgba;
   const { data, info } = await raw(rgba)
     .rotate(deg, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .raw()

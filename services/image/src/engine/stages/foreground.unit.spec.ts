@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { boxBlur, decontaminateEdges, estimateForeground } from './foreground.js';
+import { applyEdgeForeground, boxBlur, decontaminateEdges, edgeForeground, estimateForeground } from './foreground.js';
 
 /**
  * The red-rim case: a grey garment on a red carpet, its edge a soft ramp of alpha over 8 px, the
@@ -122,6 +122,22 @@ describe('foreground estimation (blur-fusion)', () => {
       for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(fast[p * 3 + c]! - dense[p * 3 + c]!));
     assert.ok(worst <= 6, `largest difference from the dense passes: ${worst}`);
     assert.ok(worstInBand(fast, alpha, F) < worstInBand(rgb, alpha, F) / 5, 'the orange is out of the blue edge');
+  });
+
+  it('works the colours out without touching the cut-out, and writes what decontaminateEdges writes', () => {
+    // the pipeline has libvips read the cut-out while the colours are worked out (pipeline.ts)
+    const { rgb, alpha } = scene();
+    const rgba = toRgba(rgb, alpha);
+    const untouched = rgba.data.slice();
+    const edge = edgeForeground(rgba, { radii: [30, 3] });
+    assert.deepEqual(rgba.data, untouched);
+    assert.equal(edge.count, alpha.filter((a) => a > 0 && a < 255).length);
+    assert.equal(edge.rgb.length, edge.count * 3);
+    applyEdgeForeground(rgba, edge);
+    const inPlace = toRgba(rgb, alpha);
+    decontaminateEdges(inPlace, { radii: [30, 3] });
+    assert.deepEqual(rgba.data, inPlace.data);
+    assert.notDeepEqual(rgba.data, untouched);
   });
 
   it('leaves a cut-out with no unsure pixel as it is', () => {

@@ -133,15 +133,15 @@ export function trimNarrowTop(m: Mask, hanger = false): void {
   let top = -1,
     bottom = -1,
     widest = 0;
+  const { width: w, data } = m;
   for (let y = 0; y < m.height; y++) {
-    let l = -1,
-      r = -1;
-    for (let x = 0; x < m.width; x++)
-      if (m.data[y * m.width + x]! > 0) {
-        if (l < 0) l = x;
-        r = x;
-      }
-    const e = l < 0 ? 0 : r - l + 1;
+    // the row's first and last set pixel, read from its ends inwards
+    const row = y * w;
+    let l = 0;
+    while (l < w && data[row + l] === 0) l++;
+    let r = w - 1;
+    while (r > l && data[row + r] === 0) r--;
+    const e = l === w ? 0 : r - l + 1;
     extents.push(e);
     if (e > 0) {
       if (top < 0) top = y;
@@ -238,35 +238,51 @@ function keepEnclosedParts(bin: Mask, kept: Mask): void {
     }
   if (!any) return;
   const cc = components(lost);
-  const labels = cc.labels;
   const byProduct = new Float64Array(cc.count + 1),
     byOutside = new Float64Array(cc.count + 1);
-  const look = (l: number, q: number) => {
-    if (labels[q] === l) return;
-    if (kept.data[q]! > 0) byProduct[l]!++;
-    else byOutside[l]!++;
-  };
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const p = y * w + x,
-        l = labels[p]!;
-      if (l === 0) continue;
-      // the photo's edge counts as outside: a part running off the frame is not enclosed
-      if (x > 0) look(l, p - 1);
-      else byOutside[l]!++;
-      if (x < w - 1) look(l, p + 1);
-      else byOutside[l]!++;
-      if (y > 0) look(l, p - w);
-      else byOutside[l]!++;
-      if (y < h - 1) look(l, p + w);
-      else byOutside[l]!++;
+  // The lost parts' pixels, run by run. A 4-neighbour that is lost too belongs to the same part
+  // (parts are 4-connected), so the lost mask tells it apart without a label per pixel.
+  const lostData = lost.data,
+    keptData = kept.data;
+  for (let y = 0; y < h; y++) {
+    const runs = cc.runs[y]!,
+      runLabels = cc.runLabels[y]!;
+    for (let i = 0; i < runs.length; i += 2) {
+      const l = runLabels[i / 2]!;
+      for (let x = runs[i]!, end = runs[i + 1]!; x < end; x++) {
+        const p = y * w + x;
+        // the photo's edge counts as outside: a part running off the frame is not enclosed
+        if (x > 0) countNeighbour(lostData, keptData, p - 1, l, byProduct, byOutside);
+        else byOutside[l]!++;
+        if (x < w - 1) countNeighbour(lostData, keptData, p + 1, l, byProduct, byOutside);
+        else byOutside[l]!++;
+        if (y > 0) countNeighbour(lostData, keptData, p - w, l, byProduct, byOutside);
+        else byOutside[l]!++;
+        if (y < h - 1) countNeighbour(lostData, keptData, p + w, l, byProduct, byOutside);
+        else byOutside[l]!++;
+      }
     }
+  }
   const enclosed = new Uint8Array(cc.count + 1);
   for (let l = 1; l <= cc.count; l++) {
     const share = byProduct[l]! / (byProduct[l]! + byOutside[l]! || 1);
     if (share > ENCLOSED_SHARE) enclosed[l] = 1;
   }
   paintComponents(cc, enclosed, kept.data, w, 255);
+}
+
+/** A lost part's pixel's neighbour q: another of its pixels, the kept product, or outside. */
+function countNeighbour(
+  lost: Uint8Array,
+  kept: Uint8Array,
+  q: number,
+  label: number,
+  byProduct: Float64Array,
+  byOutside: Float64Array,
+): void {
+  if (lost[q] !== 0) return;
+  if (kept[q]! > 0) byProduct[label]!++;
+  else byOutside[label]!++;
 }
 
 /**
