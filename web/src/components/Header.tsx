@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { afterLoad } from '../lib/after-load';
+import { formatCount } from '../lib/format-count';
 import { useTokenBalance } from '../api/queries';
 import { useAuth } from '../auth/auth-context';
 import { displayNameOf } from '../auth/session';
@@ -44,7 +45,7 @@ function TokenChip({ balance }: { balance: number }) {
   return (
     <Link to="/pricing" className="token-chip" title="Click to buy more tokens">
       <TokenIcon />
-      <span>{balance.toLocaleString('en-US')}</span>
+      <span>{formatCount(balance)}</span>
       <span className="visually-hidden"> tokens</span>
     </Link>
   );

@@ -1,3 +1,4 @@
+import { HydrateApart } from '../components/HydrateApart';
 import { EnhanceHero } from '../features/enhance/EnhanceHero';
 import { FaqAccordion } from '../features/content/FaqAccordion';
 import { FeatureCards } from '../features/content/FeatureCards';
@@ -21,11 +22,22 @@ export default function HomePage() {
         <EnhanceHero />
         <PhotoTip />
       </section>
-      <HowItWorksSteps />
-      <Showcase />
-      <FeatureCards />
-      <PricingBlock />
-      <FaqAccordion />
+      {/* Below the hero, each section is hydrated on its own (ADR 0717). */}
+      <HydrateApart>
+        <HowItWorksSteps />
+      </HydrateApart>
+      <HydrateApart>
+        <Showcase />
+      </HydrateApart>
+      <HydrateApart>
+        <FeatureCards />
+      </HydrateApart>
+      <HydrateApart>
+        <PricingBlock />
+      </HydrateApart>
+      <HydrateApart>
+        <FaqAccordion />
+      </HydrateApart>
       <IntroVideo />
     </>
   );

@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { HydrateApart } from '../components/HydrateApart';
 import { HowItWorksSteps } from '../features/content/HowItWorksSteps';
 import { MEASURED_SPEED } from '../features/content/measured';
 import { PricingBlock } from '../features/pricing/PricingBlock';
@@ -15,7 +16,9 @@ export default function HowItWorksPage() {
     <div className="page">
       <h1>How it works</h1>
       <p className="lead">From a casual photo to a studio flat-lay in three steps.</p>
-      <HowItWorksSteps />
+      <HydrateApart>
+        <HowItWorksSteps />
+      </HydrateApart>
       <section className="section" aria-labelledby="why-title">
         <h2 id="why-title">Why Flatlay</h2>
         <ul className="checklist">
@@ -24,7 +27,9 @@ export default function HowItWorksPage() {
           ))}
         </ul>
       </section>
-      <PricingBlock />
+      <HydrateApart>
+        <PricingBlock />
+      </HydrateApart>
       <p className="links-row">
         <Link to="/" className="button button--primary">
           Try it now

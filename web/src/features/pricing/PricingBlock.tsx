@@ -6,6 +6,7 @@ import { useAuth } from '../../auth/auth-context';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast/toast-store';
 import { FREE_SIGNUP_TOKENS, formatMinorUnits } from '../../lib/constants';
+import { formatCount } from '../../lib/format-count';
 import { type Cycle, planCardLines } from './plan-lines';
 import { usePurchase } from './use-purchase';
 
@@ -180,7 +181,7 @@ function PackCard(props: { pack: TokenPack; busy: boolean; onBuy: () => void }) 
       <p className="price-card__price">{pack.display_price ?? formatMinorUnits(pack.amount, pack.currency)}</p>
       <p className="muted small">{pack.description}</p>
       <ul className="checklist">
-        <li>{pack.tokens.toLocaleString('en-US')} tokens</li>
+        <li>{formatCount(pack.tokens)} tokens</li>
         <li>No expiration</li>
         <li>Works with any plan</li>
         <li>All backgrounds</li>

@@ -1,4 +1,5 @@
 import type { SubscriptionProduct } from '../../api/schema';
+import { formatCount } from '../../lib/format-count';
 
 export type Cycle = 'monthly' | 'yearly';
 
@@ -21,7 +22,7 @@ export function planCardLines(
   const tokens = cycle === 'yearly' ? plan.tokens_per_month * 12 : plan.tokens_per_month;
   const others = plan.features.filter((f) => !TOKEN_COUNT.test(f) && f !== ADVANCED_PROMPTING).slice(0, 2);
   return [
-    `${tokens.toLocaleString('en-US')} tokens a ${cycle === 'yearly' ? 'year' : 'month'}`,
+    `${formatCount(tokens)} tokens a ${cycle === 'yearly' ? 'year' : 'month'}`,
     ...others,
     ...(advancedPrompting ? [ADVANCED_PROMPTING] : []),
   ];
