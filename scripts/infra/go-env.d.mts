@@ -1,3 +1,8 @@
 export function goEnv(): NodeJS.ProcessEnv;
 export const GO_BUILD_FLAGS: readonly string[];
 export function warmGoStd(): Promise<void>;
+export function goCompile(
+  verb: 'build' | 'install',
+  args: string[],
+  opts?: { cwd?: string; env?: Record<string, string> },
+): Promise<string>;

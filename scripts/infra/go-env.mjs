@@ -39,3 +39,15 @@ export function warmGoStd() {
   })();
   return stdWarmed;
 }
+
+/**
+ * `go build` or `go install` of a tool: the shared flags, after the standard library is compiled
+ * (warmGoStd), in goEnv() with `env` over it (GOBIN). Every tool's build goes through here; the
+ * control plane's own (kube-tools.mjs) adds its version stamps and calls warmGoStd itself.
+ * @param {'build' | 'install'} verb @param {string[]} args
+ * @param {{ cwd?: string, env?: Record<string, string> }} [opts]
+ */
+export async function goCompile(verb, args, { cwd = os.tmpdir(), env = {} } = {}) {
+  await warmGoStd();
+  return run('go', [verb, ...GO_BUILD_FLAGS, ...args], { cwd, env: { ...goEnv(), ...env } });
+}

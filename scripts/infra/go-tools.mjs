@@ -1,12 +1,11 @@
 // Tools built with `go install` into .infra/bin: stripe-mock, and the Kubernetes tooling.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { BIN, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
-import { GO_BUILD_FLAGS, warmGoStd } from './go-env.mjs';
-import { exists, run, which } from './process.mjs';
+import { goCompile } from './go-env.mjs';
+import { exists, which } from './process.mjs';
 
 /** `go install <pkg>@<version>` into .infra/bin, skipped when that version is already there. */
 /** @param {string} name @param {string} pkg @param {string} version */
@@ -21,11 +20,7 @@ export async function installGoTool(name, pkg, version) {
   log(`${name} ${version}: go install`);
   const t = Date.now();
   fs.mkdirSync(BIN, { recursive: true });
-  await warmGoStd();
-  await run('go', ['install', ...GO_BUILD_FLAGS, `${pkg}@${version}`], {
-    cwd: os.tmpdir(),
-    env: { ...process.env, GOBIN: BIN, GOFLAGS: '-mod=mod', GO111MODULE: 'on' },
-  });
+  await goCompile('install', [`${pkg}@${version}`], { env: { GOBIN: BIN } });
   fs.writeFileSync(marker, version);
   log(`${name}: built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }

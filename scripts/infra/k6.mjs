@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { BIN, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
-import { GO_BUILD_FLAGS, warmGoStd } from './go-env.mjs';
-import { exists, run, which } from './process.mjs';
+import { goCompile } from './go-env.mjs';
+import { exists, which } from './process.mjs';
 
 export const K6_BIN = path.join(BIN, 'k6');
 
@@ -23,11 +23,7 @@ export async function installK6() {
     log(`k6 ${version}: go install into ${cache}`);
     const t = Date.now();
     fs.mkdirSync(cache, { recursive: true });
-    await warmGoStd();
-    await run('go', ['install', ...GO_BUILD_FLAGS, `go.k6.io/k6@${version}`], {
-      cwd: os.tmpdir(),
-      env: { ...process.env, GOBIN: cache, GOFLAGS: '-mod=mod', GO111MODULE: 'on' },
-    });
+    await goCompile('install', [`go.k6.io/k6@${version}`], { env: { GOBIN: cache } });
     log(`k6: built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   } else {
     log(`k6 ${version}: cached in ${cache}`);

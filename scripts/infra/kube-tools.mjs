@@ -20,7 +20,7 @@ import { installJava21 } from './apt.mjs';
 import { KUBE_CACHE, ROOT, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
 import { exists, run, which } from './process.mjs';
-import { GO_BUILD_FLAGS, goEnv, warmGoStd } from './go-env.mjs';
+import { goCompile, goEnv, warmGoStd } from './go-env.mjs';
 
 /** Runs `make(dir)` into a fresh `<dir>.tmp` and renames it into place, unless `dir` is complete. */
 /** @param {string} dir @param {string} recipe @param {string} what @param {(out: string) => Promise<unknown>} make */
@@ -151,11 +151,7 @@ export async function installEtcd(version = VERSIONS.etcd) {
       'package main\n\nimport (\n\t"os"\n\n\t"go.etcd.io/etcd/server/v3/etcdmain"\n)\n\nfunc main() { etcdmain.Main(os.Args) }\n',
     );
     await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
-    await warmGoStd();
-    await run('go', ['build', ...GO_BUILD_FLAGS, '-o', path.join(out, 'etcd'), '.'], {
-      cwd: mod,
-      env: goEnv(),
-    });
+    await goCompile('build', ['-o', path.join(out, 'etcd'), '.'], { cwd: mod });
     fs.rmSync(mod, { recursive: true, force: true });
   });
 }
@@ -182,11 +178,7 @@ export async function installKwok(version = VERSIONS.kwok) {
     `kwok ${version}`,
     async (/** @type {string} */ out) => {
       requireTool('go', 'build kwok');
-      await warmGoStd();
-      await run('go', ['install', ...GO_BUILD_FLAGS, `sigs.k8s.io/kwok/cmd/kwok@${version}`], {
-        cwd: out,
-        env: { ...goEnv(), GOBIN: out },
-      });
+      await goCompile('install', [`sigs.k8s.io/kwok/cmd/kwok@${version}`], { cwd: out, env: { GOBIN: out } });
       const src = await goModDir(['mod', 'download', '-json', `sigs.k8s.io/kwok@${version}`], out).then(
         (j) => JSON.parse(j).Dir,
       );
@@ -281,19 +273,11 @@ export async function makeKedaCrds(version = VERSIONS.keda) {
       '//go:build tools\n\npackage tools\n\nimport (\n\t_ "github.com/kedacore/keda/v2/apis/keda/v1alpha1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n',
     );
     await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
-    await warmGoStd();
-    await run(
-      'go',
-      [
-        'build',
-        ...GO_BUILD_FLAGS,
-        '-o',
-        path.join(mod, 'controller-gen'),
-        'sigs.k8s.io/controller-tools/cmd/controller-gen',
-      ],
+    await goCompile(
+      'build',
+      ['-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
       {
         cwd: mod,
-        env: goEnv(),
       },
     );
     await run(
@@ -331,17 +315,12 @@ export async function makePrometheusOperatorCrds(version = VERSIONS.prometheusOp
       `//go:build tools\n\npackage tools\n\nimport (\n\t_ "${api}/v1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n`,
     );
     await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
-    await warmGoStd();
-    await run(
-      'go',
-      [
-        'build',
-        ...GO_BUILD_FLAGS,
-        '-o',
-        path.join(mod, 'controller-gen'),
-        'sigs.k8s.io/controller-tools/cmd/controller-gen',
-      ],
-      { cwd: mod, env: goEnv() },
+    await goCompile(
+      'build',
+      ['-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
+      {
+        cwd: mod,
+      },
     );
     const all = path.join(mod, 'crds');
     await run(path.join(mod, 'controller-gen'), ['crd:crdVersions=v1', `paths=${api}/v1`, `output:crd:dir=${all}`], {

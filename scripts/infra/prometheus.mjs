@@ -6,12 +6,11 @@
 // API only) and with `remove_all_sd` (below).
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { BIN, KUBE_CACHE, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
-import { GO_BUILD_FLAGS, warmGoStd } from './go-env.mjs';
-import { exists, run, which } from './process.mjs';
+import { goCompile } from './go-env.mjs';
+import { exists, which } from './process.mjs';
 
 export const PROMETHEUS_BIN = path.join(BIN, 'prometheus');
 export const PROMTOOL_BIN = path.join(BIN, 'promtool');
@@ -35,15 +34,9 @@ export async function installPrometheus() {
     fs.rmSync(tmp, { recursive: true, force: true });
     fs.mkdirSync(tmp, { recursive: true });
     try {
-      await warmGoStd();
-      await run(
-        'go',
-        ['install', ...GO_BUILD_FLAGS, `-tags=${TAGS}`, ...COMMANDS.map((c) => `${MODULE}/cmd/${c}@${version}`)],
-        {
-          cwd: os.tmpdir(),
-          env: { ...process.env, GOBIN: tmp, GOFLAGS: '-mod=mod', GO111MODULE: 'on', GOWORK: 'off' },
-        },
-      );
+      await goCompile('install', [`-tags=${TAGS}`, ...COMMANDS.map((c) => `${MODULE}/cmd/${c}@${version}`)], {
+        env: { GOBIN: tmp },
+      });
       fs.rmSync(cache, { recursive: true, force: true });
       fs.renameSync(tmp, cache);
     } finally {

@@ -5,12 +5,11 @@
 // as toxiproxy-server).
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { BIN, KUBE_CACHE, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
-import { GO_BUILD_FLAGS, warmGoStd } from './go-env.mjs';
-import { exists, killPid, run, spawnDaemon, waitFor, which } from './process.mjs';
+import { goCompile } from './go-env.mjs';
+import { exists, killPid, spawnDaemon, waitFor, which } from './process.mjs';
 
 export const TOXIPROXY_BIN = path.join(BIN, 'toxiproxy-server');
 const PACKAGE = 'github.com/Shopify/toxiproxy/v2/cmd/server';
@@ -26,11 +25,7 @@ export async function installToxiproxy() {
     const t = Date.now();
     const tmp = `${cache}.tmp-${process.pid}`;
     fs.mkdirSync(tmp, { recursive: true });
-    await warmGoStd();
-    await run('go', ['install', ...GO_BUILD_FLAGS, `${PACKAGE}@${version}`], {
-      cwd: os.tmpdir(),
-      env: { ...process.env, GOBIN: tmp, GOFLAGS: '-mod=mod', GO111MODULE: 'on' },
-    });
+    await goCompile('install', [`${PACKAGE}@${version}`], { env: { GOBIN: tmp } });
     fs.rmSync(cache, { recursive: true, force: true });
     fs.renameSync(tmp, cache);
     log(`toxiproxy: built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
