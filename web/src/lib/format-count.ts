@@ -1,5 +1,6 @@
 /**
- * A whole count with thousands separators, as `toLocaleString('en-US')` writes it ("12,345").
+ * A whole count with thousands separators, as `toLocaleString('en-US')` writes it ("12,345"): the
+ * app's one way of writing token balances, token counts and the operator's figures.
  *
  * The public pages show token counts while React hydrates them, and the first `Intl` call of a page
  * loads the locale's formatting data: measured as the page's single most expensive function during

@@ -19,6 +19,7 @@ import { planTitle, subscriptionView } from '../features/account/subscription';
 import { useRefreshProfileOnVisit } from '../features/content/RefreshProfile';
 import { navigateAway } from '../lib/navigate-away';
 import '../features/admin/admin.css';
+import { formatCount } from '../lib/format-count';
 
 const messageOf = (error: unknown, fallback: string) =>
   error instanceof Error && error.message ? error.message : fallback;
@@ -80,7 +81,7 @@ export default function AccountPage() {
             <dd>{name}</dd>
             <dt>Token Balance</dt>
             <dd data-testid="token-balance">
-              {profile ? (profile.isUnlimited ? 'Unlimited' : profile.tokenBalance.toLocaleString('en-US')) : '—'}
+              {profile ? (profile.isUnlimited ? 'Unlimited' : formatCount(profile.tokenBalance)) : '—'}
             </dd>
           </dl>
         </article>

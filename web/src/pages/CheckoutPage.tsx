@@ -4,6 +4,7 @@ import { useProducts } from '../api/queries';
 import { Spinner } from '../components/Spinner';
 import { goToCheckout } from '../features/pricing/checkout';
 import { formatMinorUnits } from '../lib/constants';
+import { formatCount } from '../lib/format-count';
 
 type Tab = 'tokens' | 'subscription';
 type Cycle = 'monthly' | 'yearly';
@@ -109,7 +110,7 @@ export default function CheckoutPage() {
               <input type="radio" name="product" checked={selected?.id === c.id} onChange={() => setSelectedId(c.id)} />
               <span className="choice__name">{c.name}</span>
               <span className="choice__price">{c.price}</span>
-              <span className="small muted">{c.tokens.toLocaleString('en-US')} tokens</span>
+              <span className="small muted">{formatCount(c.tokens)} tokens</span>
             </label>
           ))}
         </div>
@@ -122,7 +123,7 @@ export default function CheckoutPage() {
               <dt>Price</dt>
               <dd>{selected.price}</dd>
               <dt>Tokens</dt>
-              <dd>{selected.tokens.toLocaleString('en-US')}</dd>
+              <dd>{formatCount(selected.tokens)}</dd>
               <dt>Billing</dt>
               <dd>{selected.period}</dd>
             </dl>

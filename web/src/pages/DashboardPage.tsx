@@ -12,6 +12,7 @@ import { EnhanceHero } from '../features/enhance/EnhanceHero';
 import { PricingBlock } from '../features/pricing/PricingBlock';
 import { imagesFromTokens } from '../lib/constants';
 import { type EnhancementType, loadEnhancementType, saveEnhancementType } from '../lib/enhancement-type';
+import { formatCount } from '../lib/format-count';
 
 function greetingName(p: { firstName: string | null; email: string } | null): string {
   return p?.firstName || p?.email.split('@')[0] || 'User';
@@ -45,7 +46,7 @@ export default function DashboardPage() {
         <EnhanceHero dashboard={{ value: type, subscriber, instruction: prompting ? instruction : '' }} />
         <section className="card" aria-labelledby="balance-title">
           <h2 id="balance-title">Token balance</h2>
-          <p className="balance">{tokens.toLocaleString('en-US')}</p>
+          <p className="balance">{formatCount(tokens)}</p>
           {profile?.isUnlimited ? (
             <p className="muted">
               {profile.subscriptionPlanName ?? 'Unlimited'}

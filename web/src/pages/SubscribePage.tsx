@@ -14,6 +14,7 @@ import { navigateAway } from '../lib/navigate-away';
 import { rememberCheckout } from '../lib/purchase-tracking';
 import { checkoutErrorTitle } from '../features/account/checkout-errors';
 import '../features/admin/admin.css';
+import { formatCount } from '../lib/format-count';
 
 const priceText = (product: SubscriptionProduct, period: BillingPeriod) => {
   const price = product.pricing[period];
@@ -106,7 +107,7 @@ export default function SubscribePage() {
                 <span className="choice__name">{p.name}</span>
                 <span className="plan-choice__price">{priceText(p, period)}</span>
                 <span className="small muted">
-                  {tokensFor(p, period).toLocaleString('en-US')} tokens {period === 'yearly' ? 'a year' : 'a month'}
+                  {formatCount(tokensFor(p, period))} tokens {period === 'yearly' ? 'a year' : 'a month'}
                 </span>
                 {period === 'yearly' && savings ? <span className="badge badge--save">Save {savings}</span> : null}
               </button>
@@ -122,7 +123,7 @@ export default function SubscribePage() {
               <dt>Billing</dt>
               <dd>{period === 'monthly' ? 'Monthly' : 'Yearly'}</dd>
               <dt>Tokens</dt>
-              <dd>{tokensFor(chosen, period).toLocaleString('en-US')}</dd>
+              <dd>{formatCount(tokensFor(chosen, period))}</dd>
               <dt>Total</dt>
               <dd>{priceText(chosen, period)}</dd>
             </dl>

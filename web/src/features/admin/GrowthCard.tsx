@@ -1,5 +1,6 @@
 import type { Overview } from './admin-api';
 import { formatGrowth, growthPercent } from './stats';
+import { formatCount } from '../../lib/format-count';
 
 /** User Growth Trend: sign-ups this month against last month. */
 export function GrowthCard({ overview }: { overview?: Overview }) {
@@ -9,9 +10,9 @@ export function GrowthCard({ overview }: { overview?: Overview }) {
       <h2 id="growth-title">User Growth Trend</h2>
       <dl className="figures">
         <dt>This Month</dt>
-        <dd>{overview ? overview.signups_this_month.toLocaleString('en-US') : '—'}</dd>
+        <dd>{overview ? formatCount(overview.signups_this_month) : '—'}</dd>
         <dt>Last Month</dt>
-        <dd>{overview ? overview.signups_last_month.toLocaleString('en-US') : '—'}</dd>
+        <dd>{overview ? formatCount(overview.signups_last_month) : '—'}</dd>
         <dt>Growth</dt>
         <dd className={growth === undefined ? '' : growth >= 0 ? 'growth--up' : 'growth--down'}>
           {growth === undefined ? '—' : formatGrowth(growth)}

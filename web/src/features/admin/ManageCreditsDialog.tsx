@@ -5,6 +5,7 @@ import { errorToast, toast } from '../../components/toast/toast-store';
 import { type AdminUser, adjustTokens } from './admin-api';
 import { adminKeys } from './admin-queries';
 import { rememberBalance } from './pending-changes';
+import { formatCount } from '../../lib/format-count';
 
 type Action = 'add' | 'deduct';
 
@@ -53,9 +54,7 @@ export function ManageCreditsDialog({ user, onClose }: { user: AdminUser | null;
         <Dialog.Content className="dialog">
           <Dialog.Title>Manage Credits</Dialog.Title>
           <Dialog.Description className="muted">
-            {user
-              ? `${user.name} (${user.email}) · current balance ${user.token_balance.toLocaleString('en-US')} tokens`
-              : ''}
+            {user ? `${user.name} (${user.email}) · current balance ${formatCount(user.token_balance)} tokens` : ''}
           </Dialog.Description>
           {user?.is_unlimited ? (
             <>

@@ -1,5 +1,6 @@
 import type { Overview } from './admin-api';
 import { barPercent, PLAN_LABELS, type PlanName, planColour } from './stats';
+import { formatCount } from '../../lib/format-count';
 
 const ROWS: PlanName[] = ['lite', 'studio', 'unlimited', 'none'];
 
@@ -24,7 +25,7 @@ export function PlanDistribution({ overview }: { overview?: Overview }) {
                   style={{ width: `${barPercent(count, total)}%` }}
                 />
               </span>
-              <span className="plan-bars__count">{plans ? count.toLocaleString('en-US') : '—'}</span>
+              <span className="plan-bars__count">{plans ? formatCount(count) : '—'}</span>
             </li>
           );
         })}

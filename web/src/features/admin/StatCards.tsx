@@ -1,6 +1,7 @@
 import type { Overview, PaidUserStats, SignupStats } from './admin-api';
+import { formatCount } from '../../lib/format-count';
 
-const n = (value: number | undefined) => (value === undefined ? '—' : value.toLocaleString('en-US'));
+const n = (value: number | undefined) => (value === undefined ? '—' : formatCount(value));
 
 function StatCard({ title, value, detail }: { title: string; value: string; detail: string }) {
   return (

@@ -24,6 +24,7 @@ import {
   planOf,
   type UserFilters,
 } from './user-search';
+import { formatCount } from '../../lib/format-count';
 
 /** Typing settles for this long before the server is asked. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -188,9 +189,7 @@ export function UserManagement({ enabled }: { enabled: boolean }) {
                 <td>
                   <PlanBadge user={user} />
                 </td>
-                <td className="users-table__tokens">
-                  {user.is_unlimited ? '∞' : user.token_balance.toLocaleString('en-US')}
-                </td>
+                <td className="users-table__tokens">{user.is_unlimited ? '∞' : formatCount(user.token_balance)}</td>
                 <td>{user.subscription_status || '—'}</td>
                 <td>{formatDate(user.created_at)}</td>
                 <td>{user.total_images_processed}</td>
@@ -227,7 +226,7 @@ export function UserManagement({ enabled }: { enabled: boolean }) {
         <h2 id="users-title">User Management</h2>
         {data && (
           <p className="small muted" aria-live="polite">
-            {data.total.toLocaleString('en-US')}
+            {formatCount(data.total)}
             {data.totalExact ? '' : '+'} {data.total === 1 ? 'user' : 'users'}
             {list.isFetching ? ' · refreshing' : ''}
           </p>

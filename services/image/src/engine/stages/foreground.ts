@@ -8,8 +8,10 @@
  * paper: a wide one from the image alone, then a narrow one from the first pass's F and B.
  *
  * `estimateForeground` is the paper's algorithm as written (dense box blurs over the whole image),
- * the reference; `decontaminateEdges` is what the pipeline runs on the cut-out (pipeline.ts): the
- * same two passes evaluated only at the unsure pixels, a thin band along the outline. On the bench's
+ * the reference; `decontaminateEdges` is what the pipeline does to the cut-out: the same two passes
+ * evaluated only at the unsure pixels, a thin band along the outline. The pipeline (pipeline.ts)
+ * calls its two halves, `edgeForeground` and `applyEdgeForeground`, apart, so that libvips can read
+ * the cut-out between them. On the bench's
  * 12 MP photo (a 1710 x 1222 cut-out, 62,000 unsure pixels) that is about 40 ms on one core of the
  * shared development machine, where the dense passes would be two dozen full-size box blurs.
  */
