@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installApt } from './infra/apt.mjs';
-import { installContainerTools } from './infra/containers.mjs';
+import { ensureBaseImage, installContainerTools } from './infra/containers.mjs';
 import { installHelm, installKubeconform, installStripeMock } from './infra/go-tools.mjs';
 import { health } from './infra/health.mjs';
 import { installK6 } from './infra/k6.mjs';
@@ -46,8 +46,13 @@ export { installK6, K6_BIN } from './infra/k6.mjs';
 // install
 // ---------------------------------------------------------------------------------------------
 
-/** Fetches/builds everything into .infra/ (each step skipped when its output exists). */
-/** @param {{ quiet?: boolean }} [opts] */
+/**
+ * Fetches/builds everything into .infra/ (each step skipped when its output exists). `baseImage`:
+ * also the container tier's base image (ADR 0304), minutes of downloads on a new machine, made here
+ * beside the Go builds when CI installs first (`node scripts/infra.mjs install`); otherwise `npm
+ * test` makes it with the product image.
+ */
+/** @param {{ quiet?: boolean, baseImage?: boolean }} [opts] */
 export async function install(opts = {}) {
   if (opts.quiet !== undefined) setQuiet(opts.quiet);
   ensureGitignore();
@@ -59,7 +64,7 @@ export async function install(opts = {}) {
   const results = await Promise.allSettled([
     // podman, buildah, runc for the container tier (ADR 0304): after installApt (above), as
     // apt-get runs one at a time.
-    installContainerTools(),
+    installContainerTools().then(() => opts.baseImage && ensureBaseImage()),
     installKafka(),
     installStripeMock(),
     installMinio(),
@@ -72,6 +77,8 @@ export async function install(opts = {}) {
     // The fault tier's network faults (tests/fault, scripts/infra/fault.mjs).
     installToxiproxy(),
     // The monitoring tests' Prometheus and promtool (tests/monitoring-*.int.spec.ts, ADR 0305).
+    // Built with helm in one Go build with the control plane's binaries (kube-family.mjs, ADR 0307),
+    // so those are made here too; the k8s tier's CRDs are made by `npm test` (kube-tools.mjs).
     installPrometheus(),
   ]);
   const failed = results.filter((r) => r.status === 'rejected');
@@ -221,7 +228,7 @@ const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPat
 if (isMain) {
   const cmd = process.argv[2] ?? '';
   /** @type {Record<string, () => Promise<any>>} */
-  const commands = { install, up, down, status };
+  const commands = { install: () => install({ baseImage: true }), up, down, status };
   const command = commands[cmd];
   if (!command) {
     console.error('usage: node scripts/infra.mjs <install|up|down|status>');

@@ -143,10 +143,11 @@ if (imageBuild) beforeFailureExit(() => imageBuild.stop());
 typecheckScripts();
 await testTypes.wait();
 // The control plane's binaries and the operators' CRDs are built once per machine (cached outside
-// the clone, keyed by version), before vitest starts, so no test's timeout includes a compile.
-// The fault tier's Toxiproxy likewise (its Postgres and Kafka are started by the suite itself,
-// scripts/infra/fault.mjs). Independent builds run side by side (the control plane's with
-// install()'s: helm, Toxiproxy, Prometheus, ...), and each step prints its time.
+// the clone, keyed by version), before vitest starts, so no test's timeout includes a compile. The
+// binaries come from one Go build with helm and Prometheus (ADR 0307), which CI's `infra install`
+// has made already; here the step finds them (or waits for the process making them) and makes the
+// CRDs. The fault tier's Toxiproxy likewise (its Postgres and Kafka are started by the suite itself,
+// scripts/infra/fault.mjs). Each step prints its time.
 /** @param {string} title @param {() => Promise<unknown>} fn */
 const timed = async (title, fn) => {
   const t = Date.now();
@@ -157,7 +158,7 @@ const timed = async (title, fn) => {
 const k8s = files.some((f) => tierOf(f) === 'k8s');
 await Promise.all([
   k8s &&
-    // install(): helm and the tools of .infra/bin, Toxiproxy and Prometheus among them.
+    // install(): the tools of .infra/bin (helm, Toxiproxy, Prometheus among them).
     timed('Installing the Kubernetes control plane (cached after the first build)', async () => {
       await installGo();
       await Promise.all([install(), installControlPlane(process.env.FLATLAY_KUBE_VERSION || undefined)]);

@@ -15,7 +15,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { aptInstall } from './apt.mjs';
-import { IS_ROOT, ROOT } from './layout.mjs';
+import { withLock } from './cached.mjs';
+import { IS_ROOT, KUBE_CACHE, ROOT } from './layout.mjs';
 import { log } from './log.mjs';
 import { run, sleep, which } from './process.mjs';
 
@@ -79,6 +80,14 @@ async function imageExists(image) {
  */
 export async function ensureBaseImage() {
   if (await imageExists(BASE_IMAGE)) return false;
+  // One maker at a time: CI's `infra install` and `npm test`'s image build may both want it.
+  return withLock(path.join(KUBE_CACHE, 'container-base'), `containers: base image ${BASE_IMAGE}`, async () =>
+    (await imageExists(BASE_IMAGE)) ? false : makeBaseImage(),
+  );
+}
+
+/** @returns {Promise<true>} */
+async function makeBaseImage() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'flatlay-base-'));
   const ctr = (await buildah(['from', '--name', `flatlay-base-${process.pid}`, 'scratch'])).trim();
   try {

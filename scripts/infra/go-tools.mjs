@@ -1,8 +1,10 @@
-// Tools built with `go install` into .infra/bin: stripe-mock, and the Kubernetes tooling.
+// Tools built with `go install` into .infra/bin: stripe-mock and kubeconform; helm is linked there
+// from the build of the tools on Kubernetes' libraries (kube-family.mjs).
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, VERSIONS } from './layout.mjs';
+import { installKubeFamily } from './kube-family.mjs';
+import { BIN, HELM_BIN, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
 import { goCompile } from './go-env.mjs';
 import { exists, which } from './process.mjs';
@@ -28,6 +30,16 @@ export async function installGoTool(name, pkg, version) {
 export const installStripeMock = () =>
   installGoTool('stripe-mock', 'github.com/stripe/stripe-mock', VERSIONS.stripeMock);
 // Kubernetes tooling for tests/chart.int.spec.ts (lint, render, schema-check the Helm chart offline).
-export const installHelm = () => installGoTool('helm', 'helm.sh/helm/v3/cmd/helm', VERSIONS.helm);
+export async function installHelm() {
+  linkTool(HELM_BIN, path.join(await installKubeFamily(), 'helm'));
+}
+
+/** Points `link` (in .infra/bin, inside the clone) at a binary in the cache outside it. */
+/** @param {string} link @param {string} target */
+export function linkTool(link, target) {
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.rmSync(link, { force: true });
+  fs.symlinkSync(target, link);
+}
 export const installKubeconform = () =>
   installGoTool('kubeconform', 'github.com/yannh/kubeconform/cmd/kubeconform', VERSIONS.kubeconform);

@@ -1,8 +1,9 @@
 // The parts of a real Kubernetes control plane with simulated nodes (ADR 0302), built from the
 // Go module proxy and Maven Central into KUBE_CACHE (outside the clone, keyed by version):
-//   kubernetes-<v>/   kube-apiserver, kube-controller-manager, kube-scheduler, kubectl
-//   etcd-<v>/         etcd
-//   kwok-<v>/         kwok and its stages file (fast node and pod lifecycles)
+//   kube-family-<v>/  kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd, kwok
+//                     and its stages file, controller-gen (with helm and Prometheus: one Go build,
+//                     kube-family.mjs, ADR 0307)
+//   kubernetes-<v>/   the four Kubernetes binaries of another version (`npm run k8s:matrix`)
 //   strimzi-crds-<v>/ the Strimzi CRDs, made by Strimzi's own CRD generator from io.strimzi:api
 //   keda-crds-<v>/    the KEDA CRDs, made by controller-gen over KEDA's API package
 //   prometheus-operator-crds-<v>/ the Prometheus Operator's PodMonitor, ServiceMonitor and
@@ -17,178 +18,50 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installJava21 } from './apt.mjs';
+import { cached } from './cached.mjs';
+import { goEnv } from './go-env.mjs';
+import { buildWithKube, installKubeFamily, KUBE_BINARIES, writeKubeModule } from './kube-family.mjs';
 import { KUBE_CACHE, ROOT, VERSIONS } from './layout.mjs';
-import { log } from './log.mjs';
 import { exists, run, which } from './process.mjs';
-import { goCompile, goEnv, warmGoStd } from './go-env.mjs';
 
-/** Runs `make(dir)` into a fresh `<dir>.tmp` and renames it into place, unless `dir` is complete. */
-/** @param {string} dir @param {string} recipe @param {string} what @param {(out: string) => Promise<unknown>} make */
-async function cached(dir, recipe, what, make) {
-  const marker = path.join(dir, '.complete');
-  if (exists(marker) && fs.readFileSync(marker, 'utf8') === recipe) {
-    log(`${what}: cached in ${dir}`);
-    return dir;
-  }
-  const tmp = `${dir}.tmp-${process.pid}`;
-  fs.rmSync(tmp, { recursive: true, force: true });
-  fs.mkdirSync(tmp, { recursive: true });
-  log(`${what}: building (once per machine)`);
-  const t = Date.now();
-  try {
-    await make(tmp);
-    fs.writeFileSync(path.join(tmp, '.complete'), recipe);
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.renameSync(tmp, dir);
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
-  log(`${what}: ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  return dir;
-}
+export { KUBE_BINARIES } from './kube-family.mjs';
 
 /** @param {string} bin @param {string} why */
 function requireTool(bin, why) {
   if (!which(bin)) throw new Error(`${bin} is required to ${why}`);
 }
 
-/** @param {string[]} args @param {string} cwd */
-const goModDir = async (args, cwd) => (await run('go', args, { cwd, env: goEnv() })).trim();
-
 // ---------------------------------------------------------------------------------------------
-// Kubernetes: k8s.io/kubernetes points its staging modules at ./staging, which `go install`
-// refuses, so a throwaway module requires it and replaces each staging module by its published
-// twin (k8s.io/<name> v0.<minor>.<patch>). The version is stamped in, or the server says v0.0.0
-// and helm refuses any chart with a kubeVersion.
+// Kubernetes. The version `npm test` runs comes with the tools built on its libraries
+// (kube-family.mjs); another version's four binaries are built alone, in a module of their own.
 // ---------------------------------------------------------------------------------------------
-
-export const KUBE_BINARIES = /** @type {const} */ ([
-  'kube-apiserver',
-  'kube-controller-manager',
-  'kube-scheduler',
-  'kubectl',
-]);
 
 /** @param {string} [version] */
-export function kubernetesDir(version = VERSIONS.kubernetes) {
+function kubernetesDir(version = VERSIONS.kubernetes) {
   return path.join(KUBE_CACHE, `kubernetes-${version}`);
 }
 
-/** @param {string} [version] */
+/** @param {string} [version] @returns {Promise<string>} the folder holding KUBE_BINARIES */
 export async function installKubernetes(version = VERSIONS.kubernetes) {
-  const [, major, minor, patch] = version.match(/^v(\d+)\.(\d+)\.(\d+)$/) ?? [];
-  if (!major) throw new Error(`not a Kubernetes version: ${version}`);
-  const stagingVersion = `v0.${minor}.${patch}`;
-  const recipe = `kubernetes ${version}; staging ${stagingVersion}; ${KUBE_BINARIES.join(' ')}\n`;
+  if (version === VERSIONS.kubernetes) return installKubeFamily();
+  const recipe = `kubernetes ${version}; ${KUBE_BINARIES.join(' ')}\n`;
   return cached(kubernetesDir(version), recipe, `kubernetes ${version}`, async (/** @type {string} */ out) => {
     requireTool('go', 'build the Kubernetes control plane');
     const mod = path.join(out, 'src');
-    fs.mkdirSync(mod, { recursive: true });
-    fs.writeFileSync(
-      path.join(mod, 'go.mod'),
-      `module flatlay.local/kubebuild\n\ngo 1.25\n\nrequire k8s.io/kubernetes ${version}\n`,
-    );
-    await run('go', ['mod', 'download', `k8s.io/kubernetes@${version}`], { cwd: mod, env: goEnv() });
-    const kdir = await goModDir(['list', '-m', '-f', '{{.Dir}}', `k8s.io/kubernetes@${version}`], mod);
-    const staging = [
-      ...fs.readFileSync(path.join(kdir, 'go.mod'), 'utf8').matchAll(/^\s*(k8s\.io\/\S+)\s+=>\s+\.\/staging\//gm),
-    ].map((m) => m[1]);
-    if (staging.length === 0) throw new Error(`no staging replaces found in k8s.io/kubernetes@${version}`);
-    fs.appendFileSync(
-      path.join(mod, 'go.mod'),
-      `\nreplace (\n${staging.map((n) => `\t${n} => ${n} ${stagingVersion}\n`).join('')})\n`,
-    );
+    await writeKubeModule(mod, version);
     fs.writeFileSync(
       path.join(mod, 'tools.go'),
       `//go:build tools\n\npackage tools\n\nimport (\n${KUBE_BINARIES.map((b) => `\t_ "k8s.io/kubernetes/cmd/${b}"\n`).join('')})\n`,
     );
     await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
-    const ldflags = [
-      `-X k8s.io/component-base/version.gitVersion=${version}`,
-      `-X k8s.io/component-base/version.gitMajor=${major}`,
-      `-X k8s.io/component-base/version.gitMinor=${minor}`,
-      '-X k8s.io/component-base/version.gitTreeState=clean',
-      '-s -w',
-    ].join(' ');
-    await warmGoStd();
-    await run(
-      'go',
-      [
-        'build',
-        // FLATLAY_GO_JOBS: more parallel compiles than cores, on a machine shared with other work
-        // (default: go's own, one per core).
-        ...(process.env.FLATLAY_GO_JOBS ? ['-p', process.env.FLATLAY_GO_JOBS] : []),
-        '-trimpath',
-        '-ldflags',
-        ldflags,
-        '-o',
-        `${out}/`,
-        ...KUBE_BINARIES.map((b) => `k8s.io/kubernetes/cmd/${b}`),
-      ],
-      { cwd: mod, env: goEnv() },
+    await buildWithKube(
+      mod,
+      out,
+      version,
+      KUBE_BINARIES.map((b) => `k8s.io/kubernetes/cmd/${b}`),
     );
     fs.rmSync(mod, { recursive: true, force: true });
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// etcd: the server module's etcdmain behind a three-line main.
-// ---------------------------------------------------------------------------------------------
-
-/** @param {string} [version] */
-export async function installEtcd(version = VERSIONS.etcd) {
-  const dir = path.join(KUBE_CACHE, `etcd-${version}`);
-  return cached(dir, `etcd ${version}\n`, `etcd ${version}`, async (/** @type {string} */ out) => {
-    requireTool('go', 'build etcd');
-    const mod = path.join(out, 'src');
-    fs.mkdirSync(mod, { recursive: true });
-    fs.writeFileSync(
-      path.join(mod, 'go.mod'),
-      `module flatlay.local/etcdbuild\n\ngo 1.23\n\nrequire go.etcd.io/etcd/server/v3 ${version}\n`,
-    );
-    fs.writeFileSync(
-      path.join(mod, 'main.go'),
-      'package main\n\nimport (\n\t"os"\n\n\t"go.etcd.io/etcd/server/v3/etcdmain"\n)\n\nfunc main() { etcdmain.Main(os.Args) }\n',
-    );
-    await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
-    await goCompile('build', ['-o', path.join(out, 'etcd'), '.'], { cwd: mod });
-    fs.rmSync(mod, { recursive: true, force: true });
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// kwok: the simulator of kubelets, and the stages it plays (nodes Ready at once with a lease
-// heartbeat; scheduled pods Running, finished, deleted).
-// ---------------------------------------------------------------------------------------------
-
-const KWOK_STAGES = [
-  'node/fast/node-initialize.yaml',
-  'node/heartbeat-with-lease/node-heartbeat-with-lease.yaml',
-  'pod/fast/pod-ready.yaml',
-  'pod/fast/pod-complete.yaml',
-  'pod/fast/pod-delete.yaml',
-];
-
-/** @param {string} [version] */
-export async function installKwok(version = VERSIONS.kwok) {
-  const dir = path.join(KUBE_CACHE, `kwok-${version}`);
-  return cached(
-    dir,
-    `kwok ${version}; ${KWOK_STAGES.join(' ')}\n`,
-    `kwok ${version}`,
-    async (/** @type {string} */ out) => {
-      requireTool('go', 'build kwok');
-      await goCompile('install', [`sigs.k8s.io/kwok/cmd/kwok@${version}`], { cwd: out, env: { GOBIN: out } });
-      const src = await goModDir(['mod', 'download', '-json', `sigs.k8s.io/kwok@${version}`], out).then(
-        (j) => JSON.parse(j).Dir,
-      );
-      const stages = KWOK_STAGES.map((s) => fs.readFileSync(path.join(src, 'kustomize', 'stage', s), 'utf8').trim());
-      fs.writeFileSync(
-        path.join(out, 'stages.yaml'),
-        `${stages.map((s) => (s.startsWith('---') ? s : `---\n${s}`)).join('\n')}\n`,
-      );
-    },
-  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -273,18 +146,13 @@ export async function makeKedaCrds(version = VERSIONS.keda) {
       '//go:build tools\n\npackage tools\n\nimport (\n\t_ "github.com/kedacore/keda/v2/apis/keda/v1alpha1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n',
     );
     await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
-    await goCompile(
-      'build',
-      ['-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
-      {
-        cwd: mod,
-      },
-    );
-    await run(
-      path.join(mod, 'controller-gen'),
-      ['crd', 'paths=github.com/kedacore/keda/v2/apis/keda/v1alpha1', `output:crd:dir=${out}`],
-      { cwd: mod, env: goEnv() },
-    );
+    // controller-gen comes from the shared build; this module only gives it the API package, and
+    // keeps controller-tools among its requirements so the API's dependencies resolve as before.
+    const controllerGen = path.join(await installKubeFamily(), 'controller-gen');
+    await run(controllerGen, ['crd', 'paths=github.com/kedacore/keda/v2/apis/keda/v1alpha1', `output:crd:dir=${out}`], {
+      cwd: mod,
+      env: goEnv(),
+    });
     fs.rmSync(mod, { recursive: true, force: true });
   });
 }
@@ -315,15 +183,11 @@ export async function makePrometheusOperatorCrds(version = VERSIONS.prometheusOp
       `//go:build tools\n\npackage tools\n\nimport (\n\t_ "${api}/v1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n`,
     );
     await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
-    await goCompile(
-      'build',
-      ['-o', path.join(mod, 'controller-gen'), 'sigs.k8s.io/controller-tools/cmd/controller-gen'],
-      {
-        cwd: mod,
-      },
-    );
+    // controller-gen comes from the shared build; this module only gives it the API package, and
+    // keeps controller-tools among its requirements so the API's dependencies resolve as before.
+    const controllerGen = path.join(await installKubeFamily(), 'controller-gen');
     const all = path.join(mod, 'crds');
-    await run(path.join(mod, 'controller-gen'), ['crd:crdVersions=v1', `paths=${api}/v1`, `output:crd:dir=${all}`], {
+    await run(controllerGen, ['crd:crdVersions=v1', `paths=${api}/v1`, `output:crd:dir=${all}`], {
       cwd: mod,
       env: goEnv(),
     });
@@ -401,10 +265,10 @@ export async function makeCnpgCrds() {
 /** Everything the k8s tier needs for one Kubernetes version; independent builds run side by side. */
 /** @param {string} [version] */
 export async function installControlPlane(version = VERSIONS.kubernetes) {
-  const [kube, etcd, kwok, strimzi, keda, prometheus, cnpg] = await Promise.all([
+  // etcd and kwok come from the shared build at every version (the matrix included).
+  const [kube, family, strimzi, keda, prometheus, cnpg] = await Promise.all([
     installKubernetes(version),
-    installEtcd(),
-    installKwok(),
+    installKubeFamily(),
     makeStrimziCrds(),
     makeKedaCrds(),
     makePrometheusOperatorCrds(),
@@ -424,9 +288,9 @@ export async function installControlPlane(version = VERSIONS.kubernetes) {
     bin: /** @type {Record<(typeof KUBE_BINARIES)[number], string>} */ (
       Object.fromEntries(KUBE_BINARIES.map((b) => [b, path.join(kube, b)]))
     ),
-    etcd: path.join(etcd, 'etcd'),
-    kwok: path.join(kwok, 'kwok'),
-    kwokStages: path.join(kwok, 'stages.yaml'),
+    etcd: path.join(family, 'etcd'),
+    kwok: path.join(family, 'kwok'),
+    kwokStages: path.join(family, 'stages.yaml'),
     crds: [...crdFiles(strimzi), ...crdFiles(keda), ...crdFiles(prometheus), ...crdFiles(cnpg)],
   };
 }

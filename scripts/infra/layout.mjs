@@ -25,7 +25,9 @@ export const VERSIONS = Object.freeze({
   // `npm run k8s:matrix` all three supported minors (the newest patches the proxy serves).
   kubernetes: 'v1.37.2',
   kubernetesMatrix: Object.freeze(['v1.35.4', 'v1.36.3', 'v1.37.2']),
-  etcd: 'v3.5.17', // go.etcd.io/etcd/server/v3
+  // go.etcd.io/etcd/server/v3: the version k8s.io/kubernetes' own module requires (built beside it,
+  // kube-family.mjs, which checks that the shared module selects this one)
+  etcd: 'v3.7.0',
   kwok: 'v0.8.0', // sigs.k8s.io/kwok
   strimzi: '1.2.0', // io.strimzi:api + io.strimzi:crd-generator (Maven Central): the CRDs the chart targets
   keda: 'v2.21.0', // github.com/kedacore/keda/v2 API types, through controller-gen
