@@ -20,15 +20,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installApt } from './infra/apt.mjs';
-import { ensureBaseImage, installContainerTools } from './infra/containers.mjs';
+import { installAptPackages, installGoBeside } from './infra/apt.mjs';
+import { ensureBaseImage, installContainerTools, missingContainerTools } from './infra/containers.mjs';
 import { installHelm, installKubeconform, installStripeMock } from './infra/go-tools.mjs';
 import { health } from './infra/health.mjs';
 import { installK6 } from './infra/k6.mjs';
 import { installKafka, startKafka, stopKafka } from './infra/kafka.mjs';
 import { installMailpit, startMailpit, stopMailpit } from './infra/mailpit.mjs';
 import { installMinio, startMinio, stopMinio } from './infra/minio.mjs';
-import { ENV_FILE, INFRA, ROOT, RUN, STATE_FILE, ensureGitignore } from './infra/layout.mjs';
+import { ENV_FILE, INFRA, IS_ROOT, ROOT, RUN, STATE_FILE, ensureGitignore } from './infra/layout.mjs';
 import { isQuiet, log, setQuiet } from './infra/log.mjs';
 import { startPostgres, stopPostgres } from './infra/postgres.mjs';
 import { installPrometheus } from './infra/prometheus.mjs';
@@ -58,31 +58,41 @@ export async function install(opts = {}) {
   ensureGitignore();
   fs.mkdirSync(INFRA, { recursive: true });
   const t = Date.now();
-  // The system packages and Go first: the steps below run java, mvn, go and python3's venv.
-  await installApt();
-  // Independent steps run side by side (Maven, Go).
+  // The system packages (the container tools among them: one apt-get) and Go at once. The Go builds
+  // need only Go, so on a new machine they compile while apt downloads and unpacks; the steps that
+  // run java, mvn, python3's venv or podman wait for the packages.
+  const packages = installAptPackages(IS_ROOT ? missingContainerTools() : []);
+  const go = installGoBeside(packages);
+  /** @param {() => Promise<unknown>} step */
+  const afterPackages = (step) => packages.then(step);
+  /** @param {() => Promise<unknown>} step */
+  const afterGo = (step) => go.then(step);
   const results = await Promise.allSettled([
-    // podman, buildah, runc for the container tier (ADR 0304): after installApt (above), as
-    // apt-get runs one at a time.
-    installContainerTools().then(() => opts.baseImage && ensureBaseImage()),
-    installKafka(),
-    installStripeMock(),
-    installMinio(),
-    installMailpit(),
-    installHelm(),
-    installKubeconform(),
-    installSchemathesis(),
+    packages,
+    go,
+    // podman, buildah, runc for the container tier (ADR 0304), and with `baseImage` its base image.
+    afterPackages(installContainerTools).then(() => opts.baseImage && ensureBaseImage()),
+    afterPackages(installKafka),
+    afterGo(installStripeMock),
+    afterGo(installMinio),
+    afterGo(installMailpit),
+    afterGo(installHelm),
+    afterGo(installKubeconform),
+    afterPackages(installSchemathesis),
     // The load suite's k6 (tests/load-smoke.e2e.spec.ts in the e2e tier, `npm run load`).
-    installK6(),
+    afterGo(installK6),
     // The fault tier's network faults (tests/fault, scripts/infra/fault.mjs).
-    installToxiproxy(),
+    afterGo(installToxiproxy),
     // The monitoring tests' Prometheus and promtool (tests/monitoring-*.int.spec.ts, ADR 0305).
     // Built with helm in one Go build with the control plane's binaries (kube-family.mjs, ADR 0307),
     // so those are made here too; the k8s tier's CRDs are made by `npm test` (kube-tools.mjs).
-    installPrometheus(),
+    afterGo(installPrometheus),
   ]);
-  const failed = results.filter((r) => r.status === 'rejected');
-  if (failed.length) throw new Error(failed.map((r) => r.reason?.message ?? r.reason).join('\n\n'));
+  // A failed apt-get or Go fails the steps after it too: each message once.
+  const failed = new Set(
+    results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason?.message ?? r.reason)] : [])),
+  );
+  if (failed.size) throw new Error([...failed].join('\n\n'));
   log(`install: ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
 

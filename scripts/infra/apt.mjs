@@ -51,6 +51,16 @@ function hasVenv() {
 
 /** Installs whichever of the system packages above is missing, then Go when it is missing or too old. */
 export async function installApt() {
+  await installAptPackages();
+  await installGo();
+}
+
+/**
+ * Installs whichever of the system packages above is missing, and `also` (other steps' packages, in
+ * the same apt-get: dpkg takes one at a time, and one run downloads and unpacks them together).
+ * @param {string[]} [also]
+ */
+export async function installAptPackages(also = []) {
   const wanted = /** @type {Array<[string, boolean]>} */ ([
     ['postgresql', !pgBinDir()],
     ['redis-server', !exists(REDIS_SERVER)],
@@ -60,6 +70,7 @@ export async function installApt() {
     ['maven', !which('mvn')],
     ['python3-venv', !hasVenv()],
     ['unzip', !which('unzip')],
+    ...also.map((p) => /** @type {[string, boolean]} */ ([p, true])),
   ]);
   const pkgs = wanted.filter(([, missing]) => missing).map(([pkg]) => pkg);
   if (!pkgs.length) log(`apt: ${wanted.map(([p]) => p).join(', ')} present`);
@@ -69,7 +80,25 @@ export async function installApt() {
     await aptInstall(pkgs);
     log(`apt: done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
-  await installGo();
+}
+
+/**
+ * Go for the builds that need nothing else: the machine's own at once, beside the packages; a
+ * toolchain fetched from the module proxy is unpacked with `unzip`, one of those packages.
+ * @param {Promise<unknown>} packages installAptPackages' run
+ */
+export function installGoBeside(packages) {
+  const min = VERSIONS.goMinimum.split('.').map(Number);
+  const have = goVersion(which('go'));
+  const machinesIsEnough = have && newEnough(have, min);
+  return machinesIsEnough || which('unzip') ? installGo() : packages.then(installGo);
+}
+
+/** Whether version `v` is at least `min`: the first part that differs decides (1.26.8 >= 1.26.7; 1.19.8 < 1.26.7). */
+/** @param {number[]} v @param {number[]} min */
+function newEnough(v, min) {
+  const i = [0, 1, 2].find((k) => (v[k] ?? 0) !== (min[k] ?? 0));
+  return i === undefined || (v[i] ?? 0) > (min[i] ?? 0);
 }
 
 /** The `go version` of a go binary, as [major, minor, patch]; null when there is none. */
@@ -89,12 +118,7 @@ function goVersion(go) {
 export async function installGo() {
   const min = VERSIONS.goMinimum.split('.').map(Number);
   const have = goVersion(which('go'));
-  // The first part that differs decides (1.26.8 >= 1.26.7; 1.19.8 < 1.26.7).
-  const newEnough = (/** @type {number[]} */ v) => {
-    const i = [0, 1, 2].find((k) => (v[k] ?? 0) !== (min[k] ?? 0));
-    return i === undefined || (v[i] ?? 0) > (min[i] ?? 0);
-  };
-  if (have && newEnough(have)) {
+  if (have && newEnough(have, min)) {
     log(`go: ${have.join('.')} on PATH`);
     return;
   }

@@ -40,9 +40,12 @@ export const containerEnv = () => ({ ...process.env, CONTAINERS_CONF });
 
 const TOOLS = /** @type {const} */ (['podman', 'buildah', 'runc', 'mmdebstrap']);
 
+/** Which of podman, buildah, runc and mmdebstrap this machine lacks (Debian's package names). */
+export const missingContainerTools = () => TOOLS.filter((t) => !which(t));
+
 /** Installs whichever of podman, buildah, runc and mmdebstrap is missing; fails loudly when it cannot. */
 export async function installContainerTools() {
-  const missing = TOOLS.filter((t) => !which(t));
+  const missing = missingContainerTools();
   if (!missing.length) return;
   if (!IS_ROOT) throw new Error(`missing ${missing.join(', ')}: install them with apt-get as root`);
   log(`containers: installing ${missing.join(' ')}`);
