@@ -71,7 +71,7 @@ export async function install(opts = {}) {
     packages,
     go,
     // podman, buildah, runc for the container tier (ADR 0304), and with `baseImage` its base image.
-    afterPackages(installContainerTools).then(() => opts.baseImage && ensureBaseImage()),
+    afterPackages(installContainerTools).then(() => (opts.baseImage ? timedBaseImage() : undefined)),
     afterPackages(installKafka),
     afterGo(installStripeMock),
     afterGo(installMinio),
@@ -94,6 +94,13 @@ export async function install(opts = {}) {
   );
   if (failed.size) throw new Error([...failed].join('\n\n'));
   log(`install: ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+}
+
+/** The container base image, its time printed as the image build's own steps are (ADR 0304). */
+async function timedBaseImage() {
+  const t = Date.now();
+  const built = await ensureBaseImage();
+  log(`containers: base image ${built ? 'built' : 'cached'} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
 
 // ---------------------------------------------------------------------------------------------

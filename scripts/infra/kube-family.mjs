@@ -147,7 +147,7 @@ export function installKubeFamily() {
 async function makeKubeFamily() {
   const version = VERSIONS.kubernetes;
   const recipe = `kubernetes ${version}; ${TOOLS.map((t) => `${t.bin} ${t.module}@${t.version}`).join('; ')}; tags ${TAGS}; ${GO_BUILD_FLAGS.join(' ')}; kwok stages ${KWOK_STAGES.join(' ')}\n`;
-  return cached(kubeFamilyDir(), recipe, `Kubernetes ${version} and the tools on its libraries`, async (out) => {
+  return cached(kubeFamilyDir(), recipe, `Kubernetes ${version}, etcd, kwok, controller-gen, helm and Prometheus (one Go build)`, async (out) => {
     if (!which('go')) throw new Error('go is required to build the Kubernetes control plane, helm and Prometheus');
     const mod = path.join(out, 'src');
     await writeKubeModule(mod, version, TOOLS);
