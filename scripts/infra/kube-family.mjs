@@ -147,38 +147,43 @@ export function installKubeFamily() {
 async function makeKubeFamily() {
   const version = VERSIONS.kubernetes;
   const recipe = `kubernetes ${version}; ${TOOLS.map((t) => `${t.bin} ${t.module}@${t.version}`).join('; ')}; tags ${TAGS}; ${GO_BUILD_FLAGS.join(' ')}; kwok stages ${KWOK_STAGES.join(' ')}\n`;
-  return cached(kubeFamilyDir(), recipe, `Kubernetes ${version}, etcd, kwok, controller-gen, helm and Prometheus (one Go build)`, async (out) => {
-    if (!which('go')) throw new Error('go is required to build the Kubernetes control plane, helm and Prometheus');
-    const mod = path.join(out, 'src');
-    await writeKubeModule(mod, version, TOOLS);
-    fs.mkdirSync(path.join(mod, 'cmd', 'etcd'), { recursive: true });
-    fs.writeFileSync(
-      path.join(mod, 'cmd', 'etcd', 'main.go'),
-      'package main\n\nimport (\n\t"os"\n\n\t"go.etcd.io/etcd/server/v3/etcdmain"\n)\n\nfunc main() { etcdmain.Main(os.Args) }\n',
-    );
-    const mains = [...KUBE_BINARIES.map((b) => `k8s.io/kubernetes/cmd/${b}`), ...TOOLS.map((t) => t.pkg)];
-    fs.writeFileSync(
-      path.join(mod, 'tools.go'),
-      `//go:build tools\n\npackage tools\n\nimport (\n${mains
-        .filter((p) => !p.startsWith('./'))
-        .map((p) => `\t_ "${p}"\n`)
-        .join('')})\n`,
-    );
-    await goIn(mod, ['mod', 'tidy']);
-    // One version of each module serves every tool; the pinned ones must be what the build uses
-    // (a tool's requirement may raise another's), or the recipe above would name the wrong version.
-    for (const { module, version: wanted } of [{ module: 'k8s.io/kubernetes', version }, ...TOOLS]) {
-      const chosen = (await goIn(mod, ['list', '-m', '-f', '{{.Version}}', module])).trim();
-      if (chosen !== wanted)
-        throw new Error(`${module}: the shared module selected ${chosen}, not the pinned ${wanted}: pin ${chosen}`);
-    }
-    await buildWithKube(mod, out, version, mains, [`-tags=${TAGS}`]);
-    const kwok = JSON.parse(await goIn(mod, ['mod', 'download', '-json', `sigs.k8s.io/kwok@${VERSIONS.kwok}`])).Dir;
-    const stages = KWOK_STAGES.map((s) => fs.readFileSync(path.join(kwok, 'kustomize', 'stage', s), 'utf8').trim());
-    fs.writeFileSync(
-      path.join(out, 'stages.yaml'),
-      `${stages.map((s) => (s.startsWith('---') ? s : `---\n${s}`)).join('\n')}\n`,
-    );
-    fs.rmSync(mod, { recursive: true, force: true });
-  });
+  return cached(
+    kubeFamilyDir(),
+    recipe,
+    `Kubernetes ${version}, etcd, kwok, controller-gen, helm and Prometheus (one Go build)`,
+    async (out) => {
+      if (!which('go')) throw new Error('go is required to build the Kubernetes control plane, helm and Prometheus');
+      const mod = path.join(out, 'src');
+      await writeKubeModule(mod, version, TOOLS);
+      fs.mkdirSync(path.join(mod, 'cmd', 'etcd'), { recursive: true });
+      fs.writeFileSync(
+        path.join(mod, 'cmd', 'etcd', 'main.go'),
+        'package main\n\nimport (\n\t"os"\n\n\t"go.etcd.io/etcd/server/v3/etcdmain"\n)\n\nfunc main() { etcdmain.Main(os.Args) }\n',
+      );
+      const mains = [...KUBE_BINARIES.map((b) => `k8s.io/kubernetes/cmd/${b}`), ...TOOLS.map((t) => t.pkg)];
+      fs.writeFileSync(
+        path.join(mod, 'tools.go'),
+        `//go:build tools\n\npackage tools\n\nimport (\n${mains
+          .filter((p) => !p.startsWith('./'))
+          .map((p) => `\t_ "${p}"\n`)
+          .join('')})\n`,
+      );
+      await goIn(mod, ['mod', 'tidy']);
+      // One version of each module serves every tool; the pinned ones must be what the build uses
+      // (a tool's requirement may raise another's), or the recipe above would name the wrong version.
+      for (const { module, version: wanted } of [{ module: 'k8s.io/kubernetes', version }, ...TOOLS]) {
+        const chosen = (await goIn(mod, ['list', '-m', '-f', '{{.Version}}', module])).trim();
+        if (chosen !== wanted)
+          throw new Error(`${module}: the shared module selected ${chosen}, not the pinned ${wanted}: pin ${chosen}`);
+      }
+      await buildWithKube(mod, out, version, mains, [`-tags=${TAGS}`]);
+      const kwok = JSON.parse(await goIn(mod, ['mod', 'download', '-json', `sigs.k8s.io/kwok@${VERSIONS.kwok}`])).Dir;
+      const stages = KWOK_STAGES.map((s) => fs.readFileSync(path.join(kwok, 'kustomize', 'stage', s), 'utf8').trim());
+      fs.writeFileSync(
+        path.join(out, 'stages.yaml'),
+        `${stages.map((s) => (s.startsWith('---') ? s : `---\n${s}`)).join('\n')}\n`,
+      );
+      fs.rmSync(mod, { recursive: true, force: true });
+    },
+  );
 }
