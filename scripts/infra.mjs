@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Local infrastructure for Flatlay's tests: real Postgres, Kafka (KRaft), Redis, stripe-mock and MinIO,
+// Local infrastructure for Flatlay's tests: real Postgres, Kafka (KRaft), Redis, stripe-mock, MinIO and a test mailbox (SMTP),
 // installed into the ignored cache folder `.infra/` and started on free loopback ports; plus the
 // Kubernetes tooling the chart test uses (helm, kubeconform in .infra/bin; no cluster), Schemathesis
 // and k6 (the load suite).
@@ -26,7 +26,7 @@ import { installHelm, installKubeconform, installStripeMock } from './infra/go-t
 import { health } from './infra/health.mjs';
 import { installK6 } from './infra/k6.mjs';
 import { installKafka, startKafka, stopKafka } from './infra/kafka.mjs';
-import { installMailpit, startMailpit, stopMailpit } from './infra/mailpit.mjs';
+import { startMailbox, stopMailbox } from './infra/mailbox.mjs';
 import { installMinio, startMinio, stopMinio } from './infra/minio.mjs';
 import { ENV_FILE, INFRA, IS_ROOT, ROOT, RUN, STATE_FILE, ensureGitignore } from './infra/layout.mjs';
 import { isQuiet, log, setQuiet } from './infra/log.mjs';
@@ -75,7 +75,6 @@ export async function install(opts = {}) {
     afterPackages(installKafka),
     afterGo(installStripeMock),
     afterGo(installMinio),
-    afterGo(installMailpit),
     afterGo(installHelm),
     afterGo(installKubeconform),
     afterPackages(installSchemathesis),
@@ -149,7 +148,7 @@ export async function up(opts = {}) {
     minioPort,
     minioConsolePort,
     smtpPort,
-    mailpitPort,
+    mailboxPort,
   ] = await freePorts(10);
   const t1 = Date.now();
   try {
@@ -159,7 +158,7 @@ export async function up(opts = {}) {
       startRedis(redisPort, state, save),
       startStripeMock(stripePort, stripeHttpsPort, state, save),
       startMinio(minioPort, minioConsolePort, state, save),
-      startMailpit(smtpPort, mailpitPort, state, save),
+      startMailbox(smtpPort, mailboxPort, state, save),
     ]);
     const failed = results.filter((r) => r.status === 'rejected');
     if (failed.length) throw new Error(failed.map((r) => r.reason?.message ?? r.reason).join('\n\n'));
@@ -195,7 +194,7 @@ export async function down(opts = {}) {
     stopRedis(state.redis),
     stopStripeMock(state.stripeMock),
     stopMinio(state.minio),
-    stopMailpit(state.mailpit),
+    stopMailbox(state.mailbox),
   ]);
   const left = [
     ['postgres', state.postgres?.pid, 'postgres'],
@@ -203,7 +202,7 @@ export async function down(opts = {}) {
     ['redis', state.redis?.pid, 'redis-server'],
     ['stripe-mock', state.stripeMock?.pid, 'stripe-mock'],
     ['minio', state.minio?.pid, 'minio'],
-    ['mailpit', state.mailpit?.pid, 'mailpit'],
+    ['mailbox', state.mailbox?.pid, 'mailbox-server'],
   ].filter(([, pid, needle]) => pid && isOurs(pid, needle));
   fs.rmSync(RUN, { recursive: true, force: true });
   if (left.length) throw new Error(`still running: ${left.map(([n, p]) => `${n} (${p})`).join(', ')}`);
@@ -227,7 +226,7 @@ export async function status(opts = {}) {
     redis: state.redis && `127.0.0.1:${state.redis.port}`,
     stripeMock: state.stripeMock && `127.0.0.1:${state.stripeMock.port}`,
     minio: state.minio && `127.0.0.1:${state.minio.port}`,
-    mailpit: state.mailpit && `127.0.0.1:${state.mailpit.smtpPort} (API ${state.mailpit.port})`,
+    mailbox: state.mailbox && `127.0.0.1:${state.mailbox.smtpPort} (API ${state.mailbox.port})`,
   };
   for (const [name, ok] of Object.entries(h)) {
     log(`${name.padEnd(11)} ${ok ? 'up  ' : 'DOWN'} ${addr[name] ?? '-'} pid ${state[name]?.pid ?? '-'}`);

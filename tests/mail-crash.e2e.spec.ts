@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, it } from 'vitest';
 import { createPool, databaseUrl, freePort } from '@flatlay/platform';
-import { mailTo, testSmtpUrl, waitForMail } from '../services/platform/test/mailpit.js';
+import { mailTo, testSmtpUrl, waitForMail } from '../services/platform/test/mailbox.js';
 import { waitFor } from '../services/platform/test/support.js';
 import { restartableProduct } from './support/embedded-product.js';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { linkIn, mailTo, waitForMail } from '../../services/platform/test/mailpit.js';
+import { linkIn, mailTo, waitForMail } from '../../services/platform/test/mailbox.js';
 import { rateLimitEnvSchema } from '../src/config.js';
 import { DEFAULT_SIGNUPS_PER_HOUR } from '../src/http/rate-limit.js';
 import { RESET_REQUESTED } from '../src/routes/account-care.js';

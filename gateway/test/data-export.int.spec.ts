@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { call } from '@flatlay/platform';
 import { waitFor } from '../../services/platform/test/support.js';
-import { waitForMail } from '../../services/platform/test/mailpit.js';
+import { waitForMail } from '../../services/platform/test/mailbox.js';
 import type { EnhanceEngine } from '../../services/image/src/app/generation-worker.js';
 import { EXPORT_REQUESTED } from '../src/routes/account-care.js';
 import { pay } from './support/local-checkout.js';

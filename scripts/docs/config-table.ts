@@ -235,9 +235,9 @@ export const unschemaedVariables: UnschemaedVariable[] = [
       "Go's module proxy; where the test infrastructure fetches Go (`golang.org/toolchain`) when the machine's is missing or older than it needs",
   },
   {
-    name: 'MAILPIT_URL',
+    name: 'MAILBOX_URL',
     group: TOOLS,
-    default: 'set by `npm test` (Mailpit on a free loopback port)',
+    default: 'set by `npm test` (the test mailbox on a free loopback port)',
     meaning:
       "the HTTP API of the test SMTP server, where the account e-mails' tests read what arrived (`SMTP_URL` is set to its SMTP side)",
   },

@@ -1,10 +1,10 @@
 // Health of a recorded run: each service's pid is still ours and it answers its own protocol.
 
 import { kafkaApiVersions } from './kafka.mjs';
+import { mailboxOk } from './mailbox.mjs';
 import { pgReady } from './postgres.mjs';
 import { isOurs } from './process.mjs';
 import { redisPing } from './redis.mjs';
-import { mailpitOk } from './mailpit.mjs';
 import { minioOk } from './minio.mjs';
 import { stripeMockOk } from './stripe-mock.mjs';
 
@@ -41,8 +41,9 @@ export async function health(state) {
   h.minio = await guard(
     async () => state.minio?.pid && isOurs(state.minio.pid, 'minio') && (await minioOk(state.minio.port)),
   );
-  h.mailpit = await guard(
-    async () => state.mailpit?.pid && isOurs(state.mailpit.pid, 'mailpit') && (await mailpitOk(state.mailpit.port)),
+  h.mailbox = await guard(
+    async () =>
+      state.mailbox?.pid && isOurs(state.mailbox.pid, 'mailbox-server') && (await mailboxOk(state.mailbox.port)),
   );
   return h;
 }

@@ -19,7 +19,6 @@ export const VERSIONS = Object.freeze({
   k6: 'v1.8.1', // go.k6.io/k6 (the load suite, npm run bench:api) // PyPI schemathesis (tests/api-fuzz.e2e.spec.ts, npm run fuzz)
   // github.com/minio/minio at commit 7aac2a2c5b7c (2026-02-12): MinIO tags are not semver, so the proxy's pseudo-version
   minio: 'v0.0.0-20260212201848-7aac2a2c5b7c',
-  mailpit: 'v1.33.1', // github.com/axllent/mailpit (the SMTP server the account e-mails' tests read)
   // A real control plane with simulated nodes (tests/k8s, ADR 0302): built from the Go module proxy
   // into the per-machine cache (KUBE_CACHE), keyed by version. `npm test` runs the newest;
   // `npm run k8s:matrix` all three supported minors (the newest patches the proxy serves).
@@ -59,7 +58,6 @@ export const STRIPE_MOCK_BIN = path.join(BIN, 'stripe-mock');
 export const HELM_BIN = path.join(BIN, 'helm');
 export const KUBECONFORM_BIN = path.join(BIN, 'kubeconform');
 export const MINIO_BIN = path.join(BIN, 'minio');
-export const MAILPIT_BIN = path.join(BIN, 'mailpit');
 // Built binaries and generated CRDs that take minutes to make live outside the clone, keyed by
 // version, so a fresh clone (CI starts with an empty .infra/) builds them once per machine.
 export const KUBE_CACHE = process.env.FLATLAY_CACHE

@@ -1,10 +1,10 @@
-// MinIO, a real S3 server for the image service's S3 blob-store contract: built with
-// `go install` into .infra/bin (like stripe-mock) and run detached on free loopback ports.
+// MinIO, a real S3 server for the image service's S3 blob-store contract: built with the other Go
+// tools (kube-family.mjs), linked into .infra/bin and run detached on free loopback ports.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { installGoTool } from './go-tools.mjs';
-import { MINIO_BIN, RUN, VERSIONS } from './layout.mjs';
+import { linkGoTool } from './go-tools.mjs';
+import { MINIO_BIN, RUN } from './layout.mjs';
 import { log } from './log.mjs';
 import { httpGet } from './probe.mjs';
 import { killPid, spawnDaemon, waitFor } from './process.mjs';
@@ -14,7 +14,7 @@ export const MINIO_USER = 'flatlay-test';
 export const MINIO_PASSWORD = 'flatlay-test-secret';
 export const MINIO_BUCKET = 'flatlay-test';
 
-export const installMinio = () => installGoTool('minio', 'github.com/minio/minio', VERSIONS.minio);
+export const installMinio = () => linkGoTool(MINIO_BIN, 'minio');
 
 /** @param {number} port */
 export async function minioOk(port) {

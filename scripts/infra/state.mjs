@@ -3,7 +3,7 @@
 
 import fs from 'node:fs';
 import { CHROMIUM } from './layout.mjs';
-import { mailpitEnv } from './mailpit.mjs';
+import { mailboxEnv } from './mailbox.mjs';
 import { minioEnv } from './minio.mjs';
 
 /**
@@ -30,7 +30,7 @@ export function envFrom(state) {
     REDIS_URL: `redis://127.0.0.1:${state.redis.port}`,
     STRIPE_MOCK_URL: `http://127.0.0.1:${state.stripeMock.port}`,
     ...minioEnv(state.minio),
-    ...mailpitEnv(state.mailpit),
+    ...mailboxEnv(state.mailbox),
     CHROMIUM_PATH: CHROMIUM,
     pids: {
       postgres: state.postgres.pid,
@@ -38,7 +38,7 @@ export function envFrom(state) {
       redis: state.redis.pid,
       stripeMock: state.stripeMock.pid,
       minio: state.minio.pid,
-      mailpit: state.mailpit?.pid,
+      mailbox: state.mailbox?.pid,
     },
   };
 }

@@ -1,4 +1,4 @@
-// stripe-mock (built into .infra/bin by go-tools.mjs), run detached on free loopback ports.
+// stripe-mock (linked into .infra/bin by go-tools.mjs), run detached on free loopback ports.
 
 import fs from 'node:fs';
 import path from 'node:path';

@@ -11,7 +11,7 @@ export const HELM = join(repoRoot, '.infra', 'bin', 'helm');
 /** Runs helm with `args`; its exit status, standard output and standard error. */
 export function runHelm(args: string[]): { status: number; stdout: string; stderr: string } {
   if (!existsSync(HELM))
-    throw new Error('helm is missing at .infra/bin/helm: run `node scripts/infra.mjs install` (it go-installs helm)');
+    throw new Error('helm is missing at .infra/bin/helm: run `node scripts/infra.mjs install` (it builds helm)');
   const r = spawnSync(HELM, args, {
     cwd: repoRoot,
     encoding: 'utf8',

@@ -17,7 +17,7 @@ import { SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
-import { linkIn, waitForMail } from '../../services/platform/test/mailpit.js';
+import { linkIn, waitForMail } from '../../services/platform/test/mailbox.js';
 import { waitFor } from '../../services/platform/test/support.js';
 import { type FakeImageEditApi, startFakeImageEditApi } from '../../services/image/test/support/fake-image-edit-api.js';
 import { payOnLocalCheckout } from './support/local-checkout.js';

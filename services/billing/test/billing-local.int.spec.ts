@@ -10,7 +10,7 @@ import { userEventHandler } from '../src/consumers/user-consumer.js';
 import { defaultCatalogueFile } from '../src/app/catalogue.js';
 import { readFileSync } from 'node:fs';
 import { waitFor as waitForShort } from '../../platform/test/support.js';
-import { waitForMail } from '../../platform/test/mailpit.js';
+import { waitForMail } from '../../platform/test/mailbox.js';
 import { startStack, type Stack } from './support/stack.js';
 
 // The stack's consumers read its own topics only (a fresh namespace, ADR 0010), never the run's

@@ -1,5 +1,5 @@
 // Accounts people look after themselves, over identity's gRPC API on real Postgres and Kafka, with
-// the e-mail read from a real SMTP server (Mailpit): verify an address, reset a forgotten password
+// the e-mail read from a real SMTP server (the test mailbox): verify an address, reset a forgotten password
 // (the old sessions end), change the password and the address; every link single-use, and an
 // address without an account answered exactly like one with.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { MAIL_BASE_URL, startIdentityWithMail, type IdentityMailStack } from './
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { identity } from '@flatlay/proto';
 import { type AppError, call, type RunningService } from '@flatlay/platform';
-import { linkIn, mailTo, waitForMail } from '../../platform/test/mailpit.js';
+import { linkIn, mailTo, waitForMail } from '../../platform/test/mailbox.js';
 import { RESET_MAILS_PER_HOUR } from '../src/domain/index.js';
 import { waitFor } from '../../platform/test/support.js';
 

@@ -8,7 +8,7 @@ import { MAIL_BASE_URL, startIdentityWithMail, type IdentityMailStack } from './
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { identity } from '@flatlay/proto';
 import { call, type RunningService } from '@flatlay/platform';
-import { mailTo, waitForMail } from '../../platform/test/mailpit.js';
+import { mailTo, waitForMail } from '../../platform/test/mailbox.js';
 import { DataExports, MAX_EXPORT_ATTEMPTS } from '../src/app/data-exports.js';
 
 const BASE = MAIL_BASE_URL;

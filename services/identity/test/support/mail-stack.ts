@@ -1,12 +1,12 @@
 // Identity as its own gRPC service on the suite's Postgres and Kafka, sending its e-mail to the
-// test SMTP server (Mailpit), for the tests of what people do from their inbox.
+// test SMTP server (the test mailbox), for the tests of what people do from their inbox.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { identity } from '@flatlay/proto';
 import { createClient, createLogger, ServiceCredential, startService, type RunningService } from '@flatlay/platform';
-import { testSmtpUrl } from '../../../platform/test/mailpit.js';
+import { testSmtpUrl } from '../../../platform/test/mailbox.js';
 import { requireEnv, testKafkaBus } from '../../../platform/test/support.js';
 import { createIdentityService } from '../../src/index.js';
 
