@@ -22,6 +22,7 @@ import path from 'node:path';
 import { cached } from './cached.mjs';
 import { GO_BUILD_FLAGS, goEnv, warmGoStd } from './go-env.mjs';
 import { KUBE_CACHE, VERSIONS } from './layout.mjs';
+import { log } from './log.mjs';
 import { run, which } from './process.mjs';
 
 export const KUBE_BINARIES = /** @type {const} */ ([
@@ -178,6 +179,7 @@ async function makeKubeFamily() {
     recipe,
     `the Go tools: Kubernetes ${version}, etcd, kwok, controller-gen, helm, Prometheus, MinIO, k6, Toxiproxy, stripe-mock, kubeconform (one Go build)`,
     async (out) => {
+      const t = Date.now();
       if (!which('go')) throw new Error('go is required to build the test tools (the control plane, MinIO, k6, ...)');
       const mod = path.join(out, 'src');
       await writeKubeModule(mod, version, TOOLS);
@@ -206,6 +208,8 @@ async function makeKubeFamily() {
         if (chosen !== wanted)
           throw new Error(`${module}: the shared module selected ${chosen}, not the pinned ${wanted}: pin ${chosen}`);
       }
+      // Where the network's part ends and the compiler's begins: the cold run's two halves.
+      log(`the Go tools: modules resolved in ${((Date.now() - t) / 1000).toFixed(1)} s; compiling`);
       await buildWithKube(mod, out, version, mains, [`-tags=${TAGS}`]);
       const kwok = JSON.parse(await goIn(mod, ['mod', 'download', '-json', `sigs.k8s.io/kwok@${VERSIONS.kwok}`])).Dir;
       const stages = KWOK_STAGES.map((s) => fs.readFileSync(path.join(kwok, 'kustomize', 'stage', s), 'utf8').trim());
