@@ -102,10 +102,11 @@ const needsInfra = files.some((f) => ['int', 'e2e', 'container'].includes(tierOf
 // infrastructure starting (mostly waiting on Kafka's JVM), the tests' type check, and the build.
 // A failed build stops the infrastructure it started (unless it is kept on purpose).
 const infraUp = needsInfra
-  ? background('Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock, MinIO)', process.execPath, [
-      join(repoRoot, 'scripts', 'infra.mjs'),
-      'up',
-    ])
+  ? background(
+      'Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock, MinIO, the test mailbox)',
+      process.execPath,
+      [join(repoRoot, 'scripts', 'infra.mjs'), 'up'],
+    )
   : undefined;
 if (infraUp)
   beforeFailureExit(() => {
@@ -163,7 +164,7 @@ await Promise.all([
       await installGo();
       await Promise.all([install(), installControlPlane(process.env.FLATLAY_KUBE_VERSION || undefined)]);
     }),
-  // install() above builds Toxiproxy too: one build of it per process (they share a temporary folder).
+  // install() above links Toxiproxy too (from the one Go build of every tool, ADR 0308).
   !k8s &&
     files.some((f) => tierOf(f) === 'fault') &&
     timed('Installing Toxiproxy for the fault tier (cached after the first build)', async () => {

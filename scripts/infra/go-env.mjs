@@ -19,7 +19,12 @@ export const goEnv = () => ({ ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 
  * the same everywhere (etcd's and Kubernetes' builds use it too), lets the standard library compiled
  * once by warmGoStd serve every build: the compile cache's key includes it.
  */
-export const GO_BUILD_FLAGS = Object.freeze(['-trimpath', '-ldflags=-s -w']);
+export const GO_STRIP = '-s -w';
+export const GO_BUILD_FLAGS = Object.freeze(['-trimpath', `-ldflags=${GO_STRIP}`]);
+
+/** `go <args>` in the module folder `cwd`, in goEnv(); answers its output. */
+/** @param {string} cwd @param {string[]} args */
+export const goIn = (cwd, args) => run('go', args, { cwd, env: goEnv() });
 
 /** @type {Promise<void> | undefined} */
 let stdWarmed;

@@ -20,10 +20,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { cached } from './cached.mjs';
-import { GO_BUILD_FLAGS, goEnv, warmGoStd } from './go-env.mjs';
+import { GO_BUILD_FLAGS, GO_STRIP, goIn, warmGoStd } from './go-env.mjs';
 import { KUBE_CACHE, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
-import { run, which } from './process.mjs';
+import { which } from './process.mjs';
 
 export const KUBE_BINARIES = /** @type {const} */ ([
   'kube-apiserver',
@@ -110,7 +110,7 @@ export async function writeKubeModule(mod, version, also = []) {
     path.join(mod, 'go.mod'),
     `module flatlay.local/kubebuild\n\ngo 1.25\n\nrequire (\n${unique.map((r) => `\t${r.module} ${r.version}\n`).join('')})\n`,
   );
-  await run('go', ['mod', 'download', `k8s.io/kubernetes@${version}`], { cwd: mod, env: goEnv() });
+  await goIn(mod, ['mod', 'download', `k8s.io/kubernetes@${version}`]);
   const kdir = (await goIn(mod, ['list', '-m', '-f', '{{.Dir}}', `k8s.io/kubernetes@${version}`])).trim();
   const staging = [
     ...fs.readFileSync(path.join(kdir, 'go.mod'), 'utf8').matchAll(/^\s*(k8s\.io\/\S+)\s+=>\s+\.\/staging\//gm),
@@ -131,12 +131,9 @@ export function kubeLdflags(version) {
     `-X k8s.io/component-base/version.gitMajor=${major}`,
     `-X k8s.io/component-base/version.gitMinor=${minor}`,
     '-X k8s.io/component-base/version.gitTreeState=clean',
-    '-s -w',
+    GO_STRIP,
   ].join(' ');
 }
-
-/** @param {string} cwd @param {string[]} args */
-const goIn = (cwd, args) => run('go', args, { cwd, env: goEnv() });
 
 /** `go build` of main packages into `out/`, with the shared flags and Kubernetes' version stamps. */
 /** @param {string} mod @param {string} out @param {string} version @param {string[]} pkgs @param {string[]} [extra] */
@@ -181,6 +178,9 @@ async function makeKubeFamily() {
     async (out) => {
       const t = Date.now();
       if (!which('go')) throw new Error('go is required to build the test tools (the control plane, MinIO, k6, ...)');
+      // The standard library compiles while the modules download (a cold cache waits on the network
+      // for minutes there); the build below waits for both.
+      void warmGoStd();
       const mod = path.join(out, 'src');
       await writeKubeModule(mod, version, TOOLS);
       fs.mkdirSync(path.join(mod, 'cmd', 'etcd'), { recursive: true });

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installJava21 } from './apt.mjs';
 import { cached } from './cached.mjs';
-import { goEnv } from './go-env.mjs';
+import { goEnv, goIn } from './go-env.mjs';
 import { buildWithKube, installKubeFamily, KUBE_BINARIES, writeKubeModule } from './kube-family.mjs';
 import { KUBE_CACHE, ROOT, VERSIONS } from './layout.mjs';
 import { exists, run, which } from './process.mjs';
@@ -53,7 +53,7 @@ export async function installKubernetes(version = VERSIONS.kubernetes) {
       path.join(mod, 'tools.go'),
       `//go:build tools\n\npackage tools\n\nimport (\n${KUBE_BINARIES.map((b) => `\t_ "k8s.io/kubernetes/cmd/${b}"\n`).join('')})\n`,
     );
-    await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
+    await goIn(mod, ['mod', 'tidy']);
     await buildWithKube(
       mod,
       out,
@@ -145,7 +145,7 @@ export async function makeKedaCrds(version = VERSIONS.keda) {
       path.join(mod, 'tools.go'),
       '//go:build tools\n\npackage tools\n\nimport (\n\t_ "github.com/kedacore/keda/v2/apis/keda/v1alpha1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n',
     );
-    await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
+    await goIn(mod, ['mod', 'tidy']);
     // controller-gen comes from the shared build; this module only gives it the API package, and
     // keeps controller-tools among its requirements so the API's dependencies resolve as before.
     const controllerGen = path.join(await installKubeFamily(), 'controller-gen');
@@ -182,7 +182,7 @@ export async function makePrometheusOperatorCrds(version = VERSIONS.prometheusOp
       path.join(mod, 'tools.go'),
       `//go:build tools\n\npackage tools\n\nimport (\n\t_ "${api}/v1"\n\t_ "sigs.k8s.io/controller-tools/cmd/controller-gen"\n)\n`,
     );
-    await run('go', ['mod', 'tidy'], { cwd: mod, env: goEnv() });
+    await goIn(mod, ['mod', 'tidy']);
     // controller-gen comes from the shared build; this module only gives it the API package, and
     // keeps controller-tools among its requirements so the API's dependencies resolve as before.
     const controllerGen = path.join(await installKubeFamily(), 'controller-gen');
