@@ -252,12 +252,26 @@ function budArgs({ fromSource, target, tag }) {
     ...(target ? ['--target', target] : []),
     ...(fromSource ? [] : ['--ignorefile', PREBUILT_IGNORE]),
     ...npmCaSecret(),
+    ...npmCacheVolume(),
     '-f',
     path.join(ROOT, 'Dockerfile'),
     '-t',
     tag,
     ROOT,
   ];
+}
+
+/**
+ * The host's npm cache, mounted where the build's `npm ci` looks for its own (the RUN steps run as
+ * root): the packages the host's `npm install` has just fetched are not fetched again. On a new
+ * machine that is most of the dependency stage (its `npm ci` was a second download of every
+ * production package); the lockfile still decides what is installed, and the cache is never part of
+ * a layer (a volume is mounted for RUN steps only). Where the host has none, the build downloads.
+ * @returns {string[]}
+ */
+function npmCacheVolume() {
+  const cache = process.env.npm_config_cache || path.join(os.homedir(), '.npm');
+  return fs.existsSync(cache) ? ['--volume', `${cache}:/root/.npm`] : [];
 }
 
 /**

@@ -16,7 +16,7 @@ pre-minted Google ID tokens and Supabase access tokens signed by the run's test 
   their positive cases, so they reach 2xx too; the event stream gets a fresh ticket and ends
   after a second.
 - Account care (verify, reset, confirm a new address, change password or address, delete): a
-  positive case is made real on a freshly registered account, with its links read from Mailpit.
+  positive case is made real on a freshly registered account, with its links read from the test mailbox.
 - Every answer is recorded (role, operation, status) in FUZZ_STATUS_LOG, so the run can tell that
   each operation answered 2xx at least once for each role.
 """
@@ -179,7 +179,8 @@ def _names_main_user(case) -> bool:
 
 # Account care (ADR 0402): a positive case needs a link from an e-mail, or an account's real
 # password. Each is made for a fresh account (never the run's main accounts, whose tokens must
-# still work after the run), and its links are read from the test SMTP server (Mailpit).
+# still work after the run), and its links are read from the test SMTP server (the test mailbox,
+# scripts/infra/mailbox-server.mjs).
 FRESH_PASSWORD = "fuzz fresh password"
 ACCOUNT_CARE = {
     "POST /auth/verify-email",
@@ -201,15 +202,14 @@ def _fresh_account() -> dict:
 
 def _link_token(address: str, subject: str) -> str:
     """The token of the newest e-mailed link to `address` whose subject contains `subject`."""
-    api = os.environ["MAILPIT_URL"].rstrip("/")
-    query = urllib.parse.quote(f'to:"{address}"')
+    api = os.environ["MAILBOX_URL"].rstrip("/")
+    query = urllib.parse.quote(address)
     for _ in range(200):
-        with urllib.request.urlopen(f"{api}/api/v1/search?query={query}", timeout=10) as response:
-            found = [m for m in json.load(response)["messages"] if subject in m["Subject"]]
+        with urllib.request.urlopen(f"{api}/messages?to={query}", timeout=10) as response:
+            # Oldest first: the newest link is the last one.
+            found = [m for m in json.load(response)["messages"] if subject in m["subject"]]
         if found:
-            with urllib.request.urlopen(f"{api}/api/v1/message/{found[0]['ID']}", timeout=10) as response:
-                text = json.load(response)["Text"]
-            return text.split("#token=", 1)[1].split()[0]
+            return found[-1]["text"].split("#token=", 1)[1].split()[0]
         time.sleep(0.05)
     raise RuntimeError(f"no e-mail '{subject}' reached {address}")
 
@@ -254,7 +254,7 @@ def before_call(context, case, kwargs):
         kwargs["allow_redirects"] = False
     if not _positive(case):
         return
-    if operation in ACCOUNT_CARE and "MAILPIT_URL" in os.environ:
+    if operation in ACCOUNT_CARE and "MAILBOX_URL" in os.environ:
         _account_care_case(case, operation)
         return
     if operation == LOCKED_IMAGE_PAYMENT and _nth(operation) % 2 == 0:
