@@ -80,10 +80,12 @@ RUN if [ -f /opt/cuda-libs/providers/libonnxruntime_providers_cuda.so ]; then sc
 # package: their layer (about 350 MB) is made before the product's output is copied, and as every
 # step here is a RUN or a small COPY, a warm build finds them all in the cache without hashing
 # node_modules again (a `COPY --from` of it would: half a minute).
+# `--prefer-offline`: `npm test` mounts the host's npm cache at /root/.npm for this step (the
+# packages its own install has just fetched); without a mounted cache it downloads as before.
 FROM manifests AS prebuilt-deps
 RUN --mount=type=secret,id=npm_ca \
     if [ -f /run/secrets/npm_ca ]; then export NPM_CONFIG_CAFILE=/run/secrets/npm_ca; fi \
- && npm ci --omit=dev --no-audit --no-fund --loglevel=error \
+ && npm ci --prefer-offline --omit=dev --no-audit --no-fund --loglevel=error \
  && npm ls --omit=dev --depth=0 >/dev/null
 COPY services/platform/dist services/platform/dist
 COPY services/image/dist/engine services/image/dist/engine
