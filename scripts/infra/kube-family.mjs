@@ -20,7 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { cached } from './cached.mjs';
-import { GO_BUILD_FLAGS, GO_STRIP, goIn, warmGoStd } from './go-env.mjs';
+import { GO_BUILD_FLAGS, GO_COMPILE_FLAGS, GO_STRIP, goIn, warmGoStd } from './go-env.mjs';
 import { KUBE_CACHE, VERSIONS } from './layout.mjs';
 import { log } from './log.mjs';
 import { which } from './process.mjs';
@@ -143,7 +143,7 @@ export async function buildWithKube(mod, out, version, pkgs, extra = []) {
     'build',
     // FLATLAY_GO_JOBS: more parallel compiles than cores, on a machine shared with other work.
     ...(process.env.FLATLAY_GO_JOBS ? ['-p', process.env.FLATLAY_GO_JOBS] : []),
-    ...GO_BUILD_FLAGS.filter((f) => !f.startsWith('-ldflags')),
+    ...GO_COMPILE_FLAGS,
     ...extra,
     '-ldflags',
     kubeLdflags(version),
