@@ -41,11 +41,12 @@ const smtp = new SMTPServer({
   onData(stream, session, callback) {
     simpleParser(stream)
       .then((mail) => {
+        const headerTo = addressesOf(mail.to);
         messages.push({
           id: String(messages.length + 1),
           messageId: mail.messageId ?? '',
           subject: mail.subject ?? '',
-          to: addressesOf(mail.to).length ? addressesOf(mail.to) : session.envelope.rcptTo.map((r) => r.address),
+          to: headerTo.length ? headerTo : session.envelope.rcptTo.map((r) => r.address),
           text: mail.text ?? '',
           html: typeof mail.html === 'string' ? mail.html : '',
         });
