@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Local infrastructure for Flatlay's tests: real Postgres, Kafka (KRaft), Redis, stripe-mock, MinIO and a test mailbox (SMTP),
+// Local infrastructure for Flatlay's tests: real Postgres, Kafka (KRaft), Redis, stripe-mock, an S3 server (versitygw) and a test mailbox (SMTP),
 // installed into the ignored cache folder `.infra/` and started on free loopback ports; plus the
 // Kubernetes tooling the chart test uses (helm, kubeconform in .infra/bin; no cluster), Schemathesis
 // and k6 (the load suite).
@@ -27,7 +27,7 @@ import { health } from './infra/health.mjs';
 import { installK6 } from './infra/k6.mjs';
 import { installKafka, startKafka, stopKafka } from './infra/kafka.mjs';
 import { startMailbox, stopMailbox } from './infra/mailbox.mjs';
-import { installMinio, startMinio, stopMinio } from './infra/minio.mjs';
+import { installS3Server, startS3Server, stopS3Server } from './infra/s3-server.mjs';
 import { ENV_FILE, INFRA, IS_ROOT, ROOT, RUN, STATE_FILE, ensureGitignore } from './infra/layout.mjs';
 import { isQuiet, log, setQuiet } from './infra/log.mjs';
 import { startPostgres, stopPostgres } from './infra/postgres.mjs';
@@ -74,7 +74,7 @@ export async function install(opts = {}) {
     afterPackages(installContainerTools).then(() => (opts.baseImage ? timedBaseImage() : undefined)),
     afterPackages(installKafka),
     afterGo(installStripeMock),
-    afterGo(installMinio),
+    afterGo(installS3Server),
     afterGo(installHelm),
     afterGo(installKubeconform),
     afterPackages(installSchemathesis),
@@ -107,7 +107,7 @@ async function timedBaseImage() {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Installs what is missing, starts Postgres, Kafka, Redis, stripe-mock and MinIO on free loopback ports
+ * Installs what is missing, starts Postgres, Kafka, Redis, stripe-mock, the S3 server and the test mailbox on free loopback ports
  * and resolves to the env object (also written to .infra/run/env.json). When everything recorded
  * is already up and healthy, keeps it and resolves to the same env.
  */
@@ -138,18 +138,8 @@ export async function up(opts = {}) {
   const save = () => fs.writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
   save();
 
-  const [
-    pgPort,
-    kafkaPort,
-    controllerPort,
-    redisPort,
-    stripePort,
-    stripeHttpsPort,
-    minioPort,
-    minioConsolePort,
-    smtpPort,
-    mailboxPort,
-  ] = await freePorts(10);
+  const [pgPort, kafkaPort, controllerPort, redisPort, stripePort, stripeHttpsPort, s3Port, smtpPort, mailboxPort] =
+    await freePorts(9);
   const t1 = Date.now();
   try {
     const results = await Promise.allSettled([
@@ -157,7 +147,7 @@ export async function up(opts = {}) {
       startKafka(kafkaPort, controllerPort, state, save),
       startRedis(redisPort, state, save),
       startStripeMock(stripePort, stripeHttpsPort, state, save),
-      startMinio(minioPort, minioConsolePort, state, save),
+      startS3Server(s3Port, state, save),
       startMailbox(smtpPort, mailboxPort, state, save),
     ]);
     const failed = results.filter((r) => r.status === 'rejected');
@@ -193,7 +183,7 @@ export async function down(opts = {}) {
     stopKafka(state.kafka),
     stopRedis(state.redis),
     stopStripeMock(state.stripeMock),
-    stopMinio(state.minio),
+    stopS3Server(state.s3),
     stopMailbox(state.mailbox),
   ]);
   const left = [
@@ -201,7 +191,7 @@ export async function down(opts = {}) {
     ['kafka', state.kafka?.pid, 'kafka.Kafka'],
     ['redis', state.redis?.pid, 'redis-server'],
     ['stripe-mock', state.stripeMock?.pid, 'stripe-mock'],
-    ['minio', state.minio?.pid, 'minio'],
+    ['s3', state.s3?.pid, 'versitygw'],
     ['mailbox', state.mailbox?.pid, 'mailbox-server'],
   ].filter(([, pid, needle]) => pid && isOurs(pid, needle));
   fs.rmSync(RUN, { recursive: true, force: true });
@@ -225,7 +215,7 @@ export async function status(opts = {}) {
     kafka: state.kafka && `127.0.0.1:${state.kafka.port}`,
     redis: state.redis && `127.0.0.1:${state.redis.port}`,
     stripeMock: state.stripeMock && `127.0.0.1:${state.stripeMock.port}`,
-    minio: state.minio && `127.0.0.1:${state.minio.port}`,
+    s3: state.s3 && `127.0.0.1:${state.s3.port}`,
     mailbox: state.mailbox && `127.0.0.1:${state.mailbox.smtpPort} (API ${state.mailbox.port})`,
   };
   for (const [name, ok] of Object.entries(h)) {

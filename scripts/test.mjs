@@ -103,7 +103,7 @@ const needsInfra = files.some((f) => ['int', 'e2e', 'container'].includes(tierOf
 // A failed build stops the infrastructure it started (unless it is kept on purpose).
 const infraUp = needsInfra
   ? background(
-      'Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock, MinIO, the test mailbox)',
+      'Provisioning real infrastructure (Postgres, Kafka, Redis, stripe-mock, the S3 server, the test mailbox)',
       process.execPath,
       [join(repoRoot, 'scripts', 'infra.mjs'), 'up'],
     )

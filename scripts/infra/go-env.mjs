@@ -14,7 +14,7 @@ export const goEnv = () => ({ ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 
 
 /**
  * The flags of every tool's build. `-s -w` leave out the symbol table and DWARF: the tools are run,
- * never debugged, and the linker's longest work on a large binary (MinIO, Prometheus, kube-apiserver)
+ * never debugged, and the linker's longest work on a large binary (k6, Prometheus, kube-apiserver)
  * is writing those. `-dwarf=false` has the compiler not make the DWARF the linker would drop anyway:
  * about a tenth less compile (k6 from an empty cache, twice each way: 304 and 314 s of CPU against
  * 344 and 348; the binary is byte-for-byte the same size) and a fifth less build cache.

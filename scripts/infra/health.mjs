@@ -5,7 +5,7 @@ import { mailboxOk } from './mailbox.mjs';
 import { pgReady } from './postgres.mjs';
 import { isOurs } from './process.mjs';
 import { redisPing } from './redis.mjs';
-import { minioOk } from './minio.mjs';
+import { s3ServerOk } from './s3-server.mjs';
 import { stripeMockOk } from './stripe-mock.mjs';
 
 /** @param {import('./state.mjs').State} state */
@@ -38,8 +38,8 @@ export async function health(state) {
       isOurs(state.stripeMock.pid, 'stripe-mock') &&
       (await stripeMockOk(state.stripeMock.port)),
   );
-  h.minio = await guard(
-    async () => state.minio?.pid && isOurs(state.minio.pid, 'minio') && (await minioOk(state.minio.port)),
+  h.s3 = await guard(
+    async () => state.s3?.pid && isOurs(state.s3.pid, 'versitygw') && (await s3ServerOk(state.s3.port)),
   );
   h.mailbox = await guard(
     async () =>

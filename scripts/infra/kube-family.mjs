@@ -5,7 +5,7 @@
 //   controller-gen  sigs.k8s.io/controller-tools (the KEDA and Prometheus Operator CRDs)
 //   helm        helm.sh/helm/v3 (the chart tests, the k8s and container tiers)
 //   prometheus, promtool  github.com/prometheus/prometheus (the monitoring tests)
-//   minio       github.com/minio/minio (the S3 blob store's contract)
+//   versitygw   github.com/versity/versitygw (the S3 blob store's contract: a real S3 gateway over a folder, ADR 0309)
 //   k6          go.k6.io/k6 (the load smoke test, npm run bench:api)
 //   server      github.com/Shopify/toxiproxy/v2 (the fault tier's network faults; linked as toxiproxy-server)
 //   stripe-mock github.com/stripe/stripe-mock (Stripe's API)
@@ -50,7 +50,12 @@ const TOOLS = Object.freeze([
     module: 'github.com/prometheus/prometheus',
     version: VERSIONS.prometheus,
   })),
-  { bin: 'minio', pkg: 'github.com/minio/minio', module: 'github.com/minio/minio', version: VERSIONS.minio },
+  {
+    bin: 'versitygw',
+    pkg: 'github.com/versity/versitygw/cmd/versitygw',
+    module: 'github.com/versity/versitygw',
+    version: VERSIONS.versitygw,
+  },
   { bin: 'k6', pkg: 'go.k6.io/k6', module: 'go.k6.io/k6', version: VERSIONS.k6 },
   {
     bin: 'server',
@@ -174,10 +179,11 @@ async function makeKubeFamily() {
   return cached(
     kubeFamilyDir(),
     recipe,
-    `the Go tools: Kubernetes ${version}, etcd, kwok, controller-gen, helm, Prometheus, MinIO, k6, Toxiproxy, stripe-mock, kubeconform (one Go build)`,
+    `the Go tools: Kubernetes ${version}, etcd, kwok, controller-gen, helm, Prometheus, versitygw, k6, Toxiproxy, stripe-mock, kubeconform (one Go build)`,
     async (out) => {
       const t = Date.now();
-      if (!which('go')) throw new Error('go is required to build the test tools (the control plane, MinIO, k6, ...)');
+      if (!which('go'))
+        throw new Error('go is required to build the test tools (the control plane, the S3 server, k6, ...)');
       // The standard library compiles while the modules download (a cold cache waits on the network
       // for minutes there); the build below waits for both.
       void warmGoStd();

@@ -17,8 +17,8 @@ export const VERSIONS = Object.freeze({
   kubeconform: 'v0.7.0', // github.com/yannh/kubeconform/cmd/kubeconform
   schemathesis: '4.32.5',
   k6: 'v1.8.1', // go.k6.io/k6 (the load suite, npm run bench:api) // PyPI schemathesis (tests/api-fuzz.e2e.spec.ts, npm run fuzz)
-  // github.com/minio/minio at commit 7aac2a2c5b7c (2026-02-12): MinIO tags are not semver, so the proxy's pseudo-version
-  minio: 'v0.0.0-20260212201848-7aac2a2c5b7c',
+  // github.com/versity/versitygw (Apache-2.0): the tests' S3 server, a real S3 gateway over a folder (ADR 0309)
+  versitygw: 'v1.8.0',
   // A real control plane with simulated nodes (tests/k8s, ADR 0302): built from the Go module proxy
   // into the per-machine cache (KUBE_CACHE), keyed by version. `npm test` runs the newest;
   // `npm run k8s:matrix` all three supported minors (the newest patches the proxy serves).
@@ -57,7 +57,7 @@ export const STATE_FILE = path.join(RUN, 'state.json');
 export const STRIPE_MOCK_BIN = path.join(BIN, 'stripe-mock');
 export const HELM_BIN = path.join(BIN, 'helm');
 export const KUBECONFORM_BIN = path.join(BIN, 'kubeconform');
-export const MINIO_BIN = path.join(BIN, 'minio');
+export const VERSITYGW_BIN = path.join(BIN, 'versitygw');
 // Built binaries and generated CRDs that take minutes to make live outside the clone, keyed by
 // version, so a fresh clone (CI starts with an empty .infra/) builds them once per machine.
 export const KUBE_CACHE = process.env.FLATLAY_CACHE

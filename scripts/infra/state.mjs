@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { CHROMIUM } from './layout.mjs';
 import { mailboxEnv } from './mailbox.mjs';
-import { minioEnv } from './minio.mjs';
+import { s3ServerEnv } from './s3-server.mjs';
 
 /**
  * What `up` records in state.json (and the fault tier in its own): per service its pid, ports and
@@ -29,7 +29,7 @@ export function envFrom(state) {
     KAFKA_BROKERS: `127.0.0.1:${state.kafka.port}`,
     REDIS_URL: `redis://127.0.0.1:${state.redis.port}`,
     STRIPE_MOCK_URL: `http://127.0.0.1:${state.stripeMock.port}`,
-    ...minioEnv(state.minio),
+    ...s3ServerEnv(state.s3),
     ...mailboxEnv(state.mailbox),
     CHROMIUM_PATH: CHROMIUM,
     pids: {
@@ -37,7 +37,7 @@ export function envFrom(state) {
       kafka: state.kafka.pid,
       redis: state.redis.pid,
       stripeMock: state.stripeMock.pid,
-      minio: state.minio.pid,
+      s3: state.s3.pid,
       mailbox: state.mailbox?.pid,
     },
   };

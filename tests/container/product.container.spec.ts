@@ -2,7 +2,7 @@
 // image, billing, analytics, the image worker) from the one built image, each with its Deployment's
 // command and environment from `helm template`, its secrets resolved from Secrets this suite makes
 // (the service keys as the mounted files the chart makes of them), as uid 1000 on a read-only root
-// with only /tmp writable, on the suite's real Postgres, Kafka, Redis and MinIO. A user's journey
+// with only /tmp writable, on the suite's real Postgres, Kafka, Redis and S3 server (versitygw). A user's journey
 // through the containerised gateway: sign up, a generation by the real engine in the worker's
 // container, its result, a pack paid on the local provider (chosen explicitly, as production
 // requires), and the operator's stats. Every component's probes answer from inside its container.
@@ -112,11 +112,11 @@ describe('the container image, run as the chart runs it', () => {
     const ports: Record<string, { serve: number; metrics: number }> = {};
     for (const c of COMPONENTS) ports[c] = { serve: await freePort(), metrics: await freePort() };
     base = `http://127.0.0.1:${ports.gateway!.serve}`;
-    const minio = new URL(requireEnv('S3_ENDPOINT'));
+    const s3 = new URL(requireEnv('S3_ENDPOINT'));
     const objects = renderChart([
       // The suite's backing services in place of the cluster's.
       `kafka.bootstrapServers=${requireEnv('KAFKA_BROKERS')}`,
-      `config.S3_ENDPOINT=${minio.origin}`,
+      `config.S3_ENDPOINT=${s3.origin}`,
       `config.S3_BUCKET=${requireEnv('S3_BUCKET')}`,
       'config.LOG_LEVEL=warn',
       // The suite's Kafka has no SCRAM users (the chart's default authenticates every client).

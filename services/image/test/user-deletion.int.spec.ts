@@ -1,4 +1,4 @@
-// UserDeleted on both blob stores (a folder and S3 on a real MinIO): the image service deletes the
+// UserDeleted on both blob stores (a folder and S3 on a real S3 server, versitygw): the image service deletes the
 // deleted user's rows, originals, results and previews, and nobody else's. Real ledger, real
 // Postgres, the image service with its in-process worker (a fake engine), identity's event on the bus.
 import assert from 'node:assert/strict';
@@ -37,7 +37,7 @@ const stores: Array<[string, () => Promise<{ blobs: BlobStore; cleanUp(): Promis
     },
   ],
   [
-    'the S3 store on MinIO',
+    'the S3 store on versitygw',
     async () => {
       const blobs = await testS3Store();
       return { blobs, cleanUp: async () => blobs.close() };

@@ -1,4 +1,4 @@
-// The real S3 server of the int tier (`npm test` starts MinIO and sets S3_*: scripts/infra/minio.mjs),
+// The real S3 server of the int tier (`npm test` starts versitygw and sets S3_*: scripts/infra/s3-server.mjs),
 // as a blob store whose bucket exists: for this package's contract and for the services that keep
 // files in it.
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -8,7 +8,8 @@ const NAMES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_
 
 export function s3Env() {
   const missing = NAMES.filter((n) => !process.env[n]);
-  if (missing.length) throw new Error(`${missing.join(', ')} not set: run through \`npm test\`, which starts MinIO`);
+  if (missing.length)
+    throw new Error(`${missing.join(', ')} not set: run through \`npm test\`, which starts the S3 server`);
   const e = process.env as Record<(typeof NAMES)[number], string>;
   return {
     endpoint: e.S3_ENDPOINT,
