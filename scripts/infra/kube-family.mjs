@@ -12,8 +12,9 @@
 //   kubeconform github.com/yannh/kubeconform (the chart's offline schema check)
 // Built apart, each tool compiled its own copy of client-go, apimachinery, the API types, gRPC,
 // OpenTelemetry, the Prometheus client and the compressors at its own versions: 257 MB of Go source
-// for these sixteen binaries, against 188 MB in one module, where each package is compiled once at
-// one version. On a new machine's two cores that compile is most of the cold CI's install step.
+// for these sixteen binaries, against 188 MB in one module, each package compiled once at one
+// version (160 MB since versitygw replaced MinIO, ADR 0309). On a new machine's two cores that
+// compile is most of the cold CI's install step.
 // Cached in KUBE_CACHE, keyed by the versions and flags below. Other Kubernetes versions
 // (`npm run k8s:matrix`) build their four binaries alone (kube-tools.mjs).
 
