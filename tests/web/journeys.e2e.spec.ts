@@ -278,7 +278,13 @@ async function enhance(page: Page) {
 async function enhanceOnDashboard(page: Page) {
   await page.locator('input[type=file]').first().setInputFiles(photo);
   await page.getByRole('button', { name: 'Enhance Image' }).click();
-  await page.getByText('Enhancement Started').first().waitFor();
+  // The toast follows the upload's answer: a ceiling of its own, as for the other server round
+  // trips here (the default 30 s was passed once on a loaded machine). A refusal says why.
+  const started = page.getByText('Enhancement Started').first();
+  const failed = page.getByText('Enhancement Failed').first();
+  await started.or(failed).waitFor({ timeout: 60_000 });
+  if (await failed.isVisible())
+    assert.fail(`the enhancement was refused: ${await failed.locator('xpath=..').textContent()}`);
   assert.equal(await page.getByRole('dialog').count(), 0, 'no type dialog on the dashboard');
 }
 
