@@ -11,6 +11,7 @@ import {
   prerenderedFile,
   SHARE_IMAGE,
 } from '../../gateway/src/web/public-pages';
+import { PREACT_COMPAT_ALIASES } from './preact-compat';
 
 const escapeAttribute = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -91,6 +92,10 @@ export function prerender(): Plugin {
         root,
         logLevel: 'warn',
         plugins: [react()],
+        // The same Preact as the browser's (ADR 0718), bundled with everything that imports React:
+        // an external react-router or Radix would load React itself from node_modules.
+        resolve: { alias: PREACT_COMPAT_ALIASES },
+        ssr: { noExternal: true },
         build: { ssr: 'src/server-entry.tsx', outDir: serverDir, emptyOutDir: true, copyPublicDir: false },
       });
       const entry = pathToFileURL(join(serverDir, 'server-entry.js')).href;

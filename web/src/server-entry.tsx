@@ -1,6 +1,9 @@
 // The build's prerendering entry (ADR 0714): web/build/prerender.ts builds this for Node after the
 // client build and renders each public page with it. Never part of the browser's bundle.
-import { prerenderToNodeStream } from 'react-dom/static';
+// It is built with the browser's aliases (ADR 0718): `react` is preact/compat here too, so the
+// pages are rendered by Preact's renderer, whose markup Preact's `hydrate` takes over.
+import type { VNode } from 'preact';
+import { renderToStringAsync } from 'preact-render-to-string';
 import { StaticRouter } from 'react-router-dom';
 import { createQueryClient } from './api/queries';
 import { AppRoot } from './app/AppRoot';
@@ -11,22 +14,17 @@ export async function renderPage(path: string): Promise<string> {
   // server: what needs the API renders its loading state, as the browser's first render does, so
   // hydration finds the same markup.
   const queryClient = createQueryClient();
-  // prerender (not renderToString) waits for every suspended part, so the page is whole.
-  // Any error fails the build: React would otherwise leave that part to the browser, unannounced.
-  const { prelude } = await prerenderToNodeStream(
-    <AppRoot queryClient={queryClient} inRouter={(tree) => <StaticRouter location={path}>{tree}</StaticRouter>} />,
-    {
-      onError(error) {
-        throw error;
-      },
-      // One document, nothing outlined: React would move a large part (the home page) out of place
-      // behind inline scripts that reveal it, and the CSP allows no inline script.
-      progressiveChunkSize: Number.POSITIVE_INFINITY,
-    },
-  );
-  const chunks: Buffer[] = [];
-  for await (const chunk of prelude) chunks.push(Buffer.from(chunk));
-  // The cache's collection timers (gcTime) would hold the build's process open for minutes.
-  queryClient.clear();
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    // The async renderer waits for every suspended part (a lazy component), so the page is whole,
+    // in one document with no inline script. Any error rejects, and fails the build.
+    // The element is React's type to TypeScript (the app is typed against React); at run time it
+    // is a Preact vnode, made by the aliased JSX runtime.
+    const tree = (
+      <AppRoot queryClient={queryClient} inRouter={(tree) => <StaticRouter location={path}>{tree}</StaticRouter>} />
+    ) as unknown as VNode;
+    return await renderToStringAsync(tree);
+  } finally {
+    // The cache's collection timers (gcTime) would hold the build's process open for minutes.
+    queryClient.clear();
+  }
 }

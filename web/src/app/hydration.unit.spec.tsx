@@ -1,24 +1,27 @@
 // @vitest-environment jsdom
 // Each public page as the build prerendered it (web/dist, made by `npm test`'s build step before any
-// test; server-entry.tsx rendered it in the build's own process: React's server and client
-// renderers share context state, so they cannot take turns in one test), hydrated by the browser's tree
-// (AppRoot under a BrowserRouter) in React's development build, which names every difference,
-// attributes included; the production build the browser journeys run reports only markup that
-// differs (ADR 0714). For a first visit, and for a returning visitor whose storage holds a session,
-// a cookie choice and the intro seen: what storage says must wait until after hydration.
+// test), taken over in the browser's way: AppRoot under a BrowserRouter, hydrated by Preact through
+// preact/compat as in the production build (ADR 0718). The app is bundled for this test with the
+// build's aliases (web/src/test/preact-harness.tsx). Preact reports no mismatch of its own, and while
+// hydrating it neither fixes an attribute nor says so, so the test compares: the hydration must leave
+// the page's markup exactly as it was, and the markup must be what Preact renders from nothing for
+// the same first render (the stores' server snapshots, `whileHydrating`), element by element,
+// attributes included. preact/debug adds the one message Preact has for a mismatch (an element of
+// another type). For a first visit, and for a returning visitor whose storage holds a session, a
+// cookie choice and the intro seen: what storage says must wait until after hydration.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { act } from '@testing-library/react';
-import { hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
-import { afterEach, describe, it, vi } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { build } from 'vite';
+import { afterAll, afterEach, beforeAll, describe, it, vi } from 'vitest';
 import { PUBLIC_PAGES, prerenderedFile } from '../../../gateway/src/web/public-pages';
-import { createQueryClient } from '../api/queries';
+import { PREACT_COMPAT_ALIASES } from '../../build/preact-compat';
 import { INTRO_SEEN_KEY } from '../features/content/IntroVideo';
 import { COOKIE_CHOICE_KEY } from '../lib/consent';
 import { fakeApi } from '../test/fake-api';
-import { AppRoot } from './AppRoot';
+import type * as Harness from '../test/preact-harness';
 
 // The tests run from the repository's root (jsdom's import.meta.url is no file address).
 const dist = resolve('web/dist');
@@ -30,6 +33,55 @@ async function prerendered(path: string): Promise<string> {
   assert.ok(inner, `${path}: a rendered root in the build`);
   return inner;
 }
+
+/**
+ * The tree under `node` as lines, one per element or text: the tag with its attributes sorted (the
+ * style as the browser parsed it, a form field's value and checked as properties, which Preact sets
+ * instead of attributes), adjacent texts as one, comments left out.
+ */
+function shape(node: Node, depth = 0, out: string[] = []): string[] {
+  let text = '';
+  const flush = () => {
+    if (text) out.push(`${'  '.repeat(depth)}"${text}"`);
+    text = '';
+  };
+  for (const child of node.childNodes) {
+    if (child.nodeType === Node.TEXT_NODE) text += child.textContent ?? '';
+    if (child.nodeType !== Node.ELEMENT_NODE) continue;
+    flush();
+    const el = child as HTMLElement;
+    const attributes = [...el.attributes]
+      .filter((a) => a.name !== 'style' && a.name !== 'value' && a.name !== 'checked')
+      .map((a) => `${a.name}="${a.value}"`);
+    if (el.style.cssText) attributes.push(`style="${el.style.cssText}"`);
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement)
+      attributes.push(`.value="${el.value}"`);
+    if (el instanceof HTMLInputElement && el.checked) attributes.push('.checked');
+    out.push(`${'  '.repeat(depth)}<${el.localName} ${attributes.sort().join(' ')}>`);
+    shape(el, depth + 1, out);
+  }
+  flush();
+  return out;
+}
+
+const web = resolve('web');
+const harnessDir = join(web, 'node_modules', '.cache', `flatlay-preact-harness-${process.pid}-${Date.now()}`);
+let preact: typeof Harness;
+
+beforeAll(async () => {
+  await build({
+    configFile: false,
+    root: web,
+    logLevel: 'warn',
+    plugins: [react()],
+    resolve: { alias: PREACT_COMPAT_ALIASES },
+    ssr: { noExternal: true },
+    build: { ssr: 'src/test/preact-harness.tsx', outDir: harnessDir, emptyOutDir: true, copyPublicDir: false },
+  });
+  preact = await import(/* @vite-ignore */ pathToFileURL(join(harnessDir, 'preact-harness.js')).href);
+}, 120_000);
+
+afterAll(() => rm(harnessDir, { recursive: true, force: true }));
 
 const visitors: Record<string, () => void> = {
   'a first visit': () => {},
@@ -46,33 +98,49 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-describe('hydrating the prerendered public pages', () => {
+// Every page at its address, and /auth as the Free card and a password reset link it: the build
+// rendered it without a query, which the page reads only after hydration.
+const addresses = [...PUBLIC_PAGES.map(({ path }) => ({ path, query: '' })), { path: '/auth', query: '?mode=signup' }];
+
+describe('hydrating the prerendered public pages with Preact', () => {
   for (const [visitor, prepare] of Object.entries(visitors))
-    for (const { path } of PUBLIC_PAGES)
-      it(`${path}, ${visitor}: React takes the page over without a mismatch`, async () => {
+    for (const { path, query } of addresses)
+      it(`${path}${query}, ${visitor}: Preact takes the page over as it is, and it is Preact's own first render`, async () => {
         // No server here: every call answers 404 (what the page does with answers comes after hydration).
         fakeApi({});
         prepare();
-        history.replaceState(null, '', path);
+        history.replaceState(null, '', `${path}${query}`);
         const root = document.createElement('div');
         root.id = 'root';
         root.innerHTML = await prerendered(path);
         document.body.append(root);
+        const before = root.innerHTML;
+        const built = shape(root);
         const problems: string[] = [];
         vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) =>
           problems.push(args.map(String).join(' ')),
         );
-        const app = hydrateRoot(
-          root,
-          <AppRoot queryClient={createQueryClient()} inRouter={(tree) => <BrowserRouter>{tree}</BrowserRouter>} />,
-          { onRecoverableError: (error) => problems.push(`recoverable: ${String(error)}`) },
-        );
-        // Hydration commits within the act; effects (the session, the storage) follow in it.
+        // Both synchronous on Preact: what they leave is the first render, before any effect.
+        const { act, browserApp, createRoot, hydrateRoot, whileHydrating } = preact;
+        let hydrated: ReturnType<typeof hydrateRoot> | undefined;
+        whileHydrating(() => {
+          hydrated = hydrateRoot(root, browserApp());
+        });
+        const afterHydration = root.innerHTML;
+        const fresh = document.createElement('div');
+        document.body.append(fresh);
+        const rendered = createRoot(fresh);
+        whileHydrating(() => rendered.render(browserApp()));
+        const own = shape(fresh);
+        // The effects (the session, the storage) follow.
         await act(async () => {});
-        app.unmount();
+        hydrated?.unmount();
+        rendered.unmount();
         assert.deepEqual(
-          problems.filter((p) => /hydrat|did(n't| not) match|recoverable/i.test(p)),
+          problems.filter((p) => /hydrat|Expected a DOM node/i.test(p)),
           [],
         );
+        assert.equal(afterHydration, before, 'the hydration changed the markup');
+        assert.deepEqual(own, built, "the build's markup is Preact's own first render");
       });
 });

@@ -3,7 +3,7 @@
 //   it and sends SIGN_UP_CONSENT_VERSION, which the server records with the account and the time;
 // - the cookie choice for the marketing pixels: nothing of a pixel loads until the visitor accepts;
 //   the choice stays in local storage and the footer's Cookie settings opens the banner again.
-import { useSyncExternalStore } from 'react';
+import { useStore } from './hydrated';
 
 /** The version of ConsentLine's text. Change it whenever that text changes. */
 export const SIGN_UP_CONSENT_VERSION = '2026-11-signup-18plus';
@@ -58,7 +58,7 @@ const snapshot = () => `${bannerOpen}:${cookieChoice() ?? ''}`;
 
 /** The choice and whether the visitor asked to see the settings, re-rendering on every change. */
 export function useCookieConsent(): { choice: CookieChoice | null; settingsOpen: boolean } {
-  const s = useSyncExternalStore(subscribe, snapshot, () => 'false:');
+  const s = useStore(subscribe, snapshot, () => 'false:');
   const [open, choice] = s.split(':');
   return { choice: choice === 'accepted' || choice === 'rejected' ? choice : null, settingsOpen: open === 'true' };
 }

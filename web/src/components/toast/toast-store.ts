@@ -1,5 +1,5 @@
 // The app's toasts: one store, at most one toast held at a time (a new one replaces the last).
-import { useSyncExternalStore } from 'react';
+import { useStore } from '../../lib/hydrated';
 
 export type ToastVariant = 'default' | 'destructive';
 
@@ -74,7 +74,7 @@ const subscribe = (l: () => void) => {
 const NONE: ToastItem[] = [];
 
 export function useToasts(): ToastItem[] {
-  return useSyncExternalStore(
+  return useStore(
     subscribe,
     () => toasts,
     () => NONE,

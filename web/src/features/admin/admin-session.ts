@@ -1,6 +1,6 @@
 // The operator's session: a bearer token kept as `admin_token`, apart from the customer's
 // `auth_token`, so an operator can be signed in to both (or to the dashboard only).
-import { useSyncExternalStore } from 'react';
+import { useStore } from '../../lib/hydrated';
 import { readStored, removeStored, writeStored } from '../../lib/storage';
 
 export const ADMIN_TOKEN_KEY = 'admin_token';
@@ -32,5 +32,5 @@ function subscribe(listener: () => void) {
 
 /** The stored admin token, re-read whenever it is stored or cleared. */
 export function useAdminToken(): string | null {
-  return useSyncExternalStore(subscribe, readAdminToken, () => null);
+  return useStore(subscribe, readAdminToken, () => null);
 }
