@@ -1,5 +1,5 @@
 import * as Tooltip from '@radix-ui/react-tooltip';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router-dom';
 
 export interface IconLinkItem {
@@ -16,27 +16,42 @@ export interface IconLinkItem {
 export default function IconLinkTooltips({ links, focus }: { links: IconLinkItem[]; focus?: string }) {
   return (
     <Tooltip.Provider delayDuration={700} skipDelayDuration={300}>
-      {links.map(({ to, label, icon }) => (
-        <Tooltip.Root key={label}>
-          <Tooltip.Trigger asChild>
-            <Link
-              to={to}
-              className="icon-button"
-              aria-label={label}
-              ref={(a) => {
-                if (a && label === focus && document.activeElement === document.body) a.focus();
-              }}
-            >
-              {icon}
-            </Link>
-          </Tooltip.Trigger>
-          <Tooltip.Portal>
-            <Tooltip.Content className="tooltip" sideOffset={6}>
-              {label}
-            </Tooltip.Content>
-          </Tooltip.Portal>
-        </Tooltip.Root>
+      {links.map((link) => (
+        <IconLinkTooltip key={link.label} {...link} focus={focus} />
       ))}
     </Tooltip.Provider>
+  );
+}
+
+/**
+ * One link and its tooltip, whose open state is ours (controlled), not Radix's own. Uncontrolled,
+ * Radix announces an opening from an effect, and each open tooltip's content closes on that
+ * announcement (another tooltip opened). React runs the announcing effect before the content has
+ * mounted; Preact (the production build, ADR 0718) mounts the content first, so the tooltip closed
+ * itself as soon as it opened (preactjs/preact#3805). Controlled, the announcement is made in the
+ * event handler, before any content exists, in both.
+ */
+function IconLinkTooltip({ to, label, icon, focus }: IconLinkItem & { focus?: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Tooltip.Root open={open} onOpenChange={setOpen}>
+      <Tooltip.Trigger asChild>
+        <Link
+          to={to}
+          className="icon-button"
+          aria-label={label}
+          ref={(a) => {
+            if (a && label === focus && document.activeElement === document.body) a.focus();
+          }}
+        >
+          {icon}
+        </Link>
+      </Tooltip.Trigger>
+      <Tooltip.Portal>
+        <Tooltip.Content className="tooltip" sideOffset={6}>
+          {label}
+        </Tooltip.Content>
+      </Tooltip.Portal>
+    </Tooltip.Root>
   );
 }
