@@ -9,12 +9,11 @@ import type { Manifest, Plugin } from 'vite';
  * The public pages are part of it (they are imported eagerly, for hydration); everything a page
  * loads on demand (the signed-in app, admin, checkout, the HEIC converter) is not (ADR 0715).
  *
- * Issue 31 asks for 100 KB; it is not met. React, ReactDOM, the router, react-query and the typed
- * fetch client alone, in one file, are 92.2 KB, which leaves 8 KB for the shell and seven eager
- * public pages (today 115.6 KB). So the build holds today's figure with 2.4 KB of room: nothing
- * grows unnoticed, and reaching 100 KB is the lazy-pages question of ADR 0715.
+ * Issue 31 asks for 100 KB. On React it was not met (115.6 KB: React, ReactDOM, the router,
+ * react-query and the typed fetch client alone were 92.2 KB, ADR 0715); the build runs on Preact
+ * through preact/compat since ADR 0718 (58.7 KB in 11 files), so the budget is the issue's.
  */
-export const INITIAL_JS_BUDGET_BYTES = 118 * 1024;
+export const INITIAL_JS_BUDGET_BYTES = 100 * 1024;
 
 /**
  * Modules that must never be in the initial JavaScript: each is a chunk of its own (a dynamic
