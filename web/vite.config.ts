@@ -2,7 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { initialJsBudget } from './build/initial-js-budget';
 import { precompress } from './build/precompress';
-import { PREACT_COMPAT_ALIASES } from './build/preact-compat';
+import { onCompatWarning, PREACT_COMPAT_ALIASES } from './build/preact-compat';
 import { prerender } from './build/prerender';
 import { showcaseImages } from './build/showcase-images';
 
@@ -13,5 +13,10 @@ export default defineConfig({
   resolve: { alias: PREACT_COMPAT_ALIASES },
   server: { proxy: { '/api': 'http://localhost:8080', '/healthz': 'http://localhost:8080' } },
   // No modulepreload polyfill: every browser the app supports preloads modules itself (ADR 0715).
-  build: { outDir: 'dist', emptyOutDir: true, modulePreload: { polyfill: false } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    modulePreload: { polyfill: false },
+    rolldownOptions: { onwarn: onCompatWarning },
+  },
 });

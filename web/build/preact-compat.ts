@@ -21,3 +21,22 @@ export const PREACT_COMPAT_ALIASES: Alias[] = [
   { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
 ];
+
+/**
+ * The build's warning handler: react-router reads React 19's `use` and `useOptimistic` from the
+ * React namespace and falls back when they are missing (its RSC server path, and optimistic state as
+ * plain state), which compat does not export; the bundler warns that they are always undefined.
+ * Those two are expected on Preact and left out of the build's output; every other warning passes.
+ */
+export function onCompatWarning(
+  warning: { code?: string; id?: string; message: string },
+  warn: (warning: { code?: string; id?: string; message: string }) => void,
+): void {
+  if (
+    warning.code === 'IMPORT_IS_UNDEFINED' &&
+    /[\\/]react-router[\\/]/.test(warning.id ?? '') &&
+    /Import `(use|useOptimistic)` will always be undefined/.test(warning.message)
+  )
+    return;
+  warn(warning);
+}

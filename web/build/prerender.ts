@@ -11,7 +11,7 @@ import {
   prerenderedFile,
   SHARE_IMAGE,
 } from '../../gateway/src/web/public-pages';
-import { PREACT_COMPAT_ALIASES } from './preact-compat';
+import { onCompatWarning, PREACT_COMPAT_ALIASES } from './preact-compat';
 
 const escapeAttribute = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -96,7 +96,13 @@ export function prerender(): Plugin {
         // an external react-router or Radix would load React itself from node_modules.
         resolve: { alias: PREACT_COMPAT_ALIASES },
         ssr: { noExternal: true },
-        build: { ssr: 'src/server-entry.tsx', outDir: serverDir, emptyOutDir: true, copyPublicDir: false },
+        build: {
+          ssr: 'src/server-entry.tsx',
+          outDir: serverDir,
+          emptyOutDir: true,
+          copyPublicDir: false,
+          rolldownOptions: { onwarn: onCompatWarning },
+        },
       });
       const entry = pathToFileURL(join(serverDir, 'server-entry.js')).href;
       const { renderPage } = (await import(`${entry}?build=${Date.now()}`)) as {
