@@ -16,6 +16,7 @@
 //
 //   BENCH_WEB_RUNS=3                       runs per page
 //   BENCH_WEB_PAGES=/,/pricing             only these pages
+//   BENCH_WEB_TRACES=1                     also keeps each run's trace (reports/bench-web/*.trace.json)
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -38,6 +39,7 @@ const PAGES = [
 const CATEGORIES = /** @type {const} */ (['performance', 'accessibility', 'best-practices', 'seo']);
 const TARGET = 0.95;
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
+const TRACES = process.env.BENCH_WEB_TRACES === '1';
 const only = process.env.BENCH_WEB_PAGES?.split(',').map((p) => p.trim());
 const pages = only ? PAGES.filter((p) => only.includes(p.path)) : PAGES;
 if (pages.length === 0 || !(RUNS >= 1)) {
@@ -172,6 +174,9 @@ try {
       }
       const name = page.path === '/' ? 'home' : page.path.slice(1);
       writeFileSync(join(reports, `${name}-${i}.json`), JSON.stringify(answer.lhr));
+      // The page's trace, as Lighthouse recorded it (unthrottled; its simulation scales the CPU time):
+      // what the long tasks were, for diagnosis (Chromium's DevTools opens it).
+      if (TRACES) writeFileSync(join(reports, `${name}-${i}.trace.json`), JSON.stringify(answer.artifacts.Trace));
       runs.push(figuresOf(answer.lhr));
       process.stdout.write(`  ${page.path} run ${i}: ${CATEGORIES.map((c) => runs.at(-1)?.scores[c]).join(' / ')}\n`);
     }

@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { createQueryClient } from './api/queries';
 import { AppRoot } from './app/AppRoot';
-import { whileHydrating } from './lib/hydrated';
+import { hydrateInParts } from './lib/hydrated';
 import './styles.css';
 
 const queryClient = createQueryClient();
@@ -12,9 +12,11 @@ const app = <AppRoot queryClient={queryClient} inRouter={(tree) => <BrowserRoute
 
 // A public page arrives rendered by the build (ADR 0714): the app takes over its HTML. Every other
 // path gets the empty shell and renders from nothing.
-// The build runs on Preact (ADR 0718), which hydrates in one synchronous pass: `startTransition` is
-// React's (ADR 0717: hydration in slices) and runs its callback at once on Preact. `whileHydrating`
-// makes the stores read through `useStore` answer their server snapshot during that pass, as React
-// does by itself, so the first render is the build's.
-if (root.hasChildNodes()) whileHydrating(() => startTransition(() => void hydrateRoot(root, app)));
+// The build runs on Preact (ADR 0718), which hydrates synchronously: `hydrateInParts` (ADR 0719) takes
+// the page over in short tasks, the providers first, then each `HydrateApart` in its own task, with
+// the stores answering their server snapshot as React does by itself, so the first render is the
+// build's. The first pass waits for a task after this module's evaluation, so that the two are not
+// one long task. (`startTransition` is React's, ADR 0717; Preact runs its callback at once.)
+if (root.hasChildNodes())
+  setTimeout(() => void hydrateInParts(() => startTransition(() => void hydrateRoot(root, app))), 0);
 else createRoot(root).render(app);

@@ -1,8 +1,9 @@
-import { lazy, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Outlet, Route, Routes } from 'react-router-dom';
 import { CookieBanner } from '../components/CookieBanner';
 import { Footer } from '../components/Footer';
 import { Header } from '../components/Header';
+import { HydrateApart } from '../components/HydrateApart';
 import { Spinner } from '../components/Spinner';
 import AuthPage from '../pages/AuthPage';
 import FaqPage from '../pages/FaqPage';
@@ -42,19 +43,27 @@ const SettingsPage = lazy(() => import('../pages/SettingsPage'));
 const SubscribePage = lazy(() => import('../pages/SubscribePage'));
 const SubscriptionCheckoutPage = lazy(() => import('../pages/SubscriptionCheckoutPage'));
 
+/** A public page whose content is one element, hydrated as a part of its own (ADR 0719). */
+const apart = (page: ReactNode) => <HydrateApart>{page}</HydrateApart>;
+
 function Layout() {
   return (
     <div className="app">
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <Header />
+      {/* A prerendered page is hydrated in parts, each in a task of its own (ADR 0719). */}
+      <HydrateApart>
+        <Header />
+      </HydrateApart>
       <main id="main" className="app__main">
         <Suspense fallback={<Spinner />}>
           <Outlet />
         </Suspense>
       </main>
-      <Footer />
+      <HydrateApart>
+        <Footer />
+      </HydrateApart>
       <CookieBanner />
     </div>
   );
@@ -68,7 +77,7 @@ export function App() {
       <Routes>
         <Route element={<Layout />}>
           <Route index element={<HomePage />} />
-          <Route path="auth" element={<AuthPage />} />
+          <Route path="auth" element={apart(<AuthPage />)} />
           <Route path="auth/callback" element={<AuthCallbackPage />} />
           <Route path="auth/forgot-password" element={<ForgotPasswordPage />} />
           <Route path="auth/reset-password" element={<ResetPasswordPage />} />
@@ -82,7 +91,7 @@ export function App() {
               </RequireAuth>
             }
           />
-          <Route path="pricing" element={<PricingPage />} />
+          <Route path="pricing" element={apart(<PricingPage />)} />
           <Route
             path="checkout"
             element={
@@ -91,10 +100,10 @@ export function App() {
               </RequireAuth>
             }
           />
-          <Route path="faq" element={<FaqPage />} />
-          <Route path="how-it-works" element={<HowItWorksPage />} />
-          <Route path="privacy" element={<PrivacyPage />} />
-          <Route path="terms" element={<TermsPage />} />
+          <Route path="faq" element={apart(<FaqPage />)} />
+          <Route path="how-it-works" element={apart(<HowItWorksPage />)} />
+          <Route path="privacy" element={apart(<PrivacyPage />)} />
+          <Route path="terms" element={apart(<TermsPage />)} />
           <Route path="futuristic" element={<FuturisticPage />} />
           <Route path="tiktok-test" element={<PixelTestPage />} />
           <Route path="admin" element={<AdminPage />} />

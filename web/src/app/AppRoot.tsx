@@ -1,6 +1,7 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, StrictMode } from 'react';
 import { AuthProvider } from '../auth/AuthProvider';
+import { HydrateApart } from '../components/HydrateApart';
 import { DeferredToaster } from '../components/toast/DeferredToaster';
 import { App } from './App';
 
@@ -22,7 +23,10 @@ export function AppRoot({
       <QueryClientProvider client={queryClient}>
         {inRouter(
           <AuthProvider>
-            <App />
+            {/* The routes and the page's frame hydrate after the providers, in a task of their own (ADR 0719). */}
+            <HydrateApart>
+              <App />
+            </HydrateApart>
             <DeferredToaster />
           </AuthProvider>,
         )}

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 // Each public page as the build prerendered it (web/dist, made by `npm test`'s build step before any
 // test), taken over in the browser's way: AppRoot under a BrowserRouter, hydrated by Preact through
-// preact/compat as in the production build (ADR 0718). The app is bundled for this test with the
+// preact/compat as in the production build (ADR 0718), in parts as main.tsx does (ADR 0719: the
+// providers first, each part in a task of its own). The app is bundled for this test with the
 // build's aliases (web/src/test/preact-harness.tsx). Preact reports no mismatch of its own, and while
 // hydrating it neither fixes an attribute nor says so, so the test compares: the hydration must leave
 // the page's markup exactly as it was, and the markup must be what Preact renders from nothing for
@@ -120,19 +121,29 @@ describe('hydrating the prerendered public pages with Preact', () => {
         vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) =>
           problems.push(args.map(String).join(' ')),
         );
-        // Both synchronous on Preact: what they leave is the first render, before any effect.
-        const { act, browserApp, createRoot, hydrateRoot, whileHydrating } = preact;
+        // As main.tsx does: the page's frame at once, then each part in a task of its own (ADR 0719).
+        // The effects (the session, the storage) wait until every part is hydrated: Preact runs them
+        // after the next frame, which is ours here.
+        const { act, browserApp, createRoot, hydrateInParts, hydrateRoot, options, partsWaiting, whileHydrating } =
+          preact;
+        const effects: Array<() => void> = [];
+        options.requestAnimationFrame = (run) => effects.push(run);
         let hydrated: ReturnType<typeof hydrateRoot> | undefined;
-        whileHydrating(() => {
+        const parts = hydrateInParts(() => {
           hydrated = hydrateRoot(root, browserApp());
         });
+        const afterFirstPass = root.innerHTML;
+        // The app's frame and routes at least wait for a task of their own.
+        const waitingAfterFirstPass = partsWaiting();
+        await parts;
         const afterHydration = root.innerHTML;
+        options.requestAnimationFrame = undefined;
         const fresh = document.createElement('div');
         document.body.append(fresh);
         const rendered = createRoot(fresh);
         whileHydrating(() => rendered.render(browserApp()));
         const own = shape(fresh);
-        // The effects (the session, the storage) follow.
+        for (const run of effects) run();
         await act(async () => {});
         hydrated?.unmount();
         rendered.unmount();
@@ -140,6 +151,8 @@ describe('hydrating the prerendered public pages with Preact', () => {
           problems.filter((p) => /hydrat|Expected a DOM node/i.test(p)),
           [],
         );
+        assert.ok(waitingAfterFirstPass > 0, 'the first pass left the parts to later tasks');
+        assert.equal(afterFirstPass, before, "the first pass changed the markup (a part's turn came early)");
         assert.equal(afterHydration, before, 'the hydration changed the markup');
         assert.deepEqual(own, built, "the build's markup is Preact's own first render");
       });

@@ -9,16 +9,22 @@ import type { IconLinkItem } from './IconLinkTooltips';
 import { AccountIcon, DashboardIcon, Logo, TokenIcon } from './icons';
 
 // The tooltips (Radix's, with its positioning library: about 19 KB) load once the page has loaded and
-// the browser is idle, or when the keyboard first reaches one of these links (ADR 0715); until then
-// the links are the same without. Not on a pointer's first contact: the links are new elements once
-// the tooltips come, and a tap on a phone (pointer enter, then click at once) lost its click.
+// the browser is idle where a mouse can hover (a fine pointer), or when the keyboard first reaches
+// one of these links (ADR 0715, ADR 0719); until then the links are the same without. A phone (a
+// coarse pointer, no hover) never shows them, so it never loads them: at start-up they cost a phone
+// a long task for nothing. Not on a pointer's first contact: the links are new elements once the
+// tooltips come, and a tap (pointer over, then click at once) lost its click.
 const IconLinkTooltips = lazy(() => import('./IconLinkTooltips'));
+
+/** Whether this device has a pointer that hovers (a mouse), the only one that shows a tooltip. */
+const canHover = () =>
+  typeof window.matchMedia === 'function' && window.matchMedia('(hover: hover) and (pointer: fine)').matches;
 
 function IconLinks({ links }: { links: IconLinkItem[] }) {
   const [wanted, setWanted] = useState(false);
   // The link that had the keyboard's focus when the tooltips came: it keeps it (the links are new elements).
   const [focused, setFocused] = useState<string | undefined>();
-  useEffect(() => afterLoad(() => setWanted(true)), []);
+  useEffect(() => (canHover() ? afterLoad(() => setWanted(true)) : undefined), []);
   const plain = links.map(({ to, label, icon }) => (
     <Link
       key={label}

@@ -15,7 +15,8 @@ afterEach(() => {
 });
 
 // Issue 31: Radix's tooltip is not loaded with the page; the icon links get their tooltips when the
-// keyboard (or a pointer) first reaches them, and the link that had the focus keeps it.
+// keyboard first reaches them (the link that had the focus keeps it), or once the page has loaded
+// where a mouse can hover: never on a phone, which shows no tooltip (ADR 0719).
 describe("the header's icon links", () => {
   it('are plain links first, then get their tooltips on the first focus, keeping that focus', async () => {
     renderPage(<Header />);
@@ -34,4 +35,30 @@ describe("the header's icon links", () => {
     // Focus opens Radix's tooltip at once: the label is there for the keyboard's user.
     await screen.findByRole('tooltip', { name: 'Dashboard' });
   });
+
+  for (const [device, hovers] of [
+    ['with a mouse', true],
+    ['on a phone', false],
+  ] as const)
+    it(`${device}, ${hovers ? 'get' : 'do not get'} their tooltips once the page has loaded`, async () => {
+      vi.stubGlobal('matchMedia', (query: string) => ({
+        matches: hovers && query === '(hover: hover) and (pointer: fine)',
+        media: query,
+        addEventListener: () => {},
+        removeEventListener: () => {},
+      }));
+      const idle: Array<() => void> = [];
+      vi.stubGlobal('requestIdleCallback', (run: () => void) => idle.push(run));
+      vi.stubGlobal('cancelIdleCallback', () => {});
+      renderPage(<Header />);
+      const icons = () => [...document.querySelectorAll('.site-header__mobile a.icon-button')];
+      assert.equal(icons().length, 2);
+      // The page has loaded (jsdom's document is complete): the tooltips wait for the browser's idle time.
+      await waitFor(() => assert.equal(idle.length, hovers ? 1 : 0));
+      await act(async () => {
+        for (const run of idle) run();
+      });
+      if (hovers) await waitFor(() => assert.ok(icons().every((a) => a.hasAttribute('data-state'))));
+      else assert.ok(!icons().some((a) => a.hasAttribute('data-state')), 'a phone loads no tooltip');
+    });
 });

@@ -1,7 +1,9 @@
 import { useSyncExternalStore } from 'react';
 
-/** True only while main.tsx hydrates a prerendered page (see `whileHydrating`). */
+/** True only while main.tsx hydrates a prerendered page, or a part of it (see `whileHydrating`). */
 let hydrating = false;
+/** True only while main.tsx hydrates a prerendered page in parts (see `hydrateInParts`). */
+let inParts = false;
 
 /**
  * Runs `hydrate` (main.tsx's `hydrateRoot` of a prerendered page) as the time when every store read
@@ -13,12 +15,96 @@ let hydrating = false;
  * later and takes the server snapshot itself, so for it this changes nothing.
  */
 export function whileHydrating(hydrate: () => void): void {
+  const was = hydrating;
   hydrating = true;
   try {
     hydrate();
   } finally {
-    hydrating = false;
+    hydrating = was;
   }
+}
+
+/** Each waiting part's turn (`waitForTurn`), first in the page first. */
+const waiting: Array<() => void> = [];
+
+/** Hands the next waiting part its turn in a task of its own, then the next, until none waits. */
+function nextTurnLater(): void {
+  setTimeout(() => {
+    // A part hydrates within its turn's task (Preact renders in microtasks), so nothing may still
+    // be hydrating here; this only makes sure of it.
+    endHydrating();
+    waiting.shift()?.();
+    if (waiting.length > 0) nextTurnLater();
+  }, 0);
+}
+
+/**
+ * The turn of a part of the page being hydrated in parts (`HydrateApart`): `turn` settles in a task of
+ * its own, after every part queued before it, and `settled` says whether it has.
+ */
+export interface PartTurn {
+  turn: Promise<void>;
+  settled: boolean;
+  /** Set by the part once it has been hydrated. */
+  hydrated?: boolean;
+}
+
+/** Queues a part for a turn of its own; undefined unless a page is being hydrated in parts now. */
+export function waitForTurn(): PartTurn | undefined {
+  if (!(hydrating && inParts)) return undefined;
+  let settle!: () => void;
+  const part: PartTurn = { turn: new Promise<void>((ok) => (settle = ok)), settled: false };
+  waiting.push(() => {
+    part.settled = true;
+    settle();
+  });
+  if (waiting.length === 1) nextTurnLater();
+  return part;
+}
+
+/**
+ * Hydrates a prerendered page in parts (ADR 0719): `hydrate` (main.tsx's `hydrateRoot`) takes over
+ * the page's frame, and every `HydrateApart` in it waits for a task of its own, after those before it
+ * in the page. Preact keeps a waiting part's markup as it is (a part that suspends while hydrating)
+ * and hydrates it when its turn comes; `resumeHydrating` makes the stores answer their server
+ * snapshot for that part, as for the first pass. Resolves once no part waits any longer.
+ */
+export function hydrateInParts(hydrate: () => void): Promise<void> {
+  inParts = true;
+  try {
+    whileHydrating(hydrate);
+  } finally {
+    inParts = false;
+  }
+  return new Promise((done) => {
+    const check = () => {
+      if (waiting.length > 0) return void setTimeout(check, 0);
+      endHydrating();
+      done();
+    };
+    check();
+  });
+}
+
+/** How many parts wait for their turn now (the hydration test: the first pass left parts to later tasks). */
+export function partsWaiting(): number {
+  return waiting.length;
+}
+
+/**
+ * For a part whose turn came (`HydrateApart`): from here until `endHydrating`, which the part calls
+ * once its content's layout effects have run, the stores answer their server snapshot and parts
+ * inside it queue for a turn.
+ */
+export function resumeHydrating(): void {
+  hydrating = true;
+  inParts = true;
+}
+
+/** The end of a part's hydration (see `resumeHydrating`). */
+export function endHydrating(): void {
+  hydrating = false;
+  inParts = false;
 }
 
 /**

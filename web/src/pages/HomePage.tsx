@@ -11,18 +11,20 @@ import { PricingBlock } from '../features/pricing/PricingBlock';
 export default function HomePage() {
   return (
     <>
-      <section className="hero" aria-labelledby="hero-title">
-        <div className="hero__intro">
-          <h1 id="hero-title">Studio flat-lays from casual photos</h1>
-          <p className="lead">
-            Upload a photo of clothing, accessories, shoes or a detail. AI cleans, straightens and centres it into a
-            marketplace-ready image.
-          </p>
-        </div>
-        <EnhanceHero />
-        <PhotoTip />
-      </section>
-      {/* Below the hero, each section is hydrated on its own (ADR 0717). */}
+      {/* Each section is hydrated in a task of its own (ADR 0719). */}
+      <HydrateApart>
+        <section className="hero" aria-labelledby="hero-title">
+          <div className="hero__intro">
+            <h1 id="hero-title">Studio flat-lays from casual photos</h1>
+            <p className="lead">
+              Upload a photo of clothing, accessories, shoes or a detail. AI cleans, straightens and centres it into a
+              marketplace-ready image.
+            </p>
+          </div>
+          <EnhanceHero />
+          <PhotoTip />
+        </section>
+      </HydrateApart>
       <HydrateApart>
         <HowItWorksSteps />
       </HydrateApart>

@@ -6,9 +6,10 @@ import { BrowserRouter } from 'react-router-dom';
 import { createQueryClient } from '../api/queries';
 import { AppRoot } from '../app/AppRoot';
 
+export { options } from 'preact';
 export { act } from 'preact/test-utils';
 export { createRoot, hydrateRoot } from 'react-dom/client';
-export { whileHydrating } from '../lib/hydrated';
+export { hydrateInParts, partsWaiting, whileHydrating } from '../lib/hydrated';
 
 /** The browser's tree (main.tsx), made by this bundle's JSX runtime: Preact's. */
 export const browserApp = () => (
