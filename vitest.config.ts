@@ -5,14 +5,14 @@
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { unitFilesThatMock } from './scripts/test/module-mocks.ts';
+import { SPEC_ROOTS } from './scripts/test/spec-files.mjs';
 import SlowTiersFirst from './scripts/test/sequencer.ts';
 
 const conditions = ['source', ...defaultServerConditions.filter((c) => c !== 'module')];
-const ROOTS = ['proto', 'services', 'gateway', 'apps', 'web', 'tests', 'scripts'];
-const SPECS = `{${ROOTS.join(',')}}/**/*`;
+const SPECS = `{${SPEC_ROOTS.join(',')}}/**/*`;
 const EXCLUDE = ['**/node_modules/**', '**/dist/**', '**/.*/**'];
 // Unit files that replace modules with vi.mock run isolated (scripts/test/module-mocks.ts).
-const unitMocking = unitFilesThatMock(import.meta.dirname, ROOTS);
+const unitMocking = unitFilesThatMock(import.meta.dirname);
 
 export default defineConfig({
   resolve: { conditions },

@@ -10,8 +10,8 @@
 // FLATLAY_FAULTS=all (`npm run faults`) runs its longer set.
 // Every tier runs on vitest (vitest.config.ts); the run ends with the line `N passed, N failed`.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { down, install } from './infra.mjs';
 import { installGo } from './infra/apt.mjs';
 import { imageBuildIsCold } from './infra/containers.mjs';
@@ -29,20 +29,9 @@ import {
   typecheckScripts,
 } from './lib/steps.mjs';
 import { imageBeforeTests } from './test/image-plan.mjs';
+import { SPEC_FILE, specFiles } from './test/spec-files.mjs';
 
 const TIERS = ['unit', 'int', 'e2e', 'k8s', 'fault', 'container'];
-const ROOTS = ['proto', 'services', 'gateway', 'apps', 'web', 'tests', 'scripts'];
-
-/** @param {string} dir @param {string[]} [out] @returns {string[]} */
-function findSpecs(dir, out = []) {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) findSpecs(p, out);
-    else if (/\.(unit|int|e2e|k8s|fault|container)\.spec\.tsx?$/.test(name)) out.push(relative(repoRoot, p));
-  }
-  return out;
-}
 
 /**
  * Starts scripts/infra/containers.mjs (tools, base image, product image) in the background; its
@@ -78,9 +67,9 @@ function printImageTimes(statusFile) {
 }
 
 const filters = process.argv.slice(2);
-/** @param {string} f findSpecs only collects names that carry a tier */
-const tierOf = (f) => /** @type {string} */ (f.match(/\.(unit|int|e2e|k8s|fault|container)\.spec\./)?.[1]);
-let files = ROOTS.flatMap((r) => findSpecs(join(repoRoot, r))).sort(
+/** @param {string} f specFiles only collects names that carry a tier */
+const tierOf = (f) => /** @type {string} */ (f.match(SPEC_FILE)?.[1]);
+let files = specFiles(repoRoot).sort(
   (a, b) => TIERS.indexOf(tierOf(a)) - TIERS.indexOf(tierOf(b)) || a.localeCompare(b),
 );
 if (filters.length)

@@ -2,8 +2,9 @@
 // mocked modules only between isolated files, so these files stay out of the `unit` project,
 // whose files share a process (vitest.config.ts, scripts/test/fresh-file.ts): in it, one file's
 // mock would answer the next file's import of the real module.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SPEC_ROOTS, specFiles } from './spec-files.mjs';
 
 const MOCKS = /\bvi\s*\.\s*(?:mock|doMock)\s*\(/;
 const UNIT_SPEC = /\.unit\.spec\.tsx?$/;
@@ -13,17 +14,9 @@ export function mocksModules(source: string): boolean {
   return MOCKS.test(source);
 }
 
-/** The unit spec files under `dirs` (relative to `root`, node_modules and dot folders left out) that mock modules, as paths relative to `root`. */
-export function unitFilesThatMock(root: string, dirs: string[]): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (UNIT_SPEC.test(name) && mocksModules(readFileSync(path, 'utf8'))) found.push(relative(root, path));
-    }
-  };
-  for (const dir of dirs) walk(join(root, dir));
-  return found.sort();
+/** The unit spec files under `roots` of `root` (scripts/test/spec-files.mjs) that mock modules, as paths relative to `root`. */
+export function unitFilesThatMock(root: string, roots: readonly string[] = SPEC_ROOTS): string[] {
+  return specFiles(root, { pattern: UNIT_SPEC, roots }).filter((file) =>
+    mocksModules(readFileSync(join(root, file), 'utf8')),
+  );
 }

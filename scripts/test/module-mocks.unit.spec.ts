@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { mocksModules, unitFilesThatMock } from './module-mocks.js';
+import { specFiles } from './spec-files.mjs';
 
 describe('unit files that mock modules (kept out of the shared-process project)', () => {
   const root = mkdtempSync(join(tmpdir(), 'flatlay-mocks-'));
@@ -17,7 +18,7 @@ describe('unit files that mock modules (kept out of the shared-process project)'
     assert.equal(mocksModules('// the registry of vi.mock calls'), false);
   });
 
-  it('lists only unit spec files that mock, under the given folders, skipping node_modules', () => {
+  it('lists only unit spec files that mock, under the given folders, skipping node_modules and dist', () => {
     const put = (path: string, text: string) => {
       mkdirSync(join(root, path, '..'), { recursive: true });
       writeFileSync(join(root, path), text);
@@ -28,9 +29,21 @@ describe('unit files that mock modules (kept out of the shared-process project)'
     put('web/node_modules/d/e.unit.spec.ts', "vi.mock('./b');");
     put('services/x/f.unit.spec.ts', "vi.doMock('./g');");
     put('other/h.unit.spec.ts', "vi.mock('./b');");
+    put('web/dist/i.unit.spec.ts', "vi.mock('./b');");
     assert.deepEqual(unitFilesThatMock(root, ['web', 'services']), [
       'services/x/f.unit.spec.ts',
       'web/src/a.unit.spec.tsx',
     ]);
+  });
+
+  it("looks where npm test looks: every folder of the repository's tests", () => {
+    const repo = join(import.meta.dirname, '..', '..');
+    const mocking = unitFilesThatMock(repo);
+    assert.ok(mocking.includes('scripts/test/module-mocks.unit.spec.ts'), 'this file mentions vi.mock in a call');
+    assert.deepEqual(
+      mocking.filter((file) => !specFiles(repo).includes(file)),
+      [],
+      'every file it names is one npm test runs',
+    );
   });
 });
