@@ -263,6 +263,12 @@ export const unschemaedVariables: UnschemaedVariable[] = [
   { name: 'BENCH_RUNS', group: TOOLS, default: '`30`', meaning: '`bench:admin-search` only: runs of each query' },
   { name: 'BENCH_WEB_RUNS', group: TOOLS, default: '`3`', meaning: '`bench:web` only: Lighthouse runs per page' },
   {
+    name: 'BENCH_WEB_TRACES',
+    group: TOOLS,
+    default: 'unset',
+    meaning: "`bench:web` only: `1` also keeps each run's trace in `reports/bench-web/*.trace.json`",
+  },
+  {
     name: 'BENCH_WEB_PAGES',
     group: TOOLS,
     default: 'unset: the seven public pages',
