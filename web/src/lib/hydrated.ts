@@ -27,15 +27,48 @@ export function whileHydrating(hydrate: () => void): void {
 /** Each waiting part's turn (`waitForTurn`), first in the page first. */
 const waiting: Array<() => void> = [];
 
-/** Hands the next waiting part its turn in a task of its own, then the next, until none waits. */
+/**
+ * Runs `next` in a task of its own after the browser's next frame, or after 50 ms where no frame comes
+ * (a hidden tab, jsdom): Preact runs the effects of what it rendered after the next frame, so the
+ * effects of one part run before the next part is hydrated, not all together in one long task.
+ */
+function afterNextFrame(next: () => void): void {
+  let frame: number | undefined;
+  const go = () => {
+    clearTimeout(timer);
+    if (frame !== undefined) cancelAnimationFrame(frame);
+    setTimeout(next, 0);
+  };
+  const timer = setTimeout(go, 50);
+  if (typeof requestAnimationFrame === 'function') frame = requestAnimationFrame(go);
+}
+
+/** Whether turns are being handed out (`nextTurnLater` is scheduled). */
+let turning = false;
+/** Who waits for the last part's turn to be over (`hydrateInParts`). */
+const whenAllHydrated: Array<() => void> = [];
+
+/**
+ * Hands the next waiting part its turn in a task of its own, after the previous part's effects; once
+ * none waits any longer, tells `hydrateInParts`.
+ */
 function nextTurnLater(): void {
-  setTimeout(() => {
+  turning = true;
+  afterNextFrame(() => {
     // A part hydrates within its turn's task (Preact renders in microtasks), so nothing may still
     // be hydrating here; this only makes sure of it.
     endHydrating();
-    waiting.shift()?.();
-    if (waiting.length > 0) nextTurnLater();
-  }, 0);
+    const turn = waiting.shift();
+    if (!turn) {
+      turning = false;
+      for (const done of whenAllHydrated.splice(0)) done();
+      return;
+    }
+    turn();
+    // The part renders in this task's microtasks and asks for a frame for its effects then: the next
+    // turn asks for its frame from a later task, so that it comes after those effects.
+    setTimeout(nextTurnLater, 0);
+  });
 }
 
 /**
@@ -58,7 +91,7 @@ export function waitForTurn(): PartTurn | undefined {
     part.settled = true;
     settle();
   });
-  if (waiting.length === 1) nextTurnLater();
+  if (!turning) nextTurnLater();
   return part;
 }
 
@@ -67,7 +100,8 @@ export function waitForTurn(): PartTurn | undefined {
  * the page's frame, and every `HydrateApart` in it waits for a task of its own, after those before it
  * in the page. Preact keeps a waiting part's markup as it is (a part that suspends while hydrating)
  * and hydrates it when its turn comes; `resumeHydrating` makes the stores answer their server
- * snapshot for that part, as for the first pass. Resolves once no part waits any longer.
+ * snapshot for that part, as for the first pass. Resolves once every part has had its turn and the
+ * browser has drawn a frame since (the last part's effects have run).
  */
 export function hydrateInParts(hydrate: () => void): Promise<void> {
   inParts = true;
@@ -77,12 +111,8 @@ export function hydrateInParts(hydrate: () => void): Promise<void> {
     inParts = false;
   }
   return new Promise((done) => {
-    const check = () => {
-      if (waiting.length > 0) return void setTimeout(check, 0);
-      endHydrating();
-      done();
-    };
-    check();
+    if (turning) whenAllHydrated.push(done);
+    else done();
   });
 }
 
