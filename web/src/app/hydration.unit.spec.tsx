@@ -156,4 +156,33 @@ describe('hydrating the prerendered public pages with Preact', () => {
         assert.equal(afterHydration, before, 'the hydration changed the markup');
         assert.deepEqual(own, built, "the build's markup is Preact's own first render");
       });
+
+  it("/, a visitor's first press: every part waiting is hydrated at once, and the page is still the build's", async () => {
+    fakeApi({});
+    history.replaceState(null, '', '/');
+    const root = document.createElement('div');
+    root.id = 'root';
+    root.innerHTML = await prerendered('/');
+    document.body.append(root);
+    const before = root.innerHTML;
+    const { act, browserApp, hydrateInParts, hydrateRoot, options, partsWaiting } = preact;
+    const effects: Array<() => void> = [];
+    options.requestAnimationFrame = (run) => effects.push(run);
+    let hydrated: ReturnType<typeof hydrateRoot> | undefined;
+    const parts = hydrateInParts(() => {
+      hydrated = hydrateRoot(root, browserApp());
+    });
+    assert.ok(partsWaiting() > 0, 'parts wait after the first pass');
+    // A finger on the page (in the browser, the microtasks that hydrate run before the press reaches
+    // its target; here, after this call).
+    root.querySelector('footer')?.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    assert.equal(partsWaiting(), 0, 'no part waits for its turn any more');
+    await act(async () => {});
+    assert.equal(root.innerHTML, before, 'the hydration changed the markup');
+    await parts;
+    options.requestAnimationFrame = undefined;
+    for (const run of effects) run();
+    await act(async () => {});
+    hydrated?.unmount();
+  });
 });

@@ -26,6 +26,8 @@ export function whileHydrating(hydrate: () => void): void {
 
 /** Each waiting part's turn (`waitForTurn`), first in the page first. */
 const waiting: Array<() => void> = [];
+/** Set by the visitor's first input while parts wait (`hydrateEverythingNow`): nothing waits any more. */
+let hurried = false;
 
 /**
  * Runs `next` in a task of its own after the browser's next frame, or after 50 ms where no frame comes
@@ -84,7 +86,7 @@ export interface PartTurn {
 
 /** Queues a part for a turn of its own; undefined unless a page is being hydrated in parts now. */
 export function waitForTurn(): PartTurn | undefined {
-  if (!(hydrating && inParts)) return undefined;
+  if (!(hydrating && inParts) || hurried) return undefined;
   let settle!: () => void;
   const part: PartTurn = { turn: new Promise<void>((ok) => (settle = ok)), settled: false };
   waiting.push(() => {
@@ -104,16 +106,29 @@ export function waitForTurn(): PartTurn | undefined {
  * browser has drawn a frame since (the last part's effects have run).
  */
 export function hydrateInParts(hydrate: () => void): Promise<void> {
+  hurried = false;
   inParts = true;
   try {
     whileHydrating(hydrate);
   } finally {
     inParts = false;
   }
-  return new Promise((done) => {
-    if (turning) whenAllHydrated.push(done);
-    else done();
+  if (!turning) return Promise.resolve();
+  // The visitor's first press, key or focus while parts wait: every part is hydrated at once, in the
+  // microtasks that run before the event goes on to its target, so the target answers it (a click on
+  // a part not yet hydrated would otherwise do nothing; React replays it, Preact cannot).
+  const inputs = ['pointerdown', 'keydown', 'focusin', 'click'] as const;
+  const onInput = () => hydrateEverythingNow();
+  for (const input of inputs) document.addEventListener(input, onInput, { capture: true });
+  return new Promise<void>((done) => whenAllHydrated.push(done)).then(() => {
+    for (const input of inputs) document.removeEventListener(input, onInput, { capture: true });
   });
+}
+
+/** Gives every waiting part its turn now; parts inside them do not wait either. */
+function hydrateEverythingNow(): void {
+  hurried = true;
+  for (const turn of waiting.splice(0)) turn();
 }
 
 /** How many parts wait for their turn now (the hydration test: the first pass left parts to later tasks). */
