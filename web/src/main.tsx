@@ -1,4 +1,3 @@
-import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { createQueryClient } from './api/queries';
@@ -16,7 +15,6 @@ const app = <AppRoot queryClient={queryClient} inRouter={(tree) => <BrowserRoute
 // the page over in short tasks, the providers first, then each `HydrateApart` in its own task, with
 // the stores answering their server snapshot as React does by itself, so the first render is the
 // build's. The first pass waits for a task after this module's evaluation, so that the two are not
-// one long task. (`startTransition` is React's, ADR 0717; Preact runs its callback at once.)
-if (root.hasChildNodes())
-  setTimeout(() => void hydrateInParts(() => startTransition(() => void hydrateRoot(root, app))), 0);
+// one long task. (React's `startTransition` of ADR 0717 is gone: on Preact it ran its callback at once.)
+if (root.hasChildNodes()) setTimeout(() => void hydrateInParts(() => void hydrateRoot(root, app)), 0);
 else createRoot(root).render(app);

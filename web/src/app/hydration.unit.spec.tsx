@@ -103,6 +103,23 @@ afterEach(() => {
 // rendered it without a query, which the page reads only after hydration.
 const addresses = [...PUBLIC_PAGES.map(({ path }) => ({ path, query: '' })), { path: '/auth', query: '?mode=signup' }];
 
+/** The build's page at `path` in a root element of the document, at its address. */
+async function mountPrerendered(path: string, query = ''): Promise<HTMLElement> {
+  history.replaceState(null, '', `${path}${query}`);
+  const root = document.createElement('div');
+  root.id = 'root';
+  root.innerHTML = await prerendered(path);
+  document.body.append(root);
+  return root;
+}
+
+/** Holds the effects Preact runs after the next frame until the test runs them (answers the list). */
+function holdEffects(): Array<() => void> {
+  const effects: Array<() => void> = [];
+  preact.options.requestAnimationFrame = (run) => effects.push(run);
+  return effects;
+}
+
 describe('hydrating the prerendered public pages with Preact', () => {
   for (const [visitor, prepare] of Object.entries(visitors))
     for (const { path, query } of addresses)
@@ -110,11 +127,7 @@ describe('hydrating the prerendered public pages with Preact', () => {
         // No server here: every call answers 404 (what the page does with answers comes after hydration).
         fakeApi({});
         prepare();
-        history.replaceState(null, '', `${path}${query}`);
-        const root = document.createElement('div');
-        root.id = 'root';
-        root.innerHTML = await prerendered(path);
-        document.body.append(root);
+        const root = await mountPrerendered(path, query);
         const before = root.innerHTML;
         const built = shape(root);
         const problems: string[] = [];
@@ -126,8 +139,7 @@ describe('hydrating the prerendered public pages with Preact', () => {
         // after the next frame, which is ours here.
         const { act, browserApp, createRoot, hydrateInParts, hydrateRoot, options, partsWaiting, whileHydrating } =
           preact;
-        const effects: Array<() => void> = [];
-        options.requestAnimationFrame = (run) => effects.push(run);
+        const effects = holdEffects();
         let hydrated: ReturnType<typeof hydrateRoot> | undefined;
         const parts = hydrateInParts(() => {
           hydrated = hydrateRoot(root, browserApp());
@@ -159,15 +171,10 @@ describe('hydrating the prerendered public pages with Preact', () => {
 
   it("/, a visitor's first press: every part waiting is hydrated at once, and the page is still the build's", async () => {
     fakeApi({});
-    history.replaceState(null, '', '/');
-    const root = document.createElement('div');
-    root.id = 'root';
-    root.innerHTML = await prerendered('/');
-    document.body.append(root);
+    const root = await mountPrerendered('/');
     const before = root.innerHTML;
     const { act, browserApp, hydrateInParts, hydrateRoot, options, partsWaiting } = preact;
-    const effects: Array<() => void> = [];
-    options.requestAnimationFrame = (run) => effects.push(run);
+    const effects = holdEffects();
     let hydrated: ReturnType<typeof hydrateRoot> | undefined;
     const parts = hydrateInParts(() => {
       hydrated = hydrateRoot(root, browserApp());
