@@ -71,7 +71,11 @@ describe('the web app as the gateway serves it', () => {
       const res = await fetch(`${base}${page.path}`, { headers: { 'accept-encoding': 'br' } });
       assert.equal(res.headers.get('content-encoding'), 'br', page.path);
       const html = await res.text();
-      assert.match(html, /<div id="root"><div class="app">/, `${page.path}: rendered`);
+      assert.match(
+        html,
+        /<div id="root"><template data-part="app"><\/template><div class="app">/,
+        `${page.path}: rendered`,
+      );
       assert.ok(html.includes(`<title>${page.title.replaceAll('&', '&amp;')}</title>`), `${page.path}: title`);
       assert.ok(html.includes(`<link rel="canonical" href="${base}${page.path}">`), `${page.path}: canonical`);
       assert.ok(html.includes(`<meta property="og:url" content="${base}${page.path}">`), page.path);

@@ -475,6 +475,27 @@ describe('the web app in headless Chromium', { timeout: 600_000 }, () => {
     await context.close();
   });
 
+  it('on a phone, / hydrates the sections below the first screen as they come near: the pricing block asks for the catalogue once scrolled to (ADR 0720)', async () => {
+    const context = await newContext(browser, product.url, VIEWPORTS.mobile);
+    const page = await context.newPage();
+    const errors = recordErrors(page);
+    await page.addInitScript(INTRO_SEEN);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/payments/products') asked.push(request.url());
+    });
+    await page.goto('/');
+    // Loaded and quiet: the first screen is hydrated, and nothing asked for the catalogue that the
+    // pricing block, screens further down, shows once hydrated.
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(asked, [], 'the catalogue was asked for before the visitor came near the pricing block');
+    await page.locator('#pricing').scrollIntoViewIfNeeded();
+    await page.locator('#pricing').getByRole('heading', { name: 'Token packs' }).waitFor();
+    assert.equal(asked.length, 1, 'the pricing block asked for the catalogue once');
+    assert.deepEqual(errors, [], 'console errors');
+    await context.close();
+  });
+
   it("axe-core finds no serious or critical violation on / (with the first visit's intro), /auth and /pricing", async () => {
     // bypassCSP: axe is injected as an inline script, which the product's CSP rightly refuses.
     const context = await browser.newContext({ baseURL: product.url, viewport: VIEWPORTS.desktop, bypassCSP: true });

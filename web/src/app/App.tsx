@@ -44,7 +44,7 @@ const SubscribePage = lazy(() => import('../pages/SubscribePage'));
 const SubscriptionCheckoutPage = lazy(() => import('../pages/SubscriptionCheckoutPage'));
 
 /** A public page whose content is one element, hydrated as a part of its own (ADR 0719). */
-const apart = (page: ReactNode) => <HydrateApart>{page}</HydrateApart>;
+const apart = (page: ReactNode) => <HydrateApart name="page">{page}</HydrateApart>;
 
 function Layout() {
   return (
@@ -53,7 +53,7 @@ function Layout() {
         Skip to content
       </a>
       {/* A prerendered page is hydrated in parts, each in a task of its own (ADR 0719). */}
-      <HydrateApart>
+      <HydrateApart name="header">
         <Header />
       </HydrateApart>
       <main id="main" className="app__main">
@@ -61,7 +61,7 @@ function Layout() {
           <Outlet />
         </Suspense>
       </main>
-      <HydrateApart>
+      <HydrateApart name="footer">
         <Footer />
       </HydrateApart>
       <CookieBanner />

@@ -24,7 +24,7 @@ export function AppRoot({
         {inRouter(
           <AuthProvider>
             {/* The routes and the page's frame hydrate after the providers, in a task of their own (ADR 0719). */}
-            <HydrateApart>
+            <HydrateApart name="app">
               <App />
             </HydrateApart>
             <DeferredToaster />

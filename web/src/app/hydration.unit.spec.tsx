@@ -192,4 +192,92 @@ describe('hydrating the prerendered public pages with Preact', () => {
     await act(async () => {});
     hydrated?.unmount();
   });
+
+  it('/ on a phone: the parts below the fold wait until they come near the viewport, or until a press lands in one (ADR 0720)', async () => {
+    const api = fakeApi({});
+    const root = await mountPrerendered('/');
+    const before = root.innerHTML;
+    const { act, browserApp, hydrateInParts, hydrateRoot, options, partsAway, partsWaiting } = preact;
+    // The first screen of a phone: the app's frame, the header and the hero; the rest further down.
+    const inSight = new Set(['app', 'header', 'hero']);
+    const sight = installSight((element) =>
+      inSight.has(element.previousElementSibling?.getAttribute('data-part') ?? ''),
+    );
+    const effects = holdEffects();
+    let hydrated: ReturnType<typeof hydrateRoot> | undefined;
+    void hydrateInParts(() => {
+      hydrated = hydrateRoot(root, browserApp());
+    });
+    const belowTheFold = ['steps', 'showcase', 'features', 'pricing', 'faq', 'footer'];
+    // Each nearby part has had its turn; those below wait, their markup the build's.
+    await vi.waitFor(() => {
+      assert.equal(partsAway(), belowTheFold.length);
+      assert.equal(partsWaiting(), belowTheFold.length, 'only parts away wait');
+    });
+    assert.equal(root.innerHTML, before, 'the hydration changed the markup');
+    const runEffects = async () => {
+      for (const run of effects.splice(0)) run();
+      await act(async () => {});
+    };
+    await runEffects();
+    // The pricing block asks for the catalogue once hydrated: not while it waits below the fold.
+    assert.deepEqual(api.calls('GET', '/api/payments/products'), [], 'the pricing part was hydrated');
+
+    // Scrolled down to the pricing block: it comes near, has its turn, and asks for the catalogue.
+    inSight.add('pricing');
+    sight.report();
+    await vi.waitFor(async () => {
+      await runEffects();
+      assert.equal(partsAway(), belowTheFold.length - 1);
+      assert.ok(api.calls('GET', '/api/payments/products').length > 0, 'the pricing part was not hydrated');
+    });
+
+    // A press on the footer's Cookie settings, far below: the footer is hydrated before the press
+    // reaches its button, and the other parts below keep waiting.
+    const settings = [...root.querySelectorAll('footer button')].find((b) => b.textContent === 'Cookie settings');
+    assert.ok(settings, "the footer's Cookie settings");
+    settings.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    assert.equal(partsAway(), belowTheFold.length - 2, 'the footer waits still');
+    await act(async () => {});
+    await runEffects();
+    options.requestAnimationFrame = undefined;
+    hydrated?.unmount();
+    sight.remove();
+  });
 });
+
+/**
+ * The browser's IntersectionObserver as far as the hydration uses it, with `inSight` saying what is
+ * near the viewport (jsdom lays nothing out): it reports each element it is given to watch in a later
+ * task, as the browser does after its next frame, and all of them again on `report` (a scroll).
+ */
+function installSight(inSight: (element: Element) => boolean) {
+  const watchers: Array<{ report: () => void }> = [];
+  class Sight {
+    readonly watched = new Set<Element>();
+    constructor(private readonly onReport: (entries: Array<{ target: Element; isIntersecting: boolean }>) => void) {
+      watchers.push(this);
+    }
+    observe(element: Element) {
+      this.watched.add(element);
+      setTimeout(() => this.report(), 0);
+    }
+    unobserve(element: Element) {
+      this.watched.delete(element);
+    }
+    disconnect() {
+      this.watched.clear();
+    }
+    report() {
+      if (this.watched.size > 0)
+        this.onReport([...this.watched].map((target) => ({ target, isIntersecting: inSight(target) })));
+    }
+  }
+  vi.stubGlobal('IntersectionObserver', Sight);
+  return {
+    report: () => {
+      for (const watcher of watchers) watcher.report();
+    },
+    remove: () => vi.unstubAllGlobals(),
+  };
+}

@@ -24,9 +24,28 @@ export function whileHydrating(hydrate: () => void): void {
   }
 }
 
-/** Each waiting part's turn (`waitForTurn`), first in the page first. */
-const waiting: Array<() => void> = [];
-/** Set by the visitor's first input while parts wait (`hydrateEverythingNow`): nothing waits any more. */
+/** A part waiting for its turn: how to give it, and the element the build rendered for it. */
+interface WaitingPart {
+  go: () => void;
+  element: Element | null;
+}
+
+/**
+ * Parts whose turns come one per task, first in the page first: those near the viewport, and those
+ * whose place nothing tells (no element found, no IntersectionObserver).
+ */
+const nearby: WaitingPart[] = [];
+/**
+ * Parts away from the viewport (ADR 0720): each joins `nearby` once it comes within half a screen of
+ * it, or takes its turn at once when the visitor's input lands inside it.
+ */
+const away = new Map<Element, WaitingPart>();
+/** Watches the parts in `away`; made for the first one. */
+let sight: IntersectionObserver | undefined;
+/**
+ * Set by the visitor's input while parts wait (`hydrateNowFor`) until the end of that task: the parts
+ * inside the ones it hydrates do not wait either.
+ */
 let hurried = false;
 
 /**
@@ -50,9 +69,21 @@ let turning = false;
 /** Who waits for the last part's turn to be over (`hydrateInParts`). */
 const whenAllHydrated: Array<() => void> = [];
 
+/** A part whose element left the page (the visitor went to another page) no longer waits. */
+function forgetPartsGone(): void {
+  for (const element of away.keys()) if (!element.isConnected) forget(element);
+}
+
+/** Tells `hydrateInParts` once no part waits, near or away. */
+function settleIfNoneWaits(): void {
+  forgetPartsGone();
+  if (turning || nearby.length > 0 || away.size > 0) return;
+  for (const done of whenAllHydrated.splice(0)) done();
+}
+
 /**
- * Hands the next waiting part its turn in a task of its own, after the previous part's effects; once
- * none waits any longer, tells `hydrateInParts`.
+ * Hands the next nearby part its turn in a task of its own, after the previous part's effects; once
+ * none is nearby, stops until one comes into sight (`cameIntoSight`).
  */
 function nextTurnLater(): void {
   turning = true;
@@ -60,17 +91,42 @@ function nextTurnLater(): void {
     // A part hydrates within its turn's task (Preact renders in microtasks), so nothing may still
     // be hydrating here; this only makes sure of it.
     endHydrating();
-    const turn = waiting.shift();
-    if (!turn) {
+    const part = nearby.shift();
+    if (!part) {
       turning = false;
-      for (const done of whenAllHydrated.splice(0)) done();
+      settleIfNoneWaits();
       return;
     }
-    turn();
+    part.go();
     // The part renders in this task's microtasks and asks for a frame for its effects then: the next
     // turn asks for its frame from a later task, so that it comes after those effects.
     setTimeout(nextTurnLater, 0);
   });
+}
+
+function queueTurn(part: WaitingPart): void {
+  nearby.push(part);
+  if (!turning) nextTurnLater();
+}
+
+function forget(element: Element): void {
+  away.delete(element);
+  sight?.unobserve(element);
+}
+
+/** Parts that came within half a screen of the viewport queue for their turns. */
+function cameIntoSight(entries: IntersectionObserverEntry[]): void {
+  for (const entry of entries) {
+    const part = away.get(entry.target);
+    if (!entry.isIntersecting || !part) continue;
+    forget(entry.target);
+    queueTurn(part);
+  }
+}
+
+/** The element the build rendered for the part named `name` (`HydrateApart` marks it). */
+function builtElement(name: string): Element | null {
+  return document.querySelector(`template[data-part="${name}"]`)?.nextElementSibling ?? null;
 }
 
 /**
@@ -84,28 +140,42 @@ export interface PartTurn {
   hydrated?: boolean;
 }
 
-/** Queues a part for a turn of its own; undefined unless a page is being hydrated in parts now. */
-export function waitForTurn(): PartTurn | undefined {
+/**
+ * Queues the part named `name` for a turn of its own: now if it is near the viewport (or nothing
+ * tells), once it comes near otherwise. Undefined unless a page is being hydrated in parts now.
+ */
+export function waitForTurn(name: string): PartTurn | undefined {
   if (!(hydrating && inParts) || hurried) return undefined;
   let settle!: () => void;
   const part: PartTurn = { turn: new Promise<void>((ok) => (settle = ok)), settled: false };
-  waiting.push(() => {
-    part.settled = true;
-    settle();
-  });
-  if (!turning) nextTurnLater();
+  const waiting: WaitingPart = {
+    go: () => {
+      part.settled = true;
+      settle();
+    },
+    element: builtElement(name),
+  };
+  if (waiting.element && typeof IntersectionObserver === 'function') {
+    // Whether it is near comes with the observer's first report, after the next frame; the margin
+    // hydrates a part half a screen before it scrolls into view.
+    sight ??= new IntersectionObserver(cameIntoSight, { rootMargin: '0px 0px 50% 0px' });
+    away.set(waiting.element, waiting);
+    sight.observe(waiting.element);
+  } else queueTurn(waiting);
   return part;
 }
 
 /**
- * Hydrates a prerendered page in parts (ADR 0719): `hydrate` (main.tsx's `hydrateRoot`) takes over
- * the page's frame, and every `HydrateApart` in it waits for a task of its own, after those before it
- * in the page. Preact keeps a waiting part's markup as it is (a part that suspends while hydrating)
- * and hydrates it when its turn comes; `resumeHydrating` makes the stores answer their server
- * snapshot for that part, as for the first pass. Resolves once every part has had its turn and the
- * browser has drawn a frame since (the last part's effects have run).
+ * Hydrates a prerendered page in parts (ADR 0719, ADR 0720): `hydrate` (main.tsx's `hydrateRoot`)
+ * takes over the page's frame, and every `HydrateApart` in it waits: those near the viewport for a
+ * task of their own, after those before them in the page; those further down until they come near.
+ * Preact keeps a waiting part's markup as it is (a part that suspends while hydrating) and hydrates
+ * it when its turn comes; `resumeHydrating` makes the stores answer their server snapshot for that
+ * part, as for the first pass. Resolves once every part has had its turn and the browser has drawn a
+ * frame since (the last part's effects have run).
  */
 export function hydrateInParts(hydrate: () => void): Promise<void> {
+  forgetPartsGone();
   hurried = false;
   inParts = true;
   try {
@@ -113,27 +183,47 @@ export function hydrateInParts(hydrate: () => void): Promise<void> {
   } finally {
     inParts = false;
   }
-  if (!turning) return Promise.resolve();
-  // The visitor's first press, key or focus while parts wait: every part is hydrated at once, in the
-  // microtasks that run before the event goes on to its target, so the target answers it (a click on
-  // a part not yet hydrated would otherwise do nothing; React replays it, Preact cannot).
+  if (!turning && away.size === 0) return Promise.resolve();
+  // The visitor's press, key or focus while parts wait: the part it lands in, and every nearby part,
+  // is hydrated at once, in the microtasks that run before the event goes on to its target, so the
+  // target answers it (a click on a part not yet hydrated would otherwise do nothing; React replays
+  // it, Preact cannot).
   const inputs = ['pointerdown', 'keydown', 'focusin', 'click'] as const;
-  const onInput = () => hydrateEverythingNow();
+  const onInput = (event: Event) => hydrateNowFor(event.target);
   for (const input of inputs) document.addEventListener(input, onInput, { capture: true });
   return new Promise<void>((done) => whenAllHydrated.push(done)).then(() => {
     for (const input of inputs) document.removeEventListener(input, onInput, { capture: true });
   });
 }
 
-/** Gives every waiting part its turn now; parts inside them do not wait either. */
-function hydrateEverythingNow(): void {
+/**
+ * Gives their turns now to every nearby part and to the part away that `target` is in; the parts
+ * inside them, rendered in this task, do not wait.
+ */
+function hydrateNowFor(target: EventTarget | null): void {
+  const now = nearby.splice(0);
+  for (const [element, part] of away)
+    if (target instanceof Node && element.contains(target)) {
+      forget(element);
+      now.push(part);
+    }
+  if (now.length === 0) return;
   hurried = true;
-  for (const turn of waiting.splice(0)) turn();
+  setTimeout(() => {
+    hurried = false;
+  }, 0);
+  for (const part of now) part.go();
+  settleIfNoneWaits();
 }
 
-/** How many parts wait for their turn now (the hydration test: the first pass left parts to later tasks). */
+/** How many parts wait for their turn now, near or away (the hydration test: the first pass left parts to later tasks). */
 export function partsWaiting(): number {
-  return waiting.length;
+  return nearby.length + away.size;
+}
+
+/** How many parts wait until they come near the viewport (the hydration test). */
+export function partsAway(): number {
+  return away.size;
 }
 
 /**

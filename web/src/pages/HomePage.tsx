@@ -11,8 +11,8 @@ import { PricingBlock } from '../features/pricing/PricingBlock';
 export default function HomePage() {
   return (
     <>
-      {/* Each section is hydrated in a task of its own (ADR 0719). */}
-      <HydrateApart>
+      {/* Each section is hydrated in a task of its own (ADR 0719), those below the fold once near (ADR 0720). */}
+      <HydrateApart name="hero">
         <section className="hero" aria-labelledby="hero-title">
           <div className="hero__intro">
             <h1 id="hero-title">Studio flat-lays from casual photos</h1>
@@ -25,19 +25,19 @@ export default function HomePage() {
           <PhotoTip />
         </section>
       </HydrateApart>
-      <HydrateApart>
+      <HydrateApart name="steps">
         <HowItWorksSteps />
       </HydrateApart>
-      <HydrateApart>
+      <HydrateApart name="showcase">
         <Showcase />
       </HydrateApart>
-      <HydrateApart>
+      <HydrateApart name="features">
         <FeatureCards />
       </HydrateApart>
-      <HydrateApart>
+      <HydrateApart name="pricing">
         <PricingBlock />
       </HydrateApart>
-      <HydrateApart>
+      <HydrateApart name="faq">
         <FaqAccordion />
       </HydrateApart>
       <IntroVideo />

@@ -16,7 +16,7 @@ export default function HowItWorksPage() {
     <div className="page">
       <h1>How it works</h1>
       <p className="lead">From a casual photo to a studio flat-lay in three steps.</p>
-      <HydrateApart>
+      <HydrateApart name="steps">
         <HowItWorksSteps />
       </HydrateApart>
       <section className="section" aria-labelledby="why-title">
@@ -27,7 +27,7 @@ export default function HowItWorksPage() {
           ))}
         </ul>
       </section>
-      <HydrateApart>
+      <HydrateApart name="pricing">
         <PricingBlock />
       </HydrateApart>
       <p className="links-row">

@@ -9,7 +9,7 @@ import { AppRoot } from '../app/AppRoot';
 export { options } from 'preact';
 export { act } from 'preact/test-utils';
 export { createRoot, hydrateRoot } from 'react-dom/client';
-export { hydrateInParts, partsWaiting, whileHydrating } from '../lib/hydrated';
+export { hydrateInParts, partsAway, partsWaiting, whileHydrating } from '../lib/hydrated';
 
 /** The browser's tree (main.tsx), made by this bundle's JSX runtime: Preact's. */
 export const browserApp = () => (
