@@ -169,7 +169,7 @@ describe('hydrating the prerendered public pages with Preact', () => {
         assert.deepEqual(own, built, "the build's markup is Preact's own first render");
       });
 
-  it("/, a visitor's first press: every part waiting is hydrated at once, and the page is still the build's", async () => {
+  it("/, a visitor's first press: every part queued nearby (all of them without an observer) is hydrated at once, and the page is still the build's", async () => {
     fakeApi({});
     const root = await mountPrerendered('/');
     const before = root.innerHTML;

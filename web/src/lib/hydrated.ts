@@ -24,11 +24,8 @@ export function whileHydrating(hydrate: () => void): void {
   }
 }
 
-/** A part waiting for its turn: how to give it, and the element the build rendered for it. */
-interface WaitingPart {
-  go: () => void;
-  element: Element | null;
-}
+/** A part waiting for its turn: giving it (settles the part's `turn`). */
+type WaitingPart = () => void;
 
 /**
  * Parts whose turns come one per task, first in the page first: those near the viewport, and those
@@ -97,7 +94,7 @@ function nextTurnLater(): void {
       settleIfNoneWaits();
       return;
     }
-    part.go();
+    part();
     // The part renders in this task's microtasks and asks for a frame for its effects then: the next
     // turn asks for its frame from a later task, so that it comes after those effects.
     setTimeout(nextTurnLater, 0);
@@ -148,20 +145,18 @@ export function waitForTurn(name: string): PartTurn | undefined {
   if (!(hydrating && inParts) || hurried) return undefined;
   let settle!: () => void;
   const part: PartTurn = { turn: new Promise<void>((ok) => (settle = ok)), settled: false };
-  const waiting: WaitingPart = {
-    go: () => {
-      part.settled = true;
-      settle();
-    },
-    element: builtElement(name),
+  const go: WaitingPart = () => {
+    part.settled = true;
+    settle();
   };
-  if (waiting.element && typeof IntersectionObserver === 'function') {
+  const element = builtElement(name);
+  if (element && typeof IntersectionObserver === 'function') {
     // Whether it is near comes with the observer's first report, after the next frame; the margin
     // hydrates a part half a screen before it scrolls into view.
     sight ??= new IntersectionObserver(cameIntoSight, { rootMargin: '0px 0px 50% 0px' });
-    away.set(waiting.element, waiting);
-    sight.observe(waiting.element);
-  } else queueTurn(waiting);
+    away.set(element, go);
+    sight.observe(element);
+  } else queueTurn(go);
   return part;
 }
 
@@ -212,7 +207,7 @@ function hydrateNowFor(target: EventTarget | null): void {
   setTimeout(() => {
     hurried = false;
   }, 0);
-  for (const part of now) part.go();
+  for (const part of now) part();
   settleIfNoneWaits();
 }
 
