@@ -258,26 +258,34 @@ function blurDown(
 /** Alpha-blend a layer onto an opaque RGB canvas in place; alpha 0 leaves the background exact. */
 export function blendOnto(canvas: Buffer, cw: number, ch: number, layer: Layer): void {
   const { data, width, height, channels } = layer.image;
-  for (let y = 0; y < height; y++) {
-    const cy = y + layer.top;
-    if (cy < 0 || cy >= ch) continue;
-    for (let x = 0; x < width; x++) {
-      const cx = x + layer.left;
-      if (cx < 0 || cx >= cw) continue;
-      const k = (y * width + x) * channels,
-        o = (cy * cw + cx) * 3;
-      const a = channels === 4 ? data[k + 3]! : 255;
-      if (a === 0) continue;
-      if (a === 255) {
-        canvas[o] = data[k]!;
-        canvas[o + 1] = data[k + 1]!;
-        canvas[o + 2] = data[k + 2]!;
-      } else {
-        const b = 255 - a;
-        canvas[o] = (data[k]! * a + canvas[o]! * b + 127) / 255;
-        canvas[o + 1] = (data[k + 1]! * a + canvas[o + 1]! * b + 127) / 255;
-        canvas[o + 2] = (data[k + 2]! * a + canvas[o + 2]! * b + 127) / 255;
-      }
+  // the layer's columns that land on the canvas, worked out once rather than tested per pixel
+  const xs = Math.max(0, -layer.left),
+    xe = Math.min(width, cw - layer.left);
+  if (xe <= xs) return;
+  for (let y = Math.max(0, -layer.top); y < Math.min(height, ch - layer.top); y++)
+    if (channels === 4)
+      blendRowRgba(canvas, data, (y * width + xs) * 4, ((y + layer.top) * cw + xs + layer.left) * 3, xe - xs);
+    else
+      canvas.set(
+        data.subarray((y * width + xs) * 3, (y * width + xe) * 3),
+        ((y + layer.top) * cw + xs + layer.left) * 3,
+      );
+}
+
+/** n RGBA pixels from data[k..] over the canvas's RGB pixels from canvas[o..]; alpha 0 leaves the canvas exact. */
+function blendRowRgba(canvas: Buffer, data: Uint8Array, k: number, o: number, n: number): void {
+  for (let i = 0; i < n; i++, k += 4, o += 3) {
+    const a = data[k + 3]!;
+    if (a === 0) continue;
+    if (a === 255) {
+      canvas[o] = data[k]!;
+      canvas[o + 1] = data[k + 1]!;
+      canvas[o + 2] = data[k + 2]!;
+    } else {
+      const b = 255 - a;
+      canvas[o] = (data[k]! * a + canvas[o]! * b + 127) / 255;
+      canvas[o + 1] = (data[k + 1]! * a + canvas[o + 1]! * b + 127) / 255;
+      canvas[o + 2] = (data[k + 2]! * a + canvas[o + 2]! * b + 127) / 255;
     }
   }
 }

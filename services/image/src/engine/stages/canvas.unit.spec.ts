@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import type { Layer } from './cut-out.js';
-import { composeCanvas, finishLayer, visibleSpans } from './canvas.js';
+import { blendOnto, composeCanvas, finishLayer, visibleSpans } from './canvas.js';
 import { applyGains } from './white-balance.js';
 
 function layer(
@@ -109,6 +109,53 @@ describe('canvas', () => {
             Array.from(slow.subarray(k, k + image.channels)),
           );
         }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('blendOnto', () => {
+  it('blends every pixel as the per-pixel formula does, layers off any edge of the canvas included', () => {
+    const cases = fc
+      .record({
+        cw: fc.integer({ min: 1, max: 12 }),
+        ch: fc.integer({ min: 1, max: 12 }),
+        lw: fc.integer({ min: 1, max: 12 }),
+        lh: fc.integer({ min: 1, max: 12 }),
+        left: fc.integer({ min: -14, max: 14 }),
+        top: fc.integer({ min: -14, max: 14 }),
+        channels: fc.constantFrom(3 as const, 4 as const),
+      })
+      .chain((c) =>
+        fc.record({
+          c: fc.constant(c),
+          // alpha 0, 255 and in between, as a cut-out's edge has them
+          pixels: fc.uint8Array({ minLength: c.lw * c.lh * c.channels, maxLength: c.lw * c.lh * c.channels }),
+          background: fc.uint8Array({ minLength: c.cw * c.ch * 3, maxLength: c.cw * c.ch * 3 }),
+        }),
+      );
+    fc.assert(
+      fc.property(cases, ({ c, pixels, background }) => {
+        const data = Buffer.from(pixels);
+        if (c.channels === 4)
+          for (let k = 3; k < data.length; k += 4) data[k] = data[k]! < 80 ? 0 : data[k]! > 170 ? 255 : data[k]!;
+        const l: Layer = { image: { data, width: c.lw, height: c.lh, channels: c.channels }, left: c.left, top: c.top };
+        const canvas = Buffer.from(background);
+        blendOnto(canvas, c.cw, c.ch, l);
+        const expected = Buffer.from(background);
+        for (let y = 0; y < c.lh; y++)
+          for (let x = 0; x < c.lw; x++) {
+            const cx = x + c.left,
+              cy = y + c.top;
+            if (cx < 0 || cy < 0 || cx >= c.cw || cy >= c.ch) continue;
+            const k = (y * c.lw + x) * c.channels,
+              o = (cy * c.cw + cx) * 3;
+            const a = c.channels === 4 ? data[k + 3]! : 255;
+            for (let i = 0; i < 3; i++)
+              expected[o + i] = Math.floor((data[k + i]! * a + background[o + i]! * (255 - a) + 127) / 255);
+          }
+        assert.deepEqual([...canvas], [...expected]);
       }),
       { numRuns: 300 },
     );

@@ -234,10 +234,12 @@ function squareFilter(m: Mask, r: number, max: boolean): Mask {
     y1 = Math.min(h, set.bottom + r);
   const rw = x1 - x0,
     rh = y1 - y0;
-  const across = new Uint8Array(rw * rh); // 1 where the horizontal pass answers "set"
+  // the region's rows padded to whole 32-bit words, for the vertical pass below
+  const RW = (rw + 3) & ~3;
+  const across = new Uint8Array(RW * rh); // 1 where the horizontal pass answers "set"
   for (let y = 0; y < rh; y++) {
     const src = (y + y0) * w + x0,
-      at = y * rw;
+      at = y * RW;
     // runs of set pixels, each widened (dilate) or narrowed (erode) by r; a run that starts or ends
     // at the region's edge starts or ends at the image's edge (the region holds r unset pixels
     // beyond the shape everywhere else), where erosion does not narrow it
@@ -245,33 +247,80 @@ function squareFilter(m: Mask, r: number, max: boolean): Mask {
       while (x < rw && data[src + x] === 0) x++;
       if (x >= rw) break;
       const a = x;
-      while (x < rw && data[src + x] !== 0) x++;
+      // the run's end: a product's rows are long runs, which the native search skips fastest
+      const end = data.indexOf(0, src + x);
+      x = end < 0 || end >= src + rw ? rw : end - src;
       const from = max ? Math.max(0, a - r) : a === 0 ? 0 : a + r,
         to = max ? Math.min(rw, x + r) : x === rw ? rw : x - r;
       if (to > from) across.fill(1, at + from, at + to);
     }
   }
-  const counts = new Int32Array(rw);
-  for (let y = 0; y < Math.min(r, rh); y++) for (let x = 0, at = y * rw; x < rw; x++) counts[x]! += across[at + x]!;
+  const answer = 2 * r + 1 <= 255 ? verticalInWords(across, RW, rh, r, max) : verticalByColumn(across, RW, rh, r, max);
+  for (let y = 0; y < rh; y++) out.set(answer.subarray(y * RW, y * RW + rw), (y + y0) * w + x0);
+  return { data: out, width: w, height: h };
+}
+
+const LOW7 = 0x7f7f7f7f,
+  HIGH = 0x80808080;
+
+/**
+ * The vertical pass four columns at a time: each column's running count of set pixels in its
+ * window is a byte (at most 2r + 1 <= 255), so four counts add and subtract as one 32-bit word
+ * with no carry between them (a pixel leaving was counted when it entered). The answer per byte,
+ * 255 or 0, comes from the usual test for zero bytes in a word. Rows whose window the region's
+ * edge clips (at most r at each end) go column by column.
+ */
+function verticalInWords(across: Uint8Array, RW: number, rh: number, r: number, max: boolean): Uint8Array {
+  const res = new Uint8Array(RW * rh);
+  const counts = new Uint8Array(RW);
+  const words = RW >> 2;
+  const a32 = new Uint32Array(across.buffer, across.byteOffset, across.length >> 2),
+    c32 = new Uint32Array(counts.buffer),
+    r32 = new Uint32Array(res.buffer);
+  for (let y = 0; y < Math.min(r, rh); y++) for (let x = 0, at = y * RW; x < RW; x++) counts[x]! += across[at + x]!;
   for (let y = 0; y < rh; y++) {
-    const enter = (y + r) * rw,
-      leave = (y - r - 1) * rw,
-      row = (y + y0) * w + x0,
-      span = Math.min(y + r + 1, rh) - Math.max(y - r, 0);
+    const span = Math.min(y + r + 1, rh) - Math.max(y - r, 0);
     if (y + r < rh && y - r - 1 >= 0) {
-      // the window fully inside the region, as for most rows: one pass
-      for (let x = 0; x < rw; x++) {
-        const n = counts[x]! + across[enter + x]! - across[leave + x]!;
-        counts[x] = n;
-        out[row + x] = (max ? n > 0 : n === span) ? 255 : 0;
+      const enter = (y + r) * words,
+        leave = (y - r - 1) * words,
+        row = y * words;
+      if (max) {
+        for (let k = 0; k < words; k++) {
+          const n = c32[k]! + a32[enter + k]! - a32[leave + k]!;
+          c32[k] = n;
+          // a byte's high bit set where its count is not zero, then spread to the whole byte
+          r32[row + k] = (((((n & LOW7) + LOW7) | n) & HIGH) >>> 7) * 255;
+        }
+      } else {
+        const full = span * 0x01010101;
+        for (let k = 0; k < words; k++) {
+          const n = c32[k]! + a32[enter + k]! - a32[leave + k]!;
+          c32[k] = n;
+          const d = n ^ full; // zero bytes where the whole window is set
+          r32[row + k] = ((~(((d & LOW7) + LOW7) | d) & HIGH) >>> 7) * 255;
+        }
       }
       continue;
     }
-    if (y + r < rh) for (let x = 0; x < rw; x++) counts[x]! += across[enter + x]!;
-    if (y - r - 1 >= 0) for (let x = 0; x < rw; x++) counts[x]! -= across[leave + x]!;
-    for (let x = 0; x < rw; x++) out[row + x] = (max ? counts[x]! > 0 : counts[x] === span) ? 255 : 0;
+    if (y + r < rh) for (let x = 0, at = (y + r) * RW; x < RW; x++) counts[x]! += across[at + x]!;
+    if (y - r - 1 >= 0) for (let x = 0, at = (y - r - 1) * RW; x < RW; x++) counts[x]! -= across[at + x]!;
+    for (let x = 0, at = y * RW; x < RW; x++) res[at + x] = (max ? counts[x]! > 0 : counts[x] === span) ? 255 : 0;
   }
-  return { data: out, width: w, height: h };
+  return res;
+}
+
+/** The vertical pass column by column, for windows too tall for a byte's count (r > 127). */
+function verticalByColumn(across: Uint8Array, RW: number, rh: number, r: number, max: boolean): Uint8Array {
+  const res = new Uint8Array(RW * rh);
+  const counts = new Int32Array(RW);
+  for (let y = 0; y < Math.min(r, rh); y++) for (let x = 0, at = y * RW; x < RW; x++) counts[x]! += across[at + x]!;
+  for (let y = 0; y < rh; y++) {
+    const span = Math.min(y + r + 1, rh) - Math.max(y - r, 0);
+    if (y + r < rh) for (let x = 0, at = (y + r) * RW; x < RW; x++) counts[x]! += across[at + x]!;
+    if (y - r - 1 >= 0) for (let x = 0, at = (y - r - 1) * RW; x < RW; x++) counts[x]! -= across[at + x]!;
+    for (let x = 0, at = y * RW; x < RW; x++) res[at + x] = (max ? counts[x]! > 0 : counts[x] === span) ? 255 : 0;
+  }
+  return res;
 }
 
 export const dilate = (m: Mask, r: number): Mask => squareFilter(m, r, true);

@@ -119,6 +119,25 @@ describe('mask operations', () => {
     );
   });
 
+  it('erodes and dilates with windows taller than a byte can count as brute force does', () => {
+    // counts of up to 2r + 1 set pixels go four columns to a 32-bit word while they fit in a byte
+    // (r <= 127); taller windows are counted column by column
+    const tall = fc
+      .record({ width: fc.integer({ min: 1, max: 3 }), height: fc.integer({ min: 250, max: 280 }) })
+      .chain(({ width, height }) =>
+        fc
+          .uint8Array({ minLength: width * height, maxLength: width * height })
+          .map((d) => ({ width, height, data: d.map((v) => (v < 40 ? 0 : 255)) })),
+      );
+    fc.assert(
+      fc.property(tall, fc.integer({ min: 125, max: 129 }), (m, r) => {
+        assert.deepEqual(Array.from(dilate(m, r).data), referenceMorph(m, r, true));
+        assert.deepEqual(Array.from(erode(m, r).data), referenceMorph(m, r, false));
+      }),
+      { numRuns: 12 },
+    );
+  });
+
   it('finds the same components as a pixel flood fill, in the same order', () => {
     fc.assert(
       fc.property(masks, fc.constantFrom(1, 128, 200), fc.boolean(), (m, level, invert) => {

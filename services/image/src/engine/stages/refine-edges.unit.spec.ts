@@ -52,15 +52,16 @@ describe('refineEdges', () => {
   it("gives the whole-frame guided filter's answer, computed only around the edge band", () => {
     const images = fc
       // up to three strips (STRIP_ROWS) tall, so the seams between strips are crossed
-      .record({ width: fc.integer({ min: 1, max: 24 }), height: fc.integer({ min: 1, max: 3 * STRIP_ROWS }) })
+      .record({ width: fc.integer({ min: 1, max: 64 }), height: fc.integer({ min: 1, max: 3 * STRIP_ROWS }) })
       .chain(({ width, height }) =>
         fc.record({
           width: fc.constant(width),
           height: fc.constant(height),
-          // mostly sure (0 or 255) with a few unsure pixels, as a model's mask is
+          // mostly sure (0 or 255) with a few unsure pixels, as a model's mask is; sometimes so few
+          // that the edge crosses a strip in separate stretches of columns
           prob: fc
-            .uint8Array({ minLength: width * height, maxLength: width * height })
-            .map((d) => d.map((v) => (v < 100 ? 0 : v < 240 ? 255 : (v * 7) % 256))),
+            .tuple(fc.uint8Array({ minLength: width * height, maxLength: width * height }), fc.constantFrom(240, 254))
+            .map(([d, sure]) => d.map((v) => (v < 100 ? 0 : v < sure ? 255 : (v * 7) % 256))),
           luma: fc.uint8Array({ minLength: width * height, maxLength: width * height }),
         }),
       );
@@ -70,7 +71,7 @@ describe('refineEdges', () => {
         const slow = referenceGuidedFilter(prob, luma, width, height, radius, 1e-3);
         for (let i = 0; i < slow.length; i++) assert.ok(Math.abs(fast.data[i]! - slow[i]!) <= 1, `pixel ${i}`);
       }),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
   });
 });
