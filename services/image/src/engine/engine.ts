@@ -9,6 +9,7 @@ import {
   type ModelSettings,
   type SegmentationModel,
 } from './model/session.js';
+import { threadsForEngines } from './model/threads.js';
 import type { EnhanceOptions } from './options.js';
 import { runPipeline, type EnhanceResult } from './pipeline.js';
 
@@ -41,6 +42,10 @@ export interface Engine {
 /** Load the model once; enhance any number of images with it. */
 export async function createEngine(config: EngineConfig = {}): Promise<Engine> {
   sharp.cache({ memory: 32, files: 0, items: 16 }); // keep libvips' operation cache small
+  // libvips' threads per image, as many as ONNX Runtime's: sharp's default on glibc is one (against
+  // memory fragmentation, which the worker's malloc settings already bound: process-env.ts), and
+  // the stages that wait on libvips (decode, resizes, cut-out, encode) then run on one core of two
+  sharp.concurrency(threadsForEngines(config.engines).threads);
   const model = config.model ?? (await loadSegmentationModel(modelSettings(config)));
   const maxPixels = config.maxPixels ?? DEFAULT_MAX_PIXELS;
   const cropFirst = config.cropFirst ?? engineEnv().ENGINE_CROP_FIRST === '1';

@@ -3,6 +3,7 @@ import { describe, it } from 'vitest';
 import sharp from 'sharp';
 import { createEngine, EngineError } from './index.js';
 import { boundingBox } from './stages/mask-ops.js';
+import { threadsForEngines } from './model/threads.js';
 import { principalCorrection, symmetryAxis } from './stages/straighten.js';
 import { drawnPhoto, rotatedRect, ThresholdModel, tshirt } from './testing/fixtures.js';
 import type { Mask } from './types.js';
@@ -28,6 +29,15 @@ describe('engine (stand-in model)', () => {
     assert.ok(Math.abs((b.left + b.right) / 2 - r.width / 2) <= 0.01 * r.width, `centred x ${JSON.stringify(b)}`);
     assert.ok(Math.abs((b.top + b.bottom) / 2 - r.height / 2) <= 0.01 * r.height, 'centred y');
     await engine.close();
+  });
+
+  it("gives libvips as many threads per image as ONNX Runtime has, not sharp's one on glibc", async () => {
+    sharp.concurrency(threadsForEngines(1).threads + 5); // a count no budget here gives: the engine's own setting shows
+    for (const engines of [1, 2]) {
+      const engine = await createEngine({ model: new ThresholdModel(), engines });
+      assert.equal(sharp.concurrency(), threadsForEngines(engines).threads);
+      await engine.close();
+    }
   });
 
   it('levels a tilted garment by its symmetry and centres its axis', async () => {
