@@ -79,20 +79,79 @@ export function rowRuns(m: Mask, select: Selection = {}): Int32Array[] {
   const { width: w, height: h, data } = m;
   const rows: Int32Array[] = [];
   const scratch = new Int32Array(w + 1);
+  // four pixels at a time across stretches of 0 or of 255 (unselected or selected whatever the
+  // level, 1..255): a mask is mostly such stretches
+  const words =
+    data.byteOffset % 4 === 0 && level >= 1 && level <= 255
+      ? new Uint32Array(data.buffer, data.byteOffset, data.length >> 2)
+      : null;
   for (let y = 0; y < h; y++) {
-    let n = 0,
-      x = 0;
-    const row = y * w;
-    while (x < w) {
-      while (x < w && data[row + x]! >= level === invert) x++;
-      if (x >= w) break;
-      scratch[n++] = x;
-      while (x < w && data[row + x]! >= level !== invert) x++;
-      scratch[n++] = x;
-    }
+    const n = words
+      ? runsOfRowInWords(data, words, y * w, w, level, invert, scratch)
+      : runsOfRow(data, y * w, w, level, invert, scratch);
     rows.push(scratch.slice(0, n));
   }
   return rows;
+}
+
+/** Row `row`'s runs of selected pixels into scratch, [start, end) pairs; returns how many numbers. */
+function runsOfRow(
+  data: Uint8Array,
+  row: number,
+  w: number,
+  level: number,
+  invert: boolean,
+  scratch: Int32Array,
+): number {
+  let n = 0,
+    x = 0;
+  while (x < w) {
+    while (x < w && data[row + x]! >= level === invert) x++;
+    if (x >= w) break;
+    scratch[n++] = x;
+    while (x < w && data[row + x]! >= level !== invert) x++;
+    scratch[n++] = x;
+  }
+  return n;
+}
+
+/**
+ * runsOfRow, skipping whole words of 0 (never selected unless inverted) or of 255 (always, unless
+ * inverted): words that start on a multiple of four bytes in the mask and end within the row.
+ */
+function runsOfRowInWords(
+  data: Uint8Array,
+  words: Uint32Array,
+  row: number,
+  w: number,
+  level: number,
+  invert: boolean,
+  scratch: Int32Array,
+): number {
+  // the word that is all outside a run, and the word that is all inside one
+  const outside = invert ? 0xffffffff : 0,
+    inside = invert ? 0 : 0xffffffff;
+  let n = 0,
+    x = 0;
+  while (x < w) {
+    while (wordAt(words, row, x, w, outside)) x += 4;
+    while (x < w && data[row + x]! >= level === invert && !wordAt(words, row, x, w, outside)) x++;
+    if (x >= w) break;
+    if (wordAt(words, row, x, w, outside)) continue;
+    scratch[n++] = x;
+    for (;;) {
+      while (wordAt(words, row, x, w, inside)) x += 4;
+      if (x >= w || data[row + x]! >= level === invert) break;
+      x++;
+    }
+    scratch[n++] = x;
+  }
+  return n;
+}
+
+/** Whether pixels x..x+3 of the row are one whole word of the mask, equal to `value`. */
+function wordAt(words: Uint32Array, row: number, x: number, w: number, value: number): boolean {
+  return ((row + x) & 3) === 0 && x + 4 <= w && words[(row + x) >> 2] === value;
 }
 
 /**

@@ -205,6 +205,52 @@ describe('mask operations', () => {
     assert.deepEqual(Array.from(rowRuns(m)[2]!), [0, 3]);
   });
 
+  it('finds the runs of each row as a pixel-by-pixel scan does, at any level, inverted or not', () => {
+    // stretches of 0 and of 255 with other values between, on rows of whole words and not
+    const stretchy = fc
+      .record({ width: fc.integer({ min: 1, max: 40 }), height: fc.integer({ min: 1, max: 6 }) })
+      .chain(({ width, height }) =>
+        fc
+          .array(
+            fc.record({
+              value: fc.constantFrom(0, 255, 0, 255, 1, 127, 128, 254),
+              length: fc.integer({ min: 1, max: 13 }),
+            }),
+            {
+              minLength: 1,
+              maxLength: 30,
+            },
+          )
+          .map((pieces) => {
+            const data = new Uint8Array(width * height);
+            let at = 0;
+            for (let k = 0; at < data.length; k++) {
+              const p = pieces[k % pieces.length]!;
+              data.fill(p.value, at, Math.min(data.length, at + p.length));
+              at += p.length;
+            }
+            return { width, height, data };
+          }),
+      );
+    fc.assert(
+      fc.property(stretchy, fc.integer({ min: 1, max: 255 }), fc.boolean(), (m, level, invert) => {
+        const runs = rowRuns(m, { level, invert });
+        for (let y = 0; y < m.height; y++) {
+          const expected: number[] = [];
+          for (let x = 0; x < m.width; x++) {
+            const on = m.data[y * m.width + x]! >= level !== invert;
+            const before = x > 0 && m.data[y * m.width + x - 1]! >= level !== invert;
+            if (on && !before) expected.push(x);
+            if (!on && before) expected.push(x);
+          }
+          if (expected.length % 2) expected.push(m.width);
+          assert.deepEqual(Array.from(runs[y]!), expected, `row ${y}`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('scores mirror symmetry from runs exactly as pixel by pixel', () => {
     fc.assert(
       fc.property(masks, fc.double({ min: -5, max: 30, noNaN: true }), (m, axis) => {
