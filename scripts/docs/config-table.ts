@@ -317,6 +317,13 @@ export const unschemaedVariables: UnschemaedVariable[] = [
     meaning: '`bench:engine` only: comma-separated photo sizes in megapixels',
   },
   {
+    name: 'REPLAY_CACHE',
+    group: TOOLS,
+    default: '`~/.cache/flatlay/replay`',
+    meaning:
+      "`engine:replay` only: where the model's recorded answers are kept, so a second run replays them (outputs hashed before and after a change to the stages)",
+  },
+  {
     name: 'ENGINE_OPTIMIZATION',
     group: TOOLS,
     default: '`all`',
