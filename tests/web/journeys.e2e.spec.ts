@@ -34,10 +34,22 @@ import { type RunningProduct, screenshot, startProduct } from './support/product
 
 const photo = join(repoRoot, 'services/image/test/fixtures/top_floor_01.jpg');
 
-/** Every file under a folder (relative paths): what a product keeps in its data folder. */
+/**
+ * Every file under a folder: what a product keeps in its data folder. The product may remove a
+ * folder while it is read (an account's images being deleted): a folder gone by the time it is
+ * read holds nothing (a recursive readdir fails on it with ENOENT instead).
+ */
 async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  const files: string[] = [];
+  for (const e of entries) {
+    if (e.isFile()) files.push(join(dir, e.name));
+    else if (e.isDirectory()) files.push(...(await filesUnder(join(dir, e.name))));
+  }
+  return files;
 }
 
 /** The longer side of an image, decoded from its bytes. */
