@@ -79,47 +79,24 @@ export function rowRuns(m: Mask, select: Selection = {}): Int32Array[] {
   const { width: w, height: h, data } = m;
   const rows: Int32Array[] = [];
   const scratch = new Int32Array(w + 1);
-  // four pixels at a time across stretches of 0 or of 255 (unselected or selected whatever the
-  // level, 1..255): a mask is mostly such stretches
-  const words =
-    data.byteOffset % 4 === 0 && level >= 1 && level <= 255
-      ? new Uint32Array(data.buffer, data.byteOffset, data.length >> 2)
-      : null;
+  // four pixels at a time across stretches of 0 or of 255: a mask is mostly such stretches (the
+  // words are read from a copy in the rare mask that does not start on a whole word)
+  const aligned = data.byteOffset % 4 === 0 ? data : data.slice();
+  const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length >> 2);
   for (let y = 0; y < h; y++) {
-    const n = words
-      ? runsOfRowInWords(data, words, y * w, w, level, invert, scratch)
-      : runsOfRow(data, y * w, w, level, invert, scratch);
+    const n = runsOfRow(aligned, words, y * w, w, level, invert, scratch);
     rows.push(scratch.slice(0, n));
   }
   return rows;
 }
 
-/** Row `row`'s runs of selected pixels into scratch, [start, end) pairs; returns how many numbers. */
-function runsOfRow(
-  data: Uint8Array,
-  row: number,
-  w: number,
-  level: number,
-  invert: boolean,
-  scratch: Int32Array,
-): number {
-  let n = 0,
-    x = 0;
-  while (x < w) {
-    while (x < w && data[row + x]! >= level === invert) x++;
-    if (x >= w) break;
-    scratch[n++] = x;
-    while (x < w && data[row + x]! >= level !== invert) x++;
-    scratch[n++] = x;
-  }
-  return n;
-}
-
 /**
- * runsOfRow, skipping whole words of 0 (never selected unless inverted) or of 255 (always, unless
- * inverted): words that start on a multiple of four bytes in the mask and end within the row.
+ * Row `row`'s runs of selected pixels into scratch, [start, end) pairs; returns how many numbers.
+ * Whole words of 0 (never selected, unless inverted) or of 255 (always, unless inverted) are
+ * skipped four pixels at a time: words that start on a multiple of four bytes and end within the
+ * row. At a level outside 1..255 no word is skipped (0 or 255 may be selected either way).
  */
-function runsOfRowInWords(
+function runsOfRow(
   data: Uint8Array,
   words: Uint32Array,
   row: number,
@@ -129,8 +106,10 @@ function runsOfRowInWords(
   scratch: Int32Array,
 ): number {
   // the word that is all outside a run, and the word that is all inside one
-  const outside = invert ? 0xffffffff : 0,
-    inside = invert ? 0 : 0xffffffff;
+  // (-1: a value no word has, where the level leaves them undecided)
+  const decided = level >= 1 && level <= 255;
+  const outside = decided ? (invert ? 0xffffffff : 0) : -1,
+    inside = decided ? (invert ? 0 : 0xffffffff) : -1;
   let n = 0,
     x = 0;
   while (x < w) {
