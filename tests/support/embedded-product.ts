@@ -2,11 +2,10 @@
 // process: the environment that keeps it on its own defaults, and the wait for it to be healthy.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@flatlay/platform';
+import { steadyPort } from '../../services/platform/test/ports.js';
 import { startNode, type ChildRun } from '../../services/platform/test/process.js';
 import { requireEnv, waitFor } from '../../services/platform/test/support.js';
 
@@ -53,31 +52,6 @@ export async function untilHealthy(
     what,
     180_000,
   );
-}
-
-/**
- * A port free now that stays free while the product is down between a kill and its restart: one
- * below the kernel's ephemeral range, which outgoing connections (Kafka, Postgres, fetch) draw
- * from and `freePort()` too. A port from that range was once taken by someone's outgoing
- * connection in the second between the kill and the restart (EADDRINUSE at the second start).
- */
-async function steadyPort(): Promise<number> {
-  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '32768 60999');
-  const ephemeralFrom = Number(range.trim().split(/\s+/)[0]) || 32768;
-  const lowest = Math.min(20_000, ephemeralFrom - 1_000);
-  for (let tries = 0; tries < 50; tries++) {
-    const port = lowest + Math.floor(Math.random() * (ephemeralFrom - lowest));
-    if (await canListen(port)) return port;
-  }
-  return freePort();
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const srv = createServer();
-    srv.once('error', () => done(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => done(true)));
-  });
 }
 
 /**

@@ -8,8 +8,9 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkHealth, freePort } from '@flatlay/platform';
+import { checkHealth } from '@flatlay/platform';
 import { serviceKeyEnv, startNode, testUrlSigningKey, type ChildRun } from '../../../services/platform/test/process.js';
+import { steadyPort } from '../../../services/platform/test/ports.js';
 import { waitFor } from '../../../services/platform/test/support.js';
 import type { FaultInfra } from './infra.js';
 import { Toxiproxy } from './toxiproxy.js';
@@ -53,13 +54,13 @@ export async function startProduct(infra: FaultInfra): Promise<Product> {
   const dataDir = await mkdtemp(join(tmpdir(), 'flatlay-fault-'));
   const pgUrl = new URL(infra.FAULT_DATABASE_URL);
   const port: Record<ProcessName, number> = {} as never;
-  for (const name of [...SERVICES, 'image-worker', 'gateway'] as ProcessName[]) port[name] = await freePort();
+  for (const name of [...SERVICES, 'image-worker', 'gateway'] as ProcessName[]) port[name] = await steadyPort();
   const base = `http://127.0.0.1:${port.gateway}`;
   const addr = (p: number) => `127.0.0.1:${p}`;
 
-  const identityLink = await toxiproxy.link(LINKS.gatewayToIdentity, await freePort(), addr(port.identity));
-  const ledgerLink = await toxiproxy.link(LINKS.gatewayToLedger, await freePort(), addr(port.ledger));
-  const billingPgLink = await toxiproxy.link(LINKS.billingToPostgres, await freePort(), addr(Number(pgUrl.port)));
+  const identityLink = await toxiproxy.link(LINKS.gatewayToIdentity, await steadyPort(), addr(port.identity));
+  const ledgerLink = await toxiproxy.link(LINKS.gatewayToLedger, await steadyPort(), addr(port.ledger));
+  const billingPgLink = await toxiproxy.link(LINKS.billingToPostgres, await steadyPort(), addr(Number(pgUrl.port)));
   const workerKafka = await toxiproxy.link(
     LINKS.workerToKafka,
     Number(infra.FAULT_KAFKA_ADVERTISED_PORT),
