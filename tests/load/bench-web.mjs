@@ -5,14 +5,19 @@
 // own (tests/load/harness.mjs), then runs Lighthouse (the npm package, pinned in package.json: 12.x is
 // the last line that runs on Node 20) against Debian's Chromium, started here headless with the
 // browser tests' container flags (tests/support/browser.ts). Lighthouse's default settings: a phone
-// (Moto G Power) with simulated throttling (slow 4G, 4 × CPU slowdown). Each page is measured
+// (Moto G Power) with simulated throttling (slow 4G, a CPU slowdown). Each page is measured
 // BENCH_WEB_RUNS times (default 3); the table gives the medians of each category score and of the
 // transferred bytes, FCP, LCP, TBT and CLS. Exits 1 when a page is under 0.95 in a category that
 // counts: performance, accessibility and best practices on every page, SEO on the indexed ones
 // (gateway/src/web/public-pages.ts: /auth is not indexed). Every run's report goes to reports/bench-web/.
 //
-// Lighthouse's simulated times come from the page's own CPU work as measured on this machine: a
-// loaded machine (see the load averages printed) gives slower figures that are not judgeable.
+// The scores judged are Lighthouse's own, at its default 4x CPU slowdown. Since that 4x emulates a
+// faster or a slower phone depending on the host (ADR 0721), each run is also audited again, from
+// the same trace, at the slowdown Lighthouse's CPU throttling calculator gives for the benchmark
+// index Lighthouse measured in that run (tests/load/cpu-slowdown.mjs), and that performance score is
+// printed beside ("perf calibrated"): the figure that compares two hosts. Lighthouse's simulated
+// times come from the page's own CPU work as measured on this machine: a loaded machine (see the
+// load averages printed) gives figures that are not judgeable.
 //
 //   BENCH_WEB_RUNS=3                       runs per page
 //   BENCH_WEB_PAGES=/,/pricing             only these pages
@@ -21,8 +26,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import lighthouse from 'lighthouse';
+import lighthouse, { auditFlowArtifacts } from 'lighthouse';
 import { build, ensureInstalled, repoRoot } from '../../scripts/lib/steps.mjs';
+import { slowdownFor } from './cpu-slowdown.mjs';
 import { startProduct, stopChildrenOnSignals } from './harness.mjs';
 import { CHROMIUM_FLAGS } from '../support/chromium-flags.mjs';
 
@@ -106,15 +112,16 @@ const median = (xs) => {
 /**
  * One run's figures.
  * @typedef {{ scores: Record<string, number>, bytes: number, fcp: number, lcp: number, tbt: number, cls: number,
- *   failing: Record<string, string[]> }} RunFigures
+ *   failing: Record<string, string[]>, index: number, slowdown: number, calibratedPerformance: number }} RunFigures
  */
 
 /**
  * The figures of a Lighthouse result; `failing`: per category, the weighted audits that did not pass.
  * @param {import('lighthouse').Result} lhr
+ * @param {import('lighthouse').Result} calibrated the same run audited at this host's calibrated slowdown
  * @returns {RunFigures}
  */
-function figuresOf(lhr) {
+function figuresOf(lhr, calibrated) {
   const num = (/** @type {string} */ id) => lhr.audits[id]?.numericValue ?? Number.NaN;
   /** @type {Record<string, number>} */
   const scores = {};
@@ -135,7 +142,40 @@ function figuresOf(lhr) {
     tbt: num('total-blocking-time'),
     cls: num('cumulative-layout-shift'),
     failing,
+    index: lhr.environment.benchmarkIndex,
+    slowdown: calibrated.configSettings.throttling.cpuSlowdownMultiplier,
+    calibratedPerformance: calibrated.categories.performance?.score ?? Number.NaN,
   };
+}
+
+/** What each run asks Lighthouse for. @type {import('lighthouse').Flags} */
+const FLAGS = { output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] };
+
+/**
+ * The run audited again, from its own trace and network log, at the CPU slowdown that makes this host
+ * emulate Lighthouse's phone (ADR 0721). Simulated throttling records the page unthrottled and applies
+ * the slowdown only in its audits, so this is the run Lighthouse would have made with that setting.
+ * The artifacts' settings are changed in place: call this after everything else that reads them.
+ * @param {import('lighthouse').RunnerResult} answer
+ * @returns {Promise<import('lighthouse').Result>}
+ */
+async function calibrated(answer) {
+  const index = answer.lhr.environment.benchmarkIndex;
+  const slowdown = slowdownFor(index);
+  if (slowdown === undefined)
+    throw new Error(`Lighthouse measured a benchmark index of ${index}: this host is too slow to emulate its phone`);
+  const { artifacts } = answer;
+  const throttling = { ...artifacts.settings.throttling, cpuSlowdownMultiplier: slowdown };
+  // Lighthouse refuses to audit with settings other than those the artifacts were gathered with; the
+  // slowdown is the one setting that differs, and gathering does not use it under simulation.
+  artifacts.settings = { ...artifacts.settings, throttling };
+  const flow = await auditFlowArtifacts({
+    name: 'calibrated',
+    gatherSteps: [{ artifacts, flags: { ...FLAGS, throttling } }],
+  });
+  const lhr = flow.steps[0]?.lhr;
+  if (!lhr) throw new Error('Lighthouse gave no result for the calibrated audit');
+  return lhr;
 }
 
 ensureInstalled();
@@ -160,12 +200,7 @@ try {
       // machine) is taken again, twice at most; its figures would not be the page's.
       let answer;
       for (let attempt = 1; ; attempt++) {
-        answer = await lighthouse(`${product.base}${page.path}`, {
-          port: chromium.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: [...CATEGORIES],
-        });
+        answer = await lighthouse(`${product.base}${page.path}`, { ...FLAGS, port: chromium.port });
         if (!answer) throw new Error(`Lighthouse gave no result for ${page.path}`);
         const failure = answer.lhr.runtimeError;
         if (!failure) break;
@@ -177,8 +212,15 @@ try {
       // The page's trace, as Lighthouse recorded it (unthrottled; its simulation scales the CPU time):
       // what the long tasks were, for diagnosis (Chromium's DevTools opens it).
       if (TRACES) writeFileSync(join(reports, `${name}-${i}.trace.json`), JSON.stringify(answer.artifacts.Trace));
-      runs.push(figuresOf(answer.lhr));
-      process.stdout.write(`  ${page.path} run ${i}: ${CATEGORIES.map((c) => runs.at(-1)?.scores[c]).join(' / ')}\n`);
+      const lhr = answer.lhr;
+      const atThisHost = await calibrated(answer);
+      writeFileSync(join(reports, `${name}-${i}.calibrated.json`), JSON.stringify(atThisHost));
+      const run = figuresOf(lhr, atThisHost);
+      runs.push(run);
+      process.stdout.write(
+        `  ${page.path} run ${i}: ${CATEGORIES.map((c) => run.scores[c]).join(' / ')}` +
+          ` (benchmark index ${run.index}: calibrated ${run.slowdown.toFixed(2)}x, performance ${run.calibratedPerformance})\n`,
+      );
     }
     results.push({ ...page, runs });
   }
@@ -190,7 +232,20 @@ const loadAtEnd = load();
 
 /** @param {number} n @param {number} [d] */
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '-');
-const header = ['page', 'perf', 'a11y', 'best pr.', 'SEO', 'KiB', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS'];
+const header = [
+  'page',
+  'perf',
+  'a11y',
+  'best pr.',
+  'SEO',
+  'KiB',
+  'FCP ms',
+  'LCP ms',
+  'TBT ms',
+  'CLS',
+  'index',
+  'perf calibrated',
+];
 /** @type {string[][]} */
 const rows = [];
 /** @type {string[]} */
@@ -220,16 +275,30 @@ for (const r of results) {
       m((f) => f.cls),
       3,
     ),
+    fmt(m((f) => f.index)),
+    `${fmt(
+      m((f) => f.calibratedPerformance),
+      2,
+    )} at ${fmt(
+      m((f) => f.slowdown),
+      1,
+    )}x`,
   ]);
 }
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
 const line = (/** @type {string[]} */ cells) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-console.log(`\nLighthouse ${version}, medians of ${RUNS} runs (target ≥ ${TARGET} in every category that counts):\n`);
+console.log(`\nLighthouse ${version}, medians of ${RUNS} runs (target ≥ ${TARGET} in every category that counts):`);
+console.log(
+  "perf: Lighthouse's default (4x CPU slowdown), judged; perf calibrated: the same runs at the slowdown" +
+    " Lighthouse's calculator gives for this host's benchmark index (index), not judged (ADR 0721)\n",
+);
 console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const r of rows) console.log(line(r));
 console.log(`\nload average (1, 5, 15 min): ${loadAtStart} at start, ${loadAtEnd} at end, ${cpus().length} cores`);
-if (Number(loadAtEnd.split(',')[0]) > cpus().length / 2)
+// The load at the end is mostly the bench's own (Chromium, Lighthouse and the product: 1-2.5 on two
+// cores); other work shows in the load before it started.
+if (Number(loadAtStart.split(',')[0]) > cpus().length / 2)
   console.log('  a loaded machine: the performance figures are not judgeable (Lighthouse times the CPU work here)');
 writeFileSync(
   join(reports, 'summary.json'),
