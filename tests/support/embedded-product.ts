@@ -50,7 +50,9 @@ export async function untilHealthy(
         () => false,
       )),
     what,
-    180_000,
+    // healthy in 4-19 s on CI's two loaded cores (the first start included); no wait in a test is
+    // as long as 100 s
+    90_000,
   );
 }
 

@@ -238,6 +238,9 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
       .click();
     await toastText(`${plain.email} no longer has the unlimited plan`).waitFor();
     await waitFor(async () => !(await me()), 'identity ends the unlimited plan', 60_000);
+    // The user list is analytics' projection, as after the grant above: a search made before it has
+    // read the revocation would show the plan it had (CI saw the badge stay "Unlimited" for 30 s).
+    await projected(plain.email, (r) => r.subscription_plan !== 'unlimited');
     await search(`email:${plain.email}`);
     await row(plain.email).locator('.plan-badge', { hasText: 'No Plan' }).waitFor();
     await row(plain.email)
