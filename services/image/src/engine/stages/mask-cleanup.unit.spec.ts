@@ -79,6 +79,27 @@ describe('mask cleanup', () => {
     assert.equal(boundingBox(clipsToo)!.top, 120, 'waistband intact');
   });
 
+  it("keeps the top corner of trousers lying turned, even where clips are looked for (the opening's rounded tip is no clip)", () => {
+    // trousers 160 x 200 whose waistband rises towards its right corner (gathered elastic), turned
+    // the other way: that corner stands above the body, and the opening rounds its tip off
+    const trousers = (rise: number, deg: number) => {
+      const t = (deg * Math.PI) / 180,
+        c = Math.cos(t),
+        s = Math.sin(t);
+      return (x: number, y: number) => {
+        const u = (x - 160) * c + (y - 180) * s,
+          v = -(x - 160) * s + (y - 180) * c;
+        return Math.abs(u) <= 80 && v <= 100 && v >= -100 - (rise * (u + 80)) / 160;
+      };
+    };
+    for (const rise of [10, 20, 30])
+      for (const deg of [-12, -8]) {
+        const turned = maskFrom(320, 340, trousers(rise, deg));
+        const out = removeHangerHooks(turned, true);
+        assert.deepEqual(out.data, turned.data, `waistband rising ${rise} px, turned ${deg}°: kept whole`);
+      }
+  });
+
   it('keeps the hood of a hoodie: narrow through the whole top fifth, unlike a hook', () => {
     // body 200 x 160 from y = 140; hood 50 wide (25% of the body) rising 60 px above it, a
     // quarter of the garment's height: the narrow rows reach past the top fifth (44 px)
