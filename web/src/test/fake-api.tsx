@@ -1,10 +1,10 @@
 // Component tests' stand-in for /api: answers by method and path, records every request, and
 // renders a page with the app's providers (query client, router, auth, toasts).
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import { vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { createQueryClient } from '../api/queries';
 import { AuthProvider } from '../auth/AuthProvider';
 import { Toaster } from '../components/toast/Toaster';
@@ -53,9 +53,20 @@ function Where() {
   return <output data-testid="location">{location.pathname + location.search}</output>;
 }
 
+// Each file's query clients are emptied after each test: a query that failed and waits to retry (the
+// admin's queries retry three times, 1-4 s apart) would otherwise fetch through the next test's, or
+// the next file's, fake (the unit files share a process, ADR 0310): a settings test once saw four
+// requests it never made. Emptying a client cancels its queries' pending retries.
+const clients = new Set<QueryClient>();
+afterEach(() => {
+  for (const client of clients) client.clear();
+  clients.clear();
+});
+
 /** Renders `element` at `path` with every provider the app has, plus a probe of where it is. */
 export function renderPage(element: ReactNode, options: { path?: string; at?: string } = {}) {
   const client = createQueryClient();
+  clients.add(client);
   const path = options.path ?? '/';
   const utils = render(
     <QueryClientProvider client={client}>

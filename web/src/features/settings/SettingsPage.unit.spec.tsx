@@ -72,7 +72,10 @@ describe('/settings', () => {
     screen.getByRole('heading', { name: 'Settings are for administrators only' });
     await userEvent.click(screen.getByRole('button', { name: 'Administrator Sign In' }));
     screen.getByRole('dialog', { name: 'Admin Authentication' });
-    assert.equal(api.sent.length, 0);
+    assert.deepEqual(
+      api.sent.map((r) => `${r.method} ${r.url.pathname}`),
+      [],
+    );
   });
 
   it('falls back to that state when the server refuses the admin session', async () => {
