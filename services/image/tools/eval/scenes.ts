@@ -1,7 +1,9 @@
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { erode } from '../../src/engine/stages/mask-ops.js';
+import { fillOutlines, type Layer, maskBox, PROPS, type PropName, paintOver } from './props.js';
 
 /** Synthetic scenes with known answers, built from a clean garment and its mask. */
 
@@ -23,7 +25,7 @@ export function rng(seed: number): () => number {
  * product and floor look alike; 'hand-held', a skin-toned arm and hand from the bottom edge over
  * the product's edge (drawn, shaded as a cylinder), which is not part of the product's mask.
  */
-export type SceneVariant = 'plain' | 'frame-cut' | 'camouflage' | 'hand-held';
+export type SceneVariant = 'plain' | 'frame-cut' | 'camouflage' | 'hand-held' | `prop-${PropName}`;
 
 export interface Scene {
   name: string;
@@ -57,23 +59,8 @@ export async function makeScene(
   variant: SceneVariant = 'plain',
 ): Promise<Scene> {
   const rand = rng(seed);
-  const file = path.join(dataset, 'clean', garment);
-  const stem = garment.replace(/\.[^.]+$/, '');
-  const maskFile = (await import('node:fs'))
-    .readdirSync(path.join(dataset, 'clean'))
-    .find((f) => f.startsWith(`${stem}_mask.`))!;
-  const rgbImg = await sharp(await readFile(file))
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { stem, rgbImg, mask } = await loadClean(dataset, garment);
   const { width: w, height: h } = rgbImg.info;
-  const maskRaw = await sharp(await readFile(path.join(dataset, 'clean', maskFile)))
-    .resize(w, h, { fit: 'fill' })
-    .extractChannel(0)
-    .raw()
-    .toBuffer();
-  const mask = new Uint8Array(maskRaw.length);
-  for (let i = 0; i < mask.length; i++) mask[i] = maskRaw[i]! >= 128 ? 255 : 0;
 
   const rotationDeg = Math.round((rand() * 30 - 15) * 10) / 10;
   const scale = ((0.5 + rand() * 0.25) * SCENE) / Math.max(w, h);
@@ -115,10 +102,7 @@ export async function makeScene(
     gw -= off;
     left = 0;
   }
-  const bg = await sharp(path.join(dataset, 'backgrounds', background))
-    .resize(SCENE, SCENE, { fit: 'cover' })
-    .removeAlpha()
-    .toBuffer();
+  const bg = await floor(dataset, background);
   const scene = await sharp(bg)
     .composite([{ input: placed, left, top }])
     .removeAlpha()
@@ -167,6 +151,206 @@ export async function makeScene(
             width: SCENE,
             height: SCENE,
           },
+  };
+}
+
+/** A clean garment, its RGB and its mask (thresholded at 128), from the dataset's clean folder. */
+async function loadClean(dataset: string, garment: string) {
+  const file = path.join(dataset, 'clean', garment);
+  const stem = garment.replace(/\.[^.]+$/, '');
+  const maskFile = readdirSync(path.join(dataset, 'clean')).find((f) => f.startsWith(`${stem}_mask.`))!;
+  const rgbImg = await sharp(await readFile(file))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { width: w, height: h } = rgbImg.info;
+  const maskRaw = await sharp(await readFile(path.join(dataset, 'clean', maskFile)))
+    .resize(w, h, { fit: 'fill' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const mask = new Uint8Array(maskRaw.length);
+  for (let i = 0; i < mask.length; i++) mask[i] = maskRaw[i]! >= 128 ? 255 : 0;
+  return { stem, rgbImg, mask };
+}
+
+/** The floor texture as the scene's background (a JPEG of SCENE x SCENE). */
+const floor = (dataset: string, background: string) =>
+  sharp(path.join(dataset, 'backgrounds', background))
+    .resize(SCENE, SCENE, { fit: 'cover' })
+    .removeAlpha()
+    .toBuffer();
+
+/** A raw RGBA layer scaled to w x h, then turned by `deg` clockwise (transparent corners). */
+async function scaleAndTurn(layer: Layer, w: number, h: number, deg: number): Promise<Layer> {
+  const raw = { width: layer.width, height: layer.height, channels: 4 as const };
+  const sized = await sharp(layer.data, { raw }).resize(w, h, { fit: 'fill' }).raw().toBuffer();
+  // one operation per sharp pass, as in makeScene
+  const turned = await sharp(sized, { raw: { width: w, height: h, channels: 4 } })
+    .rotate(deg, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: turned.data, width: turned.info.width, height: turned.info.height };
+}
+
+/**
+ * A scene with a real prop touching the product (props.ts): a clean garment with a hanger or a
+ * clothes rail behind it, or a hand over its edge, turned and placed on a floor as `makeScene`
+ * places a plain garment (the same draw of angle, size, place and cast). The prop is composited
+ * in the garment's own pixels first, at its anchor, so it turns with the product; where it runs
+ * past the scene's edge it is cut there, as a rail is in a photo. The truth is the garment's mask
+ * less what a prop over it covers.
+ */
+export async function makePropScene(
+  dataset: string,
+  garment: string,
+  background: string,
+  seed: number,
+  propName: PropName,
+): Promise<Scene> {
+  const rand = rng(seed);
+  const { stem, rgbImg, mask } = await loadClean(dataset, garment);
+  const { width: w, height: h } = rgbImg.info;
+  const rotationDeg = Math.round((rand() * 30 - 15) * 10) / 10;
+  const scale = ((0.5 + rand() * 0.25) * SCENE) / Math.max(w, h);
+  const prop = PROPS[propName];
+  const product = maskBox(mask, w, h);
+  if (!product) throw new Error(`${garment}: its mask is empty`);
+
+  // the prop cut from its photo by its outline, at its scale beside this product
+  const photo = await sharp(path.join(dataset, 'casual', prop.photo))
+    .rotate()
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const pw = photo.info.width,
+    ph = photo.info.height;
+  const outline = fillOutlines(prop.outlines, pw, ph);
+  const pb = maskBox(outline, pw, ph);
+  if (!pb) throw new Error(`${prop.name}: its outline covers no pixel of ${prop.photo}`);
+  const cw = pb.right - pb.left + 1,
+    ch = pb.bottom - pb.top + 1;
+  const cut = new Uint8Array(cw * ch * 4);
+  for (let y = 0; y < ch; y++)
+    for (let x = 0; x < cw; x++) {
+      const p = (pb.top + y) * pw + pb.left + x,
+        q = (y * cw + x) * 4;
+      for (let c = 0; c < 3; c++) cut[q + c] = photo.data[p * 3 + c]!;
+      cut[q + 3] = outline[p]!;
+    }
+  const k = prop.scale(product, mask, w);
+  const kw = Math.max(1, Math.round(cw * k)),
+    kh = Math.max(1, Math.round(ch * k));
+  const sized: Layer = {
+    data: await sharp(cut, { raw: { width: cw, height: ch, channels: 4 } })
+      .resize(kw, kh, { fit: 'fill' })
+      .raw()
+      .toBuffer(),
+    width: kw,
+    height: kh,
+  };
+  const [mx, my] = prop.meets(product, mask, w);
+  const px = Math.round(mx - ((prop.anchor[0] - pb.left + 0.5) * kw) / cw),
+    py = Math.round(my - ((prop.anchor[1] - pb.top + 0.5) * kh) / ch);
+
+  // the garment and the prop on one canvas in the garment's pixels, and the truth beside it
+  const ox = -Math.min(0, px),
+    oy = -Math.min(0, py);
+  const W = Math.max(w, px + kw) + ox,
+    H = Math.max(h, py + kh) + oy;
+  const garmentLayer: Layer = { data: new Uint8Array(w * h * 4), width: w, height: h };
+  for (let p = 0; p < w * h; p++) {
+    for (let c = 0; c < 3; c++) garmentLayer.data[p * 4 + c] = rgbImg.data[p * 3 + c]!;
+    garmentLayer.data[p * 4 + 3] = mask[p]!;
+  }
+  const canvas: Layer = { data: new Uint8Array(W * H * 4), width: W, height: H };
+  const layers: [Layer, number, number][] = [
+    [sized, px + ox, py + oy],
+    [garmentLayer, ox, oy],
+  ];
+  if (prop.layer === 'over') layers.reverse();
+  for (const [layer, left, top] of layers) paintOver(canvas, layer, left, top);
+  // the truth as the alpha of a white layer, so it goes through the very same resize and turn
+  const truth: Layer = { data: new Uint8Array(W * H * 4).fill(255), width: W, height: H };
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const gx = x - ox,
+        gy = y - oy,
+        sx = x - px - ox,
+        sy = y - py - oy;
+      const inGarment = gx >= 0 && gy >= 0 && gx < w && gy < h ? mask[gy * w + gx]! : 0;
+      const covered =
+        prop.layer === 'over' && sx >= 0 && sy >= 0 && sx < kw && sy < kh ? sized.data[(sy * kw + sx) * 4 + 3]! : 0;
+      truth.data[(y * W + x) * 4 + 3] = Math.round((inGarment * (255 - covered)) / 255);
+    }
+  const sw = Math.round(W * scale),
+    sh = Math.round(H * scale);
+  const placedScene = await scaleAndTurn(canvas, sw, sh, rotationDeg);
+  const placedTruth = await scaleAndTurn(truth, sw, sh, rotationDeg);
+  const alpha = new Uint8Array(placedTruth.width * placedTruth.height);
+  for (let p = 0; p < alpha.length; p++) alpha[p] = placedTruth.data[p * 4 + 3]! >= 128 ? 255 : 0;
+  const tb = maskBox(alpha, placedTruth.width, placedTruth.height)!;
+
+  // placed as makeScene places a garment: its own box at a drawn spot away from the edges
+  let left = Math.round((SCENE - (tb.right - tb.left + 1)) * (0.2 + 0.6 * rand())) - tb.left;
+  let top = Math.round((SCENE - (tb.bottom - tb.top + 1)) * (0.2 + 0.6 * rand())) - tb.top;
+  if (prop.offFrame === 'lower-left') {
+    // a prop cut by its photo's lower left corner runs off the scene's: its box's corner goes past
+    // the scene's by as much as a turned cut side can rise (its length times the angle's sine)
+    const alone: Layer = { data: new Uint8Array(W * H * 4), width: W, height: H };
+    paintOver(alone, sized, px + ox, py + oy);
+    const placedProp = await scaleAndTurn(alone, sw, sh, rotationDeg);
+    const propAlpha = new Uint8Array(placedProp.width * placedProp.height);
+    for (let p = 0; p < propAlpha.length; p++) propAlpha[p] = placedProp.data[p * 4 + 3]! >= 128 ? 255 : 0;
+    const pbox = maskBox(propAlpha, placedProp.width, placedProp.height)!;
+    const rise = Math.ceil(Math.max(kw, kh) * scale * Math.abs(Math.sin((rotationDeg * Math.PI) / 180))) + 2;
+    left = -pbox.left - rise;
+    top = SCENE - 1 - pbox.bottom + rise;
+    // the product itself stays inside the frame: lifted if a turn took its lowest part past it
+    top -= Math.max(0, top + tb.bottom - (SCENE - 3));
+  }
+  const bg = await sharp(await floor(dataset, background))
+    .raw()
+    .toBuffer();
+  const sceneLayer: Layer = { data: new Uint8Array(SCENE * SCENE * 4), width: SCENE, height: SCENE };
+  for (let p = 0; p < SCENE * SCENE; p++) {
+    for (let c = 0; c < 3; c++) sceneLayer.data[p * 4 + c] = bg[p * 3 + c]!;
+    sceneLayer.data[p * 4 + 3] = 255;
+  }
+  paintOver(sceneLayer, placedScene, left, top);
+  const rgb = Buffer.alloc(SCENE * SCENE * 3);
+  for (let p = 0; p < SCENE * SCENE; p++) for (let c = 0; c < 3; c++) rgb[p * 3 + c] = sceneLayer.data[p * 4 + c]!;
+  const gtMask = new Uint8Array(SCENE * SCENE);
+  for (let y = Math.max(0, top); y < Math.min(SCENE, top + placedTruth.height); y++)
+    for (let x = Math.max(0, left); x < Math.min(SCENE, left + placedTruth.width); x++)
+      gtMask[y * SCENE + x] = alpha[(y - top) * placedTruth.width + (x - left)]!;
+
+  const cast: [number, number, number] = [0.9 + rand() * 0.2, 1, 0.9 + rand() * 0.2];
+  const input = await sharp(rgb, { raw: { width: SCENE, height: SCENE, channels: 3 } })
+    .linear(cast, [0, 0, 0])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  return {
+    name: `${stem}@${background.replace(/\.[^.]+$/, '')}+${prop.name}`,
+    variant: `prop-${prop.name}`,
+    input,
+    gtMask: { data: gtMask, width: SCENE, height: SCENE },
+    rotationDeg,
+    cast,
+    cleanRgb: { data: rgbImg.data, width: w, height: h },
+    cleanMask: mask,
+    // a hand hides part of the product: its colour is read off the scene, as for the failure
+    // scenes; behind a hanger or a rail the product is whole and the clean garment is the truth
+    reference:
+      prop.layer === 'over'
+        ? {
+            data: rgb,
+            channels: 3,
+            mask: erode({ data: gtMask, width: SCENE, height: SCENE }, 3).data,
+            width: SCENE,
+            height: SCENE,
+          }
+        : undefined,
   };
 }
 
