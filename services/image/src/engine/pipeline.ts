@@ -72,10 +72,15 @@ const DEFAULT_SIZE = 2048;
  */
 export const workingLongSide = (size = DEFAULT_SIZE) => Math.min(5120, Math.ceil(size * 1.25));
 
-/** How a cut-out recipe's mask is cleaned (stages/mask-cleanup.ts); also for tools/eval/mask-stages.ts. */
-export const cleanupOptions = (recipe: Recipe): CleanupOptions => ({
+/**
+ * How a cut-out recipe's mask is cleaned (stages/mask-cleanup.ts); also for tools/eval/mask-stages.ts.
+ * `photo`: the photo at the mask's size (segment()'s), for the hand rule; absent where crop-first
+ * put the mask together from a window.
+ */
+export const cleanupOptions = (recipe: Recipe, photo?: Uint8Array): CleanupOptions => ({
   removeHanger: recipe.removeHanger,
   trimUnsure: recipe.type === 'clothing',
+  photo,
 });
 
 /** The check that says whether the product's rotation was confirmed (stages/level-confidence.ts). */
@@ -137,8 +142,13 @@ export async function runPipeline(
   const timedModel = timed(ctx.model);
   let segmentWindow: Box | null = null;
   let prob: Mask;
+  let small: Uint8Array | undefined;
   if (ctx.cropFirst) ({ mask: prob, window: segmentWindow } = await segmentCropFirst(img, timedModel));
-  else prob = await segment(img, timedModel);
+  else {
+    const segmentation = await segment(img, timedModel);
+    prob = segmentation;
+    small = segmentation.photo;
+  }
   mark('segment');
   // report the model's own time apart from the segment stage's pre- and post-processing
   timings.inference = Math.round(inferenceMs * 10) / 10;
@@ -170,7 +180,7 @@ export async function runPipeline(
     layers = await placeLayers(img, layout);
     mark('compose');
   } else {
-    const clean = cleanMask(prob, cleanupOptions(recipe));
+    const clean = cleanMask(prob, cleanupOptions(recipe, small));
     if (!clean) throw new EngineError('NO_PRODUCT_FOUND', 'no product could be told apart from the background');
     mask = clean.binary;
     mark('mask');

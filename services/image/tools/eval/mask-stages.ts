@@ -20,7 +20,7 @@ import { makeScene, typeFor } from './scenes.js';
  * npm run eval:mask-stages -- DATASET [--held-out=K] [--only=NAME]: where the engine's mask IoU is
  * won or lost against the peer's, scene by scene, on the eval's synthetic scenes of one draw: the
  * model's probabilities thresholded as they come out of segment() ("raw"), after the cleanup
- * (cleanMask: unsure regions trimmed, components kept, hangers, holes filled), the pipeline's own
+ * (cleanMask: unsure regions trimmed, hands, components kept, hangers, holes filled), the pipeline's own
  * mask (what `npm run eval` scores), and the peer's mask, all on the engine's mask grid against
  * the true mask brought there. The peer runs as in the eval (peer.ts). For diagnosis: it judges
  * nothing.
@@ -47,7 +47,13 @@ async function main() {
   const peer = await loadPeer(repoRoot());
   const backgrounds = (await readdir(path.join(dataset, 'backgrounds'))).sort();
   const cleans = (await readdir(path.join(dataset, 'clean'))).filter((f) => !f.includes('_mask.')).sort();
-  const steps: CleanupStep[] = ['unsure trimmed', 'components kept', 'hangers removed', 'holes filled'];
+  const steps: CleanupStep[] = [
+    'unsure trimmed',
+    'hands removed',
+    'components kept',
+    'hangers removed',
+    'holes filled',
+  ];
   const rows: { name: string; raw: number; clean: number; pipeline: number; peer: number; steps: number[] }[] = [];
   process.stdout.write(
     `| scene | raw | ${steps.join(' | ')} | cleaned | pipeline | peer | peer - pipeline |\n|${'---|'.repeat(steps.length + 6)}\n`,
@@ -66,7 +72,9 @@ async function main() {
     const o = resolveOptions({ type });
     const recipe = resolveRecipe(o.type, o.subType);
     const after = new Map<CleanupStep, number>();
-    const cleaned = cleanMask(prob, cleanupOptions(recipe), (step, bin) => after.set(step, iou(bin, truth)));
+    const cleaned = cleanMask(prob, cleanupOptions(recipe, prob.photo), (step, bin) =>
+      after.set(step, iou(bin, truth)),
+    );
     const result = await engine.enhance(scene.input, { type });
     const own = result.geometry.mask!;
     const theirs = await resizeMask(await peer.segment(scene.input), prob.width, prob.height);

@@ -9,6 +9,11 @@ export interface CleanupOptions {
   trimUnsure?: boolean;
   /** Keep components at least this share of the largest one (both shoes of a pair). */
   keepRatio?: number;
+  /**
+   * The photo at the mask's size, packed RGB: where given, a hand or arm coming into the photo
+   * over the product is taken out (`removeHands`).
+   */
+  photo?: Uint8Array;
 }
 
 export interface CleanMask {
@@ -61,11 +66,11 @@ export function fillHoles(bin: Mask, prob?: Mask): Mask {
   return out;
 }
 
-/** Add up `values` over each component's pixels into sums[label]. */
-function sumPerComponent(cc: Components, values: Mask, sums: Float64Array): void {
+/** Add up `values` over each component's pixels in its first `rows` rows into sums[label]. */
+function sumPerComponent(cc: Components, values: Mask, sums: Float64Array, rows = cc.runs.length): void {
   const w = values.width,
     v = values.data;
-  for (let y = 0; y < cc.runs.length; y++) {
+  for (let y = 0; y < rows; y++) {
     const r = cc.runs[y]!,
       l = cc.runLabels[y]!;
     for (let i = 0; i < r.length; i += 2) {
@@ -80,8 +85,8 @@ function sumPerComponent(cc: Components, values: Mask, sums: Float64Array): void
  * Remove hanger hooks and clips: thin parts (narrower than 2r) that an opening removes and that
  * rise above the garment's body. Corners rounded off by the opening are too short to count.
  */
-export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
-  const cc0 = components(bin);
+export function removeHangerHooks(input: Mask, clipsToo = false): Mask {
+  const cc0 = components(input);
   let box = null as null | { w: number; h: number };
   for (let i = 1; i <= cc0.count; i++) {
     const b = cc0.boxes[i]!;
@@ -89,8 +94,9 @@ export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
       h = b.bottom - b.top;
     if (!box || w * h > box.w * box.h) box = { w, h };
   }
-  if (!box) return bin;
-  const r = Math.max(2, Math.round(0.03 * Math.max(box.w, box.h)));
+  if (!box) return input;
+  const bin = withoutRails(input, cc0);
+  const r = Math.max(2, Math.round(HOOK_OPENING * Math.max(box.w, box.h)));
   const opened = dilate(erode(bin, r), r);
   const body = boundingBox(opened);
   const bodyTop = body?.top ?? bin.height;
@@ -122,22 +128,117 @@ export function removeHangerHooks(bin: Mask, clipsToo = false): Mask {
 }
 
 /**
- * How many pixels of each piece have the opened body right below them: about one per column where
- * the piece rests on the body.
+ * Skin, by its chroma (YCbCr, the usual bounds for skin under daylight and indoor light, with
+ * some room for a cast): red over green over blue, green at least 45% of red, Cr 135-180,
+ * Cb 85-135, not dark.
  */
-function restingOnBody(cc: Components, opened: Mask): Int32Array {
-  const w = opened.width,
-    below = opened.data;
-  const count = new Int32Array(cc.count + 1);
-  for (let y = 0; y + 1 < cc.runs.length; y++) {
-    const runs = cc.runs[y]!,
-      labels = cc.runLabels[y]!;
-    for (let i = 0; i < runs.length; i += 2) {
-      let n = 0;
-      for (let p = (y + 1) * w + runs[i]!, end = (y + 1) * w + runs[i + 1]!; p < end; p++) if (below[p]! > 0) n++;
-      count[labels[i / 2]!]! += n;
-    }
+export function isSkin(r: number, g: number, b: number): boolean {
+  // green at least 45% of red: a red product in shadow has skin's chroma bounds but not its hue
+  if (r <= g || g < b * 0.9 || g < 0.45 * r) return false;
+  const y = 0.299 * r + 0.587 * g + 0.114 * b;
+  if (y < 60) return false;
+  const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
+  const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
+  return cr >= 135 && cr <= 180 && cb >= 85 && cb <= 135;
+}
+
+/**
+ * The mask less a hand or arm that holds the product: skin-coloured parts of the mask that run
+ * into the photo's edge (a hand comes into the photo from outside it; the product lies inside)
+ * and are a minor part of the mask (at most MAX_HAND_SHARE of it: a skin-toned product is most of
+ * its own mask), with a rim of HAND_RIM pixels (the hand's edge is mixed with what it touches).
+ * The model takes a hand holding a product for part of it; the eval's prop scenes kept a hand on a
+ * bag whole. What is left of the product, if the hand split it, is sorted by the component step.
+ */
+export function removeHands(bin: Mask, photo: Uint8Array): Mask {
+  const { width: w, height: h } = bin;
+  const skin = emptyMask(w, h);
+  let area = 0;
+  for (let p = 0; p < w * h; p++) {
+    if (!bin.data[p]) continue;
+    area++;
+    if (isSkin(photo[p * 3]!, photo[p * 3 + 1]!, photo[p * 3 + 2]!)) skin.data[p] = 255;
   }
+  const cc = components(skin);
+  const hand = new Uint8Array(cc.count + 1);
+  let any = false;
+  for (let i = 1; i <= cc.count; i++)
+    if (cc.touchesBorder[i] && cc.areas[i]! >= MIN_HAND_SHARE * w * h && cc.areas[i]! <= MAX_HAND_SHARE * area) {
+      hand[i] = 1;
+      any = true;
+    }
+  if (!any) return bin;
+  const found = emptyMask(w, h);
+  paintComponents(cc, hand, found.data, w, 255);
+  const rim = dilate(found, HAND_RIM);
+  const out = { data: bin.data.slice(), width: w, height: h };
+  for (let p = 0; p < w * h; p++) if (rim.data[p]) out.data[p] = 0;
+  return out;
+}
+
+/** A hand is at least this share of the photo (a speck of skin colour at the edge is not). */
+const MIN_HAND_SHARE = 0.002;
+/** A hand is at most this share of the mask: more, and the skin colour is the product's own. */
+const MAX_HAND_SHARE = 0.35;
+/** Pixels taken around a hand as well (its edge, mixed with the product or the floor). */
+const HAND_RIM = 1;
+
+/**
+ * The mask less any clothes rail or rack: a part of its own (the hook that hangs the garment from
+ * it is thin, and the model's mask often breaks there) that runs into the photo's edge and is
+ * either a bar (at the photo's left or right side, its box at most a third as tall as wide, its
+ * mean thickness at most 8% of the garment's size, lying above the garment: its lowest row within
+ * the garment's top fifth) or a sparse frame (a rack's posts and base: at most SPARSE of its box,
+ * and smaller than the garment). The eval's prop scenes kept a rail behind a top whole (wider
+ * than the garment, it also survived the hook rule's opening, whose size is taken from the
+ * garment), and the casual photo of joggers on a rack kept its posts and base. The hook is left
+ * to the hook rule. The garment is the largest part.
+ */
+function withoutRails(bin: Mask, cc: Components): Mask {
+  let main = 0;
+  for (let i = 1; i <= cc.count; i++) if (!main || cc.areas[i]! > cc.areas[main]!) main = i;
+  const g = cc.boxes[main]!;
+  const size = Math.max(g.right - g.left, g.bottom - g.top);
+  const rail = new Uint8Array(cc.count + 1);
+  let any = false;
+  for (let i = 1; i <= cc.count; i++) {
+    if (i === main || !cc.touchesBorder[i]) continue;
+    const b = cc.boxes[i]!;
+    const width = b.right - b.left,
+      height = b.bottom - b.top;
+    const atSide = b.left === 0 || b.right === bin.width;
+    const bar =
+      atSide &&
+      height * 3 <= width &&
+      cc.areas[i]! / width <= 0.08 * size &&
+      b.bottom <= g.top + 0.2 * (g.bottom - g.top);
+    // a frame round the product (a rack's posts and base): sparse in its box, smaller than the garment
+    const frame = cc.areas[i]! <= SPARSE * width * height && cc.areas[i]! < cc.areas[main]!;
+    if (!bar && !frame) continue;
+    rail[i] = 1;
+    any = true;
+  }
+  if (!any) return bin;
+  const out = { data: bin.data.slice(), width: bin.width, height: bin.height };
+  paintComponents(cc, rail, out.data, out.width, 0);
+  return out;
+}
+
+/** The hook rule's opening radius, as a share of the garment's larger side. */
+const HOOK_OPENING = 0.03;
+/** A rack or a rail's frame covers at most this share of its box (a garment's part, half or more). */
+const SPARSE = 0.2;
+
+/**
+ * How many pixels of each piece have the opened body right below them: about one per column where
+ * the piece rests on the body. The opened mask read one row down (its last row has nothing below).
+ */
+function restingOnBody(cc: Components, opened: Mask): Float64Array {
+  const w = opened.width;
+  const below = { data: opened.data.subarray(w), width: w, height: opened.height - 1 };
+  const count = new Float64Array(cc.count + 1);
+  sumPerComponent(cc, below, count, Math.min(cc.runs.length, opened.height - 1));
+  for (let l = 1; l <= cc.count; l++) count[l] = count[l]! / 255;
   return count;
 }
 
@@ -331,6 +432,8 @@ export function cleanMask(
   let bin = threshold(prob, 128);
   if (options.trimUnsure) bin = trimUnsureRegions(prob, bin);
   onStep('unsure trimmed', bin);
+  if (options.photo) bin = removeHands(bin, options.photo);
+  onStep('hands removed', bin);
   const kept = keepProductComponents(bin, options.keepRatio);
   if (!kept) return null;
   bin = kept.mask;
@@ -344,4 +447,4 @@ export function cleanMask(
   return { alpha: featherAlpha(prob, again.mask), binary: again.mask, parts: again.parts };
 }
 
-export type CleanupStep = 'unsure trimmed' | 'components kept' | 'hangers removed' | 'holes filled';
+export type CleanupStep = 'unsure trimmed' | 'hands removed' | 'components kept' | 'hangers removed' | 'holes filled';

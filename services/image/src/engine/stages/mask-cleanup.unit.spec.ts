@@ -4,7 +4,9 @@ import { maskFrom, rotatedRect } from '../testing/fixtures.js';
 import {
   cleanMask,
   fillHoles,
+  isSkin,
   keepProductComponents,
+  removeHands,
   removeHangerHooks,
   trimNarrowTop,
   trimUnsureRegions,
@@ -217,5 +219,113 @@ describe('mask cleanup', () => {
       ),
       null,
     );
+  });
+});
+
+describe('props that touch the product: a clothes rail, a hand', () => {
+  it('removes a clothes rail behind a top: a bar of its own across the photo, too thick for the hook rule, and the hook below it', () => {
+    // the bar is thicker than the hook rule's opening takes away (2 x 3% of the garment's size),
+    // so before the rail rule it stayed, and the hook below it with it
+    const body = rotatedRect(150, 190, 200, 180, 0),
+      hook = rotatedRect(150, 80, 8, 40, 0),
+      bar = rotatedRect(150, 42, 300, 16, 0);
+    const m = maskFrom(300, 300, (x, y) => body(x, y) || hook(x, y) || bar(x, y));
+    assert.equal(components(m).count, 2, 'the bar is a part of its own');
+    const out = removeHangerHooks(m);
+    assert.equal(at(out, 20, 42), 0, 'bar gone');
+    assert.equal(at(out, 150, 75), 0, 'hook gone');
+    assert.equal(boundingBox(out)!.top, 100, 'garment top intact');
+  });
+
+  it("removes a clothes rack's posts and base round trousers: a sparse part of its own that runs into the photo's edge", () => {
+    const legs = rotatedRect(150, 150, 100, 200, 0),
+      left = rotatedRect(30, 150, 8, 280, 0),
+      right = rotatedRect(270, 150, 8, 280, 0),
+      base = rotatedRect(150, 290, 248, 20, 0); // its lowest row on the photo's bottom edge
+    const m = maskFrom(300, 300, (x, y) => legs(x, y) || left(x, y) || right(x, y) || base(x, y));
+    const out = removeHangerHooks(m, true);
+    assert.equal(at(out, 30, 100), 0, 'post gone');
+    assert.equal(at(out, 150, 295), 0, 'base gone');
+    assert.equal(area(out), 100 * 200, 'the trousers whole');
+  });
+
+  it('keeps a long bar that stays inside the photo: not a rail', () => {
+    const body = rotatedRect(150, 190, 200, 180, 0),
+      bar = rotatedRect(150, 42, 260, 16, 0);
+    const m = maskFrom(300, 300, (x, y) => body(x, y) || bar(x, y));
+    assert.equal(at(removeHangerHooks(m), 40, 42), 255);
+  });
+
+  it('tells skin from the colours around it', () => {
+    const colours = (list: [number, number, number][]) => list;
+    for (const [r, g, b] of colours([
+      [222, 170, 138],
+      [170, 120, 90],
+      [240, 200, 180],
+    ]))
+      assert.equal(isSkin(r, g, b), true, `${[r, g, b]}`);
+    for (const [r, g, b] of colours([
+      [240, 240, 240],
+      [200, 30, 30],
+      [120, 40, 40], // a red product's shadow: skin's chroma bounds, not its hue
+      [40, 60, 160],
+      [128, 128, 128],
+      [20, 15, 12],
+      [60, 140, 60],
+    ]))
+      assert.equal(isSkin(r, g, b), false, `${[r, g, b]}`);
+  });
+
+  /** A photo of `w` x `h`, grey, with coloured shapes painted in order. */
+  function photoOf(w: number, h: number, shapes: [(x: number, y: number) => boolean, [number, number, number]][]) {
+    const rgb = new Uint8Array(w * h * 3).fill(128);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++)
+        for (const [inside, colour] of shapes) if (inside(x + 0.5, y + 0.5)) rgb.set(colour, (y * w + x) * 3);
+    return rgb;
+  }
+  const SKIN: [number, number, number] = [222, 170, 138];
+
+  it('takes out a hand that comes into the photo over the product, with its edge', () => {
+    const product = rotatedRect(100, 90, 100, 100, 0); // 50-150 x 40-140
+    const hand = rotatedRect(30, 165, 60, 70, 0); // 0-60 x 130-200: from the lower left corner
+    const photo = photoOf(200, 200, [
+      [product, [40, 60, 160]],
+      [hand, SKIN],
+    ]);
+    const bin = maskFrom(200, 200, (x, y) => product(x, y) || hand(x, y));
+    const out = removeHands(bin, photo);
+    assert.equal(at(out, 10, 190), 0, 'the wrist at the frame');
+    assert.equal(at(out, 55, 135), 0, 'the fingers over the product');
+    assert.equal(at(out, 60, 135), 0, "the hand's rim");
+    assert.equal(at(out, 100, 90), 255, 'the product');
+    assert.equal(at(out, 145, 135), 255, "the product's far corner");
+  });
+
+  it('keeps a skin-toned product at the edge (it is most of the mask) and a skin-toned patch inside one', () => {
+    const beige = rotatedRect(60, 100, 120, 100, 0); // 0-120: runs into the left edge
+    const tan = photoOf(200, 200, [[beige, SKIN]]);
+    const bin = maskFrom(200, 200, beige);
+    assert.deepEqual(removeHands(bin, tan).data, bin.data);
+    const product = rotatedRect(100, 100, 120, 120, 0),
+      patch = rotatedRect(100, 100, 30, 30, 0);
+    const patched = photoOf(200, 200, [
+      [product, [40, 60, 160]],
+      [patch, SKIN],
+    ]);
+    const inside = maskFrom(200, 200, product);
+    assert.deepEqual(removeHands(inside, patched).data, inside.data);
+  });
+
+  it('cleanMask takes the hand out when given the photo, and not without it', () => {
+    const product = rotatedRect(100, 90, 100, 100, 0);
+    const hand = rotatedRect(30, 165, 60, 70, 0);
+    const photo = photoOf(200, 200, [
+      [product, [40, 60, 160]],
+      [hand, SKIN],
+    ]);
+    const prob = maskFrom(200, 200, (x, y) => product(x, y) || hand(x, y));
+    assert.equal(at(cleanMask(prob, { removeHanger: false, photo })!.binary, 10, 190), 0);
+    assert.equal(at(cleanMask(prob, { removeHanger: false })!.binary, 10, 190), 255);
   });
 });

@@ -63,21 +63,33 @@ export async function probabilityPlane(squashed: Buffer, model: SegmentationMode
  * than the mask (inference at 576 px), the upsampled mask's edges are refined against the photo
  * at the mask's resolution (refine-edges.ts), so a smaller inference costs little edge quality.
  */
-export async function segment(image: RawImage, model: SegmentationModel): Promise<Mask> {
+export async function segment(image: RawImage, model: SegmentationModel): Promise<Segmentation> {
   const s = model.inputSize;
   const { width, height } = maskSize(image.width, image.height);
   const upsampling = Math.max(width, height) / s;
   const photo = raw(image.data, image.width, image.height, image.channels);
   let squashed: Buffer;
   let luma: Uint8Array | undefined;
+  let small: Uint8Array;
   if (upsampling <= 1) {
-    squashed = await photo.resize(s, s, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+    const pending = photo.resize(s, s, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+    // the photo at the mask's size too, for the cleanup's colour rules (a GPU's inference at 1024)
+    small =
+      width === image.width && height === image.height && image.channels === 3
+        ? image.data
+        : await raw(image.data, image.width, image.height, image.channels)
+            .resize(width, height, { fit: 'fill' })
+            .removeAlpha()
+            .raw()
+            .toBuffer();
+    squashed = await pending;
   } else {
     // The working photo (2560 px) is read once, down to the mask's size; the model's square and the
     // luminance the edges are refined against both come from that copy, which is 6x smaller.
-    const small = await photo.resize(width, height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
-    const pending = raw(small, width, height, 3).resize(s, s, { fit: 'fill' }).raw().toBuffer();
-    luma = luminance(small, 3); // while libvips squashes the model's input on its own thread
+    const copy = await photo.resize(width, height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+    small = copy;
+    const pending = raw(copy, width, height, 3).resize(s, s, { fit: 'fill' }).raw().toBuffer();
+    luma = luminance(copy, 3); // while libvips squashes the model's input on its own thread
     squashed = await pending;
   }
   const plane = await probabilityPlane(squashed, model);
@@ -87,6 +99,12 @@ export async function segment(image: RawImage, model: SegmentationModel): Promis
     .raw()
     .toBuffer();
   const mask = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
-  if (!luma) return mask;
-  return refineEdges(mask, luma, { radius: Math.max(2, Math.round(2 * upsampling)) });
+  if (!luma) return { ...mask, photo: small };
+  return { ...refineEdges(mask, luma, { radius: Math.max(2, Math.round(2 * upsampling)) }), photo: small };
+}
+
+/** segment()'s answer: the probabilities (0..255), and the photo at their size, packed RGB. */
+export interface Segmentation extends Mask {
+  /** What the cleanup's colour rules read (mask-cleanup.ts, `removeHands`). */
+  photo: Uint8Array;
 }
