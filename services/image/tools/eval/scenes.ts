@@ -126,31 +126,52 @@ export async function makeScene(
     }
   }
   if (variant === 'hand-held') drawHand(scene.data, gtMask, rand);
-  const cast: [number, number, number] = [0.9 + rand() * 0.2, 1, 0.9 + rand() * 0.2];
-  const input = await sharp(scene.data, { raw: { width: SCENE, height: SCENE, channels: 3 } })
+  const suffix = variant === 'plain' ? '' : `+${variant}`;
+  return finishScene({
+    name: `${stem}@${background.replace(/\.[^.]+$/, '')}${suffix}`,
+    variant,
+    rgb: scene.data,
+    gtMask,
+    rotationDeg,
+    rand,
+    clean: { rgbImg, mask },
+    seenInScene: variant !== 'plain',
+  });
+}
+
+/**
+ * The scene as a phone delivers it (a colour cast drawn from `rand`, JPEG at 92) with its truths.
+ * `seenInScene`: the product as it looks in the scene is not the clean garment (blended with the
+ * floor, partly covered, partly off the frame), so its colour is read off the scene.
+ */
+async function finishScene(s: {
+  name: string;
+  variant: SceneVariant;
+  rgb: Buffer;
+  gtMask: Uint8Array;
+  rotationDeg: number;
+  rand: () => number;
+  clean: { rgbImg: { data: Buffer; info: { width: number; height: number } }; mask: Uint8Array };
+  seenInScene: boolean;
+}): Promise<Scene> {
+  const cast: [number, number, number] = [0.9 + s.rand() * 0.2, 1, 0.9 + s.rand() * 0.2];
+  const input = await sharp(s.rgb, { raw: { width: SCENE, height: SCENE, channels: 3 } })
     .linear(cast, [0, 0, 0])
     .jpeg({ quality: 92 })
     .toBuffer();
-  const suffix = variant === 'plain' ? '' : `+${variant}`;
+  const gtMask = { data: s.gtMask, width: SCENE, height: SCENE };
   return {
-    name: `${stem}@${background.replace(/\.[^.]+$/, '')}${suffix}`,
-    variant,
+    name: s.name,
+    variant: s.variant,
     input,
-    gtMask: { data: gtMask, width: SCENE, height: SCENE },
-    rotationDeg,
+    gtMask,
+    rotationDeg: s.rotationDeg,
     cast,
-    cleanRgb: { data: rgbImg.data, width: w, height: h },
-    cleanMask: mask,
-    reference:
-      variant === 'plain'
-        ? undefined
-        : {
-            data: scene.data,
-            channels: 3,
-            mask: erode({ data: gtMask, width: SCENE, height: SCENE }, 3).data,
-            width: SCENE,
-            height: SCENE,
-          },
+    cleanRgb: { data: s.clean.rgbImg.data, width: s.clean.rgbImg.info.width, height: s.clean.rgbImg.info.height },
+    cleanMask: s.clean.mask,
+    reference: s.seenInScene
+      ? { data: s.rgb, channels: 3, mask: erode(gtMask, 3).data, width: SCENE, height: SCENE }
+      : undefined,
   };
 }
 
@@ -325,33 +346,18 @@ export async function makePropScene(
     for (let x = Math.max(0, left); x < Math.min(SCENE, left + placedTruth.width); x++)
       gtMask[y * SCENE + x] = alpha[(y - top) * placedTruth.width + (x - left)]!;
 
-  const cast: [number, number, number] = [0.9 + rand() * 0.2, 1, 0.9 + rand() * 0.2];
-  const input = await sharp(rgb, { raw: { width: SCENE, height: SCENE, channels: 3 } })
-    .linear(cast, [0, 0, 0])
-    .jpeg({ quality: 92 })
-    .toBuffer();
-  return {
+  // a hand hides part of the product: its colour is read off the scene, as for the failure
+  // scenes; behind a hanger or a rail the product is whole and the clean garment is the truth
+  return finishScene({
     name: `${stem}@${background.replace(/\.[^.]+$/, '')}+${prop.name}`,
     variant: `prop-${prop.name}`,
-    input,
-    gtMask: { data: gtMask, width: SCENE, height: SCENE },
+    rgb,
+    gtMask,
     rotationDeg,
-    cast,
-    cleanRgb: { data: rgbImg.data, width: w, height: h },
-    cleanMask: mask,
-    // a hand hides part of the product: its colour is read off the scene, as for the failure
-    // scenes; behind a hanger or a rail the product is whole and the clean garment is the truth
-    reference:
-      prop.layer === 'over'
-        ? {
-            data: rgb,
-            channels: 3,
-            mask: erode({ data: gtMask, width: SCENE, height: SCENE }, 3).data,
-            width: SCENE,
-            height: SCENE,
-          }
-        : undefined,
-  };
+    rand,
+    clean: { rgbImg, mask },
+    seenInScene: prop.layer === 'over',
+  });
 }
 
 /**
