@@ -590,8 +590,19 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   async deleteNamespace(): Promise<void> {
     if (!this.prefix) throw new Error('deleteNamespace needs a topic prefix: without one it would be every topic');
     const admin = await this.adminClient();
-    const topics = (await admin.listTopics()).filter((t) => t.startsWith(this.prefix));
-    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 });
+    // A loaded broker can refuse a deletion for a moment (CI once found both topics of a closed
+    // test stack still there, the refusal swallowed by close()): what is left is tried again.
+    for (let attempt = 1; ; attempt++) {
+      const topics = (await admin.listTopics()).filter((t) => t.startsWith(this.prefix));
+      if (topics.length === 0) break;
+      try {
+        await admin.deleteTopics({ topics, timeout: 30_000 });
+        break;
+      } catch (err) {
+        if (attempt === DELETE_ATTEMPTS) throw err;
+        await new Promise((ok) => setTimeout(ok, 250 * attempt));
+      }
+    }
     const { groups } = await admin.listGroups();
     const own = groups.map((g) => g.groupId).filter((g) => g.startsWith(this.prefix));
     // A group whose members are still leaving refuses; its offsets expire with the broker's retention.
@@ -610,6 +621,9 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
     await this.metricsAdmin?.disconnect();
   }
 }
+
+/** How many times a namespace's topics are asked to be deleted before the refusal is passed on. */
+const DELETE_ATTEMPTS = 3;
 
 /**
  * The consumer group whose committed offset on each dead-letter topic marks the letters an
