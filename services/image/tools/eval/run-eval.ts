@@ -34,7 +34,10 @@ const option = (name: string) =>
     .split(',')
     .filter(Boolean);
 const only = option('only');
-const sets = option('sets') ?? ['synthetic', 'failure', 'props', 'casual'];
+const SETS = ['synthetic', 'failure', 'props', 'casual'];
+const sets = option('sets') ?? SETS;
+const unknownSets = sets.filter((s) => !SETS.includes(s));
+if (unknownSets.length > 0) throw new Error(`--sets takes ${SETS.join(', ')}, not ${unknownSets.join(', ')}`);
 const draws = (option('held-out') ?? ['0']).map(Number);
 if (draws.length === 0 || draws.some((d) => !Number.isInteger(d) || d < 0))
   throw new Error('--held-out takes whole numbers: 4 or 4,5,6');
