@@ -58,12 +58,7 @@ export async function makeScene(
   seed: number,
   variant: SceneVariant = 'plain',
 ): Promise<Scene> {
-  const rand = rng(seed);
-  const { stem, rgbImg, mask } = await loadClean(dataset, garment);
-  const { width: w, height: h } = rgbImg.info;
-
-  const rotationDeg = Math.round((rand() * 30 - 15) * 10) / 10;
-  const scale = ((0.5 + rand() * 0.25) * SCENE) / Math.max(w, h);
+  const { rand, stem, rgbImg, mask, w, h, rotationDeg, scale } = await drawGarment(dataset, garment, seed);
   // one operation per sharp pass: sharp reorders rotate and resize inside a single pipeline
   const joined = await sharp(rgbImg.data, { raw: { width: w, height: h, channels: 3 } })
     .joinChannel(Buffer.from(mask), { raw: { width: w, height: h, channels: 1 } })
@@ -175,6 +170,19 @@ async function finishScene(s: {
   };
 }
 
+/**
+ * A scene's first draws: the clean garment, its angle (within 15° either way) and its size (half
+ * to three quarters of the scene); `rand` goes on to draw its place and cast.
+ */
+async function drawGarment(dataset: string, garment: string, seed: number) {
+  const rand = rng(seed);
+  const { stem, rgbImg, mask } = await loadClean(dataset, garment);
+  const { width: w, height: h } = rgbImg.info;
+  const rotationDeg = Math.round((rand() * 30 - 15) * 10) / 10;
+  const scale = ((0.5 + rand() * 0.25) * SCENE) / Math.max(w, h);
+  return { rand, stem, rgbImg, mask, w, h, rotationDeg, scale };
+}
+
 /** A clean garment, its RGB and its mask (thresholded at 128), from the dataset's clean folder. */
 async function loadClean(dataset: string, garment: string) {
   const file = path.join(dataset, 'clean', garment);
@@ -229,11 +237,7 @@ export async function makePropScene(
   seed: number,
   propName: PropName,
 ): Promise<Scene> {
-  const rand = rng(seed);
-  const { stem, rgbImg, mask } = await loadClean(dataset, garment);
-  const { width: w, height: h } = rgbImg.info;
-  const rotationDeg = Math.round((rand() * 30 - 15) * 10) / 10;
-  const scale = ((0.5 + rand() * 0.25) * SCENE) / Math.max(w, h);
+  const { rand, stem, rgbImg, mask, w, h, rotationDeg, scale } = await drawGarment(dataset, garment, seed);
   const prop = PROPS[propName];
   const product = maskBox(mask, w, h);
   if (!product) throw new Error(`${garment}: its mask is empty`);
