@@ -54,29 +54,39 @@ export function AuthProvider({ children, wait = sleep }: AuthProviderProps) {
     if (outcome === 'unlocked') await queryClient.invalidateQueries();
   }, [queryClient]);
 
-  const initialise = useCallback(async () => {
-    const now = stateRef.current;
-    if (now.authUser && now.profile && isProfileFresh(now.lastFetched, Date.now())) {
-      setState((s) => ({ ...s, loading: false }));
-      return;
-    }
-    setState((s) => ({ ...s, loading: true }));
-    const profile = await initialiseSession({
-      readToken: readAuthToken,
-      removeToken: clearAuthToken,
-      fetchProfile: api.fetchProfile,
-      sleep: wait,
-    });
-    setState(profile ? signedInAs(profile) : signedOut);
-    if (profile) void tryPendingUnlock();
-  }, [wait, tryPendingUnlock]);
+  const initialise = useCallback(
+    async (signal?: AbortSignal) => {
+      const now = stateRef.current;
+      if (now.authUser && now.profile && isProfileFresh(now.lastFetched, Date.now())) {
+        setState((s) => ({ ...s, loading: false }));
+        return;
+      }
+      setState((s) => ({ ...s, loading: true }));
+      const profile = await initialiseSession({
+        readToken: readAuthToken,
+        removeToken: clearAuthToken,
+        fetchProfile: api.fetchProfile,
+        sleep: wait,
+        signal,
+      });
+      if (signal?.aborted) return;
+      setState(profile ? signedInAs(profile) : signedOut);
+      if (profile) void tryPendingUnlock();
+    },
+    [wait, tryPendingUnlock],
+  );
 
   useEffect(() => {
     setUnauthorizedHandler(() => {
       if (stateRef.current.authUser || readAuthToken()) forceLogout();
     });
-    void initialise();
-    return () => setUnauthorizedHandler(null);
+    // the restore stops when the provider goes: no request after it unmounted
+    const restoring = new AbortController();
+    void initialise(restoring.signal);
+    return () => {
+      restoring.abort();
+      setUnauthorizedHandler(null);
+    };
   }, [initialise, forceLogout]);
 
   const completeSignIn = useCallback(

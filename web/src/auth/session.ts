@@ -9,8 +9,10 @@ export const PROFILE_FRESH_MS = 5 * 60 * 1000;
 export interface SessionDeps {
   readToken: () => string | null;
   removeToken: () => void;
-  fetchProfile: () => Promise<UserProfile>;
+  fetchProfile: (signal?: AbortSignal) => Promise<UserProfile>;
   sleep: (ms: number) => Promise<void>;
+  /** Set when the page that asked has gone (the provider unmounted): no further try is made. */
+  signal?: AbortSignal;
 }
 
 /** An answer that says the session is over: retrying would not help. */
@@ -23,14 +25,18 @@ export function isSessionGone(error: unknown): boolean {
 /**
  * Restores the session from the stored token: up to 3 tries, waiting 500 ms times the attempt
  * between them (the gateway may be starting). An expired or refused token is removed and not
- * retried. Null means signed out.
+ * retried. Null means signed out. Stops at once when `signal` aborts: a provider that unmounted
+ * while waiting would otherwise go on asking for a profile nobody reads (in the web tests, from
+ * a later test's fake server: a settings test saw three GET /api/auth/me it never made).
  */
 export async function initialiseSession(deps: SessionDeps): Promise<UserProfile | null> {
   if (!deps.readToken()) return null;
   for (let attempt = 1; attempt <= AUTH_ATTEMPTS; attempt++) {
+    if (deps.signal?.aborted) return null;
     try {
-      return await deps.fetchProfile();
+      return await deps.fetchProfile(deps.signal);
     } catch (error) {
+      if (deps.signal?.aborted) return null;
       if (isSessionGone(error)) {
         deps.removeToken();
         return null;

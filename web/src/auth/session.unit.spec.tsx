@@ -24,7 +24,7 @@ const profile: UserProfile = {
   createdAt: null,
 };
 
-function deps(answers: (UserProfile | Error)[], token: string | null = 't') {
+function deps(answers: (UserProfile | Error)[], token: string | null = 't', signal?: AbortSignal) {
   const waits: number[] = [];
   let removed = false;
   let calls = 0;
@@ -41,6 +41,7 @@ function deps(answers: (UserProfile | Error)[], token: string | null = 't') {
     sleep: async (ms) => {
       waits.push(ms);
     },
+    signal,
   };
   return { d, waits, removed: () => removed, calls: () => calls };
 }
@@ -61,6 +62,24 @@ describe('initialiseSession', () => {
     assert.equal(await initialiseSession(t.d), null);
     assert.equal(t.calls(), 3);
     assert.equal(t.removed(), false);
+  });
+  it('stops asking once the page that asked has gone (its signal aborted)', async () => {
+    const gone = new AbortController();
+    const t = deps([new Error('HTTP 503: starting'), new Error('HTTP 503: starting'), profile], 't', gone.signal);
+    const first = t.d.fetchProfile;
+    t.d.fetchProfile = async (signal) => {
+      // the provider unmounts while its first answer is on the way
+      gone.abort();
+      return first(signal);
+    };
+    assert.equal(await initialiseSession(t.d), null);
+    assert.equal(t.calls(), 1, 'no second try after the abort');
+    assert.deepEqual(t.waits, [], 'no wait either');
+    const before = new AbortController();
+    before.abort();
+    const u = deps([profile], 't', before.signal);
+    assert.equal(await initialiseSession(u.d), null);
+    assert.equal(u.calls(), 0, 'nothing asked when already gone');
   });
   it('removes an expired or refused token and stops retrying', async () => {
     for (const error of [
