@@ -10,6 +10,8 @@
  * product) are here and unit-tested; scenes.ts reads the photos and makes the scene.
  */
 
+import { boundingBox } from '../../src/engine/stages/mask-ops.js';
+
 export type Point = [number, number];
 
 export type PropName = 'hanger' | 'rail' | 'hand';
@@ -228,21 +230,14 @@ export function fillOutlines(outlines: Point[][], width: number, height: number)
   return mask;
 }
 
-/** The box of a mask's set pixels, or null when it has none. */
+/**
+ * The box of a mask's set pixels, its right and bottom the last set column and row (inclusive,
+ * as the props' rules read it), or null when it has none: mask-ops' `boundingBox`, whose right and
+ * bottom are one past.
+ */
 export function maskBox(mask: Uint8Array, width: number, height: number): ProductBox | null {
-  let left = width,
-    right = -1,
-    top = height,
-    bottom = -1;
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      if (mask[y * width + x]) {
-        if (x < left) left = x;
-        if (x > right) right = x;
-        if (y < top) top = y;
-        bottom = y;
-      }
-  return right < 0 ? null : { left, top, right, bottom };
+  const b = boundingBox({ data: mask, width, height });
+  return b && { left: b.left, top: b.top, right: b.right - 1, bottom: b.bottom - 1 };
 }
 
 export interface Layer {
