@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { events, eventTypes, topics } from '@flatlay/proto';
 import { outboxMessage } from '@flatlay/platform';
@@ -146,6 +146,7 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
     app = await serveApp(stack.base, built);
     browser = await launchChromium();
     page = await newDesktopPage(browser);
+    page.on('response', (answer) => void noteUserList(answer));
   }, 420_000);
 
   afterAll(async () => {
@@ -155,6 +156,27 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
     await new Promise((ok) => provider?.close(ok));
     if (built) await rm(built, { recursive: true, force: true });
   });
+
+  /** The user list's answers the page read, newest last: what a failed wait on a row prints. */
+  const userLists: string[] = [];
+  const noteUserList = async (answer: Response) => {
+    const url = new URL(answer.url());
+    if (url.pathname !== '/api/admin/users') return;
+    const body = (await answer.json().catch(() => undefined)) as { users?: Row[] } | undefined;
+    const plan = body?.users?.find((u) => u.email === plain?.email)?.subscription_plan ?? '(not listed)';
+    userLists.push(`${new Date().toISOString()} q=${url.searchParams.get('q')} ${answer.status()} plain: ${plan}`);
+  };
+  /** Waits for a row's part; a timeout says what the row, the search box and the list's answers were. */
+  const shows = async (email: string, part: Locator) =>
+    part.waitFor().catch(async (error: Error) => {
+      const text = await row(email)
+        .textContent({ timeout: 1_000 })
+        .catch(() => '(no row)');
+      const box = await page.getByRole('searchbox', { name: 'Search users' }).inputValue({ timeout: 1_000 });
+      throw new Error(
+        `${error.message}\nrow: ${text}\nsearch box: ${box}\nlist answers:\n${userLists.slice(-12).join('\n')}`,
+      );
+    });
 
   const search = async (text: string) => {
     const box = page.getByRole('searchbox', { name: 'Search users' });
@@ -217,14 +239,12 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
       .getByRole('button', { name: `Grant unlimited for ${plain.email}` })
       .click();
     await toastText(`${plain.email} now has the unlimited plan`).waitFor();
-    await row(plain.email).locator('.plan-badge', { hasText: 'Unlimited' }).waitFor();
+    await shows(plain.email, row(plain.email).locator('.plan-badge', { hasText: 'Unlimited' }));
     await waitFor(me, 'identity makes the profile unlimited', 60_000);
     await projected(plain.email, (r) => r.subscription_plan === 'unlimited');
     // The plan filter finds them under unlimited.
     await search('plan:unlimited');
-    await row(plain.email)
-      .getByRole('button', { name: `Revoke unlimited for ${plain.email}` })
-      .waitFor();
+    await shows(plain.email, row(plain.email).getByRole('button', { name: `Revoke unlimited for ${plain.email}` }));
     await screenshotBoth(page, 'admin-unlimited-granted');
     // At 1440 px (screenshotBoth ends there) every column of a row, its actions included, fits the
     // card: nothing scrolled out of sight. A phone scrolls the table sideways.
@@ -242,7 +262,7 @@ describe('the operator in the browser', { timeout: 420_000 }, () => {
     // read the revocation would show the plan it had (CI saw the badge stay "Unlimited" for 30 s).
     await projected(plain.email, (r) => r.subscription_plan !== 'unlimited');
     await search(`email:${plain.email}`);
-    await row(plain.email).locator('.plan-badge', { hasText: 'No Plan' }).waitFor();
+    await shows(plain.email, row(plain.email).locator('.plan-badge', { hasText: 'No Plan' }));
     await row(plain.email)
       .getByRole('button', { name: `Grant unlimited for ${plain.email}` })
       .waitFor();
