@@ -29,6 +29,24 @@ export function iou(a: Mask, b: Mask): number {
   return uni ? inter / uni : 1;
 }
 
+/**
+ * The share of a thin part's pixels (a strap, a chain, a cord: `part`, 255 where it is) that the
+ * mask keeps, read at the part's own size so a cord a few pixels wide is not lost to a smaller
+ * grid; null when the part has no pixel.
+ */
+export async function keptShare(mask: Mask, part: Mask): Promise<number | null> {
+  const at =
+    mask.width === part.width && mask.height === part.height ? mask : await resizeMask(mask, part.width, part.height);
+  let all = 0,
+    kept = 0;
+  for (let i = 0; i < part.data.length; i++)
+    if (part.data[i]! >= 128) {
+      all++;
+      if (at.data[i]! >= 128) kept++;
+    }
+  return all ? kept / all : null;
+}
+
 /** Carry a scene-space mask through the engine's own geometry into the output canvas. */
 export async function maskInOutput(gt: Mask, r: EnhanceResult): Promise<Mask> {
   const g = r.geometry;

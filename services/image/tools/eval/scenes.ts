@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { erode } from '../../src/engine/stages/mask-ops.js';
+import { drawPart, PART_REACH, type PartColour, type PartName } from './parts.js';
 import { fillOutlines, type Layer, maskBox, PROPS, type PropName, paintOver } from './props.js';
 
 /** Synthetic scenes with known answers, built from a clean garment and its mask. */
@@ -25,7 +26,7 @@ export function rng(seed: number): () => number {
  * product and floor look alike; 'hand-held', a skin-toned arm and hand from the bottom edge over
  * the product's edge (drawn, shaded as a cylinder), which is not part of the product's mask.
  */
-export type SceneVariant = 'plain' | 'frame-cut' | 'camouflage' | 'hand-held' | `prop-${PropName}`;
+export type SceneVariant = 'plain' | 'frame-cut' | 'camouflage' | 'hand-held' | `prop-${PropName}` | `part-${PartName}`;
 
 export interface Scene {
   name: string;
@@ -42,6 +43,8 @@ export interface Scene {
    * scene pixels and the product's mask, eroded, in scene coordinates. Absent for plain scenes.
    */
   reference?: { data: Buffer; channels: 3; mask: Uint8Array; width: number; height: number };
+  /** A part scene's own thin part outside the garment's outline (scene coordinates): what must be kept. */
+  part?: Uint8Array;
 }
 
 /** Blend share of the floor's texture in a camouflage scene's garment. */
@@ -312,43 +315,26 @@ export async function makePropScene(
     sh = Math.round(H * scale);
   const placedScene = await scaleAndTurn(canvas, sw, sh, rotationDeg);
   const placedTruth = await scaleAndTurn(truth, sw, sh, rotationDeg);
-  const alpha = new Uint8Array(placedTruth.width * placedTruth.height);
-  for (let p = 0; p < alpha.length; p++) alpha[p] = placedTruth.data[p * 4 + 3]! >= 128 ? 255 : 0;
+  const alpha = alphaMask(placedTruth);
   const tb = maskBox(alpha, placedTruth.width, placedTruth.height)!;
 
   // placed as makeScene places a garment: its own box at a drawn spot away from the edges
-  let left = Math.round((SCENE - (tb.right - tb.left + 1)) * (0.2 + 0.6 * rand())) - tb.left;
-  let top = Math.round((SCENE - (tb.bottom - tb.top + 1)) * (0.2 + 0.6 * rand())) - tb.top;
+  let { left, top } = drawPlace(tb, rand);
   if (prop.offFrame === 'lower-left') {
     // a prop cut by its photo's lower left corner runs off the scene's: its box's corner goes past
     // the scene's by as much as a turned cut side can rise (its length times the angle's sine)
     const alone: Layer = { data: new Uint8Array(W * H * 4), width: W, height: H };
     paintOver(alone, sized, px + ox, py + oy);
     const placedProp = await scaleAndTurn(alone, sw, sh, rotationDeg);
-    const propAlpha = new Uint8Array(placedProp.width * placedProp.height);
-    for (let p = 0; p < propAlpha.length; p++) propAlpha[p] = placedProp.data[p * 4 + 3]! >= 128 ? 255 : 0;
-    const pbox = maskBox(propAlpha, placedProp.width, placedProp.height)!;
+    const pbox = maskBox(alphaMask(placedProp), placedProp.width, placedProp.height)!;
     const rise = Math.ceil(Math.max(kw, kh) * scale * Math.abs(Math.sin((rotationDeg * Math.PI) / 180))) + 2;
     left = -pbox.left - rise;
     top = SCENE - 1 - pbox.bottom + rise;
     // the product itself stays inside the frame: lifted if a turn took its lowest part past it
     top -= Math.max(0, top + tb.bottom - (SCENE - 3));
   }
-  const bg = await sharp(await floor(dataset, background))
-    .raw()
-    .toBuffer();
-  const sceneLayer: Layer = { data: new Uint8Array(SCENE * SCENE * 4), width: SCENE, height: SCENE };
-  for (let p = 0; p < SCENE * SCENE; p++) {
-    for (let c = 0; c < 3; c++) sceneLayer.data[p * 4 + c] = bg[p * 3 + c]!;
-    sceneLayer.data[p * 4 + 3] = 255;
-  }
-  paintOver(sceneLayer, placedScene, left, top);
-  const rgb = Buffer.alloc(SCENE * SCENE * 3);
-  for (let p = 0; p < SCENE * SCENE; p++) for (let c = 0; c < 3; c++) rgb[p * 3 + c] = sceneLayer.data[p * 4 + c]!;
-  const gtMask = new Uint8Array(SCENE * SCENE);
-  for (let y = Math.max(0, top); y < Math.min(SCENE, top + placedTruth.height); y++)
-    for (let x = Math.max(0, left); x < Math.min(SCENE, left + placedTruth.width); x++)
-      gtMask[y * SCENE + x] = alpha[(y - top) * placedTruth.width + (x - left)]!;
+  const rgb = await onFloor(dataset, background, placedScene, left, top);
+  const gtMask = inScene(alpha, placedTruth, left, top);
 
   // a hand hides part of the product: its colour is read off the scene, as for the failure
   // scenes; behind a hanger or a rail the product is whole and the clean garment is the truth
@@ -362,6 +348,112 @@ export async function makePropScene(
     clean: { rgbImg, mask },
     seenInScene: prop.layer === 'over',
   });
+}
+
+/**
+ * A scene with the product's own thin part (parts.ts): a bag's strap or chain, a top's
+ * drawstrings, trousers' waist cords, drawn on the clean garment in its pixels (with room round
+ * it for the part) and then scaled, turned and placed as `makePropScene` places a garment and its
+ * prop. The truth is the garment's mask and the part; `part` is the part outside the garment's
+ * own outline, the pixels a rule that takes thin things away could lose.
+ */
+export async function makePartScene(
+  dataset: string,
+  garment: string,
+  background: string,
+  seed: number,
+  partName: PartName,
+  colour: PartColour,
+): Promise<Scene> {
+  const { rand, stem, rgbImg, mask, w, h, rotationDeg, scale } = await drawGarment(dataset, garment, seed);
+  const box = maskBox(mask, w, h);
+  if (!box) throw new Error(`${garment}: its mask is empty`);
+  const margin = Math.ceil(PART_REACH * Math.max(box.right - box.left + 1, box.bottom - box.top + 1));
+  const W = w + 2 * margin,
+    H = h + 2 * margin;
+  const canvas: Layer = { data: new Uint8Array(W * H * 4), width: W, height: H };
+  const onCanvas = new Uint8Array(W * H);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const p = y * w + x,
+        q = (y + margin) * W + x + margin;
+      for (let c = 0; c < 3; c++) canvas.data[q * 4 + c] = rgbImg.data[p * 3 + c]!;
+      canvas.data[q * 4 + 3] = mask[p]!;
+      onCanvas[q] = mask[p]!;
+    }
+  const shifted = {
+    left: box.left + margin,
+    top: box.top + margin,
+    right: box.right + margin,
+    bottom: box.bottom + margin,
+  };
+  const part = drawPart(canvas, onCanvas, shifted, partName, colour);
+  // the truths as the alpha of white layers, so they go through the very same resize and turn
+  const truth: Layer = { data: new Uint8Array(W * H * 4).fill(255), width: W, height: H };
+  const outside: Layer = { data: new Uint8Array(W * H * 4).fill(255), width: W, height: H };
+  for (let p = 0; p < W * H; p++) {
+    truth.data[p * 4 + 3] = onCanvas[p]! || part[p]!;
+    outside.data[p * 4 + 3] = onCanvas[p] ? 0 : part[p]!;
+  }
+  const sw = Math.round(W * scale),
+    sh = Math.round(H * scale);
+  const placed = await scaleAndTurn(canvas, sw, sh, rotationDeg);
+  const placedTruth = await scaleAndTurn(truth, sw, sh, rotationDeg);
+  const alpha = alphaMask(placedTruth);
+  const { left, top } = drawPlace(maskBox(alpha, placedTruth.width, placedTruth.height)!, rand);
+  const placedPart = await scaleAndTurn(outside, sw, sh, rotationDeg);
+  const rgb = await onFloor(dataset, background, placed, left, top);
+  const scene = await finishScene({
+    name: `${stem}@${background.replace(/\.[^.]+$/, '')}+${partName}${colour === 'white' ? '-white' : ''}`,
+    variant: `part-${partName}`,
+    rgb,
+    gtMask: inScene(alpha, placedTruth, left, top),
+    rotationDeg,
+    rand,
+    clean: { rgbImg, mask },
+    // the parts change the product's look (cords over it): its colour is read off the scene
+    seenInScene: true,
+  });
+  return { ...scene, part: inScene(alphaMask(placedPart), placedPart, left, top) };
+}
+
+/** A layer's alpha as a mask: 255 where it is at least half opaque. */
+function alphaMask(layer: Layer): Uint8Array {
+  const alpha = new Uint8Array(layer.width * layer.height);
+  for (let p = 0; p < alpha.length; p++) alpha[p] = layer.data[p * 4 + 3]! >= 128 ? 255 : 0;
+  return alpha;
+}
+
+/** Where a composite goes: its truth's box at a drawn spot away from the scene's edges (two draws). */
+function drawPlace(box: { left: number; top: number; right: number; bottom: number }, rand: () => number) {
+  const left = Math.round((SCENE - (box.right - box.left + 1)) * (0.2 + 0.6 * rand())) - box.left;
+  const top = Math.round((SCENE - (box.bottom - box.top + 1)) * (0.2 + 0.6 * rand())) - box.top;
+  return { left, top };
+}
+
+/** The scene's RGB: the floor with the placed layer painted over it at (left, top). */
+async function onFloor(dataset: string, background: string, placed: Layer, left: number, top: number) {
+  const bg = await sharp(await floor(dataset, background))
+    .raw()
+    .toBuffer();
+  const sceneLayer: Layer = { data: new Uint8Array(SCENE * SCENE * 4), width: SCENE, height: SCENE };
+  for (let p = 0; p < SCENE * SCENE; p++) {
+    for (let c = 0; c < 3; c++) sceneLayer.data[p * 4 + c] = bg[p * 3 + c]!;
+    sceneLayer.data[p * 4 + 3] = 255;
+  }
+  paintOver(sceneLayer, placed, left, top);
+  const rgb = Buffer.alloc(SCENE * SCENE * 3);
+  for (let p = 0; p < SCENE * SCENE; p++) for (let c = 0; c < 3; c++) rgb[p * 3 + c] = sceneLayer.data[p * 4 + c]!;
+  return rgb;
+}
+
+/** A mask of a placed layer's size, put in scene coordinates at (left, top) and cut by the frame. */
+function inScene(mask: Uint8Array, size: { width: number; height: number }, left: number, top: number): Uint8Array {
+  const out = new Uint8Array(SCENE * SCENE);
+  for (let y = Math.max(0, top); y < Math.min(SCENE, top + size.height); y++)
+    for (let x = Math.max(0, left); x < Math.min(SCENE, left + size.width); x++)
+      out[y * SCENE + x] = mask[(y - top) * size.width + (x - left)]!;
+  return out;
 }
 
 /**

@@ -590,18 +590,26 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   async deleteNamespace(): Promise<void> {
     if (!this.prefix) throw new Error('deleteNamespace needs a topic prefix: without one it would be every topic');
     const admin = await this.adminClient();
-    // A loaded broker can refuse a deletion for a moment (CI once found both topics of a closed
-    // test stack still there, the refusal swallowed by close()): what is left is tried again.
-    for (let attempt = 1; ; attempt++) {
-      const topics = (await admin.listTopics()).filter((t) => t.startsWith(this.prefix));
+    // A deletion is done when the broker no longer lists the topics, not when it answers: a loaded
+    // broker can refuse one for a moment, and one it accepted can still be listed just after (CI
+    // twice found both topics of a closed test stack there, once after the request had been tried
+    // again). So it asks, and looks, until they are gone or DELETE_WAIT_MS has passed.
+    const until = Date.now() + DELETE_WAIT_MS;
+    const left = async () => (await admin.listTopics()).filter((t) => t.startsWith(this.prefix));
+    let refused: unknown;
+    let topics = await left();
+    for (let attempt = 1; topics.length > 0; attempt++) {
+      if (Date.now() > until)
+        throw new Error(`the topics of namespace ${this.prefix} are still there: ${topics.join(', ')}`, {
+          cause: refused,
+        });
+      await admin.deleteTopics({ topics, timeout: 30_000 }).catch((err: unknown) => {
+        refused = err; // a topic already being deleted is refused too: the next look decides
+      });
+      topics = await left();
       if (topics.length === 0) break;
-      try {
-        await admin.deleteTopics({ topics, timeout: 30_000 });
-        break;
-      } catch (err) {
-        if (attempt === DELETE_ATTEMPTS) throw err;
-        await new Promise((ok) => setTimeout(ok, 250 * attempt));
-      }
+      await new Promise((ok) => setTimeout(ok, Math.min(250 * attempt, 2_000)));
+      topics = await left();
     }
     const { groups } = await admin.listGroups();
     const own = groups.map((g) => g.groupId).filter((g) => g.startsWith(this.prefix));
@@ -622,8 +630,8 @@ export class KafkaBus implements Bus, DeadLetterAdmin {
   }
 }
 
-/** How many times a namespace's topics are asked to be deleted before the refusal is passed on. */
-const DELETE_ATTEMPTS = 3;
+/** How long a namespace's deletion asks and looks before it reports the topics still there. */
+const DELETE_WAIT_MS = 30_000;
 
 /**
  * The consumer group whose committed offset on each dead-letter topic marks the letters an
