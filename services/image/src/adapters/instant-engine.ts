@@ -32,6 +32,7 @@ export const instantEngine: EnhanceEngine = {
         workingHeight: height,
         cutRegion: { x: 0, y: 0, width, height },
         segmentWindow: null,
+        secondLook: false,
         rotationDeg: 0,
         gains: [1, 1, 1],
         layout: undefined,

@@ -22,7 +22,7 @@ import { planCrop, planCutout, type Layout } from './stages/layout.js';
 import { type CleanupOptions, cleanMask, keepProductComponents } from './stages/mask-cleanup.js';
 import { boundingBox, scaleBox, threshold } from './stages/mask-ops.js';
 import { segmentCropFirst } from './stages/crop-first.js';
-import { segment } from './stages/segment.js';
+import { segmentWithSecondLook } from './stages/second-look.js';
 import { frameCheck } from './stages/frame-contact.js';
 import { applyEdgeForeground, edgeForeground } from './stages/foreground.js';
 import { levelDecision } from './stages/straighten.js';
@@ -48,6 +48,8 @@ export interface EnhanceResult {
     cutRegion: Box;
     /** The window the full segmentation pass ran on when crop-first found one (working-image coordinates). */
     segmentWindow: Box | null;
+    /** The model was unsure of its product at the inference size and looked again larger (stages/second-look.ts). */
+    secondLook: boolean;
     rotationDeg: number;
     gains: [number, number, number];
     layout: Layout;
@@ -143,11 +145,13 @@ export async function runPipeline(
   let segmentWindow: Box | null = null;
   let prob: Mask;
   let small: Uint8Array | undefined;
+  let secondLook = false;
   if (ctx.cropFirst) ({ mask: prob, window: segmentWindow } = await segmentCropFirst(img, timedModel));
   else {
-    const segmentation = await segment(img, timedModel);
+    const segmentation = await segmentWithSecondLook(img, timedModel);
     prob = segmentation;
     small = segmentation.photo;
+    secondLook = segmentation.secondLook;
   }
   mark('segment');
   // report the model's own time apart from the segment stage's pre- and post-processing
@@ -259,6 +263,7 @@ export async function runPipeline(
       workingHeight: img.height,
       cutRegion,
       segmentWindow,
+      secondLook,
       rotationDeg,
       gains,
       layout,

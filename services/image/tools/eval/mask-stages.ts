@@ -53,6 +53,7 @@ async function main() {
     'components kept',
     'hangers removed',
     'holes filled',
+    'attached parts kept',
   ];
   const rows: { name: string; raw: number; clean: number; pipeline: number; peer: number; steps: number[] }[] = [];
   process.stdout.write(

@@ -135,6 +135,8 @@ interface Row {
   /** Part scenes: the share of the part's pixels outside the garment that the mask keeps (the peer's beside it). */
   kept: number | null;
   peerKept: number | null;
+  /** The engine looked again at a larger side, unsure of its product (stages/second-look.ts). */
+  secondLook: boolean;
   seconds: number;
   /** The engine's own checks that failed (where it said it is unsure), with their detail. */
   flags: { rule: string; detail: string }[];
@@ -238,6 +240,7 @@ async function main() {
         peerIou: await peerIouAt(theirs, scene.gtMask, scene.gtMask.width, scene.gtMask.height),
         kept: null,
         peerKept: part && theirs ? await keptShare(theirs, part) : null,
+        secondLook: false,
         seconds: (performance.now() - t0) / 1000,
         flags: [],
         error: isEngineError(err) ? err.code : String(err),
@@ -275,6 +278,7 @@ async function main() {
       peerIou: await peerIouAt(theirs, scene.gtMask, engineMask.width, engineMask.height),
       kept: part ? await keptShare(engineMask, part) : null,
       peerKept: part && theirs ? await keptShare(theirs, part) : null,
+      secondLook: r.geometry.secondLook,
       seconds,
       flags: failedChecks(r),
     });
@@ -328,6 +332,7 @@ async function main() {
         peerIou,
         kept: null,
         peerKept: null,
+        secondLook: r.geometry.secondLook,
         seconds,
         flags: failedChecks(r),
       });
@@ -348,6 +353,7 @@ async function main() {
         peerIou: null,
         kept: null,
         peerKept: null,
+        secondLook: false,
         seconds: (performance.now() - t0) / 1000,
         flags: [],
         error: isEngineError(err) ? err.code : String(err),
@@ -535,6 +541,17 @@ async function main() {
     }),
     '',
     ...rows.flatMap((r) => r.flags.map((f) => `- ${r.name}: ${f.rule}: ${f.detail}`)),
+    '',
+    `Second looks (the model unsure of its product at the inference size, segmented again larger): ${
+      rows.filter((r) => r.secondLook).length
+    } of ${rows.length}${
+      rows.some((r) => r.secondLook)
+        ? `: ${rows
+            .filter((r) => r.secondLook)
+            .map((r) => r.name)
+            .join(', ')}`
+        : ''
+    }.`,
     '',
     '## Per image',
     '',

@@ -329,3 +329,43 @@ describe('props that touch the product: a clothes rail, a hand', () => {
     assert.equal(at(cleanMask(prob, { removeHanger: false })!.binary, 10, 190), 255);
   });
 });
+
+describe("the product's own parts that the model parted from it: a cord's end past the hem", () => {
+  // a garment (200 x 160) and, 20 px below its hem, what lies there, each with the model's probability
+  const W = 400,
+    H = 400;
+  const body = rotatedRect(200, 150, 200, 160, 0);
+  const below = (inside: (x: number, y: number) => boolean, probability: number) => {
+    const prob = maskFrom(W, H, (x, y) => body(x, y));
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (inside(x, y)) prob.data[y * W + x] = probability;
+    return cleanMask(prob, { removeHanger: false })!.binary;
+  };
+  const cord = rotatedRect(200, 290, 8, 80, 0); // upright, pointing at the hem 20 px above it
+
+  it('puts back a cord the model is fairly sure of whose line meets the product', () => {
+    assert.equal(at(below(cord, 230), 200, 300), 255);
+    // the dropped part without the rule: keeping the product's components alone loses it
+    const prob = maskFrom(W, H, (x, y) => body(x, y) || cord(x, y));
+    assert.equal(at(keepProductComponents(threshold(prob))!.mask, 200, 300), 0);
+  });
+
+  it('leaves out a cord the model only half believes (floor texture), and one lying along the hem', () => {
+    assert.equal(at(below(cord, 150), 200, 300), 0);
+    const along = rotatedRect(200, 254, 80, 8, 0);
+    assert.equal(at(below(along, 255), 200, 254), 0);
+  });
+
+  it('leaves out a sure blob that is no cord unless it all but touches the product', () => {
+    // on a 1000 px mask, where ATTACH_GAP is 3 px: a garment's hem at row 599
+    const side = 1000;
+    const garment = rotatedRect(500, 400, 500, 400, 0);
+    const withBlob = (top: number) => {
+      const prob = maskFrom(side, side, (x, y) => garment(x, y));
+      for (let y = top; y < top + 12; y++) for (let x = 494; x < 506; x++) prob.data[y * side + x] = 255;
+      return cleanMask(prob, { removeHanger: false })!.binary;
+    };
+    assert.equal(at(withBlob(630), 500, 635), 0, 'a blob 30 px off the hem');
+    // two rows of floor between: the product's own, parted by the threshold
+    assert.equal(at(withBlob(602), 500, 605), 255, 'a blob 2 px off the hem');
+  });
+});
