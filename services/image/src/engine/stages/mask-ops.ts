@@ -369,3 +369,18 @@ export function and(a: Mask, b: Mask): Mask {
   for (let i = 0; i < out.data.length; i++) out.data[i] = a.data[i]! > 0 && b.data[i]! > 0 ? 255 : 0;
   return out;
 }
+
+/** Add up `values` over each component's pixels in its first `rows` rows into sums[label]. */
+export function sumPerComponent(cc: Components, values: Mask, sums: Float64Array, rows = cc.runs.length): void {
+  const w = values.width,
+    v = values.data;
+  for (let y = 0; y < rows; y++) {
+    const r = cc.runs[y]!,
+      l = cc.runLabels[y]!;
+    for (let i = 0; i < r.length; i += 2) {
+      let s = 0;
+      for (let p = y * w + r[i]!, end = y * w + r[i + 1]!; p < end; p++) s += v[p]!;
+      sums[l[i / 2]!]! += s;
+    }
+  }
+}
