@@ -2,7 +2,7 @@
 // product's components drops a drawstring's end past a hem as a small part of its own when the
 // model hesitated where the cord crosses the hem; this module tells such a part from floor specks.
 import type { Mask } from '../types.js';
-import { type Components, components, dilate, emptyMask, paintComponents, sumPerComponent } from './mask-ops.js';
+import { type Components, components, dilate, paintComponents, sumPerComponent } from './mask-ops.js';
 
 /**
  * How far (as a share of the mask's long side) a part the model is sure of may lie from the
@@ -11,18 +11,6 @@ import { type Components, components, dilate, emptyMask, paintComponents, sumPer
  * mask).
  */
 export const ATTACH_GAP = 0.003;
-
-/** The pixels of `a` that `b` does not have, or null when there are none. */
-export function without(a: Mask, b: Mask): Mask | null {
-  const out = emptyMask(a.width, a.height);
-  let any = false;
-  for (let p = 0; p < out.data.length; p++)
-    if (a.data[p]! > 0 && b.data[p] === 0) {
-      out.data[p] = 255;
-      any = true;
-    }
-  return any ? out : null;
-}
 
 /** A component's principal axis: its centre, unit direction, length and width (as a bar's). */
 interface Axis {

@@ -1,6 +1,6 @@
 import type { Box, Mask } from '../types.js';
 import type { Components } from './mask-ops.js';
-import { keepAttachedParts, without } from './attached-parts.js';
+import { keepAttachedParts } from './attached-parts.js';
 import {
   and,
   boundingBox,
@@ -11,6 +11,7 @@ import {
   paintComponents,
   sumPerComponent,
   threshold,
+  without,
 } from './mask-ops.js';
 
 export interface CleanupOptions {
@@ -360,14 +361,8 @@ export const ENCLOSED_SHARE = 0.5;
 /** Put back, in `kept`, each part of `bin` it lost that the kept product mostly encloses. */
 function keepEnclosedParts(bin: Mask, kept: Mask): void {
   const { width: w, height: h } = bin;
-  const lost = emptyMask(w, h);
-  let any = false;
-  for (let p = 0; p < lost.data.length; p++)
-    if (bin.data[p]! > 0 && kept.data[p] === 0) {
-      lost.data[p] = 255;
-      any = true;
-    }
-  if (!any) return;
+  const lost = without(bin, kept);
+  if (!lost) return;
   const cc = components(lost);
   const byProduct = new Float64Array(cc.count + 1),
     byOutside = new Float64Array(cc.count + 1);

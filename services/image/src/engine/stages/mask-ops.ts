@@ -370,6 +370,18 @@ export function and(a: Mask, b: Mask): Mask {
   return out;
 }
 
+/** The pixels of `a` that `b` does not have, or null when there are none. */
+export function without(a: Mask, b: Mask): Mask | null {
+  const out = emptyMask(a.width, a.height);
+  let any = false;
+  for (let p = 0; p < out.data.length; p++)
+    if (a.data[p]! > 0 && b.data[p] === 0) {
+      out.data[p] = 255;
+      any = true;
+    }
+  return any ? out : null;
+}
+
 /** Add up `values` over each component's pixels in its first `rows` rows into sums[label]. */
 export function sumPerComponent(cc: Components, values: Mask, sums: Float64Array, rows = cc.runs.length): void {
   const w = values.width,
