@@ -8,7 +8,7 @@ import { engineEnv } from '../../src/engine/config.js';
 import { modelCacheDir, repoRoot } from '../../src/engine/model/isnet-assets.js';
 import { loadSegmentationModel } from '../../src/engine/model/session.js';
 import { decodeImage } from '../../src/engine/stages/decode.js';
-import { type CleanupStep, cleanMask } from '../../src/engine/stages/mask-cleanup.js';
+import { CLEANUP_STEPS, type CleanupStep, cleanMask } from '../../src/engine/stages/mask-cleanup.js';
 import { threshold } from '../../src/engine/stages/mask-ops.js';
 import { segment } from '../../src/engine/stages/segment.js';
 import { datasetFolder } from '../dataset.js';
@@ -19,9 +19,8 @@ import { makeScene, typeFor } from './scenes.js';
 /**
  * npm run eval:mask-stages -- DATASET [--held-out=K] [--only=NAME]: where the engine's mask IoU is
  * won or lost against the peer's, scene by scene, on the eval's synthetic scenes of one draw: the
- * model's probabilities thresholded as they come out of segment() ("raw"), after the cleanup
- * (cleanMask: unsure regions trimmed, hands, components kept, hangers, holes filled), the pipeline's own
- * mask (what `npm run eval` scores), and the peer's mask, all on the engine's mask grid against
+ * model's probabilities thresholded as they come out of segment() ("raw"), after each cleanup
+ * step (cleanMask's CLEANUP_STEPS), the pipeline's own mask (what `npm run eval` scores), and the peer's mask, all on the engine's mask grid against
  * the true mask brought there. The peer runs as in the eval (peer.ts). For diagnosis: it judges
  * nothing.
  */
@@ -47,14 +46,7 @@ async function main() {
   const peer = await loadPeer(repoRoot());
   const backgrounds = (await readdir(path.join(dataset, 'backgrounds'))).sort();
   const cleans = (await readdir(path.join(dataset, 'clean'))).filter((f) => !f.includes('_mask.')).sort();
-  const steps: CleanupStep[] = [
-    'unsure trimmed',
-    'hands removed',
-    'components kept',
-    'hangers removed',
-    'holes filled',
-    'attached parts kept',
-  ];
+  const steps = CLEANUP_STEPS;
   const rows: { name: string; raw: number; clean: number; pipeline: number; peer: number; steps: number[] }[] = [];
   process.stdout.write(
     `| scene | raw | ${steps.join(' | ')} | cleaned | pipeline | peer | peer - pipeline |\n|${'---|'.repeat(steps.length + 6)}\n`,

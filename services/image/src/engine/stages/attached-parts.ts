@@ -2,7 +2,7 @@
 // product's components drops a drawstring's end past a hem as a small part of its own when the
 // model hesitated where the cord crosses the hem; this module tells such a part from floor specks.
 import type { Mask } from '../types.js';
-import { type Components, components, dilate, paintComponents, sumPerComponent } from './mask-ops.js';
+import { type Components, components, dilate, momentsOfRuns, paintComponents, sumPerComponent } from './mask-ops.js';
 
 /**
  * How far (as a share of the mask's long side) a part the model is sure of may lie from the
@@ -22,49 +22,25 @@ interface Axis {
   width: number;
 }
 
-/** Each component's principal axis, from its pixels' second moments (a bar of length L has variance L²/12). */
-function axes(cc: Components): Axis[] {
-  const n = cc.count + 1;
-  const sx = new Float64Array(n),
-    sy = new Float64Array(n),
-    sxx = new Float64Array(n),
-    syy = new Float64Array(n),
-    sxy = new Float64Array(n);
-  for (let y = 0; y < cc.runs.length; y++) {
-    const r = cc.runs[y]!,
-      l = cc.runLabels[y]!;
-    for (let i = 0; i < r.length; i += 2) {
-      const k = l[i / 2]!;
-      for (let x = r[i]!; x < r[i + 1]!; x++) {
-        sx[k]! += x;
-        sy[k]! += y;
-        sxx[k]! += x * x;
-        syy[k]! += y * y;
-        sxy[k]! += x * y;
-      }
-    }
-  }
-  const out: Axis[] = [];
-  for (let k = 0; k < n; k++) {
-    const a = cc.areas[k] || 1;
-    const cx = sx[k]! / a,
-      cy = sy[k]! / a;
-    const vxx = sxx[k]! / a - cx * cx,
-      vyy = syy[k]! / a - cy * cy,
-      vxy = sxy[k]! / a - cx * cy;
-    const mid = (vxx + vyy) / 2,
-      spread = Math.sqrt(((vxx - vyy) / 2) ** 2 + vxy * vxy);
-    const angle = 0.5 * Math.atan2(2 * vxy, vxx - vyy);
-    out.push({
-      cx,
-      cy,
-      ux: Math.cos(angle),
-      uy: Math.sin(angle),
-      length: Math.sqrt(12 * (mid + spread)),
-      width: Math.sqrt(12 * Math.max(0, mid - spread)) || 1,
-    });
-  }
-  return out;
+/** One component's principal axis, from its pixels' second moments (a bar of length L has variance L²/12 along it). */
+function axisOf(cc: Components, label: number, width: number, height: number): Axis {
+  // the component's own row runs, for the mask's moments
+  const rows = cc.runs.map((r, y) => {
+    const labels = cc.runLabels[y]!;
+    const own: number[] = [];
+    for (let i = 0; i < r.length; i += 2) if (labels[i / 2] === label) own.push(r[i]!, r[i + 1]!);
+    return Int32Array.from(own);
+  });
+  const m = momentsOfRuns(rows, width, height);
+  const angle = (m.axisDeg * Math.PI) / 180;
+  return {
+    cx: m.cx,
+    cy: m.cy,
+    ux: Math.cos(angle),
+    uy: Math.sin(angle),
+    length: Math.sqrt(12 * m.major),
+    width: Math.sqrt(12 * m.minor) || 1,
+  };
 }
 
 /** Whether walking on from either end of the axis, up to `reach` pixels, meets a set pixel of `m`. */
@@ -89,9 +65,9 @@ const CORD_SURE = 179;
 /**
  * Put back, in `kept`, the parts in `dropped` (what keeping the product's components dropped as
  * too small beside the product) that are the product's own: a part within ATTACH_GAP of it that
- * the model was sure of (mean probability at least `sure`, the cleanup's SURE), or a cord: a part at least
- * CORD_ELONGATION times longer than wide that the model was fairly sure of (CORD_SURE) and whose
- * line, carried on past its end by up to CORD_REACH of its length, meets the product. A white
+ * the model was sure of (mean probability at least `sure`, the cleanup's SURE), or a cord: a part
+ * at least CORD_ELONGATION times longer than wide that the model was fairly sure of (CORD_SURE)
+ * and whose line, carried on past its end by up to CORD_REACH of its length, meets the product. A white
  * drawstring's end past a black top's hem is parted from it where the model hesitated over the
  * cord crossing the hem (18 px of a 1024 px mask in the eval's part scenes). Floor specks the
  * model half believes stay out; so do sure blobs farther away.
@@ -104,16 +80,17 @@ export function keepAttachedParts(dropped: Mask, kept: Mask, prob: Mask, sure: n
     touching = new Float64Array(cc.count + 1);
   sumPerComponent(cc, prob, probSums);
   sumPerComponent(cc, near, touching);
-  const lines = axes(cc);
   const attached = new Uint8Array(cc.count + 1);
   for (let l = 1; l <= cc.count; l++) {
     const meanProb = probSums[l]! / cc.areas[l]!;
-    const axis = lines[l]!;
-    const cord =
-      axis.length >= CORD_ELONGATION * axis.width &&
-      meanProb >= CORD_SURE &&
-      pointsAt(axis, near, Math.max(gap, CORD_REACH * axis.length));
-    if ((touching[l]! > 0 && meanProb >= sure) || cord) attached[l] = 1;
+    if (touching[l]! > 0 && meanProb >= sure) attached[l] = 1;
+    else if (meanProb >= CORD_SURE) {
+      // the axis only for the parts the model was fairly sure of: a floor's specks are many
+      const axis = axisOf(cc, l, kept.width, kept.height);
+      const cord =
+        axis.length >= CORD_ELONGATION * axis.width && pointsAt(axis, near, Math.max(gap, CORD_REACH * axis.length));
+      if (cord) attached[l] = 1;
+    }
   }
   paintComponents(cc, attached, kept.data, kept.width, 255);
 }

@@ -442,10 +442,14 @@ export function cleanMask(
   return { alpha: featherAlpha(prob, again.mask), binary: again.mask, parts: again.parts };
 }
 
-export type CleanupStep =
-  | 'unsure trimmed'
-  | 'hands removed'
-  | 'components kept'
-  | 'hangers removed'
-  | 'holes filled'
-  | 'attached parts kept';
+/** cleanMask's steps, in the order it takes them (what `onStep` names). */
+export const CLEANUP_STEPS = [
+  'unsure trimmed',
+  'hands removed',
+  'components kept',
+  'hangers removed',
+  'holes filled',
+  'attached parts kept',
+] as const;
+
+export type CleanupStep = (typeof CLEANUP_STEPS)[number];

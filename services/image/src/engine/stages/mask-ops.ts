@@ -396,3 +396,67 @@ export function sumPerComponent(cc: Components, values: Mask, sums: Float64Array
     }
   }
 }
+
+export interface Moments {
+  area: number;
+  cx: number;
+  cy: number;
+  /** Principal axis direction, degrees, clockwise from the x axis. */
+  axisDeg: number;
+  /** sqrt(major/minor eigenvalue): 1 for a disc or a square. */
+  elongation: number;
+  /** The pixels' variance along the principal axis and across it (a bar L long has L²/12 along). */
+  major: number;
+  minor: number;
+}
+
+export function moments(m: Mask): Moments {
+  return momentsOfRuns(rowRuns(m, { level: 128 }), m.width, m.height);
+}
+
+/** The same moments from a mask's row runs (pixels >= 128), for callers that have them already. */
+export function momentsOfRuns(rows: Int32Array[], width: number, height: number): Moments {
+  // sums over row runs in closed form: a run [a, b) on row y adds b - a pixels, sum x, sum x^2
+  let n = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    syy = 0,
+    sxy = 0;
+  const sumTo = (k: number) => (k * (k + 1)) / 2,
+    sqTo = (k: number) => (k * (k + 1) * (2 * k + 1)) / 6;
+  for (let y = 0; y < rows.length; y++) {
+    const r = rows[y]!;
+    for (let i = 0; i < r.length; i += 2) {
+      const a = r[i]!,
+        b = r[i + 1]!,
+        len = b - a,
+        xs = sumTo(b - 1) - sumTo(a - 1);
+      n += len;
+      sx += xs;
+      sy += y * len;
+      sxx += sqTo(b - 1) - sqTo(a - 1);
+      syy += y * y * len;
+      sxy += y * xs;
+    }
+  }
+  if (n === 0) return { area: 0, cx: width / 2, cy: height / 2, axisDeg: 0, elongation: 1, major: 0, minor: 0 };
+  const cx = sx / n,
+    cy = sy / n;
+  const cxx = sxx - n * cx * cx,
+    cyy = syy - n * cy * cy,
+    cxy = sxy - n * cx * cy;
+  const axis = 0.5 * Math.atan2(2 * cxy, cxx - cyy);
+  const common = Math.sqrt(((cxx - cyy) / 2) ** 2 + cxy * cxy);
+  const l1 = (cxx + cyy) / 2 + common,
+    l2 = Math.max(1e-9, (cxx + cyy) / 2 - common);
+  return {
+    area: n,
+    cx,
+    cy,
+    axisDeg: (axis * 180) / Math.PI,
+    elongation: Math.sqrt(l1 / l2),
+    major: l1 / n,
+    minor: Math.max(0, (cxx + cyy) / 2 - common) / n,
+  };
+}
