@@ -23,6 +23,7 @@ import {
   testUrlSigningKey,
   type ChildRun,
 } from '../services/platform/test/process.js';
+import { steadyPorts } from '../services/platform/test/ports.js';
 import { freshTopicPrefix, requireEnv, testKafkaBus, waitFor } from '../services/platform/test/support.js';
 import { renderChart, repoRoot } from './support/helm.js';
 
@@ -68,11 +69,12 @@ describe('Prometheus scraping the distributed product, with the chart’s alerts
       throw new Error('prometheus is missing at .infra/bin/prometheus: run `node scripts/infra.mjs install`');
     dir = mkdtempSync(join(tmpdir(), 'flatlay-prometheus-'));
     const grpcPort = {} as Record<Job, number>;
-    for (const job of JOBS) {
-      grpcPort[job] = await freePort();
-      metricsPort[job] = await freePort();
-    }
-    const httpPort = await freePort();
+    const chosen = await steadyPorts(2 * JOBS.length + 1);
+    JOBS.forEach((job, i) => {
+      grpcPort[job] = chosen[2 * i]!;
+      metricsPort[job] = chosen[2 * i + 1]!;
+    });
+    const httpPort = chosen.at(-1)!;
     gateway = `http://127.0.0.1:${httpPort}`;
     const addr = (job: Job) => `127.0.0.1:${grpcPort[job]}`;
     const jwtPrivateKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, it, onTestFailed } from 'vitest';
-import { freePort, generateServiceKeys, privateKeyPem, publicKeyPem } from '@flatlay/platform';
+import { generateServiceKeys, privateKeyPem, publicKeyPem } from '@flatlay/platform';
+import { steadyPorts } from '../../services/platform/test/ports.js';
 import { freshTopicPrefix, testKafkaBus, waitFor } from '../../services/platform/test/support.js';
 import { pay } from '../../gateway/test/support/local-checkout.js';
 import { testS3Store } from '../../services/files/test/support/s3.js';
@@ -110,7 +111,10 @@ describe('the container image, run as the chart runs it', () => {
     // The bucket exists before the product starts, as an operator makes it in production.
     await testS3Store();
     const ports: Record<string, { serve: number; metrics: number }> = {};
-    for (const c of COMPONENTS) ports[c] = { serve: await freePort(), metrics: await freePort() };
+    const chosen = await steadyPorts(2 * COMPONENTS.length);
+    COMPONENTS.forEach((c, i) => {
+      ports[c] = { serve: chosen[2 * i]!, metrics: chosen[2 * i + 1]! };
+    });
     base = `http://127.0.0.1:${ports.gateway!.serve}`;
     const s3 = new URL(requireEnv('S3_ENDPOINT'));
     const objects = renderChart([

@@ -21,6 +21,18 @@ export async function steadyPort(): Promise<number> {
   return freePort();
 }
 
+/**
+ * `n` distinct steady ports (see steadyPort), for a suite that starts several processes: each
+ * stays free from the moment it is chosen until its process starts, which in the container suite
+ * is seconds later (a port from the ephemeral range, chosen by `freePort()`, was taken in between:
+ * EADDRINUSE on a component's metrics port).
+ */
+export async function steadyPorts(n: number): Promise<number[]> {
+  const chosen = new Set<number>();
+  while (chosen.size < n) chosen.add(await steadyPort());
+  return [...chosen];
+}
+
 function canListen(port: number): Promise<boolean> {
   return new Promise((done) => {
     const srv = createServer();
